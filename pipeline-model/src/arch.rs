@@ -1,0 +1,481 @@
+//! Architecture descriptions: every latency, unit and limit of a GPU lives here, read from
+//! a TOML file, never in code.
+//!
+//! The shipped descriptions (`gtx480`, `ampere_a100`, `hopper_h100`) are embedded in the
+//! binary; a user may pass the path of their own file. A description is checked when it is
+//! loaded: a missing, unknown or out-of-range field is rejected with a message naming it.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::instr::{ArithOp, DataKind, OpClass};
+
+/// The names of the shipped descriptions, default first.
+pub const BUILTIN_ARCHS: &[&str] = &["gtx480", "ampere_a100", "hopper_h100"];
+
+/// The description used when the user names none: the paper's target.
+pub const DEFAULT_ARCH: &str = "gtx480";
+
+fn builtin_source(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "gtx480" => include_str!("../arch/gtx480.toml"),
+        "ampere_a100" => include_str!("../arch/ampere_a100.toml"),
+        "hopper_h100" => include_str!("../arch/hopper_h100.toml"),
+        _ => return None,
+    })
+}
+
+/// Why an architecture description could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchError {
+    /// Neither a shipped name nor a readable file.
+    #[error("unknown architecture `{name}`: not a file, and not one of the shipped descriptions ({})", BUILTIN_ARCHS.join(", "))]
+    Unknown {
+        /// What the user asked for.
+        name: String,
+    },
+    /// The file could not be read.
+    #[error("cannot read architecture file {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or lacks / misspells a field (the message names it).
+    #[error("{origin}: {message}")]
+    Syntax {
+        /// The file or shipped name.
+        origin: String,
+        /// The TOML parser's message, with line and column.
+        message: String,
+    },
+    /// A field has a value the model cannot use.
+    #[error("{origin}: field `{field}`: {message}")]
+    Invalid {
+        /// The file or shipped name.
+        origin: String,
+        /// The dotted path of the field.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+/// A GPU architecture as the pipeline model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Architecture {
+    /// Short name, e.g. `gtx480`.
+    pub name: String,
+    /// One line for humans.
+    pub description: String,
+    /// Core (shader) clock in MHz; converts cycles to seconds.
+    pub clock_mhz: f64,
+    /// Number of streaming multiprocessors.
+    pub sm_count: u32,
+    /// Work-items per warp.
+    pub warp_size: u32,
+    /// Warp schedulers per SM.
+    pub schedulers_per_sm: u32,
+    /// How kernels are compiled for this GPU.
+    pub compile: CompileTarget,
+    /// Per-SM occupancy limits.
+    pub limits: SmLimits,
+    /// Functional units of one SM, in the order their resource counters are reported.
+    pub units: Vec<Unit>,
+    /// Front-end and write-back constants of the pipeline execution graph.
+    pub frontend: Frontend,
+    /// Latency, initiation interval and unit of every instruction class.
+    pub ops: OpTable,
+    /// Memory latencies in cycles.
+    pub memory: MemoryLatencies,
+}
+
+/// The PTX target a kernel is compiled for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompileTarget {
+    /// `sm_XX` handed to clang as `-march`.
+    pub ptx_target: String,
+}
+
+/// Per-SM limits that bound how many work-groups run at once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmLimits {
+    /// Resident warps.
+    pub max_warps: u32,
+    /// Resident work-groups (CTAs).
+    pub max_work_groups: u32,
+    /// 32-bit registers in the register file.
+    pub registers: u32,
+    /// Shared (OpenCL local) memory in bytes.
+    pub shared_memory_bytes: u32,
+}
+
+/// A functional unit kind and how many copies one SM has.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// Name used by [`OpTiming::unit`] and in reports (`ALU`, `SFU`, `MEM`, ...).
+    pub name: String,
+    /// Copies; a unit with k copies accepts k warp instructions per initiation interval.
+    pub count: u32,
+}
+
+/// Constants of the front end and write-back (DESIGN.md, the pipeline execution graph).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Frontend {
+    /// Instructions fetched together (IF_i -> IF_{i+1}: 0 within a group).
+    pub fetch_group: u32,
+    /// Cycles before the next group is fetched (IF_i -> IF_{i+group}).
+    pub refill_gap: u32,
+    /// IF -> IS.
+    pub fetch_to_issue: u32,
+    /// IS -> OC.
+    pub issue_to_operand: u32,
+    /// Minimum issue distance of two instructions of one warp (IS_i -> IS_{i+1}).
+    pub issue_interval: u32,
+    /// Results written back per cycle (WB_i -> WB_{i+width}: 1).
+    pub writeback_width: u32,
+    /// WB of a producer -> IS of a consumer (read after write).
+    pub writeback_to_issue: u32,
+}
+
+/// Latency and throughput of one instruction class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpTiming {
+    /// The unit that executes it (a name from `units`).
+    pub unit: String,
+    /// EX -> WB in cycles.
+    pub latency: u32,
+    /// Cycles the unit stays busy before it accepts the next instruction.
+    pub initiation: u32,
+}
+
+/// The instruction classes of GPGPU-Sim's mapping (DESIGN.md, Architecture descriptions).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)] // the field names are the class names
+pub struct OpTable {
+    pub int_add: OpTiming,
+    pub int_max: OpTiming,
+    pub int_mul: OpTiming,
+    pub int_mad: OpTiming,
+    pub int_div: OpTiming,
+    pub fp32_add: OpTiming,
+    pub fp32_max: OpTiming,
+    pub fp32_mul: OpTiming,
+    pub fp32_mad: OpTiming,
+    pub fp32_div: OpTiming,
+    pub fp64_add: OpTiming,
+    pub fp64_max: OpTiming,
+    pub fp64_mul: OpTiming,
+    pub fp64_mad: OpTiming,
+    pub fp64_div: OpTiming,
+    /// Transcendentals and square roots (sqrt, rsqrt, rcp, sin, cos, ex2, lg2, tanh).
+    pub sfu: OpTiming,
+    /// Loads, stores and atomics; the latency is the best case (an L1 hit, coalesced).
+    pub mem: OpTiming,
+    /// Everything else (moves, compares, logic, conversions, branches).
+    pub other: OpTiming,
+}
+
+/// Memory latencies in cycles. The best-case block analysis charges `ops.mem.latency`;
+/// these are the figures of the memory hierarchy for the models that need them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryLatencies {
+    /// Shared (local) memory access.
+    pub shared: u32,
+    /// L1 data cache hit.
+    pub l1_hit: u32,
+    /// L2 hit.
+    pub l2_hit: u32,
+    /// DRAM access.
+    pub dram: u32,
+}
+
+impl OpTable {
+    /// The timing row of an instruction class.
+    pub fn get(&self, class: OpClass) -> &OpTiming {
+        use ArithOp::*;
+        use DataKind::*;
+        match class {
+            OpClass::Arith(kind, op) => match (kind, op) {
+                (Int, Add) => &self.int_add,
+                (Int, Max) => &self.int_max,
+                (Int, Mul) => &self.int_mul,
+                (Int, Mad) => &self.int_mad,
+                (Int, Div) => &self.int_div,
+                (Fp32, Add) => &self.fp32_add,
+                (Fp32, Max) => &self.fp32_max,
+                (Fp32, Mul) => &self.fp32_mul,
+                (Fp32, Mad) => &self.fp32_mad,
+                (Fp32, Div) => &self.fp32_div,
+                (Fp64, Add) => &self.fp64_add,
+                (Fp64, Max) => &self.fp64_max,
+                (Fp64, Mul) => &self.fp64_mul,
+                (Fp64, Mad) => &self.fp64_mad,
+                (Fp64, Div) => &self.fp64_div,
+            },
+            OpClass::Sfu => &self.sfu,
+            OpClass::Mem => &self.mem,
+            OpClass::Other => &self.other,
+        }
+    }
+
+    fn rows(&self) -> [(&'static str, &OpTiming); 18] {
+        [
+            ("int_add", &self.int_add),
+            ("int_max", &self.int_max),
+            ("int_mul", &self.int_mul),
+            ("int_mad", &self.int_mad),
+            ("int_div", &self.int_div),
+            ("fp32_add", &self.fp32_add),
+            ("fp32_max", &self.fp32_max),
+            ("fp32_mul", &self.fp32_mul),
+            ("fp32_mad", &self.fp32_mad),
+            ("fp32_div", &self.fp32_div),
+            ("fp64_add", &self.fp64_add),
+            ("fp64_max", &self.fp64_max),
+            ("fp64_mul", &self.fp64_mul),
+            ("fp64_mad", &self.fp64_mad),
+            ("fp64_div", &self.fp64_div),
+            ("sfu", &self.sfu),
+            ("mem", &self.mem),
+            ("other", &self.other),
+        ]
+    }
+}
+
+impl Architecture {
+    /// A shipped description by name, or a TOML file by path.
+    pub fn load(name_or_path: &str) -> Result<Self, ArchError> {
+        if let Some(src) = builtin_source(name_or_path) {
+            return Self::from_toml(src, name_or_path);
+        }
+        let path = Path::new(name_or_path);
+        if path.is_file() {
+            let src = std::fs::read_to_string(path).map_err(|source| ArchError::Io {
+                path: path.display().to_string(),
+                source,
+            })?;
+            return Self::from_toml(&src, &path.display().to_string());
+        }
+        Err(ArchError::Unknown {
+            name: name_or_path.to_string(),
+        })
+    }
+
+    /// The shipped default, `gtx480`.
+    pub fn default_arch() -> Self {
+        Self::load(DEFAULT_ARCH).expect("the shipped default architecture is valid")
+    }
+
+    /// Parses and validates a description; `origin` names it in messages.
+    pub fn from_toml(src: &str, origin: &str) -> Result<Self, ArchError> {
+        let arch: Architecture = toml::from_str(src).map_err(|e| ArchError::Syntax {
+            origin: origin.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        arch.validate(origin)?;
+        Ok(arch)
+    }
+
+    fn validate(&self, origin: &str) -> Result<(), ArchError> {
+        let invalid = |field: &str, message: &str| ArchError::Invalid {
+            origin: origin.to_string(),
+            field: field.to_string(),
+            message: message.to_string(),
+        };
+        let positive = [
+            ("sm_count", self.sm_count),
+            ("warp_size", self.warp_size),
+            ("schedulers_per_sm", self.schedulers_per_sm),
+            ("limits.max_warps", self.limits.max_warps),
+            ("limits.max_work_groups", self.limits.max_work_groups),
+            ("limits.registers", self.limits.registers),
+            ("frontend.fetch_group", self.frontend.fetch_group),
+            ("frontend.issue_interval", self.frontend.issue_interval),
+            ("frontend.writeback_width", self.frontend.writeback_width),
+        ];
+        for (field, value) in positive {
+            if value == 0 {
+                return Err(invalid(field, "must be at least 1"));
+            }
+        }
+        if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0) {
+            return Err(invalid("clock_mhz", "must be a positive number"));
+        }
+        if !self.compile.ptx_target.starts_with("sm_") {
+            return Err(invalid(
+                "compile.ptx_target",
+                "must name a PTX target such as `sm_90`",
+            ));
+        }
+        if self.units.is_empty() {
+            return Err(invalid("units", "at least one unit is needed"));
+        }
+        for (i, unit) in self.units.iter().enumerate() {
+            if unit.count == 0 {
+                return Err(invalid(&format!("units[{i}].count"), "must be at least 1"));
+            }
+            if unit.name == ISSUE || self.units[..i].iter().any(|u| u.name == unit.name) {
+                return Err(invalid(
+                    &format!("units[{i}].name"),
+                    &format!("`{}` is reserved or used twice", unit.name),
+                ));
+            }
+        }
+        for (row, timing) in self.ops.rows() {
+            if self.unit_index(&timing.unit).is_none() {
+                return Err(invalid(
+                    &format!("ops.{row}.unit"),
+                    &format!("`{}` is not one of the units", timing.unit),
+                ));
+            }
+            if timing.initiation == 0 {
+                return Err(invalid(
+                    &format!("ops.{row}.initiation"),
+                    "must be at least 1",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn unit_index(&self, name: &str) -> Option<usize> {
+        self.units.iter().position(|u| u.name == name)
+    }
+
+    /// The resources whose usage is counted: `issue` first, then every unit.
+    pub fn resources(&self) -> Vec<String> {
+        std::iter::once(ISSUE.to_string())
+            .chain(self.units.iter().map(|u| u.name.clone()))
+            .collect()
+    }
+
+    /// How an instruction of `class` behaves on this architecture.
+    pub fn describe(&self, class: OpClass) -> InstrTiming {
+        let row = self.ops.get(class);
+        let unit = self
+            .unit_index(&row.unit)
+            .expect("validated: every op row names a unit");
+        InstrTiming {
+            unit,
+            copies: self.units[unit].count,
+            latency: row.latency,
+            initiation: row.initiation,
+        }
+    }
+
+    /// Converts cycles to microseconds at the core clock.
+    pub fn cycles_to_us(&self, cycles: f64) -> f64 {
+        cycles / self.clock_mhz
+    }
+}
+
+/// The name of the issue resource (index 0 of [`Architecture::resources`]).
+pub const ISSUE: &str = "issue";
+
+/// The resolved timing of one instruction class (llvm-mca's `InstrDesc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstrTiming {
+    /// Index into [`Architecture::units`].
+    pub unit: usize,
+    /// Copies of that unit.
+    pub copies: u32,
+    /// EX -> WB.
+    pub latency: u32,
+    /// Initiation interval on the unit.
+    pub initiation: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_descriptions_load() {
+        for name in BUILTIN_ARCHS {
+            let arch = Architecture::load(name).unwrap();
+            assert_eq!(&arch.name, name);
+        }
+    }
+
+    #[test]
+    fn gtx480_has_the_papers_numbers() {
+        let a = Architecture::default_arch();
+        assert_eq!(a.sm_count, 15);
+        assert_eq!(a.limits.max_warps, 48);
+        assert_eq!(a.limits.max_work_groups, 8);
+        assert_eq!(a.limits.registers, 32768);
+        assert_eq!(a.limits.shared_memory_bytes, 48 * 1024);
+        let lat = |t: &OpTiming| (t.latency, t.initiation);
+        let o = &a.ops;
+        assert_eq!(
+            [&o.int_add, &o.int_max, &o.int_mul, &o.int_mad, &o.int_div].map(lat),
+            [(4, 1), (13, 2), (4, 2), (5, 1), (145, 8)]
+        );
+        assert_eq!(
+            [&o.fp32_add, &o.fp32_max, &o.fp32_mul, &o.fp32_mad, &o.fp32_div].map(lat),
+            [(4, 1), (13, 2), (4, 1), (5, 1), (39, 4)]
+        );
+        assert_eq!(
+            [&o.fp64_add, &o.fp64_max, &o.fp64_mul, &o.fp64_mad, &o.fp64_div].map(lat),
+            [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
+        );
+        assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM"]);
+        assert_eq!(a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div)).unit, 1);
+    }
+
+    fn gtx480_src() -> &'static str {
+        builtin_source("gtx480").unwrap()
+    }
+
+    #[test]
+    fn missing_field_is_named() {
+        let src = gtx480_src().replace("fp32_mad =", "fp32_mad_typo =");
+        let err = Architecture::from_toml(&src, "my.toml").unwrap_err().to_string();
+        assert!(err.starts_with("my.toml:"), "{err}");
+        assert!(err.contains("fp32_mad"), "{err}");
+    }
+
+    #[test]
+    fn unknown_unit_is_named() {
+        let src = gtx480_src().replacen("unit = \"SFU\"", "unit = \"XFU\"", 1);
+        let err = Architecture::from_toml(&src, "my.toml").unwrap_err().to_string();
+        assert!(err.contains("ops.int_div.unit"), "{err}");
+        assert!(err.contains("XFU"), "{err}");
+    }
+
+    #[test]
+    fn zero_values_are_rejected_by_name() {
+        let src = gtx480_src().replace("sm_count = 15", "sm_count = 0");
+        let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+        assert!(err.contains("`sm_count`"), "{err}");
+        let src = gtx480_src().replace("clock_mhz = 700.0", "clock_mhz = -1.0");
+        let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+        assert!(err.contains("clock_mhz"), "{err}");
+    }
+
+    #[test]
+    fn malformed_toml_reports_position() {
+        let err = Architecture::from_toml("name = \"x\"\nsm_count = [", "bad.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("bad.toml:"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn unknown_name_lists_the_shipped_ones() {
+        let err = Architecture::load("no_such_gpu").unwrap_err().to_string();
+        assert!(err.contains("gtx480, ampere_a100, hopper_h100"), "{err}");
+    }
+}

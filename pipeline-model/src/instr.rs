@@ -1,0 +1,101 @@
+//! Instruction classes: what the pipeline model needs to know of an instruction, and
+//! nothing of its syntax. The front end (the annotator's PTX classifier) maps each PTX
+//! instruction to an [`Instr`].
+
+use serde::{Deserialize, Serialize};
+
+/// The data type family that selects a latency table (f32 -> fp32, f64 -> fp64, else int).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DataKind {
+    /// Integers, bits and everything that is not a float.
+    Int,
+    /// Single (and half) precision floating point.
+    Fp32,
+    /// Double precision floating point.
+    Fp64,
+}
+
+/// The arithmetic operation that selects a column of a latency table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArithOp {
+    /// add, sub and their carry forms.
+    Add,
+    /// min, max.
+    Max,
+    /// mul, mul24.
+    Mul,
+    /// mad, mad24, fma.
+    Mad,
+    /// div, rem.
+    Div,
+}
+
+/// An instruction class of GPGPU-Sim's mapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OpClass {
+    /// Arithmetic with a latency-table entry.
+    Arith(DataKind, ArithOp),
+    /// A special-function-unit operation (sqrt, rsqrt, rcp, sin, cos, ex2, lg2, tanh).
+    Sfu,
+    /// A load, store or atomic.
+    Mem,
+    /// Anything else: latency and unit from the `other` row.
+    Other,
+}
+
+impl OpClass {
+    /// The name of the architecture table row, e.g. `fp32_div`.
+    pub fn row_name(self) -> String {
+        match self {
+            OpClass::Arith(kind, op) => {
+                let kind = match kind {
+                    DataKind::Int => "int",
+                    DataKind::Fp32 => "fp32",
+                    DataKind::Fp64 => "fp64",
+                };
+                let op = match op {
+                    ArithOp::Add => "add",
+                    ArithOp::Max => "max",
+                    ArithOp::Mul => "mul",
+                    ArithOp::Mad => "mad",
+                    ArithOp::Div => "div",
+                };
+                format!("{kind}_{op}")
+            }
+            OpClass::Sfu => "sfu".into(),
+            OpClass::Mem => "mem".into(),
+            OpClass::Other => "other".into(),
+        }
+    }
+}
+
+/// A register, interned by the front end (distinct registers have distinct numbers).
+pub type Reg = u32;
+
+/// One warp instruction as the pipeline model sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instr {
+    /// Its class.
+    pub class: OpClass,
+    /// Registers read, predicates included (they create read-after-write dependencies).
+    pub reads: Vec<Reg>,
+    /// Registers written.
+    pub writes: Vec<Reg>,
+    /// General-purpose registers the operand collector reads (OC -> EX latency, >= 1).
+    pub operand_reads: u32,
+}
+
+impl Instr {
+    /// An instruction of `class` reading `reads` and writing `writes`; every read register
+    /// is counted by the operand collector.
+    pub fn new(class: OpClass, reads: &[Reg], writes: &[Reg]) -> Self {
+        Instr {
+            class,
+            reads: reads.to_vec(),
+            writes: writes.to_vec(),
+            operand_reads: reads.len() as u32,
+        }
+    }
+}

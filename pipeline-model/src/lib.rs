@@ -1,0 +1,27 @@
+//! The pipeline model of srcsim: GPU architecture descriptions, instruction classes,
+//! pipeline execution graphs, and the best-case timing of basic blocks (Gerum et al. 2015,
+//! section IV-A).
+//!
+//! It knows instruction classes, not PTX syntax nor OpenCL: a front end turns each
+//! instruction into an [`Instr`] and asks for its block's [`BlockTiming`].
+//!
+//! ```
+//! use pipeline_model::{Architecture, Instr, OpClass, ArithOp, DataKind, block_timing};
+//!
+//! let arch = Architecture::load("gtx480").unwrap();
+//! let add = |dst, a, b| Instr::new(OpClass::Arith(DataKind::Fp32, ArithOp::Add), &[a, b], &[dst]);
+//! // Three chained single-precision additions (DESIGN.md's second worked example).
+//! let block = [add(3, 1, 2), add(4, 3, 2), add(5, 4, 2)];
+//! assert_eq!(block_timing(&arch, &block).cycles, 25);
+//! ```
+#![deny(missing_docs)]
+
+pub mod arch;
+pub mod graph;
+pub mod instr;
+pub mod timing;
+
+pub use arch::{ArchError, Architecture, InstrTiming};
+pub use graph::{ExecutionGraph, Schedule, Stage, Step};
+pub use instr::{ArithOp, DataKind, Instr, OpClass, Reg};
+pub use timing::{block_timing, pair_cycles, schedule, BlockTiming, ResourceUsage};
