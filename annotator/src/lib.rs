@@ -1,6 +1,26 @@
-//! The annotator of srcsim: OpenCL C to PTX, the PTX parser and CFG, and the static
-//! block analysis.
+//! The annotator of srcsim: OpenCL C to PTX ([`compile`]), the PTX parser ([`ptx`]) and
+//! control-flow graph ([`cfg`]), instruction classification ([`classify`]) and the static
+//! block analysis ([`analysis`]).
+//!
+//! One kernel from source to block timings:
+//!
+//! ```no_run
+//! use annotator::{analysis, compile::{BuildOptions, Compiler}};
+//! use pipeline_model::Architecture;
+//!
+//! let arch = Architecture::load("gtx480")?;
+//! let compiler = Compiler::locate()?;
+//! let (result, _ptx) = analysis::analyze_file(
+//!     &compiler, "examples/kernels/vector_add.cl".as_ref(), &BuildOptions::default(), &arch)?;
+//! for block in &result.kernels[0].blocks {
+//!     println!("B{}: {} cycles", block.id, block.cycles);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
-pub mod ptx;
+pub mod analysis;
+pub mod cfg;
+pub mod classify;
 pub mod compile;
+pub mod ptx;

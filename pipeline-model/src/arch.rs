@@ -423,15 +423,33 @@ mod tests {
             [(4, 1), (13, 2), (4, 2), (5, 1), (145, 8)]
         );
         assert_eq!(
-            [&o.fp32_add, &o.fp32_max, &o.fp32_mul, &o.fp32_mad, &o.fp32_div].map(lat),
+            [
+                &o.fp32_add,
+                &o.fp32_max,
+                &o.fp32_mul,
+                &o.fp32_mad,
+                &o.fp32_div
+            ]
+            .map(lat),
             [(4, 1), (13, 2), (4, 1), (5, 1), (39, 4)]
         );
         assert_eq!(
-            [&o.fp64_add, &o.fp64_max, &o.fp64_mul, &o.fp64_mad, &o.fp64_div].map(lat),
+            [
+                &o.fp64_add,
+                &o.fp64_max,
+                &o.fp64_mul,
+                &o.fp64_mad,
+                &o.fp64_div
+            ]
+            .map(lat),
             [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
         );
         assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM"]);
-        assert_eq!(a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div)).unit, 1);
+        assert_eq!(
+            a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div))
+                .unit,
+            1
+        );
     }
 
     fn gtx480_src() -> &'static str {
@@ -441,7 +459,9 @@ mod tests {
     #[test]
     fn missing_field_is_named() {
         let src = gtx480_src().replace("fp32_mad =", "fp32_mad_typo =");
-        let err = Architecture::from_toml(&src, "my.toml").unwrap_err().to_string();
+        let err = Architecture::from_toml(&src, "my.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("my.toml:"), "{err}");
         assert!(err.contains("fp32_mad"), "{err}");
     }
@@ -449,7 +469,9 @@ mod tests {
     #[test]
     fn unknown_unit_is_named() {
         let src = gtx480_src().replacen("unit = \"SFU\"", "unit = \"XFU\"", 1);
-        let err = Architecture::from_toml(&src, "my.toml").unwrap_err().to_string();
+        let err = Architecture::from_toml(&src, "my.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("ops.int_div.unit"), "{err}");
         assert!(err.contains("XFU"), "{err}");
     }

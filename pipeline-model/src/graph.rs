@@ -110,11 +110,7 @@ impl ExecutionGraph {
             }
         }
         let mut edge = |from: (usize, Stage), to: (usize, Stage), latency: u32| {
-            graph.add_edge(
-                node_index(from.0, from.1),
-                node_index(to.0, to.1),
-                latency,
-            );
+            graph.add_edge(node_index(from.0, from.1), node_index(to.0, to.1), latency);
         };
         let timings: Vec<_> = instrs.iter().map(|i| arch.describe(i.class)).collect();
         let group = fe.fetch_group as usize;
@@ -184,16 +180,14 @@ impl ExecutionGraph {
 
     /// The nodes, for callers that visit them in an order of their own.
     pub fn nodes(&self) -> impl Iterator<Item = (NodeIndex, Step)> + '_ {
-        self.graph
-            .node_indices()
-            .map(move |n| (n, self.graph[n]))
+        self.graph.node_indices().map(move |n| (n, self.graph[n]))
     }
 
     /// Every edge as (from step, to step, latency).
     pub fn edges(&self) -> impl Iterator<Item = (Step, Step, u32)> + '_ {
-        self.graph.edge_references().map(move |e| {
-            (self.graph[e.source()], self.graph[e.target()], *e.weight())
-        })
+        self.graph
+            .edge_references()
+            .map(move |e| (self.graph[e.source()], self.graph[e.target()], *e.weight()))
     }
 
     /// The fixpoint in topological order (Algorithm 1; one sweep suffices).
@@ -205,7 +199,11 @@ impl ExecutionGraph {
     /// contains every node reaches the same fixpoint (the longest paths from the sources);
     /// a topological order reaches it in one sweep.
     pub fn schedule_in_order(&self, order: &[NodeIndex]) -> Schedule {
-        assert_eq!(order.len(), self.graph.node_count(), "order must visit every node");
+        assert_eq!(
+            order.len(),
+            self.graph.node_count(),
+            "order must visit every node"
+        );
         let mut start = vec![0u64; self.graph.node_count()];
         let mut length = 0;
         let mut changed = true;

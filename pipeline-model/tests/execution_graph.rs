@@ -4,7 +4,11 @@ use pipeline_model::*;
 use proptest::prelude::*;
 
 fn fadd(dst: Reg, a: Reg, b: Reg) -> Instr {
-    Instr::new(OpClass::Arith(DataKind::Fp32, ArithOp::Add), &[a, b], &[dst])
+    Instr::new(
+        OpClass::Arith(DataKind::Fp32, ArithOp::Add),
+        &[a, b],
+        &[dst],
+    )
 }
 
 fn starts(s: &Schedule, stage: Stage) -> Vec<u64> {
@@ -40,7 +44,13 @@ fn dependent_divisions_pay_the_full_latency() {
     // x = x / d, 30 times: each division waits for the previous write-back:
     // WB -> IS 1, IS -> OC 1, OC -> EX 2 (two registers), EX -> WB 39.
     let arch = Architecture::load("gtx480").unwrap();
-    let div = |dst, a| Instr::new(OpClass::Arith(DataKind::Fp32, ArithOp::Div), &[a, 0], &[dst]);
+    let div = |dst, a| {
+        Instr::new(
+            OpClass::Arith(DataKind::Fp32, ArithOp::Div),
+            &[a, 0],
+            &[dst],
+        )
+    };
     let block: Vec<Instr> = (1..=30).map(|i| div(i, i - 1)).collect();
     let t = block_timing(&arch, &block);
     assert_eq!(t.cycles, 2 + 1 + 2 + 39 + 29 * (1 + 1 + 2 + 39));
@@ -74,7 +84,13 @@ fn arb_instr(regs: u32) -> impl Strategy<Value = Instr> {
         Just(OpClass::Sfu),
         (0..3usize, 0..5usize).prop_map(|(k, o)| OpClass::Arith(
             [DataKind::Int, DataKind::Fp32, DataKind::Fp64][k],
-            [ArithOp::Add, ArithOp::Max, ArithOp::Mul, ArithOp::Mad, ArithOp::Div][o]
+            [
+                ArithOp::Add,
+                ArithOp::Max,
+                ArithOp::Mul,
+                ArithOp::Mad,
+                ArithOp::Div
+            ][o]
         )),
     ];
     (

@@ -53,7 +53,11 @@ impl BuildOptions {
             self.cl_std.as_deref().unwrap_or("CL1.2")
         )];
         args.extend(self.defines.iter().map(|d| format!("-D{d}")));
-        args.extend(self.include_dirs.iter().map(|d| format!("-I{}", d.display())));
+        args.extend(
+            self.include_dirs
+                .iter()
+                .map(|d| format!("-I{}", d.display())),
+        );
         args.extend(self.other.iter().cloned());
         args
     }
@@ -137,12 +141,11 @@ fn find(env: &str, candidates: &[&str]) -> Result<PathBuf, String> {
 impl Compiler {
     /// Finds clang 19 and libclc (`SRCSIM_CLANG` and `SRCSIM_LIBCLC` override).
     pub fn locate() -> Result<Self, CompileError> {
-        let clang = find("SRCSIM_CLANG", CLANG_CANDIDATES).map_err(|looked| {
-            CompileError::ToolMissing {
+        let clang =
+            find("SRCSIM_CLANG", CLANG_CANDIDATES).map_err(|looked| CompileError::ToolMissing {
                 what: "clang 19",
                 looked,
-            }
-        })?;
+            })?;
         let libclc = find("SRCSIM_LIBCLC", LIBCLC_CANDIDATES).map_err(|looked| {
             CompileError::ToolMissing {
                 what: "libclc (nvptx64--nvidiacl.bc)",
@@ -219,11 +222,9 @@ fn prelude_path() -> std::io::Result<&'static Path> {
     if let Some(p) = PATH.get() {
         return Ok(p);
     }
-    let hash = PRELUDE
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
+    let hash = PRELUDE.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     let dir = std::env::temp_dir().join(format!("srcsim-prelude-{hash:016x}"));
     std::fs::create_dir_all(&dir)?;
     let path = dir.join("nvptx_prelude.h");
@@ -249,7 +250,14 @@ mod tests {
         assert_eq!(o.other, ["-cl-mad-enable"]);
         assert_eq!(
             o.clang_args(),
-            ["-cl-std=CL2.0", "-DN=16", "-DTILE=8", "-Iinc", "-Ifoo", "-cl-mad-enable"]
+            [
+                "-cl-std=CL2.0",
+                "-DN=16",
+                "-DTILE=8",
+                "-Iinc",
+                "-Ifoo",
+                "-cl-mad-enable"
+            ]
         );
     }
 }

@@ -108,8 +108,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
             }
             c if c.is_ascii_digit() => {
                 let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.')
-                {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
                     i += 1;
                 }
                 tokens.push(Token {
@@ -128,8 +127,8 @@ pub fn tokenize(src: &str) -> Result<Vec<Token<'_>>, LexError> {
                     line,
                 });
             }
-            b';' | b',' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'@' | b'!' | b'+'
-            | b'-' | b'<' | b'>' | b'|' | b':' | b'=' => {
+            b';' | b',' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'@' | b'!' | b'+' | b'-'
+            | b'<' | b'>' | b'|' | b':' | b'=' => {
                 tokens.push(Token {
                     tok: Tok::Punct(c as char),
                     line,
@@ -154,8 +153,9 @@ mod tests {
 
     #[test]
     fn keeps_dotted_names_whole() {
-        let toks = tokenize("@!%p1 ld.global.v4.f32 {%f1, %f2}, [%rd1+16]; // c\n mov.u32 %r1, %tid.x;")
-            .unwrap();
+        let toks =
+            tokenize("@!%p1 ld.global.v4.f32 {%f1, %f2}, [%rd1+16]; // c\n mov.u32 %r1, %tid.x;")
+                .unwrap();
         let kinds: Vec<_> = toks.iter().map(|t| t.tok.clone()).collect();
         assert_eq!(kinds[0], Tok::Punct('@'));
         assert_eq!(kinds[1], Tok::Punct('!'));

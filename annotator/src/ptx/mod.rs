@@ -47,9 +47,7 @@ impl Module {
 
     /// A function with a body, by name.
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.functions
-            .iter()
-            .find(|f| f.name == name && f.has_body)
+        self.functions.iter().find(|f| f.name == name && f.has_body)
     }
 }
 

@@ -244,8 +244,8 @@ impl<'a> Parser<'a> {
                     m.functions.push(f);
                 }
                 Tok::Ident(
-                    ".global" | ".shared" | ".const" | ".local" | ".tex" | ".texref"
-                    | ".surfref" | ".samplerref" | ".pragma" | ".alias",
+                    ".global" | ".shared" | ".const" | ".local" | ".tex" | ".texref" | ".surfref"
+                    | ".samplerref" | ".pragma" | ".alias",
                 ) => self.skip_statement()?,
                 Tok::Punct(';') => {
                     self.next();
@@ -279,8 +279,7 @@ impl<'a> Parser<'a> {
     fn function(&mut self, kind: FunctionKind) -> Result<Function, ParseError> {
         let ptx_line = self.line();
         self.next();
-        let returns = if kind == FunctionKind::Function && self.peek() == Some(&Tok::Punct('('))
-        {
+        let returns = if kind == FunctionKind::Function && self.peek() == Some(&Tok::Punct('(')) {
             self.param_list()?
         } else {
             Vec::new()
@@ -637,7 +636,11 @@ fn build_blocks(stmts: Vec<Stmt>, fn_line: u32) -> Result<Vec<Block>, ParseError
     for s in &stmts {
         if let Stmt::Instr(i) = s {
             match i.base() {
-                "bra" => targets.extend(i.operands.iter().filter_map(|o| o.symbol().map(String::from))),
+                "bra" => targets.extend(
+                    i.operands
+                        .iter()
+                        .filter_map(|o| o.symbol().map(String::from)),
+                ),
                 "brx" => {
                     for o in &i.operands {
                         if let Some(t) = o.symbol().and_then(|s| tables.get(s)) {
@@ -677,7 +680,11 @@ fn build_blocks(stmts: Vec<Stmt>, fn_line: u32) -> Result<Vec<Block>, ParseError
                     blocks.push(Block::default());
                     open = true;
                 }
-                blocks.last_mut().expect("open block").instrs.push(i.clone());
+                blocks
+                    .last_mut()
+                    .expect("open block")
+                    .instrs
+                    .push(i.clone());
                 if i.ends_block() {
                     open = false;
                 }

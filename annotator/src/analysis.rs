@@ -1,0 +1,420 @@
+//! The static analysis of a compiled program: per kernel, every PTX basic block's source
+//! lines, best-case time t_B and resource usage use(r, B), and the time t_(Bi,Bj) of every
+//! CFG edge. [`Analysis`] is also the `--json` output: its schema is documented in
+//! `docs/analysis-json.md` and versioned by [`SCHEMA`].
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use pipeline_model::{block_timing, pair_cycles, schedule, Architecture, Instr, Stage};
+use serde::Serialize;
+
+use crate::cfg::{Cfg, NaturalLoop};
+use crate::classify::{classify, RegisterFile};
+use crate::compile::{BuildOptions, CompileError, Compiler};
+use crate::ptx::{self, Function, FunctionKind, Module};
+
+/// The version tag of the JSON schema; bumped on any incompatible change.
+pub const SCHEMA: &str = "srcsim.analysis/1";
+
+/// Why a kernel file could not be analyzed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// clang did not produce PTX.
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+    /// The PTX could not be read (a bug or a construct the parser does not know).
+    #[error("{path}: cannot read the PTX clang produced: {source}")]
+    Ptx {
+        /// The kernel file.
+        path: String,
+        /// Where in the PTX.
+        source: ptx::ParseError,
+    },
+}
+
+/// The analysis of one OpenCL C file on one architecture.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// srcsim's version.
+    pub tool_version: &'static str,
+    /// The kernel file as given.
+    pub source: String,
+    /// The architecture analyzed for.
+    pub arch: ArchSummary,
+    /// Resource names; every `usage` array is indexed like this.
+    pub resources: Vec<String>,
+    /// Kernels, in the order of the PTX.
+    pub kernels: Vec<FunctionAnalysis>,
+    /// Device functions the kernels call that were not inlined.
+    pub functions: Vec<FunctionAnalysis>,
+    /// Compiler warnings and instructions the model does not know.
+    pub warnings: Vec<Warning>,
+}
+
+/// The architecture in a few fields.
+#[derive(Debug, Clone, Serialize)]
+pub struct ArchSummary {
+    /// Name.
+    pub name: String,
+    /// Core clock in MHz.
+    pub clock_mhz: f64,
+    /// SM count.
+    pub sm_count: u32,
+    /// PTX target compiled for.
+    pub ptx_target: String,
+}
+
+/// A kernel or device function.
+#[derive(Debug, Clone, Serialize)]
+pub struct FunctionAnalysis {
+    /// Its name.
+    pub name: String,
+    /// `kernel` or `function`.
+    pub kind: FunctionKind,
+    /// PTX parameters as declared.
+    pub params: Vec<String>,
+    /// Basic blocks; `id` is the index, block 0 the entry.
+    pub blocks: Vec<BlockAnalysis>,
+    /// Every CFG edge with its pair time.
+    pub edges: Vec<EdgeAnalysis>,
+    /// Natural loops.
+    pub loops: Vec<NaturalLoop>,
+    /// Functions called (not inlined).
+    pub calls: Vec<String>,
+}
+
+/// One PTX basic block.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockAnalysis {
+    /// Index in the function (`B<id>` in tables).
+    pub id: usize,
+    /// The PTX label that starts it, if any.
+    pub label: Option<String>,
+    /// The source lines its instructions came from (line 0, compiler-made code, excluded).
+    pub lines: Vec<SourceLine>,
+    /// Number of PTX instructions.
+    pub instructions: usize,
+    /// t_B: best-case cycles of one warp alone on the SM.
+    pub cycles: u64,
+    /// use(r, B) in cycles, indexed like [`Analysis::resources`].
+    pub usage: Vec<f64>,
+    /// Successor blocks.
+    pub successors: Vec<usize>,
+    /// Immediate dominator (none for the entry and unreachable blocks).
+    pub idom: Option<usize>,
+    /// Number of loops containing it.
+    pub loop_depth: usize,
+    /// The PTX lines of its first and last instruction.
+    pub ptx_lines: Option<(u32, u32)>,
+}
+
+/// A source line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct SourceLine {
+    /// File path as recorded in the PTX line table.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+}
+
+/// A CFG edge and its pair time.
+#[derive(Debug, Clone, Serialize)]
+pub struct EdgeAnalysis {
+    /// Source block.
+    pub from: usize,
+    /// Target block.
+    pub to: usize,
+    /// t_(from,to): `from`'s instructions followed by `to`'s.
+    pub cycles: u64,
+    /// Whether it closes a loop.
+    pub back_edge: bool,
+}
+
+/// Something the user should know: a compiler warning or an instruction the model treats
+/// as "other".
+#[derive(Debug, Clone, Serialize)]
+pub struct Warning {
+    /// The function, if the warning is about one.
+    pub function: Option<String>,
+    /// The PTX line, if any.
+    pub ptx_line: Option<u32>,
+    /// The source line, if known.
+    pub source: Option<SourceLine>,
+    /// The message.
+    pub message: String,
+}
+
+/// The model's view of one function: per block, the classified instructions.
+pub struct ModelFunction {
+    /// Per block, its instructions for the pipeline model.
+    pub blocks: Vec<Vec<Instr>>,
+    /// Unknown opcodes.
+    pub warnings: Vec<Warning>,
+}
+
+/// Classifies every instruction of `f`.
+pub fn model_function(module: &Module, f: &Function) -> ModelFunction {
+    let mut regs = RegisterFile::new(f);
+    let mut warnings = Vec::new();
+    let blocks = f
+        .blocks
+        .iter()
+        .map(|b| {
+            b.instrs
+                .iter()
+                .map(|i| {
+                    let c = classify(i, &mut regs);
+                    if !c.known {
+                        warnings.push(Warning {
+                            function: Some(f.name.clone()),
+                            ptx_line: Some(i.ptx_line),
+                            source: source_line(module, i),
+                            message: format!("unknown opcode `{}`: timed as `other`", i.opcode),
+                        });
+                    }
+                    c.instr
+                })
+                .collect()
+        })
+        .collect();
+    ModelFunction { blocks, warnings }
+}
+
+fn source_line(module: &Module, i: &ptx::Instruction) -> Option<SourceLine> {
+    let loc = i.loc.as_ref()?;
+    (loc.line != 0).then(|| SourceLine {
+        file: module.file(loc.file).unwrap_or("?").to_string(),
+        line: loc.line,
+    })
+}
+
+/// Analyzes every kernel of `module` (and the functions they call) on `arch`.
+pub fn analyze_module(module: &Module, arch: &Architecture, source: &str) -> Analysis {
+    let mut analysis = Analysis {
+        schema: SCHEMA,
+        tool_version: env!("CARGO_PKG_VERSION"),
+        source: source.to_string(),
+        arch: ArchSummary {
+            name: arch.name.clone(),
+            clock_mhz: arch.clock_mhz,
+            sm_count: arch.sm_count,
+            ptx_target: arch.compile.ptx_target.clone(),
+        },
+        resources: arch.resources(),
+        kernels: Vec::new(),
+        functions: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut called: Vec<String> = Vec::new();
+    for f in module.kernels() {
+        let fa = analyze_function(module, f, arch, &mut analysis.warnings);
+        called.extend(fa.calls.iter().cloned());
+        analysis.kernels.push(fa);
+    }
+    // Called functions, transitively, each once.
+    let mut i = 0;
+    while i < called.len() {
+        let name = called[i].clone();
+        i += 1;
+        if analysis.functions.iter().any(|f| f.name == name) {
+            continue;
+        }
+        if let Some(f) = module.function(&name) {
+            let fa = analyze_function(module, f, arch, &mut analysis.warnings);
+            called.extend(fa.calls.iter().cloned());
+            analysis.functions.push(fa);
+        }
+    }
+    analysis
+}
+
+fn analyze_function(
+    module: &Module,
+    f: &Function,
+    arch: &Architecture,
+    warnings: &mut Vec<Warning>,
+) -> FunctionAnalysis {
+    let model = model_function(module, f);
+    warnings.extend(model.warnings);
+    let cfg = Cfg::new(f);
+    let blocks = f
+        .blocks
+        .iter()
+        .zip(&model.blocks)
+        .enumerate()
+        .map(|(id, (block, instrs))| {
+            let timing = block_timing(arch, instrs);
+            let lines: BTreeSet<SourceLine> = block
+                .instrs
+                .iter()
+                .filter_map(|i| source_line(module, i))
+                .collect();
+            BlockAnalysis {
+                id,
+                label: block.label.clone(),
+                lines: lines.into_iter().collect(),
+                instructions: block.instrs.len(),
+                cycles: timing.cycles,
+                usage: timing.usage.0,
+                successors: block.successors.clone(),
+                idom: cfg.immediate_dominator(id).filter(|&d| d != id),
+                loop_depth: cfg.loop_depth(id),
+                ptx_lines: block
+                    .instrs
+                    .first()
+                    .zip(block.instrs.last())
+                    .map(|(a, b)| (a.ptx_line, b.ptx_line)),
+            }
+        })
+        .collect();
+    let edges = cfg
+        .edges()
+        .into_iter()
+        .map(|(from, to)| EdgeAnalysis {
+            from,
+            to,
+            cycles: pair_cycles(arch, &model.blocks[from], &model.blocks[to]),
+            back_edge: cfg.is_back_edge(from, to),
+        })
+        .collect();
+    let mut calls: Vec<String> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instrs)
+        .filter(|i| i.base() == "call")
+        .filter_map(|i| i.operands.iter().find_map(|o| o.symbol().map(String::from)))
+        .collect();
+    calls.sort();
+    calls.dedup();
+    FunctionAnalysis {
+        name: f.name.clone(),
+        kind: f.kind,
+        params: f.params.clone(),
+        blocks,
+        edges,
+        loops: cfg.loops.clone(),
+        calls,
+    }
+}
+
+/// Compiles `path` for `arch`, parses the PTX and analyzes it. Also returns the module,
+/// for views that show instructions.
+pub fn analyze_file(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+) -> Result<(Analysis, Module), AnalyzeError> {
+    let compiled = compiler.compile(path, options, &arch.compile.ptx_target)?;
+    let module = ptx::parse(&compiled.ptx).map_err(|source| AnalyzeError::Ptx {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut analysis = analyze_module(&module, arch, &path.display().to_string());
+    let clang_warnings: Vec<Warning> = compiled
+        .warnings
+        .lines()
+        .filter(|l| l.contains("warning:"))
+        .map(|l| Warning {
+            function: None,
+            ptx_line: None,
+            source: None,
+            message: l.to_string(),
+        })
+        .collect();
+    analysis.warnings.splice(0..0, clang_warnings);
+    Ok((analysis, module))
+}
+
+/// One row of a block's timeline: an instruction and the start of each stage.
+#[derive(Debug, Clone, Serialize)]
+pub struct TimelineRow {
+    /// The instruction as PTX text.
+    pub text: String,
+    /// Its PTX line.
+    pub ptx_line: u32,
+    /// Its source line (0 if none).
+    pub line: u32,
+    /// Start cycle of IF, IS, OC, EX, WB.
+    pub starts: [u64; 5],
+}
+
+/// The pipeline execution graph of one block, scheduled.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timeline {
+    /// The function.
+    pub function: String,
+    /// The block.
+    pub block: usize,
+    /// t_B.
+    pub cycles: u64,
+    /// One row per instruction.
+    pub rows: Vec<TimelineRow>,
+}
+
+/// The schedule of block `block` of `f`, instruction by instruction.
+pub fn timeline(module: &Module, f: &Function, block: usize, arch: &Architecture) -> Timeline {
+    let model = model_function(module, f);
+    let s = schedule(arch, &model.blocks[block]);
+    let rows = f.blocks[block]
+        .instrs
+        .iter()
+        .enumerate()
+        .map(|(i, instr)| TimelineRow {
+            text: instr.to_string(),
+            ptx_line: instr.ptx_line,
+            line: instr.loc.as_ref().map_or(0, |l| l.line),
+            starts: Stage::ALL.map(|st| s.start(i, st)),
+        })
+        .collect();
+    Timeline {
+        function: f.name.clone(),
+        block,
+        cycles: s.length,
+        rows,
+    }
+}
+
+/// Source lines as compact ranges (`5-7, 9`), files other than `main` named.
+pub fn format_lines(lines: &[SourceLine], main: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len()
+            && lines[j + 1].file == lines[i].file
+            && lines[j + 1].line == lines[j].line + 1
+        {
+            j += 1;
+        }
+        let prefix = if same_file(&lines[i].file, main) {
+            String::new()
+        } else {
+            let name = Path::new(&lines[i].file)
+                .file_name()
+                .map_or(lines[i].file.clone(), |n| n.to_string_lossy().into_owned());
+            format!("{name}:")
+        };
+        out.push(if i == j {
+            format!("{prefix}{}", lines[i].line)
+        } else {
+            format!("{prefix}{}-{}", lines[i].line, lines[j].line)
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// Whether two spellings of a path name the same file.
+pub fn same_file(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}

@@ -1,0 +1,374 @@
+//! PTX instructions -> the pipeline model's [`Instr`]: instruction class (GPGPU-Sim's
+//! mapping, DESIGN.md), registers read and written, operand-collector reads.
+
+use std::collections::HashMap;
+
+use pipeline_model::{ArithOp, DataKind, Instr, OpClass, Reg};
+
+use crate::ptx::{Function, Instruction, Operand, RegDecl};
+
+/// Every opcode of the PTX ISA (8.x), so that only a truly unknown one is warned about.
+const KNOWN_OPCODES: &[&str] = &[
+    "abs",
+    "activemask",
+    "add",
+    "addc",
+    "alloca",
+    "and",
+    "applypriority",
+    "atom",
+    "bar",
+    "barrier",
+    "bfe",
+    "bfi",
+    "bfind",
+    "bmsk",
+    "bra",
+    "brev",
+    "brkpt",
+    "brx",
+    "call",
+    "clusterlaunchcontrol",
+    "clz",
+    "cnot",
+    "copysign",
+    "cos",
+    "cp",
+    "createpolicy",
+    "cvt",
+    "cvta",
+    "discard",
+    "div",
+    "dp2a",
+    "dp4a",
+    "elect",
+    "ex2",
+    "exit",
+    "fence",
+    "fma",
+    "fns",
+    "getctarank",
+    "griddepcontrol",
+    "isspacep",
+    "istypeof",
+    "ld",
+    "ldmatrix",
+    "ldu",
+    "lg2",
+    "lop3",
+    "mad",
+    "mad24",
+    "madc",
+    "mapa",
+    "match",
+    "max",
+    "mbarrier",
+    "membar",
+    "min",
+    "mma",
+    "mov",
+    "movmatrix",
+    "mul",
+    "mul24",
+    "multimem",
+    "nanosleep",
+    "neg",
+    "not",
+    "or",
+    "pmevent",
+    "popc",
+    "prefetch",
+    "prefetchu",
+    "prmt",
+    "rcp",
+    "red",
+    "redux",
+    "rem",
+    "ret",
+    "rsqrt",
+    "sad",
+    "selp",
+    "set",
+    "setmaxnreg",
+    "setp",
+    "shf",
+    "shfl",
+    "shl",
+    "shr",
+    "sin",
+    "slct",
+    "sqrt",
+    "st",
+    "stackrestore",
+    "stacksave",
+    "stmatrix",
+    "sub",
+    "subc",
+    "suld",
+    "suq",
+    "sured",
+    "sust",
+    "szext",
+    "tanh",
+    "tcgen05",
+    "tensormap",
+    "testp",
+    "tex",
+    "tld4",
+    "trap",
+    "txq",
+    "vabsdiff",
+    "vabsdiff2",
+    "vabsdiff4",
+    "vadd",
+    "vadd2",
+    "vadd4",
+    "vavrg2",
+    "vavrg4",
+    "vmad",
+    "vmax",
+    "vmax2",
+    "vmax4",
+    "vmin",
+    "vmin2",
+    "vmin4",
+    "vote",
+    "vset",
+    "vset2",
+    "vset4",
+    "vshl",
+    "vshr",
+    "vsub",
+    "vsub2",
+    "vsub4",
+    "wgmma",
+    "wmma",
+    "xor",
+];
+
+/// Opcodes whose first operand is not a destination register.
+const NO_DESTINATION: &[&str] = &[
+    "bar",
+    "barrier",
+    "bra",
+    "brx",
+    "brkpt",
+    "call",
+    "cp",
+    "exit",
+    "fence",
+    "membar",
+    "nanosleep",
+    "pmevent",
+    "prefetch",
+    "prefetchu",
+    "red",
+    "ret",
+    "st",
+    "sured",
+    "sust",
+    "trap",
+    "griddepcontrol",
+    "stmatrix",
+    "discard",
+    "applypriority",
+];
+
+/// The instruction class of a PTX opcode (GPGPU-Sim's mapping), and whether the opcode is
+/// known at all (an unknown one is `Other`).
+pub fn op_class(instr: &Instruction) -> (OpClass, bool) {
+    let base = instr.base();
+    let kind = data_kind(instr);
+    let arith = |op| OpClass::Arith(kind, op);
+    let class = match base {
+        "add" | "sub" | "addc" | "subc" => arith(ArithOp::Add),
+        "min" | "max" => arith(ArithOp::Max),
+        "mul" | "mul24" => arith(ArithOp::Mul),
+        "mad" | "mad24" | "madc" | "fma" => arith(ArithOp::Mad),
+        "div" | "rem" => arith(ArithOp::Div),
+        "sqrt" | "rsqrt" | "rcp" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => OpClass::Sfu,
+        "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "tex" | "tld4"
+        | "suld" | "sust" | "sured" | "cp" | "ldmatrix" | "stmatrix" => OpClass::Mem,
+        _ => OpClass::Other,
+    };
+    (class, KNOWN_OPCODES.binary_search(&base).is_ok())
+}
+
+/// f64 -> fp64; f32, f16, bf16, tf32 -> fp32; anything else -> int.
+fn data_kind(instr: &Instruction) -> DataKind {
+    let mut kind = DataKind::Int;
+    for m in instr.modifiers() {
+        match m {
+            "f64" => return DataKind::Fp64,
+            "f32" | "f16" | "f16x2" | "bf16" | "bf16x2" | "tf32" | "ftz" => kind = DataKind::Fp32,
+            _ => {}
+        }
+    }
+    kind
+}
+
+/// The registers of one function: which names are registers at all (declared with `.reg`;
+/// `%tid.x` and friends are not), which are predicates, and a number for each.
+pub struct RegisterFile<'f> {
+    decls: &'f [RegDecl],
+    ids: HashMap<String, (Reg, bool)>,
+}
+
+impl<'f> RegisterFile<'f> {
+    /// The registers declared in `f`.
+    pub fn new(f: &'f Function) -> Self {
+        RegisterFile {
+            decls: &f.registers,
+            ids: HashMap::new(),
+        }
+    }
+
+    /// The number of a declared register and whether it is a predicate; `None` for special
+    /// registers.
+    fn lookup(&mut self, name: &str) -> Option<(Reg, bool)> {
+        if let Some(&v) = self.ids.get(name) {
+            return Some(v);
+        }
+        let decl = self.decls.iter().find(|d| d.declares(name))?;
+        let v = (self.ids.len() as Reg, decl.is_predicate());
+        self.ids.insert(name.to_string(), v);
+        Some(v)
+    }
+}
+
+/// A PTX instruction as the pipeline model sees it.
+#[derive(Debug, Clone)]
+pub struct Classified {
+    /// The model's instruction.
+    pub instr: Instr,
+    /// Whether the opcode is one of the PTX ISA.
+    pub known: bool,
+}
+
+/// Classifies `instr`, numbering its registers in `regs`.
+pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified {
+    let (class, known) = op_class(instr);
+    let has_dst = !NO_DESTINATION.contains(&instr.base())
+        && matches!(
+            instr.operands.first(),
+            Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::Pair(..))
+        );
+    let (dst, srcs) = match has_dst {
+        true => (&instr.operands[..1], &instr.operands[1..]),
+        false => (&instr.operands[..0], &instr.operands[..]),
+    };
+    let mut writes = Vec::new();
+    for name in dst.iter().flat_map(Operand::registers) {
+        if let Some((id, _)) = regs.lookup(name) {
+            writes.push(id);
+        }
+    }
+    let mut reads = Vec::new();
+    let mut operand_reads = 0;
+    for name in srcs.iter().flat_map(Operand::registers) {
+        if let Some((id, is_pred)) = regs.lookup(name) {
+            if !reads.contains(&id) {
+                reads.push(id);
+                // The operand collector reads general-purpose registers; predicates
+                // live in their own file.
+                if !is_pred {
+                    operand_reads += 1;
+                }
+            }
+        }
+    }
+    if let Some(g) = &instr.guard {
+        if let Some((id, _)) = regs.lookup(&g.reg) {
+            if !reads.contains(&id) {
+                reads.push(id);
+            }
+        }
+    }
+    Classified {
+        instr: Instr {
+            class,
+            reads,
+            writes,
+            operand_reads,
+        },
+        known,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx::parse;
+
+    fn classify_body(body: &str) -> Vec<Classified> {
+        let src = format!(
+            ".visible .entry k()\n{{\n.reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<9>;\n.reg .f64 %fd<4>;\n{body}\n}}\n"
+        );
+        let m = parse(&src).unwrap();
+        let f = &m.functions[0];
+        let mut regs = RegisterFile::new(f);
+        f.blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .map(|i| classify(i, &mut regs))
+            .collect()
+    }
+
+    #[test]
+    fn known_opcode_list_is_sorted() {
+        assert!(KNOWN_OPCODES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn classes_follow_gpgpu_sims_mapping() {
+        let c = classify_body(
+            "add.s32 %r1, %r2, %r3;\nmax.f32 %f1, %f2, %f3;\nmul.wide.s32 %rd1, %r1, 4;\n\
+             fma.rn.f64 %fd1, %fd2, %fd3, %fd1;\ndiv.rn.f32 %f4, %f1, %f2;\nrem.u32 %r4, %r1, %r2;\n\
+             sqrt.rn.f32 %f5, %f4;\nex2.approx.f32 %f6, %f5;\nld.global.f32 %f7, [%rd1];\n\
+             atom.global.add.u32 %r5, [%rd1], 1;\nsetp.lt.s32 %p1, %r1, %r2;\nmov.u32 %r6, %tid.x;\n\
+             frobnicate.b32 %r7, %r6;",
+        );
+        use ArithOp::*;
+        use DataKind::*;
+        let classes: Vec<OpClass> = c.iter().map(|c| c.instr.class).collect();
+        assert_eq!(
+            classes,
+            [
+                OpClass::Arith(Int, Add),
+                OpClass::Arith(Fp32, Max),
+                OpClass::Arith(Int, Mul),
+                OpClass::Arith(Fp64, Mad),
+                OpClass::Arith(Fp32, Div),
+                OpClass::Arith(Int, Div),
+                OpClass::Sfu,
+                OpClass::Sfu,
+                OpClass::Mem,
+                OpClass::Mem,
+                OpClass::Other,
+                OpClass::Other,
+                OpClass::Other,
+            ]
+        );
+        assert!(c[..12].iter().all(|c| c.known));
+        assert!(!c[12].known);
+    }
+
+    #[test]
+    fn reads_and_writes() {
+        let c = classify_body(
+            "@!%p1 st.global.v2.f32 [%rd1+8], {%f1, %f2};\nsetp.lt.s32 %p1|%p2, %r1, %r1;\n\
+             mov.u32 %r6, %tid.x;\nfma.rn.f32 %f3, %f1, %f1, 0f3F800000;",
+        );
+        // A store writes no register; reads address, data and guard; OC reads 3 GPRs.
+        assert!(c[0].instr.writes.is_empty());
+        assert_eq!(c[0].instr.reads.len(), 4);
+        assert_eq!(c[0].instr.operand_reads, 3);
+        // setp writes both predicates of a pair; %r1 is read once.
+        assert_eq!(c[1].instr.writes.len(), 2);
+        assert_eq!(c[1].instr.operand_reads, 1);
+        // Special registers are no registers.
+        assert_eq!(c[2].instr.reads.len(), 0);
+        assert_eq!(c[2].instr.operand_reads, 0);
+        assert_eq!(c[3].instr.operand_reads, 1);
+    }
+}

@@ -1,0 +1,301 @@
+//! `srcsim analyze`: per kernel, the table of PTX basic blocks, the block-pair times and,
+//! on request, one block's pipeline timeline; or all of it as JSON.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use annotator::analysis::{self, Analysis, FunctionAnalysis, Timeline};
+use annotator::compile::{BuildOptions, Compiler};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use comfy_table::{presets, CellAlignment, Table};
+use pipeline_model::{Architecture, Stage};
+use serde::Serialize;
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// The OpenCL C file.
+    file: PathBuf,
+    /// Architecture: a shipped name (gtx480, ampere_a100, hopper_h100) or a TOML file.
+    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = "SRCSIM_ARCH")]
+    arch: String,
+    /// Define a macro, as in clBuildProgram options (-D NAME or -D NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Add a directory to the include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// Further OpenCL build options, as one string (e.g. "-cl-std=CL2.0 -cl-mad-enable").
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    options: Option<String>,
+    /// Only this kernel.
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Print JSON (schema: docs/analysis-json.md) instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Show the cycle-by-cycle pipeline chart of a block: B3, 3 or a PTX label, optionally
+    /// prefixed by the kernel (vadd:B1).
+    #[arg(long, value_name = "BLOCK")]
+    timeline: Option<String>,
+}
+
+/// What `--json` prints: the analysis, plus the requested timeline.
+#[derive(Serialize)]
+struct JsonOutput<'a> {
+    #[serde(flatten)]
+    analysis: &'a Analysis,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeline: Option<&'a Timeline>,
+}
+
+pub fn run(args: &AnalyzeArgs) -> Result<()> {
+    let arch = Architecture::load(&args.arch)?;
+    let mut options = BuildOptions::parse(args.options.as_deref().unwrap_or(""));
+    options.defines.extend(args.defines.iter().cloned());
+    options
+        .include_dirs
+        .extend(args.include_dirs.iter().cloned());
+    let compiler = Compiler::locate()?;
+    let (mut analysis, module) = analysis::analyze_file(&compiler, &args.file, &options, &arch)?;
+
+    if let Some(name) = &args.kernel {
+        if !analysis.kernels.iter().any(|k| &k.name == name) {
+            bail!(
+                "{}: no kernel `{name}` (kernels: {})",
+                args.file.display(),
+                kernel_names(&analysis)
+            );
+        }
+        analysis.kernels.retain(|k| &k.name == name);
+    }
+    let timeline = match &args.timeline {
+        Some(spec) => {
+            let (kernel, block) = resolve_block(&analysis, spec)?;
+            let f = module
+                .function(&kernel)
+                .context("the analyzed kernel is in the module")?;
+            Some(analysis::timeline(&module, f, block, &arch))
+        }
+        None => None,
+    };
+
+    if args.json {
+        let out = JsonOutput {
+            analysis: &analysis,
+            timeline: timeline.as_ref(),
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    for w in &analysis.warnings {
+        let at = match (&w.source, w.ptx_line) {
+            (Some(s), _) => format!("{}:{}: ", s.file, s.line),
+            (None, Some(l)) => format!("PTX line {l}: "),
+            _ => String::new(),
+        };
+        eprintln!("warning: {at}{}", w.message);
+    }
+    let mut out = String::new();
+    for f in analysis.kernels.iter().chain(&analysis.functions) {
+        render_function(&mut out, &analysis, f);
+    }
+    if let Some(t) = &timeline {
+        render_timeline(&mut out, t);
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn kernel_names(a: &Analysis) -> String {
+    a.kernels
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `[KERNEL:]BLOCK` -> (kernel, block index).
+fn resolve_block(a: &Analysis, spec: &str) -> Result<(String, usize)> {
+    let (kernel, block) = match spec.split_once(':') {
+        Some((k, b)) if a.kernels.iter().any(|f| f.name == k) => (Some(k), b),
+        _ => (None, spec),
+    };
+    let f = match kernel {
+        Some(k) => a.kernels.iter().find(|f| f.name == k),
+        None if a.kernels.len() == 1 => a.kernels.first(),
+        None => bail!(
+            "--timeline {spec}: name the kernel too, as KERNEL:BLOCK (kernels: {})",
+            kernel_names(a)
+        ),
+    }
+    .context("kernel present")?;
+    let index = block
+        .strip_prefix('B')
+        .unwrap_or(block)
+        .parse::<usize>()
+        .ok()
+        .or_else(|| {
+            f.blocks
+                .iter()
+                .position(|b| b.label.as_deref() == Some(block))
+        });
+    match index {
+        Some(i) if i < f.blocks.len() => Ok((f.name.clone(), i)),
+        _ => bail!(
+            "--timeline {spec}: kernel `{}` has blocks B0..B{}",
+            f.name,
+            f.blocks.len().saturating_sub(1)
+        ),
+    }
+}
+
+fn fmt_usage(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
+    let kind = match f.kind {
+        annotator::ptx::FunctionKind::Kernel => "kernel",
+        annotator::ptx::FunctionKind::Function => "function",
+    };
+    let _ = writeln!(
+        out,
+        "{kind} {} ({} on {}, {}): {} blocks, {} edges",
+        f.name,
+        a.source,
+        a.arch.name,
+        a.arch.ptx_target,
+        f.blocks.len(),
+        f.edges.len()
+    );
+    let mut t = Table::new();
+    t.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);
+    let mut header = vec!["block", "label", "lines", "instrs", "t_B"];
+    header.extend(a.resources.iter().map(String::as_str));
+    header.push("succ");
+    t.set_header(header);
+    for b in &f.blocks {
+        let mut row = vec![
+            format!("B{}", b.id),
+            b.label.clone().unwrap_or_default(),
+            analysis::format_lines(&b.lines, &a.source),
+            b.instructions.to_string(),
+            b.cycles.to_string(),
+        ];
+        row.extend(b.usage.iter().map(|&u| fmt_usage(u)));
+        row.push(
+            b.successors
+                .iter()
+                .map(|s| format!("B{s}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        t.add_row(row);
+    }
+    for i in 3..5 + a.resources.len() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let _ = writeln!(out, "{t}");
+    if !f.edges.is_empty() {
+        let mut e = Table::new();
+        e.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);
+        e.set_header(["edge", "t_(Bi,Bj)", "t_Bi + t_Bj", "overlap", ""]);
+        for edge in &f.edges {
+            let sum = f.blocks[edge.from].cycles + f.blocks[edge.to].cycles;
+            e.add_row([
+                format!("B{} -> B{}", edge.from, edge.to),
+                edge.cycles.to_string(),
+                sum.to_string(),
+                (sum as i64 - edge.cycles as i64).to_string(),
+                if edge.back_edge { "loop back edge" } else { "" }.to_string(),
+            ]);
+        }
+        for i in 1..4 {
+            if let Some(c) = e.column_mut(i) {
+                c.set_cell_alignment(CellAlignment::Right);
+            }
+        }
+        let _ = writeln!(out, "{e}");
+    }
+    for l in &f.loops {
+        let body: Vec<String> = l.body.iter().map(|b| format!("B{b}")).collect();
+        let _ = writeln!(out, "loop: header B{}, body {}", l.header, body.join(" "));
+    }
+    if !f.calls.is_empty() {
+        let _ = writeln!(out, "calls: {}", f.calls.join(", "));
+    }
+    let _ = writeln!(out);
+}
+
+/// Charts wider than this many cycles are shown as numbers only.
+const MAX_CHART_CYCLES: u64 = 160;
+
+fn render_timeline(out: &mut String, t: &Timeline) {
+    let _ = writeln!(
+        out,
+        "Timeline of {} B{}: {} instructions, t_B = {} cycles",
+        t.function,
+        t.block,
+        t.rows.len(),
+        t.cycles
+    );
+    let _ = writeln!(
+        out,
+        "chart: F fetch, = waiting, I issue, O operand collect, E execute, e in flight, W write-back"
+    );
+    let chart = t.cycles <= MAX_CHART_CYCLES;
+    let width = t.cycles as usize + 1;
+    let mut header = String::from("[idx]  line   IF   IS   OC   EX   WB  ");
+    if chart {
+        header.extend((0..width).map(|c| char::from(b'0' + (c % 10) as u8)));
+        header.push_str("  ");
+    }
+    header.push_str("instruction");
+    let _ = writeln!(out, "{header}");
+    for (i, r) in t.rows.iter().enumerate() {
+        let [f, is, oc, ex, wb] = r.starts;
+        let line = if r.line == 0 {
+            "-".to_string()
+        } else {
+            r.line.to_string()
+        };
+        let _ = write!(
+            out,
+            "[{i:>3}] {line:>5} {f:>4} {is:>4} {oc:>4} {ex:>4} {wb:>4}  "
+        );
+        if chart {
+            let mut row = vec![' '; width];
+            for c in f..wb {
+                row[c as usize] = '=';
+            }
+            for c in ex..wb {
+                row[c as usize] = 'e';
+            }
+            for (stage, at) in Stage::ALL.iter().zip(r.starts) {
+                row[at as usize] = match stage {
+                    Stage::Fetch => 'F',
+                    Stage::Issue => 'I',
+                    Stage::Operand => 'O',
+                    Stage::Execute => 'E',
+                    Stage::Writeback => 'W',
+                };
+            }
+            out.extend(row);
+            out.push_str("  ");
+        }
+        let _ = writeln!(out, "{}", r.text);
+    }
+    if !chart {
+        let _ = writeln!(
+            out,
+            "(chart omitted: wider than {MAX_CHART_CYCLES} cycles; the columns give each stage's start)"
+        );
+    }
+}
