@@ -29,7 +29,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("srcsim: error: {e:#}");
+            // Our errors name file, line and cause in their own message; the chain would repeat it.
+            eprintln!("srcsim: error: {e}");
             ExitCode::FAILURE
         }
     }

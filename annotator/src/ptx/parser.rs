@@ -569,14 +569,11 @@ impl<'a> Parser<'a> {
                     }
                     _ => None,
                 };
-                let mut offset = 0;
-                if base.is_none() {
-                    offset = self.signed_number()?;
-                } else if self.eat_punct('+') {
-                    offset = self.signed_number()?;
-                } else if self.peek() == Some(&Tok::Punct('-')) {
-                    offset = self.signed_number()?;
-                }
+                // `[sym]`, `[%r+8]`, `[%r+-8]`, `[%r-8]` or an absolute `[64]`.
+                let has_offset = base.is_none()
+                    || self.eat_punct('+')
+                    || self.peek() == Some(&Tok::Punct('-'));
+                let offset = if has_offset { self.signed_number()? } else { 0 };
                 self.expect_punct(']')?;
                 Operand::Address { base, offset }
             }
@@ -693,10 +690,11 @@ fn build_blocks(stmts: Vec<Stmt>, fn_line: u32) -> Result<Vec<Block>, ParseError
     }
 
     let n = blocks.len();
-    for b in 0..n {
+    let mut successors = Vec::with_capacity(n);
+    for (b, block) in blocks.iter().enumerate() {
         let mut succ = Vec::new();
         let fallthrough = (b + 1 < n).then_some(b + 1);
-        match blocks[b].instrs.last() {
+        match block.instrs.last() {
             Some(i) if i.ends_block() => {
                 let named: Vec<String> = match i.base() {
                     "bra" => i
@@ -739,7 +737,10 @@ fn build_blocks(stmts: Vec<Stmt>, fn_line: u32) -> Result<Vec<Block>, ParseError
         }
         let mut seen = HashSet::new();
         succ.retain(|s| seen.insert(*s));
-        blocks[b].successors = succ;
+        successors.push(succ);
+    }
+    for (block, succ) in blocks.iter_mut().zip(successors) {
+        block.successors = succ;
     }
     Ok(blocks)
 }
