@@ -330,3 +330,26 @@ fn compile_errors_carry_clangs_diagnostics() {
     assert!(err.contains("bad.cl:3:12: error:"), "{err}");
     assert!(err.contains("undefined_name"), "{err}");
 }
+
+#[test]
+fn calls_and_local_depots_are_followed() {
+    let arch = Architecture::default_arch();
+    let path = example("private_array_call.cl");
+    let (a, module) = analyze(&path, &arch);
+    let k = &a.kernels[0];
+    assert_eq!(k.calls, ["horner"]);
+    // The called function is analyzed too, with its loop (unrolled by 4 at -O3: the
+    // unrolled loop and its remainder loop).
+    assert_eq!(a.functions.len(), 1);
+    let f = &a.functions[0];
+    assert_eq!(f.name, "horner");
+    assert_eq!(f.loops.len(), 2, "{:?}", f.loops);
+    // The private array is a local depot of the kernel, accessed with ld.local.
+    let kf = module.function("private_array_call").unwrap();
+    assert!(kf.locals.iter().any(|l| l.starts_with("__local_depot")));
+    assert!(kf
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instrs)
+        .any(|i| i.opcode.starts_with("ld.local")));
+}

@@ -551,6 +551,11 @@ impl<'a> Parser<'a> {
     }
 
     fn operand(&mut self) -> Result<Operand, ParseError> {
+        // LLVM places debug labels inside multi-line call statements
+        // (`call.uni (retval0),\n$L__tmp3:\nfoo, (param0);`): they are no operands.
+        while matches!(self.peek(), Some(Tok::Ident(_))) && self.peek_at(1) == Some(&Tok::Punct(':')) {
+            self.pos += 2;
+        }
         let op = match self.next() {
             Some(Tok::Punct('{')) => Operand::Vector(self.operand_list('}')?),
             Some(Tok::Punct('(')) => Operand::List(self.operand_list(')')?),
