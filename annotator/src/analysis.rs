@@ -418,3 +418,73 @@ pub fn same_file(a: &str, b: &str) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PTX: &str = r#"
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .f32 %f<4>;
+    .loc 1 3 5
+    mov.u32 %r1, %tid.x;
+    setp.gt.u32 %p1, %r1, 7;
+    @%p1 bra $L__BB0_2;
+    .loc 1 4 9
+    frobnicate.sync.b32 %r2, %r1;
+    add.f32 %f1, %f2, %f3;
+$L__BB0_2:
+    .loc 1 6 1
+    ret;
+}
+.file 1 "/src/k.cl"
+"#;
+
+    #[test]
+    fn unknown_opcodes_are_timed_as_other_with_a_warning() {
+        let module = ptx::parse(PTX).unwrap();
+        let arch = Architecture::default_arch();
+        let a = analyze_module(&module, &arch, "k.cl");
+        assert_eq!(a.warnings.len(), 1);
+        let w = &a.warnings[0];
+        assert_eq!(w.function.as_deref(), Some("k"));
+        assert_eq!(w.ptx_line, Some(15));
+        assert_eq!(
+            w.source,
+            Some(SourceLine {
+                file: "/src/k.cl".into(),
+                line: 4
+            })
+        );
+        assert!(w.message.contains("frobnicate.sync.b32"), "{}", w.message);
+        // The block is still timed: the unknown instruction costs what `other` costs.
+        let k = &a.kernels[0];
+        assert_eq!(k.blocks.len(), 3);
+        assert_eq!(k.blocks[1].instructions, 2);
+        assert!(k.blocks[1].cycles > 0);
+        assert_eq!(k.blocks[1].lines.len(), 1);
+        assert_eq!(k.edges.len(), 3);
+    }
+
+    #[test]
+    fn line_ranges_are_compact() {
+        let l = |file: &str, line| SourceLine {
+            file: file.into(),
+            line,
+        };
+        let lines = [
+            l("a.cl", 3),
+            l("a.cl", 4),
+            l("a.cl", 5),
+            l("a.cl", 9),
+            l("/inc/h.h", 2),
+        ];
+        assert_eq!(format_lines(&lines, "a.cl"), "3-5, 9, h.h:2");
+    }
+}
