@@ -553,7 +553,9 @@ impl<'a> Parser<'a> {
     fn operand(&mut self) -> Result<Operand, ParseError> {
         // LLVM places debug labels inside multi-line call statements
         // (`call.uni (retval0),\n$L__tmp3:\nfoo, (param0);`): they are no operands.
-        while matches!(self.peek(), Some(Tok::Ident(_))) && self.peek_at(1) == Some(&Tok::Punct(':')) {
+        while matches!(self.peek(), Some(Tok::Ident(_)))
+            && self.peek_at(1) == Some(&Tok::Punct(':'))
+        {
             self.pos += 2;
         }
         let op = match self.next() {
@@ -575,9 +577,8 @@ impl<'a> Parser<'a> {
                     _ => None,
                 };
                 // `[sym]`, `[%r+8]`, `[%r+-8]`, `[%r-8]` or an absolute `[64]`.
-                let has_offset = base.is_none()
-                    || self.eat_punct('+')
-                    || self.peek() == Some(&Tok::Punct('-'));
+                let has_offset =
+                    base.is_none() || self.eat_punct('+') || self.peek() == Some(&Tok::Punct('-'));
                 let offset = if has_offset { self.signed_number()? } else { 0 };
                 self.expect_punct(']')?;
                 Operand::Address { base, offset }
