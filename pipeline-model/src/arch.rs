@@ -374,6 +374,23 @@ impl Architecture {
         }
     }
 
+    /// Usage counter units per cycle: the least common multiple of the units' copies, so
+    /// that every use(r, B) (an initiation interval divided by copies) is a whole number
+    /// of units and counters can be integers.
+    pub fn usage_scale(&self) -> u64 {
+        fn gcd(a: u64, b: u64) -> u64 {
+            if b == 0 {
+                a
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        self.units
+            .iter()
+            .map(|u| u64::from(u.count))
+            .fold(1, |l, c| l / gcd(l, c) * c)
+    }
+
     /// Converts cycles to microseconds at the core clock.
     pub fn cycles_to_us(&self, cycles: f64) -> f64 {
         cycles / self.clock_mhz
@@ -445,6 +462,8 @@ mod tests {
             [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
         );
         assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM"]);
+        assert_eq!(a.usage_scale(), 2);
+        assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 4);
         assert_eq!(
             a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div))
                 .unit,

@@ -1,6 +1,7 @@
 //! The pipeline model of srcsim: GPU architecture descriptions, instruction classes,
-//! pipeline execution graphs, and the best-case timing of basic blocks (Gerum et al. 2015,
-//! section IV-A).
+//! pipeline execution graphs, the best-case timing of basic blocks (Gerum et al. 2015,
+//! section IV-A), and the analytical model that turns per-work-item counters into a
+//! kernel's time (section IV-C): [`occupancy`] and [`kernel`].
 //!
 //! It knows instruction classes, not PTX syntax nor OpenCL: a front end turns each
 //! instruction into an [`Instr`] and asks for its block's [`BlockTiming`].
@@ -19,9 +20,13 @@
 pub mod arch;
 pub mod graph;
 pub mod instr;
+pub mod kernel;
+pub mod occupancy;
 pub mod timing;
 
 pub use arch::{ArchError, Architecture, InstrTiming};
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, OpClass, Reg};
+pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
+pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
 pub use timing::{block_timing, pair_cycles, schedule, BlockTiming, ResourceUsage};

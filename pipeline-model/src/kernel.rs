@@ -1,0 +1,287 @@
+//! The analytical model (Gerum et al. 2015, section IV-C; DESIGN.md): per-work-item
+//! counter records -> warps -> work-groups -> SMs -> the kernel's time, and what bound it.
+//!
+//! - warp: `t_W` = max over its work-items of `t`; warps are 32 (the warp size)
+//!   consecutive local linear ids of a work-group.
+//! - work-group: `t_last` = max over its warps `i` of `t_Wi + floor(i / schedulers)` (the
+//!   paper's `floor(i/2)` on the GTX 480's two schedulers: warps issue one after another).
+//! - kernel: the first `n_par` work-groups (occupancy x SMs, dealt to the SMs in turn)
+//!   start at 0; each further one starts on the SM whose work-group finishes first;
+//!   `t_opt` is the last finish.
+//! - contention: per SM, the sum over its warps of `use_W(r)` (max over the warp's
+//!   work-items); `t_kernel = max(t_opt, max over SMs and r of that sum)`.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::Serialize;
+
+use crate::arch::Architecture;
+use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
+
+/// The NDRange of a launch, in work-items; dimensions beyond the launch's are 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LaunchGeometry {
+    /// Global size per dimension.
+    pub global: [u64; 3],
+    /// Local (work-group) size per dimension; the last group of a dimension may be partial.
+    pub local: [u64; 3],
+}
+
+impl LaunchGeometry {
+    /// Work-items in the launch.
+    pub fn work_items(&self) -> u64 {
+        self.global.iter().product()
+    }
+
+    /// Work-items in a full work-group.
+    pub fn work_group_size(&self) -> u64 {
+        self.local.iter().product()
+    }
+
+    /// Work-groups per dimension.
+    pub fn groups(&self) -> [u64; 3] {
+        [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d]))
+    }
+}
+
+/// The counter records of a launch: one record per work-item, in linear global id order
+/// (`x + y * gx + z * gx * gy`, offsets removed), each `[t, use_0 .. use_{R-1}]`; the
+/// usage counters are in units of `1 / usage_scale` cycles
+/// ([`Architecture::usage_scale`]), so that fractional usage stays exact in integers.
+#[derive(Debug, Clone, Copy)]
+pub struct Records<'a> {
+    /// The flat counter buffer.
+    pub data: &'a [u64],
+    /// Resources per record (R), in the order of [`Architecture::resources`].
+    pub resources: usize,
+    /// Usage counter units per cycle.
+    pub usage_scale: u64,
+}
+
+/// What bound the kernel's time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Bound {
+    /// The latency of the work-items' paths (`t_opt`).
+    Latency,
+    /// A saturated resource on one SM.
+    Resource {
+        /// The resource's name.
+        resource: String,
+    },
+}
+
+/// The model's estimate for one launch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelEstimate {
+    /// `t_kernel`, rounded up to whole cycles.
+    pub cycles: u64,
+    /// `t_kernel` in microseconds at the architecture's clock.
+    pub micros: f64,
+    /// `t_opt`: the latency term.
+    pub latency_cycles: u64,
+    /// Per resource, the contention term (the most loaded SM's usage), in cycles.
+    pub contention_cycles: Vec<f64>,
+    /// What bound it.
+    pub bound: Bound,
+    /// Work-groups per SM and their limiter.
+    pub occupancy: Occupancy,
+    /// Work-groups running at once on the whole GPU (`n_par`).
+    pub parallel_work_groups: u64,
+    /// Work-groups in the launch.
+    pub work_groups: u64,
+    /// Warps in the launch.
+    pub warps: u64,
+}
+
+/// Why a launch could not be estimated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// A size of zero.
+    #[error("empty NDRange: global {global:?}, local {local:?}")]
+    Empty {
+        /// Global size.
+        global: [u64; 3],
+        /// Local size.
+        local: [u64; 3],
+    },
+    /// The buffer does not hold one record per work-item.
+    #[error("counter buffer holds {actual} values, expected {expected} ({work_items} work-items x {stride})")]
+    RecordCount {
+        /// Values found.
+        actual: usize,
+        /// Values expected.
+        expected: u64,
+        /// Work-items.
+        work_items: u64,
+        /// Values per record.
+        stride: usize,
+    },
+    /// The records' resources are not the architecture's.
+    #[error("records count {records} resources, the architecture has {arch}")]
+    Resources {
+        /// In the records.
+        records: usize,
+        /// In the architecture.
+        arch: usize,
+    },
+    /// A work-group fits on no SM.
+    #[error(transparent)]
+    DoesNotFit(#[from] DoesNotFit),
+}
+
+/// Estimates a launch of `geometry` from its `records`.
+pub fn estimate(
+    arch: &Architecture,
+    geometry: &LaunchGeometry,
+    resources: &KernelResources,
+    records: &Records<'_>,
+) -> Result<KernelEstimate, ModelError> {
+    if geometry.global.contains(&0) || geometry.local.contains(&0) {
+        return Err(ModelError::Empty {
+            global: geometry.global,
+            local: geometry.local,
+        });
+    }
+    let n_res = arch.units.len() + 1;
+    if records.resources != n_res {
+        return Err(ModelError::Resources {
+            records: records.resources,
+            arch: n_res,
+        });
+    }
+    let stride = 1 + n_res;
+    let work_items = geometry.work_items();
+    if records.data.len() as u64 != work_items * stride as u64 {
+        return Err(ModelError::RecordCount {
+            actual: records.data.len(),
+            expected: work_items * stride as u64,
+            work_items,
+            stride,
+        });
+    }
+    let occ = occupancy(arch, geometry.work_group_size(), resources)?;
+    let sms = u64::from(arch.sm_count);
+    let n_par = u64::from(occ.work_groups_per_sm) * sms;
+    let warp_size = u64::from(arch.warp_size);
+    let schedulers = u64::from(arch.schedulers_per_sm);
+
+    let [ngx, ngy, ngz] = geometry.groups();
+    let [gx, gy, _] = geometry.global;
+    let [lx, ly, lz] = geometry.local;
+
+    let mut sm_usage = vec![vec![0u64; n_res]; arch.sm_count as usize];
+    let mut running: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
+    let mut t_opt = 0u64;
+    let mut group = 0u64;
+    let mut warps_total = 0u64;
+    // Per-warp and per-group accumulators, reused.
+    let mut warp_use = vec![0u64; n_res];
+    let mut group_use = vec![0u64; n_res];
+
+    for bz in 0..ngz {
+        for by in 0..ngy {
+            for bx in 0..ngx {
+                // The group's extent (the last one of a dimension may be partial).
+                let ex = lx.min(gx - bx * lx);
+                let ey = ly.min(gy - by * ly);
+                let ez = lz.min(geometry.global[2] - bz * lz);
+                let mut t_last = 0u64;
+                group_use.iter_mut().for_each(|u| *u = 0);
+                let mut warp_t = 0u64;
+                let mut in_warp = 0u64;
+                let mut warp_index = 0u64;
+                for z in 0..ez {
+                    for y in 0..ey {
+                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                        let start = row as usize * stride;
+                        let slice = &records.data[start..start + ex as usize * stride];
+                        for rec in slice.chunks_exact(stride) {
+                            warp_t = warp_t.max(rec[0]);
+                            for (m, &u) in warp_use.iter_mut().zip(&rec[1..]) {
+                                *m = (*m).max(u);
+                            }
+                            in_warp += 1;
+                            if in_warp == warp_size {
+                                t_last = t_last.max(warp_t + warp_index / schedulers);
+                                for (g, w) in group_use.iter_mut().zip(warp_use.iter_mut()) {
+                                    *g += *w;
+                                    *w = 0;
+                                }
+                                warp_t = 0;
+                                in_warp = 0;
+                                warp_index += 1;
+                            }
+                        }
+                    }
+                }
+                if in_warp > 0 {
+                    t_last = t_last.max(warp_t + warp_index / schedulers);
+                    for (g, w) in group_use.iter_mut().zip(warp_use.iter_mut()) {
+                        *g += *w;
+                        *w = 0;
+                    }
+                    warp_index += 1;
+                }
+                warps_total += warp_index;
+
+                // The first n_par groups are dealt to the SMs in turn; each later one
+                // goes to the SM whose group finishes first.
+                let (start, sm) = if group < n_par {
+                    (0, (group % sms) as usize)
+                } else {
+                    let Reverse((finish, sm)) = running.pop().expect("n_par groups run");
+                    (finish, sm)
+                };
+                let finish = start + t_last;
+                running.push(Reverse((finish, sm)));
+                t_opt = t_opt.max(finish);
+                for (s, g) in sm_usage[sm].iter_mut().zip(&group_use) {
+                    *s += g;
+                }
+                group += 1;
+            }
+        }
+    }
+
+    let scale = records.usage_scale.max(1) as f64;
+    let contention: Vec<f64> = (0..n_res)
+        .map(|r| {
+            sm_usage
+                .iter()
+                .map(|u| u[r] as f64 / scale)
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    let (busiest, worst) = contention
+        .iter()
+        .copied()
+        .enumerate()
+        .fold(
+            (0, 0.0),
+            |best, (r, c)| if c > best.1 { (r, c) } else { best },
+        );
+    let (t_kernel, bound) = if worst > t_opt as f64 {
+        (
+            worst,
+            Bound::Resource {
+                resource: arch.resources()[busiest].clone(),
+            },
+        )
+    } else {
+        (t_opt as f64, Bound::Latency)
+    };
+    let cycles = t_kernel.ceil() as u64;
+    Ok(KernelEstimate {
+        cycles,
+        micros: arch.cycles_to_us(cycles as f64),
+        latency_cycles: t_opt,
+        contention_cycles: contention,
+        bound,
+        occupancy: occ,
+        parallel_work_groups: n_par,
+        work_groups: group,
+        warps: warps_total,
+    })
+}

@@ -1,0 +1,189 @@
+//! How many work-groups of a kernel run at once on one SM, and what limits them.
+
+use serde::Serialize;
+
+use crate::arch::Architecture;
+
+/// What a work-group of a kernel needs from an SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct KernelResources {
+    /// 32-bit registers per work-item (from the compiled kernel).
+    pub registers_per_work_item: u32,
+    /// Local (shared) memory per work-group in bytes: static `__local` arrays plus
+    /// local-memory kernel arguments.
+    pub local_memory_bytes: u64,
+}
+
+/// The per-SM limit that bounds how many work-groups are resident.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limiter {
+    /// Resident warps (`limits.max_warps`).
+    Warps,
+    /// Resident work-groups (`limits.max_work_groups`).
+    WorkGroups,
+    /// The register file (`limits.registers`).
+    Registers,
+    /// Shared (local) memory (`limits.shared_memory_bytes`).
+    SharedMemory,
+}
+
+impl Limiter {
+    /// A short human name.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Limiter::Warps => "warps",
+            Limiter::WorkGroups => "work-groups",
+            Limiter::Registers => "registers",
+            Limiter::SharedMemory => "shared memory",
+        }
+    }
+}
+
+/// Work-groups resident per SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Occupancy {
+    /// Work-groups that run at once on one SM.
+    pub work_groups_per_sm: u32,
+    /// Warps per work-group.
+    pub warps_per_work_group: u32,
+    /// The limit that bound it (the first of warps, work-groups, registers, shared memory
+    /// when several bind equally).
+    pub limiter: Limiter,
+}
+
+/// A work-group that fits on no SM.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a work-group of {work_items} work-items does not fit on an SM of {arch}: it needs {needed} {what}, an SM has {available}")]
+pub struct DoesNotFit {
+    /// The architecture.
+    pub arch: String,
+    /// Work-items per work-group.
+    pub work_items: u64,
+    /// The resource that does not suffice.
+    pub what: &'static str,
+    /// What the work-group needs.
+    pub needed: u64,
+    /// What one SM has.
+    pub available: u64,
+}
+
+/// The occupancy of work-groups of `work_items` work-items with `res` on `arch`.
+pub fn occupancy(
+    arch: &Architecture,
+    work_items: u64,
+    res: &KernelResources,
+) -> Result<Occupancy, DoesNotFit> {
+    let warp = u64::from(arch.warp_size);
+    let warps = work_items.div_ceil(warp).max(1);
+    let lim = &arch.limits;
+    // Registers are allocated for whole warps.
+    let registers = u64::from(res.registers_per_work_item) * warps * warp;
+    let candidates = [
+        (Limiter::Warps, "warps", warps, u64::from(lim.max_warps)),
+        (
+            Limiter::WorkGroups,
+            "work-group slots",
+            1,
+            u64::from(lim.max_work_groups),
+        ),
+        (
+            Limiter::Registers,
+            "registers",
+            registers,
+            u64::from(lim.registers),
+        ),
+        (
+            Limiter::SharedMemory,
+            "bytes of local memory",
+            res.local_memory_bytes,
+            u64::from(lim.shared_memory_bytes),
+        ),
+    ];
+    let mut best: Option<(Limiter, u64)> = None;
+    for (limiter, what, needed, available) in candidates {
+        if needed == 0 {
+            continue;
+        }
+        let fit = available / needed;
+        if fit == 0 {
+            return Err(DoesNotFit {
+                arch: arch.name.clone(),
+                work_items,
+                what,
+                needed,
+                available,
+            });
+        }
+        if best.is_none_or(|(_, b)| fit < b) {
+            best = Some((limiter, fit));
+        }
+    }
+    let (limiter, fit) = best.expect("the work-group slot limit always applies");
+    Ok(Occupancy {
+        work_groups_per_sm: u32::try_from(fit).unwrap_or(u32::MAX),
+        warps_per_work_group: u32::try_from(warps).unwrap_or(u32::MAX),
+        limiter,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gtx480() -> Architecture {
+        Architecture::load("gtx480").unwrap()
+    }
+
+    fn res(registers: u32, local: u64) -> KernelResources {
+        KernelResources {
+            registers_per_work_item: registers,
+            local_memory_bytes: local,
+        }
+    }
+
+    #[test]
+    fn small_groups_are_limited_by_work_group_slots() {
+        // 64 work-items = 2 warps; 48 / 2 = 24 by warps, 8 by slots.
+        let o = occupancy(&gtx480(), 64, &res(16, 0)).unwrap();
+        assert_eq!(o.work_groups_per_sm, 8);
+        assert_eq!(o.warps_per_work_group, 2);
+        assert_eq!(o.limiter, Limiter::WorkGroups);
+    }
+
+    #[test]
+    fn large_groups_are_limited_by_warps() {
+        // 512 work-items = 16 warps; 48 / 16 = 3; registers 8 x 512 = 4096 -> 8.
+        let o = occupancy(&gtx480(), 512, &res(8, 0)).unwrap();
+        assert_eq!((o.work_groups_per_sm, o.limiter), (3, Limiter::Warps));
+    }
+
+    #[test]
+    fn register_hungry_kernels_are_limited_by_registers() {
+        // 256 work-items x 40 registers = 10240 per group; 32768 / 10240 = 3 (< 6 by warps).
+        let o = occupancy(&gtx480(), 256, &res(40, 0)).unwrap();
+        assert_eq!((o.work_groups_per_sm, o.limiter), (3, Limiter::Registers));
+        // A partial warp still takes a whole warp's registers: 33 work-items = 2 warps.
+        let o = occupancy(&gtx480(), 33, &res(256, 0)).unwrap();
+        assert_eq!(o.work_groups_per_sm, 2); // 32768 / (256 x 64)
+    }
+
+    #[test]
+    fn local_memory_limits() {
+        // 20 KiB per group of 128: 49152 / 20480 = 2.
+        let o = occupancy(&gtx480(), 128, &res(16, 20480)).unwrap();
+        assert_eq!(
+            (o.work_groups_per_sm, o.limiter),
+            (2, Limiter::SharedMemory)
+        );
+    }
+
+    #[test]
+    fn a_group_that_cannot_fit_is_explained() {
+        let e = occupancy(&gtx480(), 64, &res(16, 64 * 1024)).unwrap_err();
+        assert_eq!((e.needed, e.available), (65536, 49152));
+        assert!(e.to_string().contains("bytes of local memory"), "{e}");
+        let e = occupancy(&gtx480(), 2048, &res(0, 0)).unwrap_err();
+        assert_eq!(e.what, "warps");
+    }
+}

@@ -1,0 +1,175 @@
+//! The analytical model on hand-computed cases: warps from consecutive local ids (uneven
+//! and partial), the issue offset, more work-groups than run at once, work-groups dealt to
+//! SMs, the contention term, and multi-dimensional launches.
+
+use pipeline_model::*;
+
+/// gtx480 shrunk so that cases fit in a test: warps of 4, one SM, two schedulers,
+/// two resident work-groups. Resources: issue, ALU, SFU, MEM; usage scale 2.
+fn toy(sms: u32, groups_per_sm: u32) -> Architecture {
+    let mut a = Architecture::load("gtx480").unwrap();
+    a.warp_size = 4;
+    a.sm_count = sms;
+    a.limits.max_work_groups = groups_per_sm;
+    a
+}
+
+const R: usize = 4;
+const SFU: usize = 2;
+const MEM: usize = 3;
+
+/// Records with times `t` and, for each work-item, the usage counters `uses` (scaled).
+fn records(t: &[u64], uses: impl Fn(usize) -> [u64; R]) -> Vec<u64> {
+    t.iter()
+        .enumerate()
+        .flat_map(|(i, &t)| std::iter::once(t).chain(uses(i)))
+        .collect()
+}
+
+fn run(arch: &Architecture, global: [u64; 3], local: [u64; 3], data: &[u64]) -> KernelEstimate {
+    estimate(
+        arch,
+        &LaunchGeometry { global, local },
+        &KernelResources::default(),
+        &Records {
+            data,
+            resources: R,
+            usage_scale: arch.usage_scale(),
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn uneven_warps_and_the_issue_offset() {
+    // One group of 10: warps {0..3}, {4..7}, {8, 9} (partial).
+    // t_W = 4, 20, 30; offsets floor(i/2) = 0, 0, 1 -> t_last = max(4, 20, 31) = 31.
+    let t = [1, 2, 3, 4, 20, 5, 5, 5, 7, 30];
+    let e = run(&toy(1, 2), [10, 1, 1], [10, 1, 1], &records(&t, |_| [0; R]));
+    assert_eq!(e.latency_cycles, 31);
+    assert_eq!(e.cycles, 31);
+    assert_eq!(e.bound, Bound::Latency);
+    assert_eq!(e.warps, 3);
+    assert_eq!(e.work_groups, 1);
+    assert_eq!(e.occupancy.warps_per_work_group, 3);
+}
+
+#[test]
+fn more_work_groups_than_run_at_once() {
+    // Two resident groups on one SM; four groups of one warp with t_last 10, 20, 5, 7:
+    // g0 ends 10, g1 20; g2 starts at 10, ends 15; g3 starts at min(20, 15), ends 22.
+    let t: Vec<u64> = [10, 20, 5, 7].iter().flat_map(|&t| [t; 4]).collect();
+    let e = run(&toy(1, 2), [16, 1, 1], [4, 1, 1], &records(&t, |_| [0; R]));
+    assert_eq!(e.parallel_work_groups, 2);
+    assert_eq!(e.latency_cycles, 22);
+    assert_eq!(e.work_groups, 4);
+}
+
+#[test]
+fn work_groups_are_dealt_to_sms_and_contention_is_per_sm() {
+    // Two SMs, one resident group each; groups of one warp with t 10, 30, 5.
+    // g0 -> SM0 (ends 10), g1 -> SM1 (ends 30), g2 -> SM0 at 10 (ends 15): t_opt = 30.
+    // Each warp holds the MEM unit 4 cycles (8 units at scale 2): SM0 has two warps = 8.
+    let t: Vec<u64> = [10, 30, 5].iter().flat_map(|&t| [t; 4]).collect();
+    let mem = |_| {
+        let mut u = [0; R];
+        u[MEM] = 8;
+        u
+    };
+    let e = run(&toy(2, 1), [12, 1, 1], [4, 1, 1], &records(&t, mem));
+    assert_eq!(e.latency_cycles, 30);
+    assert_eq!(e.contention_cycles[MEM], 8.0);
+    assert_eq!(e.bound, Bound::Latency);
+}
+
+#[test]
+fn a_saturated_unit_bounds_the_kernel() {
+    // One SM, two groups of 8 (two warps each), all t = 50: t_opt = 50 (both resident).
+    // SFU usage per work-item 60, 10, 0, 20 (scaled by 2): per warp max 60 = 30 cycles;
+    // four warps on the SM: 120 cycles > 50.
+    let t = [50; 16];
+    let sfu = |i: usize| {
+        let mut u = [0; R];
+        u[SFU] = [60, 10, 0, 20][i % 4];
+        u
+    };
+    let e = run(&toy(1, 2), [16, 1, 1], [8, 1, 1], &records(&t, sfu));
+    assert_eq!(e.latency_cycles, 50);
+    assert_eq!(e.contention_cycles[SFU], 120.0);
+    assert_eq!(e.cycles, 120);
+    assert_eq!(
+        e.bound,
+        Bound::Resource {
+            resource: "SFU".into()
+        }
+    );
+}
+
+#[test]
+fn warps_follow_local_linear_ids_in_two_dimensions() {
+    // Global 4 x 2, local 2 x 2: group 0 holds global ids 0, 1, 4, 5; group 1 holds 2, 3,
+    // 6, 7. One resident group: they run one after the other.
+    let t = [1, 2, 100, 100, 3, 4, 200, 200];
+    let e = run(&toy(1, 1), [4, 2, 1], [2, 2, 1], &records(&t, |_| [0; R]));
+    // t_W(group 0) = 4, t_W(group 1) = 200; in sequence: 204 (not 100 + 200).
+    assert_eq!(e.latency_cycles, 204);
+    assert_eq!(e.work_groups, 2);
+}
+
+#[test]
+fn partial_work_groups_in_three_dimensions() {
+    // Global 3 x 1 x 2, local 2 x 1 x 1: groups (0,0,0) {0,1}, (1,0,0) {2}, (0,0,1) {3,4},
+    // (1,0,1) {5}, with one resident group at a time.
+    let t = [5, 6, 9, 1, 2, 3];
+    let e = run(&toy(1, 1), [3, 1, 2], [2, 1, 1], &records(&t, |_| [0; R]));
+    assert_eq!(e.latency_cycles, 6 + 9 + 2 + 3);
+    assert_eq!(e.work_groups, 4);
+    assert_eq!(e.warps, 4);
+}
+
+#[test]
+fn microseconds_at_the_clock() {
+    let arch = Architecture::load("gtx480").unwrap();
+    let t = [700u64; 32];
+    let e = run(&arch, [32, 1, 1], [32, 1, 1], &records(&t, |_| [0; R]));
+    assert_eq!(e.cycles, 700);
+    assert!((e.micros - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn bad_launches_are_errors() {
+    let arch = toy(1, 2);
+    let data = records(&[1; 8], |_| [0; R]);
+    let geometry = LaunchGeometry {
+        global: [16, 1, 1],
+        local: [4, 1, 1],
+    };
+    let recs = Records {
+        data: &data,
+        resources: R,
+        usage_scale: 2,
+    };
+    let res = KernelResources::default();
+    assert!(matches!(
+        estimate(&arch, &geometry, &res, &recs),
+        Err(ModelError::RecordCount { expected: 80, .. })
+    ));
+    let empty = LaunchGeometry {
+        global: [0, 1, 1],
+        local: [4, 1, 1],
+    };
+    assert!(matches!(
+        estimate(&arch, &empty, &res, &recs),
+        Err(ModelError::Empty { .. })
+    ));
+    let big = KernelResources {
+        registers_per_work_item: 0,
+        local_memory_bytes: 1 << 20,
+    };
+    let geometry = LaunchGeometry {
+        global: [8, 1, 1],
+        local: [4, 1, 1],
+    };
+    let err = estimate(&arch, &geometry, &big, &recs).unwrap_err();
+    assert!(err.to_string().contains("does not fit"), "{err}");
+}
