@@ -76,6 +76,8 @@ pub struct FunctionAnalysis {
     pub kind: FunctionKind,
     /// PTX parameters as declared.
     pub params: Vec<String>,
+    /// Estimated 32-bit registers per work-item: the peak register pressure of the PTX.
+    pub registers: u32,
     /// Basic blocks; `id` is the index, block 0 the entry.
     pub blocks: Vec<BlockAnalysis>,
     /// Every CFG edge with its pair time.
@@ -293,6 +295,7 @@ fn analyze_function(
         name: f.name.clone(),
         kind: f.kind,
         params: f.params.clone(),
+        registers: crate::registers::register_pressure(f),
         blocks,
         edges,
         loops: cfg.loops.clone(),

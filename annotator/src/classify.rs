@@ -212,6 +212,8 @@ fn data_kind(instr: &Instruction) -> DataKind {
 pub struct RegisterFile<'f> {
     decls: &'f [RegDecl],
     ids: HashMap<String, (Reg, bool)>,
+    /// 32-bit registers each numbered register occupies (0 for predicates).
+    widths: Vec<u32>,
 }
 
 impl<'f> RegisterFile<'f> {
@@ -220,7 +222,13 @@ impl<'f> RegisterFile<'f> {
         RegisterFile {
             decls: &f.registers,
             ids: HashMap::new(),
+            widths: Vec::new(),
         }
+    }
+
+    /// 32-bit registers occupied by each register numbered so far, indexed by number.
+    pub fn widths(&self) -> &[u32] {
+        &self.widths
     }
 
     /// The number of a declared register and whether it is a predicate; `None` for special
@@ -232,6 +240,7 @@ impl<'f> RegisterFile<'f> {
         let decl = self.decls.iter().find(|d| d.declares(name))?;
         let v = (self.ids.len() as Reg, decl.is_predicate());
         self.ids.insert(name.to_string(), v);
+        self.widths.push(decl.width_in_words());
         Some(v)
     }
 }

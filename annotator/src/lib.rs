@@ -1,6 +1,6 @@
 //! The annotator of srcsim: OpenCL C to PTX ([`compile`]), the PTX parser ([`ptx`]) and
-//! control-flow graph ([`cfg`]), instruction classification ([`classify`]) and the static
-//! block analysis ([`analysis`]).
+//! control-flow graph ([`cfg`]), instruction classification ([`classify`]), register
+//! pressure ([`registers`]) and the static block analysis ([`analysis`]).
 //!
 //! One kernel from source to block timings:
 //!
@@ -24,3 +24,4 @@ pub mod cfg;
 pub mod classify;
 pub mod compile;
 pub mod ptx;
+pub mod registers;

@@ -150,6 +150,11 @@ fn resolve_block(a: &Analysis, spec: &str) -> Result<(String, usize)> {
     }
 }
 
+/// `1 block`, `3 blocks`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn fmt_usage(v: f64) -> String {
     if v.fract() == 0.0 {
         format!("{v:.0}")
@@ -165,13 +170,14 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     };
     let _ = writeln!(
         out,
-        "{kind} {} ({} on {}, {}): {} blocks, {} edges",
+        "{kind} {} ({} on {}, {}): {}, {}, about {}",
         f.name,
         a.source,
         a.arch.name,
         a.arch.ptx_target,
-        f.blocks.len(),
-        f.edges.len()
+        count(f.blocks.len(), "block"),
+        count(f.edges.len(), "edge"),
+        count(f.registers as usize, "register")
     );
     let mut t = Table::new();
     t.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);

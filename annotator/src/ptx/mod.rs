@@ -112,6 +112,23 @@ impl RegDecl {
     pub fn is_predicate(&self) -> bool {
         self.ty == ".pred"
     }
+
+    /// 32-bit hardware registers one of these occupies: 0 for predicates (they have their
+    /// own file), 2 for 64-bit types, 1 otherwise; vector declarations count every lane.
+    pub fn width_in_words(&self) -> u32 {
+        if self.is_predicate() {
+            return 0;
+        }
+        let lanes = if self.ty.contains(".v4") {
+            4
+        } else if self.ty.contains(".v2") {
+            2
+        } else {
+            1
+        };
+        let words = if self.ty.contains("64") { 2 } else { 1 };
+        lanes * words
+    }
 }
 
 /// A basic block: a maximal sequence of instructions entered only at its start.
