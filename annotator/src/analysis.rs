@@ -10,7 +10,7 @@ use pipeline_model::{block_timing, pair_cycles, schedule, Architecture, Instr, S
 use serde::Serialize;
 
 use crate::cfg::{Cfg, NaturalLoop};
-use crate::classify::{classify, RegisterFile};
+use crate::classify::{classify_function, ClassifiedFunction};
 use crate::compile::{BuildOptions, CompileError, Compiler};
 use crate::ptx::{self, Function, FunctionKind, Module};
 
@@ -159,16 +159,20 @@ pub struct ModelFunction {
 
 /// Classifies every instruction of `f`.
 pub fn model_function(module: &Module, f: &Function) -> ModelFunction {
-    let mut regs = RegisterFile::new(f);
+    model_from(module, f, classify_function(f))
+}
+
+fn model_from(module: &Module, f: &Function, classified: ClassifiedFunction) -> ModelFunction {
     let mut warnings = Vec::new();
     let blocks = f
         .blocks
         .iter()
-        .map(|b| {
+        .zip(classified.blocks)
+        .map(|(b, instrs)| {
             b.instrs
                 .iter()
-                .map(|i| {
-                    let c = classify(i, &mut regs);
+                .zip(instrs)
+                .map(|(i, c)| {
                     if !c.known {
                         warnings.push(Warning {
                             function: Some(f.name.clone()),
@@ -239,7 +243,9 @@ fn analyze_function(
     arch: &Architecture,
     warnings: &mut Vec<Warning>,
 ) -> FunctionAnalysis {
-    let model = model_function(module, f);
+    let classified = classify_function(f);
+    let registers = crate::registers::register_pressure(f, &classified);
+    let model = model_from(module, f, classified);
     warnings.extend(model.warnings);
     let cfg = Cfg::new(f);
     let blocks = f
@@ -295,7 +301,7 @@ fn analyze_function(
         name: f.name.clone(),
         kind: f.kind,
         params: f.params.clone(),
-        registers: crate::registers::register_pressure(f),
+        registers,
         blocks,
         edges,
         loops: cfg.loops.clone(),

@@ -226,11 +226,6 @@ impl<'f> RegisterFile<'f> {
         }
     }
 
-    /// 32-bit registers occupied by each register numbered so far, indexed by number.
-    pub fn widths(&self) -> &[u32] {
-        &self.widths
-    }
-
     /// The number of a declared register and whether it is a predicate; `None` for special
     /// registers.
     fn lookup(&mut self, name: &str) -> Option<(Reg, bool)> {
@@ -252,6 +247,29 @@ pub struct Classified {
     pub instr: Instr,
     /// Whether the opcode is one of the PTX ISA.
     pub known: bool,
+}
+
+/// Every instruction of a function, classified block by block.
+#[derive(Debug, Clone)]
+pub struct ClassifiedFunction {
+    /// Per block, its instructions in order.
+    pub blocks: Vec<Vec<Classified>>,
+    /// 32-bit registers each register number occupies (0 for predicates).
+    pub register_widths: Vec<u32>,
+}
+
+/// Classifies every instruction of `f`, numbering its registers.
+pub fn classify_function(f: &Function) -> ClassifiedFunction {
+    let mut regs = RegisterFile::new(f);
+    let blocks = f
+        .blocks
+        .iter()
+        .map(|b| b.instrs.iter().map(|i| classify(i, &mut regs)).collect())
+        .collect();
+    ClassifiedFunction {
+        blocks,
+        register_widths: regs.widths,
+    }
 }
 
 /// Classifies `instr`, numbering its registers in `regs`.

@@ -3,7 +3,7 @@
 //! registers close to this pressure (plus a few of its own), so it is the register count
 //! per work-item the occupancy model uses when no GPU binary is at hand.
 
-use crate::classify::{classify, RegisterFile};
+use crate::classify::ClassifiedFunction;
 use crate::ptx::Function;
 
 /// A set of register numbers.
@@ -39,23 +39,19 @@ impl RegSet {
     }
 }
 
-/// The largest number of 32-bit registers live at any point of `f`.
-pub fn register_pressure(f: &Function) -> u32 {
-    let mut regs = RegisterFile::new(f);
-    let blocks: Vec<Vec<(Vec<u32>, Vec<u32>)>> = f
+/// The largest number of 32-bit registers live at any point of `f`, whose instructions
+/// `classified` holds.
+pub fn register_pressure(f: &Function, classified: &ClassifiedFunction) -> u32 {
+    let blocks: Vec<Vec<(&[u32], &[u32])>> = classified
         .blocks
         .iter()
         .map(|b| {
-            b.instrs
-                .iter()
-                .map(|i| {
-                    let c = classify(i, &mut regs).instr;
-                    (c.reads, c.writes)
-                })
+            b.iter()
+                .map(|c| (c.instr.reads.as_slice(), c.instr.writes.as_slice()))
                 .collect()
         })
         .collect();
-    let widths = regs.widths();
+    let widths = &classified.register_widths;
     let n = widths.len();
     if n == 0 {
         return 0;
@@ -65,11 +61,11 @@ pub fn register_pressure(f: &Function) -> u32 {
     let mut defs = vec![RegSet::new(n); blocks.len()];
     for (b, instrs) in blocks.iter().enumerate() {
         for (reads, writes) in instrs.iter().rev() {
-            for &w in writes {
+            for &w in writes.iter() {
                 defs[b].insert(w);
                 uses[b].remove(w);
             }
-            for &r in reads {
+            for &r in reads.iter() {
                 uses[b].insert(r);
             }
         }
@@ -125,7 +121,8 @@ mod tests {
         let src = format!(
             ".visible .entry k(.param .u64 p)\n{{\n.reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<9>;\n{body}\n}}\n"
         );
-        register_pressure(&parse(&src).unwrap().functions[0])
+        let f = &parse(&src).unwrap().functions[0];
+        register_pressure(f, &crate::classify::classify_function(f))
     }
 
     #[test]
