@@ -6,7 +6,9 @@
 
 use std::time::Instant;
 
-use pipeline_model::{arch::BUILTIN_ARCHS, estimate, Architecture, KernelResources, LaunchGeometry, Records};
+use pipeline_model::{
+    arch::BUILTIN_ARCHS, estimate, Architecture, KernelResources, LaunchGeometry, Records,
+};
 
 fn main() {
     let runs = 7;

@@ -28,8 +28,17 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
         line: e.line,
         message: e.message,
     })?;
-    Parser { toks, pos: 0 }.module()
+    Parser {
+        toks,
+        pos: 0,
+        nesting: 0,
+    }
+    .module()
 }
+
+/// How deeply operands may nest (`{...}`, `(...)`, `a|b`); PTX itself nests one level.
+/// The limit keeps the recursive operand parser from overflowing the stack.
+const MAX_OPERAND_NESTING: usize = 32;
 
 /// A statement of a function body, before it is split into blocks.
 enum Stmt {
@@ -41,6 +50,8 @@ enum Stmt {
 struct Parser<'a> {
     toks: Vec<Token<'a>>,
     pos: usize,
+    /// Depth of the operand being parsed.
+    nesting: usize,
 }
 
 fn describe(tok: Option<&Tok<'_>>) -> String {
@@ -199,6 +210,7 @@ impl<'a> Parser<'a> {
                     m.address_size = Some(self.expect_number("an address size")?);
                 }
                 Tok::Ident(".file") => {
+                    let line = self.line();
                     self.next();
                     let parts = self.rest_of_line();
                     let index = match parts.first() {
@@ -222,7 +234,12 @@ impl<'a> Parser<'a> {
                     };
                     match index {
                         Some(i) if !strs.is_empty() => m.files.push((i, path)),
-                        _ => return self.err("malformed `.file` directive"),
+                        _ => {
+                            return Err(ParseError {
+                                line,
+                                message: "malformed `.file` directive".into(),
+                            })
+                        }
                     }
                 }
                 Tok::Ident(".section") => {
@@ -532,12 +549,12 @@ impl<'a> Parser<'a> {
 
     fn signed_number(&mut self) -> Result<i64, ParseError> {
         let negative = self.eat_punct('-');
-        let text = match self.next() {
-            Some(Tok::Number(s)) => s,
-            _ => {
-                self.pos -= 1;
-                return self.unexpected("a number");
+        let text = match self.peek() {
+            Some(&Tok::Number(s)) => {
+                self.pos += 1;
+                s
             }
+            _ => return self.unexpected("a number"),
         };
         let value = if let Some(hex) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
             i64::from_str_radix(hex.trim_end_matches(['U', 'u']), 16).ok()
@@ -551,6 +568,16 @@ impl<'a> Parser<'a> {
     }
 
     fn operand(&mut self) -> Result<Operand, ParseError> {
+        if self.nesting >= MAX_OPERAND_NESTING {
+            return self.err("operands nested too deeply");
+        }
+        self.nesting += 1;
+        let operand = self.nested_operand();
+        self.nesting -= 1;
+        operand
+    }
+
+    fn nested_operand(&mut self) -> Result<Operand, ParseError> {
         // LLVM places debug labels inside multi-line call statements
         // (`call.uni (retval0),\n$L__tmp3:\nfoo, (param0);`): they are no operands.
         while matches!(self.peek(), Some(Tok::Ident(_)))
@@ -558,6 +585,7 @@ impl<'a> Parser<'a> {
         {
             self.pos += 2;
         }
+        let before = self.pos;
         let op = match self.next() {
             Some(Tok::Punct('{')) => Operand::Vector(self.operand_list('}')?),
             Some(Tok::Punct('(')) => Operand::List(self.operand_list(')')?),
@@ -590,12 +618,12 @@ impl<'a> Parser<'a> {
                     negated: true,
                 }
             }
-            Some(Tok::Punct('-')) => match self.next() {
-                Some(Tok::Number(n)) => Operand::Imm(format!("-{n}")),
-                _ => {
-                    self.pos -= 1;
-                    return self.unexpected("a number after `-`");
+            Some(Tok::Punct('-')) => match self.peek() {
+                Some(&Tok::Number(n)) => {
+                    self.pos += 1;
+                    Operand::Imm(format!("-{n}"))
                 }
+                _ => return self.unexpected("a number after `-`"),
             },
             Some(Tok::Number(n)) => Operand::Imm(n.to_string()),
             Some(Tok::Ident(s)) if s.starts_with('%') => Operand::Reg {
@@ -613,7 +641,7 @@ impl<'a> Parser<'a> {
                 }
             }
             _ => {
-                self.pos = self.pos.saturating_sub(1);
+                self.pos = before;
                 return self.unexpected("an operand");
             }
         };
