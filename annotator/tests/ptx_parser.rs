@@ -859,6 +859,17 @@ fn garbage_characters_and_bad_tokens() {
         "a register count",
     );
     expect_error(".entry k()\n{\n@;\n}\n", 3, "a guard predicate");
+    // A guard is a predicate register, not an opcode.
+    expect_error(
+        ".entry k()\n{\n$L1:\n@ bra $L1;\n}\n",
+        4,
+        "a guard predicate register",
+    );
+    expect_error(
+        ".entry k()\n{\n$L1:\nret;\n$L1:\nbra $L1;\n}\n",
+        5,
+        "label `$L1` is defined twice",
+    );
     expect_error(
         ".entry k()\n{\n%r1 = 2;\n}\n",
         3,

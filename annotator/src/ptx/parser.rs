@@ -42,7 +42,7 @@ const MAX_OPERAND_NESTING: usize = 32;
 
 /// A statement of a function body, before it is split into blocks.
 enum Stmt {
-    Label(String),
+    Label(String, u32),
     Instr(Instruction),
     BranchTable(String, Vec<String>),
 }
@@ -413,13 +413,19 @@ impl<'a> Parser<'a> {
                         Some(Tok::Ident(".callprototype" | ".calltargets")) => {
                             self.skip_statement()?
                         }
-                        _ => stmts.push(Stmt::Label(name.to_string())),
+                        _ => stmts.push(Stmt::Label(name.to_string(), line)),
                     }
                 }
                 Tok::Punct('@') => {
                     self.next();
                     let negated = self.eat_punct('!');
-                    let reg = self.expect_ident("a guard predicate")?.to_string();
+                    let reg = match self.peek() {
+                        Some(&Tok::Ident(r)) if r.starts_with('%') => {
+                            self.pos += 1;
+                            r.to_string()
+                        }
+                        _ => return self.unexpected("a guard predicate register"),
+                    };
                     let mut instr = self.instruction(line)?;
                     instr.guard = Some(Guard { reg, negated });
                     instr.loc = loc.clone();
@@ -687,9 +693,16 @@ fn build_blocks(stmts: Vec<Stmt>, fn_line: u32) -> Result<Vec<Block>, ParseError
     let mut blocks: Vec<Block> = Vec::new();
     let mut open = false;
     let mut by_label: HashMap<String, usize> = HashMap::new();
+    let mut seen_labels: HashSet<&str> = HashSet::new();
     for s in &stmts {
         match s {
-            Stmt::Label(l) if targets.contains(l) => {
+            Stmt::Label(l, line) if !seen_labels.insert(l.as_str()) => {
+                return Err(ParseError {
+                    line: *line,
+                    message: format!("label `{l}` is defined twice"),
+                })
+            }
+            Stmt::Label(l, _) if targets.contains(l) => {
                 let reuse = open
                     && blocks
                         .last()
@@ -705,7 +718,7 @@ fn build_blocks(stmts: Vec<Stmt>, fn_line: u32) -> Result<Vec<Block>, ParseError
                 by_label.insert(l.clone(), blocks.len() - 1);
                 open = true;
             }
-            Stmt::Label(_) | Stmt::BranchTable(..) => {}
+            Stmt::Label(..) | Stmt::BranchTable(..) => {}
             Stmt::Instr(i) => {
                 if !open {
                     blocks.push(Block::default());
