@@ -78,6 +78,9 @@ pub struct FunctionAnalysis {
     pub params: Vec<String>,
     /// Estimated 32-bit registers per work-item: the peak register pressure of the PTX.
     pub registers: u32,
+    /// Static local (shared) memory per work-group in bytes: the `.shared` variables the
+    /// function and its callees use (local-memory kernel arguments come at launch).
+    pub shared_memory_bytes: u64,
     /// Basic blocks; `id` is the index, block 0 the entry.
     pub blocks: Vec<BlockAnalysis>,
     /// Every CFG edge with its pair time.
@@ -302,11 +305,43 @@ fn analyze_function(
         kind: f.kind,
         params: f.params.clone(),
         registers,
+        shared_memory_bytes: shared_memory_bytes(module, f),
         blocks,
         edges,
         loops: cfg.loops.clone(),
         calls,
     }
+}
+
+/// The bytes of the `.shared` variables that `f` and the functions it calls name.
+fn shared_memory_bytes(module: &Module, f: &Function) -> u64 {
+    let mut used: BTreeSet<&str> = BTreeSet::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        if !seen.insert(g.name.as_str()) {
+            continue;
+        }
+        for i in g.blocks.iter().flat_map(|b| &b.instrs) {
+            for sym in i.operands.iter().flat_map(|o| o.symbols()) {
+                if i.base() == "call" {
+                    todo.extend(module.function(sym));
+                }
+                used.insert(sym);
+            }
+        }
+    }
+    let in_bodies = seen
+        .iter()
+        .filter_map(|name| module.function(name))
+        .flat_map(|g| &g.locals);
+    module
+        .variables
+        .iter()
+        .chain(in_bodies)
+        .filter(|v| v.space == ".shared" && used.contains(v.name.as_str()))
+        .map(|v| v.bytes)
+        .sum()
 }
 
 /// Compiles `path` for `arch`, parses the PTX and analyzes it. Also returns the module,

@@ -346,10 +346,37 @@ fn calls_and_local_depots_are_followed() {
     assert_eq!(f.loops.len(), 2, "{:?}", f.loops);
     // The private array is a local depot of the kernel, accessed with ld.local.
     let kf = module.function("private_array_call").unwrap();
-    assert!(kf.locals.iter().any(|l| l.starts_with("__local_depot")));
+    assert!(kf
+        .locals
+        .iter()
+        .any(|l| l.name.starts_with("__local_depot")));
     assert!(kf
         .blocks
         .iter()
         .flat_map(|b| &b.instrs)
         .any(|i| i.opcode.starts_with("ld.local")));
+}
+
+#[test]
+fn static_local_memory_is_counted_per_kernel() {
+    let arch = Architecture::default_arch();
+    // Two TILE x TILE float tiles.
+    let (a, _) = analyze(&example("matmul_tiled.cl"), &arch);
+    assert_eq!(a.kernels[0].shared_memory_bytes, 2 * 16 * 16 * 4);
+    let compiler = Compiler::locate().unwrap();
+    let (a, _) = analyze_file(
+        &compiler,
+        &example("matmul_tiled.cl"),
+        &BuildOptions::parse("-DTILE=8"),
+        &arch,
+    )
+    .unwrap();
+    assert_eq!(a.kernels[0].shared_memory_bytes, 2 * 8 * 8 * 4);
+    // 64 uint bins.
+    let (a, _) = analyze(&example("atomics.cl"), &arch);
+    assert_eq!(a.kernels[0].shared_memory_bytes, 64 * 4);
+    // No __local at all.
+    let (a, _) = analyze(&example("vector_add.cl"), &arch);
+    assert_eq!(a.kernels[0].shared_memory_bytes, 0);
+    assert!(a.kernels[0].registers > 0);
 }

@@ -228,6 +228,21 @@ fn module_header_files_and_function_kinds() {
     assert_eq!(m.file(1), Some("/home/user/kernels/k.cl"));
     assert_eq!(m.file(3), None);
 
+    // Module-scope variables with their sizes; an unsized extern array has none.
+    let vars: Vec<(&str, &str, u64)> = m
+        .variables
+        .iter()
+        .map(|v| (v.space.as_str(), v.name.as_str(), v.bytes))
+        .collect();
+    assert_eq!(
+        vars,
+        [
+            (".shared", "dyn_smem", 0),
+            (".shared", "smem", 1024),
+            (".global", "tbl", 8)
+        ]
+    );
+
     let summary: Vec<(&str, FunctionKind, bool)> = m
         .functions
         .iter()
@@ -372,7 +387,14 @@ fn local_depot_registers_and_locals() {
     assert!(!f.registers[0].declares("%SPL"));
     assert!(f.registers[2].is_predicate());
     // The depot and the call's parameters are the function's locals.
-    assert_eq!(f.locals, ["__local_depot1", "param0", "retval0"]);
+    let locals: Vec<(&str, &str, u64)> = f
+        .locals
+        .iter()
+        .map(|v| (v.space.as_str(), v.name.as_str(), v.bytes))
+        .collect();
+    assert_eq!(locals[0], (".local", "__local_depot1", 40));
+    assert_eq!(locals[1].1, "param0");
+    assert_eq!(locals[2].1, "retval0");
     let b0 = &f.blocks[0];
     assert_eq!(b0.instrs[0].operands, [reg("%SPL"), sym("__local_depot1")]);
     assert_eq!(b0.instrs[1].operands, [reg("%SP"), reg("%SPL")]);

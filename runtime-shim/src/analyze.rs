@@ -170,14 +170,18 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     };
     let _ = writeln!(
         out,
-        "{kind} {} ({} on {}, {}): {}, {}, about {}",
+        "{kind} {} ({} on {}, {}): {}, {}, about {}{}",
         f.name,
         a.source,
         a.arch.name,
         a.arch.ptx_target,
         count(f.blocks.len(), "block"),
         count(f.edges.len(), "edge"),
-        count(f.registers as usize, "register")
+        count(f.registers as usize, "register"),
+        match f.shared_memory_bytes {
+            0 => String::new(),
+            b => format!(", {b} bytes of local memory"),
+        }
     );
     let mut t = Table::new();
     t.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);

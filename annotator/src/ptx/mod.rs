@@ -27,6 +27,22 @@ pub struct Module {
     pub files: Vec<(u32, String)>,
     /// Kernels (`.entry`) and functions (`.func`), in the order they appear.
     pub functions: Vec<Function>,
+    /// Module-scope variables (`.shared`, `.global`, `.const`, `.local`).
+    pub variables: Vec<Variable>,
+}
+
+/// A variable declared in a state space, at module scope or in a function body. OpenCL
+/// `__local` arrays of a kernel become `.shared` variables named `<kernel>_$_<name>`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Variable {
+    /// State space: `.shared`, `.global`, `.const` or `.local`.
+    pub space: String,
+    /// Its name.
+    pub name: String,
+    /// Its size in bytes (0 for an unsized `[]` array).
+    pub bytes: u64,
+    /// The PTX line of its declaration.
+    pub ptx_line: u32,
 }
 
 impl Module {
@@ -74,9 +90,9 @@ pub struct Function {
     pub returns: Vec<String>,
     /// Register declarations.
     pub registers: Vec<RegDecl>,
-    /// Names of `.local`, `.shared` and `.param` variables declared in the body
-    /// (local depots among them).
-    pub locals: Vec<String>,
+    /// Variables declared in the body: `.local` depots, `.param` call arguments, and the
+    /// `.shared` arrays of the kernel's `__local` variables (LLVM "demotes" them here).
+    pub locals: Vec<Variable>,
     /// Whether it has a body (a declaration has none).
     pub has_body: bool,
     /// Basic blocks; block 0 is the entry.
@@ -229,6 +245,17 @@ impl Operand {
                 a.collect_registers(out);
                 b.collect_registers(out);
             }
+        }
+    }
+
+    /// Every symbol named inside this operand, without `+offset`.
+    pub fn symbols(&self) -> Vec<&str> {
+        match self {
+            Operand::Symbol(s) => vec![s.split('+').next().unwrap_or(s)],
+            Operand::Address { base: Some(b), .. } => b.symbols(),
+            Operand::Vector(v) | Operand::List(v) => v.iter().flat_map(Operand::symbols).collect(),
+            Operand::Pair(a, b) => a.symbols().into_iter().chain(b.symbols()).collect(),
+            _ => Vec::new(),
         }
     }
 

@@ -260,9 +260,12 @@ impl<'a> Parser<'a> {
                     let f = self.function(FunctionKind::Function)?;
                     m.functions.push(f);
                 }
+                Tok::Ident(".global" | ".shared" | ".const" | ".local") => {
+                    let v = self.variable()?;
+                    m.variables.push(v);
+                }
                 Tok::Ident(
-                    ".global" | ".shared" | ".const" | ".local" | ".tex" | ".texref" | ".surfref"
-                    | ".samplerref" | ".pragma" | ".alias",
+                    ".tex" | ".texref" | ".surfref" | ".samplerref" | ".pragma" | ".alias",
                 ) => self.skip_statement()?,
                 Tok::Punct(';') => {
                     self.next();
@@ -271,6 +274,64 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(m)
+    }
+
+    /// A variable declaration: `.shared .align 4 .b8 k_$_tile[1024];`,
+    /// `.global .u32 n = 3;`, `.extern .shared .align 16 .b8 dynamic[];`.
+    fn variable(&mut self) -> Result<Variable, ParseError> {
+        let ptx_line = self.line();
+        let start = self.pos;
+        self.skip_statement()?;
+        let toks: Vec<Tok<'a>> = self.toks[start..self.pos]
+            .iter()
+            .map(|t| t.tok.clone())
+            .take_while(|t| !matches!(t, Tok::Punct('=' | ';')))
+            .collect();
+        let space = match toks.first() {
+            Some(Tok::Ident(s)) => s.to_string(),
+            _ => unreachable!("called at a state-space directive"),
+        };
+        let mut element_bytes = 0;
+        let mut lanes = 1;
+        let mut name = None;
+        let mut elements = 1u64;
+        let mut iter = toks.iter().skip(1).peekable();
+        while let Some(t) = iter.next() {
+            match t {
+                Tok::Ident(".align") => {
+                    iter.next();
+                }
+                Tok::Ident(".v2") => lanes = 2,
+                Tok::Ident(".v4") => lanes = 4,
+                Tok::Ident(ty) if ty.starts_with('.') => {
+                    element_bytes = element_bytes.max(type_bytes(ty));
+                }
+                Tok::Ident(n) if name.is_none() => name = Some(n.to_string()),
+                Tok::Punct('[') => {
+                    // `[N]`, or `[]` for an unsized (dynamic) array.
+                    match iter.next() {
+                        Some(Tok::Number(n)) => {
+                            elements = elements.saturating_mul(n.parse().unwrap_or(0));
+                            iter.next();
+                        }
+                        _ => elements = 0,
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(name) = name else {
+            return Err(ParseError {
+                line: ptx_line,
+                message: format!("`{space}` declaration without a name"),
+            });
+        };
+        Ok(Variable {
+            space,
+            name,
+            bytes: elements.saturating_mul(element_bytes * lanes),
+            ptx_line,
+        })
     }
 
     fn param_list(&mut self) -> Result<Vec<String>, ParseError> {
@@ -375,20 +436,8 @@ impl<'a> Parser<'a> {
                     self.reg_decls(f)?;
                 }
                 Tok::Ident(".local" | ".shared" | ".param" | ".const" | ".global") => {
-                    let start = self.pos;
-                    self.skip_statement()?;
-                    // The variable's name is the last plain identifier before `[`, `=` or `;`.
-                    let name = self.toks[start..self.pos]
-                        .iter()
-                        .take_while(|t| !matches!(t.tok, Tok::Punct('[' | '=' | ';')))
-                        .filter_map(|t| match t.tok {
-                            Tok::Ident(s) if !s.starts_with('.') => Some(s),
-                            _ => None,
-                        })
-                        .last();
-                    if let Some(name) = name {
-                        f.locals.push(name.to_string());
-                    }
+                    let v = self.variable()?;
+                    f.locals.push(v);
                 }
                 Tok::Ident(".loc") => {
                     self.next();
@@ -656,6 +705,16 @@ impl<'a> Parser<'a> {
             return Ok(Operand::Pair(Box::new(op), Box::new(second)));
         }
         Ok(op)
+    }
+}
+
+/// Bytes of one element of a PTX type (`.b8` 1, `.f32` 4, `.u64` 8, ...); 0 if unknown.
+fn type_bytes(ty: &str) -> u64 {
+    let bits: String = ty.chars().filter(|c| c.is_ascii_digit()).collect();
+    match (ty, bits.parse::<u64>()) {
+        (".pred", _) => 1,
+        (_, Ok(b)) if b >= 8 && b % 8 == 0 => b / 8,
+        _ => 0,
     }
 }
 
