@@ -25,3 +25,4 @@ pub mod classify;
 pub mod compile;
 pub mod ptx;
 pub mod registers;
+pub mod source;

@@ -47,7 +47,7 @@ impl BuildOptions {
         opts
     }
 
-    fn clang_args(&self) -> Vec<String> {
+    pub(crate) fn clang_args(&self) -> Vec<String> {
         let mut args = vec![format!(
             "-cl-std={}",
             self.cl_std.as_deref().unwrap_or("CL1.2")
@@ -153,6 +153,19 @@ impl Compiler {
             }
         })?;
         Ok(Compiler { clang, libclc })
+    }
+
+    /// clang's resource directory (its builtin headers, `opencl-c.h` among them), which
+    /// libclang must be told: it looks for it next to itself, where Debian has none.
+    pub fn resource_dir(&self) -> Result<PathBuf, CompileError> {
+        let out = Command::new(&self.clang)
+            .arg("-print-resource-dir")
+            .output()
+            .map_err(|e| CompileError::ToolMissing {
+                what: "clang 19",
+                looked: format!("{}: {e}", self.clang.display()),
+            })?;
+        Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
     }
 
     /// Compiles the OpenCL C file `source` for the PTX target `ptx_target` (`sm_90`) at

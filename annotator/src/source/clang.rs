@@ -1,0 +1,254 @@
+//! The libclang FFI edge: parse a translation unit, turn the bodies of the functions
+//! defined in the main file into owned [`AstNode`] trees, and dispose of everything.
+//! All `unsafe` of the source front end is here.
+
+// libclang's constants keep their C names.
+#![allow(non_upper_case_globals)]
+
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_int, c_uint, c_void};
+use std::path::Path;
+use std::ptr;
+use std::sync::Mutex;
+
+use clang_sys::*;
+
+use super::{AstNode, Extent, NodeKind, Pos, SourceError, SourceFunction};
+
+/// libclang is thread-safe per index, but one index per parse and a process-wide lock keep
+/// the FFI simple; parsing a kernel takes milliseconds.
+static LIBCLANG: Mutex<()> = Mutex::new(());
+
+/// Owns a libclang index and translation unit; disposes of them on drop.
+struct Unit {
+    index: CXIndex,
+    tu: CXTranslationUnit,
+}
+
+impl Drop for Unit {
+    fn drop(&mut self) {
+        // SAFETY: both handles came from libclang, are non-null (checked at creation) and
+        // are disposed of exactly once, translation unit before index.
+        unsafe {
+            clang_disposeTranslationUnit(self.tu);
+            clang_disposeIndex(self.index);
+        }
+    }
+}
+
+/// Converts and frees a libclang string.
+fn take_string(s: CXString) -> String {
+    // SAFETY: `s` is a live CXString from libclang; clang_getCString returns null or a
+    // NUL-terminated string valid until clang_disposeString, which we call once after
+    // copying it.
+    unsafe {
+        let c = clang_getCString(s);
+        let out = if c.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(c).to_string_lossy().into_owned()
+        };
+        clang_disposeString(s);
+        out
+    }
+}
+
+/// The children of a cursor, in order.
+fn children(cursor: CXCursor) -> Vec<CXCursor> {
+    extern "C" fn collect(c: CXCursor, _parent: CXCursor, data: CXClientData) -> CXChildVisitResult {
+        // SAFETY: `data` is the `&mut Vec<CXCursor>` passed below, alive for the whole
+        // clang_visitChildren call, and only this callback touches it.
+        let out = unsafe { &mut *(data as *mut Vec<CXCursor>) };
+        out.push(c);
+        CXChildVisit_Continue
+    }
+    let mut out: Vec<CXCursor> = Vec::new();
+    // SAFETY: `cursor` belongs to a live translation unit; the callback only pushes into
+    // `out`, which outlives the call.
+    unsafe {
+        clang_visitChildren(cursor, collect, &mut out as *mut Vec<CXCursor> as *mut c_void);
+    }
+    out
+}
+
+/// A location as (in main file, position), using the expansion location so that code
+/// from a macro sits where the macro is invoked.
+fn position(loc: CXSourceLocation) -> (bool, Pos) {
+    let (mut line, mut col, mut offset): (c_uint, c_uint, c_uint) = (0, 0, 0);
+    // SAFETY: `loc` comes from a live translation unit; the out-pointers are valid locals
+    // (the file out-parameter may be null).
+    let main = unsafe {
+        clang_getExpansionLocation(loc, ptr::null_mut(), &mut line, &mut col, &mut offset);
+        clang_Location_isFromMainFile(loc) != 0
+    };
+    (
+        main,
+        Pos {
+            offset,
+            line,
+            col,
+        },
+    )
+}
+
+fn extent(cursor: CXCursor) -> (bool, Extent) {
+    // SAFETY: `cursor` belongs to a live translation unit.
+    let range = unsafe { clang_getCursorExtent(cursor) };
+    // SAFETY: `range` was just returned by libclang for a live unit.
+    let (start_loc, end_loc) = unsafe { (clang_getRangeStart(range), clang_getRangeEnd(range)) };
+    let (main, start) = position(start_loc);
+    let (_, end) = position(end_loc);
+    (main, Extent { start, end })
+}
+
+fn kind_of(cursor: CXCursor) -> NodeKind {
+    // SAFETY: `cursor` belongs to a live translation unit.
+    let kind = unsafe { clang_getCursorKind(cursor) };
+    match kind {
+        CXCursor_CompoundStmt => NodeKind::Compound,
+        CXCursor_IfStmt => NodeKind::If,
+        CXCursor_ForStmt => NodeKind::For,
+        CXCursor_WhileStmt => NodeKind::While,
+        CXCursor_DoStmt => NodeKind::Do,
+        CXCursor_SwitchStmt => NodeKind::Switch,
+        CXCursor_CaseStmt => NodeKind::Case,
+        CXCursor_DefaultStmt => NodeKind::Default,
+        CXCursor_BreakStmt => NodeKind::Break,
+        CXCursor_ContinueStmt => NodeKind::Continue,
+        CXCursor_ReturnStmt => NodeKind::Return,
+        CXCursor_GotoStmt => NodeKind::Goto,
+        CXCursor_LabelStmt => NodeKind::Label,
+        CXCursor_NullStmt => NodeKind::Null,
+        CXCursor_DeclStmt => NodeKind::Decl,
+        CXCursor_ConditionalOperator => NodeKind::Conditional,
+        CXCursor_CallExpr => NodeKind::Call,
+        CXCursor_BinaryOperator => {
+            // SAFETY: `cursor` is a binary operator of a live unit (libclang >= 17).
+            match unsafe { clang_getCursorBinaryOperatorKind(cursor) } {
+                CXBinaryOperator_LAnd => NodeKind::LogicalAnd,
+                CXBinaryOperator_LOr => NodeKind::LogicalOr,
+                CXBinaryOperator_Comma => NodeKind::Comma,
+                _ => NodeKind::Expr,
+            }
+        }
+        // libclang numbers expressions from 100 (UnexposedExpr) up to the statements at 200.
+        k if (CXCursor_UnexposedExpr..CXCursor_UnexposedStmt).contains(&k) => NodeKind::Expr,
+        _ => NodeKind::Other,
+    }
+}
+
+fn spelling(cursor: CXCursor) -> String {
+    // SAFETY: `cursor` belongs to a live translation unit; the CXString is freed by
+    // take_string.
+    take_string(unsafe { clang_getCursorSpelling(cursor) })
+}
+
+/// The owned tree of `cursor`.
+fn convert(cursor: CXCursor) -> AstNode {
+    let kind = kind_of(cursor);
+    let (_, ext) = extent(cursor);
+    let children: Vec<AstNode> = children(cursor).into_iter().map(convert).collect();
+    AstNode {
+        kind,
+        extent: ext,
+        spelling: match kind {
+            NodeKind::Call | NodeKind::Decl => spelling(cursor),
+            _ => String::new(),
+        },
+        children,
+    }
+}
+
+/// Parses `path` with `args` and returns the functions with bodies defined in it.
+pub(super) fn parse_functions(path: &Path, args: &[String]) -> Result<Vec<SourceFunction>, SourceError> {
+    let _guard = LIBCLANG.lock().unwrap_or_else(|e| e.into_inner());
+    let file = CString::new(path.as_os_str().to_string_lossy().as_bytes())
+        .map_err(|_| SourceError::Libclang(format!("{}: path contains NUL", path.display())))?;
+    let c_args: Vec<CString> = args
+        .iter()
+        .map(|a| CString::new(a.as_str()))
+        .collect::<Result<_, _>>()
+        .map_err(|_| SourceError::Libclang("build option contains NUL".into()))?;
+    let arg_ptrs: Vec<*const i8> = c_args.iter().map(|a| a.as_ptr()).collect();
+
+    // SAFETY: plain constructor; the index is disposed of by `Unit`'s drop.
+    let index = unsafe { clang_createIndex(0, 0) };
+    if index.is_null() {
+        return Err(SourceError::Libclang("clang_createIndex failed".into()));
+    }
+    let mut tu: CXTranslationUnit = ptr::null_mut();
+    // SAFETY: `file` and every argument are NUL-terminated strings alive for the call;
+    // there are no unsaved files; `tu` is a valid out-pointer.
+    let code = unsafe {
+        clang_parseTranslationUnit2(
+            index,
+            file.as_ptr(),
+            arg_ptrs.as_ptr(),
+            arg_ptrs.len() as c_int,
+            ptr::null_mut(),
+            0,
+            CXTranslationUnit_None,
+            &mut tu,
+        )
+    };
+    if code != CXError_Success || tu.is_null() {
+        // SAFETY: the index is live and no unit refers to it.
+        unsafe { clang_disposeIndex(index) };
+        return Err(SourceError::Libclang(format!(
+            "{}: libclang could not parse it (error {code})",
+            path.display()
+        )));
+    }
+    let unit = Unit { index, tu };
+
+    // Errors (not warnings) stop us: the compiler would reject the file too.
+    let mut errors = Vec::new();
+    // SAFETY: `unit.tu` is live; each diagnostic is formatted and disposed of once.
+    unsafe {
+        for i in 0..clang_getNumDiagnostics(unit.tu) {
+            let d = clang_getDiagnostic(unit.tu, i);
+            if clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error {
+                errors.push(take_string(clang_formatDiagnostic(
+                    d,
+                    clang_defaultDiagnosticDisplayOptions(),
+                )));
+            }
+            clang_disposeDiagnostic(d);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(SourceError::Diagnostics {
+            path: path.display().to_string(),
+            diagnostics: errors.join("\n"),
+        });
+    }
+
+    // SAFETY: `unit.tu` is live.
+    let root = unsafe { clang_getTranslationUnitCursor(unit.tu) };
+    let mut functions = Vec::new();
+    for c in children(root) {
+        // SAFETY: `c` belongs to the live unit.
+        let kind = unsafe { clang_getCursorKind(c) };
+        if kind != CXCursor_FunctionDecl {
+            continue;
+        }
+        let (main, ext) = extent(c);
+        if !main {
+            continue;
+        }
+        let Some(body) = children(c)
+            .into_iter()
+            // SAFETY: `b` belongs to the live unit.
+            .find(|&b| unsafe { clang_getCursorKind(b) } == CXCursor_CompoundStmt)
+        else {
+            continue; // a declaration
+        };
+        functions.push(SourceFunction {
+            name: spelling(c),
+            extent: ext,
+            body: convert(body),
+        });
+    }
+    drop(unit);
+    Ok(functions)
+}

@@ -1,0 +1,309 @@
+//! The OpenCL C source as libclang sees it: the functions of the kernel file with their
+//! statement trees, every node with its exact extent in the file, so that the annotator
+//! can find source basic blocks and insert code at precise byte offsets.
+//!
+//! [`parse`] is the only entry point; the libclang FFI lives in `clang.rs`, and everything
+//! past it works on the owned tree defined here.
+
+mod clang;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::compile::{BuildOptions, Compiler};
+
+/// A position in the kernel file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Pos {
+    /// Byte offset from the start of the file.
+    pub offset: u32,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (in bytes).
+    pub col: u32,
+}
+
+/// A half-open range `[start, end)` of the kernel file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Extent {
+    /// First byte.
+    pub start: Pos,
+    /// One past the last byte.
+    pub end: Pos,
+}
+
+/// The kinds of AST nodes the annotator tells apart; everything else is `Expr` (an
+/// expression) or `Other` (a declaration, attribute, type reference, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// `{ ... }`.
+    Compound,
+    /// `if (c) s [else s]`.
+    If,
+    /// `for (init; cond; inc) s`.
+    For,
+    /// `while (c) s`.
+    While,
+    /// `do s while (c);`.
+    Do,
+    /// `switch (c) s`.
+    Switch,
+    /// `case v: s`.
+    Case,
+    /// `default: s`.
+    Default,
+    /// `break;`.
+    Break,
+    /// `continue;`.
+    Continue,
+    /// `return [e];`.
+    Return,
+    /// `goto l;`.
+    Goto,
+    /// `l: s`.
+    Label,
+    /// `;`.
+    Null,
+    /// A declaration statement (`int i = 0;`).
+    Decl,
+    /// `c ? a : b`.
+    Conditional,
+    /// `a && b`.
+    LogicalAnd,
+    /// `a || b`.
+    LogicalOr,
+    /// `a , b`.
+    Comma,
+    /// A call; `spelling` is the callee.
+    Call,
+    /// Any other expression.
+    Expr,
+    /// Anything else.
+    Other,
+}
+
+impl NodeKind {
+    /// Whether this kind is a statement that controls the flow (if, loops, switch, jumps).
+    pub fn is_control(self) -> bool {
+        use NodeKind::*;
+        matches!(
+            self,
+            If | For | While | Do | Switch | Case | Default | Break | Continue | Return | Goto | Label
+        )
+    }
+}
+
+/// A node of a function body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AstNode {
+    /// What it is.
+    pub kind: NodeKind,
+    /// Where it is. For code expanded from a macro: the macro invocation.
+    pub extent: Extent,
+    /// The name for calls (the callee) and declarations, else empty.
+    pub spelling: String,
+    /// Children in source order. A `for` has four (init, condition, increment, body), any
+    /// of the first three possibly a `Null` placeholder; an `if` has two or three.
+    pub children: Vec<AstNode>,
+}
+
+/// A function defined in the kernel file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceFunction {
+    /// Its name.
+    pub name: String,
+    /// The whole definition.
+    pub extent: Extent,
+    /// Its body (a `Compound`).
+    pub body: AstNode,
+}
+
+/// The kernel file, parsed.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceFile {
+    /// Its path.
+    pub path: PathBuf,
+    /// Its text, as libclang read it.
+    pub text: String,
+    /// The functions defined in it (not in included files), in source order.
+    pub functions: Vec<SourceFunction>,
+}
+
+impl SourceFile {
+    /// A function by name.
+    pub fn function(&self, name: &str) -> Option<&SourceFunction> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// The text of an extent.
+    pub fn text_of(&self, e: &Extent) -> &str {
+        self.text
+            .get(e.start.offset as usize..e.end.offset as usize)
+            .unwrap_or("")
+    }
+}
+
+/// Why the kernel file could not be parsed.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// libclang could not be used.
+    #[error("libclang: {0}")]
+    Libclang(String),
+    /// The file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file has errors (libclang's diagnostics, `file:line:col: error: ...`).
+    #[error("{path}: cannot be parsed\n{diagnostics}")]
+    Diagnostics {
+        /// The file.
+        path: String,
+        /// The error diagnostics.
+        diagnostics: String,
+    },
+}
+
+/// Parses the OpenCL C file `path` with `options` as `compiler` sees it: same language
+/// standard, macros, include paths and builtin headers.
+pub fn parse(
+    path: &Path,
+    options: &BuildOptions,
+    compiler: &Compiler,
+) -> Result<SourceFile, SourceError> {
+    let resource_dir = compiler
+        .resource_dir()
+        .map_err(|e| SourceError::Libclang(e.to_string()))?;
+    let text = std::fs::read_to_string(path).map_err(|source| SourceError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut args = vec![
+        "-x".to_string(),
+        "cl".to_string(),
+        "-target".to_string(),
+        "nvptx64-unknown-nvidiacl".to_string(),
+        "-Xclang".to_string(),
+        "-finclude-default-header".to_string(),
+        "-resource-dir".to_string(),
+        resource_dir.display().to_string(),
+        // The driver in libclang does not put the builtin headers on the search path for
+        // this target as the clang binary does (opencl-c.h includes opencl-c-base.h).
+        "-isystem".to_string(),
+        resource_dir.join("include").display().to_string(),
+    ];
+    args.extend(options.clang_args());
+    let mut functions = clang::parse_functions(path, &args)?;
+    for f in &mut functions {
+        complete_for_headers(&mut f.body, text.as_bytes());
+    }
+    Ok(SourceFile {
+        path: path.to_path_buf(),
+        text,
+        functions,
+    })
+}
+
+/// libclang lists only the parts of a `for` that are present; give every `for` its four
+/// children (init, condition, increment, body), an empty part as a `Null` node placed
+/// where it would stand, found from the `;` and `)` of the header.
+fn complete_for_headers(node: &mut AstNode, text: &[u8]) {
+    for c in &mut node.children {
+        complete_for_headers(c, text);
+    }
+    if node.kind != NodeKind::For || node.children.len() == 4 {
+        return;
+    }
+    let Some([semi1, semi2, close]) = for_header(text, node.extent.start.offset as usize) else {
+        return;
+    };
+    let mut parts: [Option<AstNode>; 4] = [None, None, None, None];
+    for c in node.children.drain(..) {
+        let at = c.extent.start.offset as usize;
+        let slot = if at < semi1 {
+            0
+        } else if at < semi2 {
+            1
+        } else if at < close {
+            2
+        } else {
+            3
+        };
+        parts[slot] = Some(c);
+    }
+    let at = |offset: usize| {
+        let line = 1 + text[..offset].iter().filter(|&&b| b == b'\n').count() as u32;
+        let col = 1 + offset - text[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        Pos {
+            offset: offset as u32,
+            line,
+            col: col as u32,
+        }
+    };
+    let anchors = [semi1, semi2, close, close];
+    node.children = parts
+        .into_iter()
+        .zip(anchors)
+        .map(|(p, anchor)| {
+            p.unwrap_or_else(|| AstNode {
+                kind: NodeKind::Null,
+                extent: Extent {
+                    start: at(anchor),
+                    end: at(anchor),
+                },
+                spelling: String::new(),
+                children: Vec::new(),
+            })
+        })
+        .collect();
+}
+
+/// The offsets of the two `;` and the closing `)` of the `for` header starting at
+/// `start`, skipping comments, strings and nested parentheses.
+fn for_header(text: &[u8], start: usize) -> Option<[usize; 3]> {
+    let mut i = start + text.get(start..)?.iter().position(|&b| b == b'(')? + 1;
+    let mut depth = 0;
+    let mut semis = Vec::new();
+    while i < text.len() {
+        match text[i] {
+            b'/' if text.get(i + 1) == Some(&b'/') => {
+                while i < text.len() && text[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < text.len() && !(text[i] == b'*' && text[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < text.len() && text[i] != q {
+                    if text[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' => depth += 1,
+            b')' if depth == 0 => {
+                return match semis[..] {
+                    [a, b] => Some([a, b, i]),
+                    _ => None,
+                };
+            }
+            b')' => depth -= 1,
+            b';' if depth == 0 => semis.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
