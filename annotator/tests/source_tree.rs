@@ -136,3 +136,200 @@ fn errors_carry_the_diagnostics() {
         "{err}"
     );
 }
+
+mod cfg {
+    use super::*;
+    use annotator::source::cfg::{build, BlockRole, Insertion, SourceCfg};
+
+    const KERNEL: &str = r#"__kernel void k(__global float *out, int n)
+{
+    int i = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++) {
+        if (j == i)
+            continue;
+        acc += j > 3 ? 1.0f : 2.0f;
+        if (acc > 100.0f && i)
+            break;
+    }
+    if (i >= n)
+        return;
+    out[i] = acc;
+}
+"#;
+
+    fn cfg_of(src: &str, name: &str) -> (SourceFile, SourceCfg) {
+        let path = write(&format!("{name}.cl"), src);
+        let f = parse_with(&path, "");
+        let cfg = build(&f, f.function(name).unwrap()).unwrap();
+        (f, cfg)
+    }
+
+    /// Applies every insertion with a marker `@<id>` so that the instrumented text shows
+    /// where each block's call would run.
+    fn instrument(f: &SourceFile, cfg: &SourceCfg) -> String {
+        let mut edits: Vec<(u32, u32, String, String)> = Vec::new();
+        for b in &cfg.blocks {
+            let m = format!("@{}", b.id);
+            match b.insertion {
+                Insertion::Before { offset } => {
+                    edits.push((offset, offset, format!("{m};"), String::new()))
+                }
+                Insertion::WrapStatement { start, end } => {
+                    edits.push((start, end, format!("{{{m};"), "}".into()))
+                }
+                Insertion::WrapExpression { start, end } => {
+                    edits.push((start, end, format!("({m},("), "))".into()))
+                }
+                Insertion::EmptyCondition { offset } => {
+                    edits.push((offset, offset, format!("({m},1)"), String::new()))
+                }
+                Insertion::EmptyIncrement { offset } => {
+                    edits.push((offset, offset, m.clone(), String::new()))
+                }
+                Insertion::Nothing => {}
+            }
+        }
+        // Insert at the ends right to left, then the starts, so offsets stay valid.
+        let mut text = f.text.clone();
+        let mut points: Vec<(u32, bool, String)> = Vec::new();
+        for (start, end, open, close) in edits {
+            if !close.is_empty() {
+                points.push((end, false, close));
+            }
+            points.push((start, true, open));
+        }
+        points.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (at, _, s) in points {
+            text.insert_str(at as usize, &s);
+        }
+        text
+    }
+
+    #[test]
+    fn blocks_edges_and_insertion_points() {
+        let (f, cfg) = cfg_of(KERNEL, "k");
+        let annotated = instrument(&f, &cfg);
+        // Block 5 joins after the first `if`; the ternary's arms are 8 and 9 and its join
+        // 7 carries on with the next statement; 10 is the right operand of `&&`.
+        let expected = r#"__kernel void k(__global float *out, int n)
+{@0;
+    int i = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; (@1,(j < n)); (@2,(j++))) {@4;
+        if (j == i)
+            {@6;continue;}
+        @5;acc += j > 3 ? (@8,(1.0f)) : (@9,(2.0f));
+        @7;if (acc > 100.0f && (@10,(i)))
+            {@13;break;}
+    }
+    @3;if (i >= n)
+        {@15;return;}
+    @14;out[i] = acc;
+}
+"#;
+        assert_eq!(annotated, expected);
+        let roles: Vec<BlockRole> = cfg.blocks.iter().map(|b| b.role).collect();
+        assert_eq!(roles[0], BlockRole::Entry);
+        assert_eq!(roles[1], BlockRole::LoopCondition);
+        assert_eq!(roles[2], BlockRole::LoopIncrement);
+        // The entry dominates every block with code; the condition dominates the body and
+        // the exit; the body dominates the increment, the code after `continue` does not.
+        for b in 1..cfg.blocks.len() {
+            if cfg.dominates(0, b) {
+                continue;
+            }
+            assert!(
+                cfg.blocks[b].regions.is_empty(),
+                "B{b} unreachable with code"
+            );
+        }
+        assert!(cfg.dominates(1, 4) && cfg.dominates(1, 3));
+        assert!(cfg.dominates(4, 2));
+        assert!(
+            !cfg.dominates(5, 2),
+            "continue reaches the increment without the rest"
+        );
+        // Two exits: the early return and the end of the body.
+        assert_eq!(cfg.exits.len(), 2);
+        // Edges of the loop: condition -> body, condition -> exit; increment -> condition.
+        assert!(cfg.blocks[1].successors.contains(&4) && cfg.blocks[1].successors.contains(&3));
+        assert_eq!(cfg.blocks[2].successors, [1]);
+        // continue -> increment; break -> loop exit.
+        assert_eq!(cfg.blocks[6].successors, [2]);
+        assert_eq!(cfg.blocks[13].successors, [3]);
+    }
+
+    #[test]
+    fn positions_map_to_the_innermost_block() {
+        let (f, cfg) = cfg_of(KERNEL, "k");
+        let pos = |needle: &str| {
+            let off = f.text.find(needle).unwrap();
+            let line = f.text[..off].matches('\n').count() as u32 + 1;
+            let col = (off - f.text[..off].rfind('\n').map_or(0, |p| p + 1)) as u32 + 1;
+            (line, col)
+        };
+        let at = |needle: &str| {
+            let (l, c) = pos(needle);
+            cfg.block_at(l, c)
+        };
+        assert_eq!(at("int i"), Some(0));
+        assert_eq!(at("j < n"), Some(1));
+        assert_eq!(at("j++"), Some(2));
+        assert_eq!(at("1.0f"), Some(8));
+        assert_eq!(at("2.0f"), Some(9));
+        assert_eq!(at("acc +="), Some(5));
+        let (l, c) = pos("&& i)");
+        assert_eq!(cfg.block_at(l, c + 3), Some(10), "the right operand of &&");
+        assert_eq!(cfg.block_at(l, c), Some(7), "the && itself");
+        assert_eq!(at("j == i"), Some(4));
+        assert_eq!(at("out[i] = acc"), Some(14));
+    }
+
+    #[test]
+    fn switch_do_while_and_empty_for_parts() {
+        let src = r#"__kernel void s(__global int *out, int n)
+{
+    int x = 0;
+    switch (n) {
+    case 0:
+    case 1: x = 1;
+    case 2: x += 2; break;
+    default: x = 3;
+    }
+    do { x--; } while (x > 0);
+    for (;;) { if (x++ > 9) break; }
+    out[0] = x;
+}
+"#;
+        let (f, cfg) = cfg_of(src, "s");
+        let annotated = instrument(&f, &cfg);
+        assert!(annotated.contains("case 0:@"), "{annotated}");
+        assert!(annotated.contains("default:@"), "{annotated}");
+        assert!(annotated.contains("do {@"), "{annotated}");
+        assert!(annotated.contains("while ((@"), "{annotated}");
+        assert!(annotated.contains("for (;(@"), "{annotated}");
+        assert!(annotated.contains(",1);@"), "{annotated}");
+        let cases: Vec<_> = cfg
+            .blocks
+            .iter()
+            .filter(|b| b.role == BlockRole::CaseLabel)
+            .collect();
+        assert_eq!(cases.len(), 4);
+        // case 0 falls through into case 1, which falls through into case 2.
+        assert!(cases[0].successors.contains(&cases[1].id));
+        assert_eq!(cfg.exits.len(), 1);
+    }
+
+    #[test]
+    fn goto_is_reported_with_its_line() {
+        let src = "__kernel void g(__global int *o)\n{\n    goto end;\nend:\n    o[0] = 1;\n}\n";
+        let path = write("g.cl", src);
+        let f = parse_with(&path, "");
+        let err = build(&f, f.function("g").unwrap()).unwrap_err().to_string();
+        assert!(
+            err.ends_with("g.cl:3:5: `goto` and labels is not supported by the annotator"),
+            "{err}"
+        );
+    }
+}

@@ -55,7 +55,11 @@ fn take_string(s: CXString) -> String {
 
 /// The children of a cursor, in order.
 fn children(cursor: CXCursor) -> Vec<CXCursor> {
-    extern "C" fn collect(c: CXCursor, _parent: CXCursor, data: CXClientData) -> CXChildVisitResult {
+    extern "C" fn collect(
+        c: CXCursor,
+        _parent: CXCursor,
+        data: CXClientData,
+    ) -> CXChildVisitResult {
         // SAFETY: `data` is the `&mut Vec<CXCursor>` passed below, alive for the whole
         // clang_visitChildren call, and only this callback touches it.
         let out = unsafe { &mut *(data as *mut Vec<CXCursor>) };
@@ -66,7 +70,11 @@ fn children(cursor: CXCursor) -> Vec<CXCursor> {
     // SAFETY: `cursor` belongs to a live translation unit; the callback only pushes into
     // `out`, which outlives the call.
     unsafe {
-        clang_visitChildren(cursor, collect, &mut out as *mut Vec<CXCursor> as *mut c_void);
+        clang_visitChildren(
+            cursor,
+            collect,
+            &mut out as *mut Vec<CXCursor> as *mut c_void,
+        );
     }
     out
 }
@@ -81,14 +89,7 @@ fn position(loc: CXSourceLocation) -> (bool, Pos) {
         clang_getExpansionLocation(loc, ptr::null_mut(), &mut line, &mut col, &mut offset);
         clang_Location_isFromMainFile(loc) != 0
     };
-    (
-        main,
-        Pos {
-            offset,
-            line,
-            col,
-        },
-    )
+    (main, Pos { offset, line, col })
 }
 
 fn extent(cursor: CXCursor) -> (bool, Extent) {
@@ -160,7 +161,10 @@ fn convert(cursor: CXCursor) -> AstNode {
 }
 
 /// Parses `path` with `args` and returns the functions with bodies defined in it.
-pub(super) fn parse_functions(path: &Path, args: &[String]) -> Result<Vec<SourceFunction>, SourceError> {
+pub(super) fn parse_functions(
+    path: &Path,
+    args: &[String],
+) -> Result<Vec<SourceFunction>, SourceError> {
     let _guard = LIBCLANG.lock().unwrap_or_else(|e| e.into_inner());
     let file = CString::new(path.as_os_str().to_string_lossy().as_bytes())
         .map_err(|_| SourceError::Libclang(format!("{}: path contains NUL", path.display())))?;

@@ -5,6 +5,7 @@
 //! [`parse`] is the only entry point; the libclang FFI lives in `clang.rs`, and everything
 //! past it works on the owned tree defined here.
 
+pub mod cfg;
 mod clang;
 
 use std::path::{Path, PathBuf};
@@ -90,7 +91,17 @@ impl NodeKind {
         use NodeKind::*;
         matches!(
             self,
-            If | For | While | Do | Switch | Case | Default | Break | Continue | Return | Goto | Label
+            If | For
+                | While
+                | Do
+                | Switch
+                | Case
+                | Default
+                | Break
+                | Continue
+                | Return
+                | Goto
+                | Label
         )
     }
 }
@@ -238,7 +249,11 @@ fn complete_for_headers(node: &mut AstNode, text: &[u8]) {
     }
     let at = |offset: usize| {
         let line = 1 + text[..offset].iter().filter(|&&b| b == b'\n').count() as u32;
-        let col = 1 + offset - text[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let col = 1 + offset
+            - text[..offset]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
         Pos {
             offset: offset as u32,
             line,
