@@ -23,6 +23,7 @@ pub mod analysis;
 pub mod cfg;
 pub mod classify;
 pub mod compile;
+pub mod matching;
 pub mod ptx;
 pub mod registers;
 pub mod source;

@@ -1,0 +1,195 @@
+//! Matching PTX blocks to source blocks on the example kernels, and Algorithm 2's path
+//! table: what each mapped block's timing call adds, checked against the pair-time
+//! formula computed here from the analysis tables.
+
+use std::path::Path;
+
+use annotator::analysis::{analyze_file, Analysis, FunctionAnalysis};
+use annotator::compile::{BuildOptions, Compiler};
+use annotator::matching::{match_blocks, path_table, BlockMap, From, PathTable, To};
+use annotator::ptx::Module;
+use annotator::source::cfg::{build, SourceCfg};
+use annotator::source::{parse, SourceFile};
+use pipeline_model::Architecture;
+
+struct Matched {
+    analysis: Analysis,
+    source: SourceFile,
+    cfgs: Vec<SourceCfg>,
+    map: BlockMap,
+    table: PathTable,
+}
+
+fn matched(example: &str, kernel: &str) -> Matched {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/kernels")
+        .join(example);
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::default_arch();
+    let (analysis, module): (Analysis, Module) =
+        analyze_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
+    let source = parse(&path, &BuildOptions::default(), &compiler).unwrap();
+    let cfgs: Vec<SourceCfg> = source
+        .functions
+        .iter()
+        .map(|f| build(&source, f).unwrap())
+        .collect();
+    let f = module.function(kernel).unwrap();
+    let fa = analysis.kernels.iter().find(|k| k.name == kernel).unwrap();
+    let map = match_blocks(f, fa, &source, &cfgs);
+    let table = path_table(fa, &map);
+    Matched {
+        analysis,
+        source,
+        cfgs,
+        map,
+        table,
+    }
+}
+
+impl Matched {
+    fn kernel(&self) -> &FunctionAnalysis {
+        &self.analysis.kernels[0]
+    }
+
+    /// The source text of the block a PTX block maps to.
+    fn mapped_text(&self, ptx: usize) -> Option<String> {
+        let s = self.map.source_of(ptx)?;
+        let cfg = self.cfgs.iter().find(|c| c.function == s.function).unwrap();
+        Some(
+            cfg.blocks[s.block]
+                .regions
+                .iter()
+                .map(|r| self.source.text_of(r))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        )
+    }
+
+    /// The PTX block whose instructions include `needle`-text lines... found by the
+    /// mapped source text.
+    fn ptx_block_mapped_to(&self, needle: &str) -> usize {
+        (0..self.kernel().blocks.len())
+            .find(|&b| self.mapped_text(b).is_some_and(|t| t.contains(needle)))
+            .unwrap_or_else(|| panic!("no PTX block maps to `{needle}`: {:#?}", self.map))
+    }
+
+    fn t(&self, b: usize) -> u64 {
+        self.kernel().blocks[b].cycles
+    }
+
+    fn pair(&self, a: usize, b: usize) -> u64 {
+        self.kernel()
+            .edges
+            .iter()
+            .find(|e| e.from == a && e.to == b)
+            .unwrap()
+            .cycles
+    }
+
+    /// t of a whole PTX path, by the formula of Algorithm 2.
+    fn path_time(&self, path: &[usize]) -> u64 {
+        let mut t = self.t(path[0]);
+        for w in path.windows(2) {
+            t += self.pair(w[0], w[1]) - self.t(w[0]);
+        }
+        t
+    }
+
+    /// What the timing points add along `points` (Start, the mapped blocks, Exit).
+    fn charged(&self, mapped: &[usize]) -> u64 {
+        let mut from = From::Start;
+        let mut t = 0;
+        for &m in mapped {
+            t += self.table.get(from, To::Block(m)).unwrap().cycles;
+            from = From::Block(m);
+        }
+        t + self.table.get(from, To::Exit).unwrap().cycles
+    }
+}
+
+#[test]
+fn if_else_maps_each_branch_and_charges_the_executed_path() {
+    let m = matched("divergence.cl", "divergence");
+    let entry = m.ptx_block_mapped_to("get_global_id");
+    let then = m.ptx_block_mapped_to("sqrt(v)");
+    let els = m.ptx_block_mapped_to("v * v");
+    let join = m.ptx_block_mapped_to("out[i] = r");
+    assert_eq!(entry, 0);
+    let ks = &m.kernel().blocks;
+    assert!(ks[entry].successors.contains(&then) && ks[entry].successors.contains(&els));
+    // Every PTX block has a source home here.
+    assert!((0..ks.len()).all(|b| m.map.is_mapped(b)), "{:#?}", m.map);
+    for (branch, other) in [(then, els), (els, then)] {
+        let path = [entry, branch, join];
+        assert_eq!(m.charged(&path), m.path_time(&path));
+        assert_ne!(m.path_time(&path), m.path_time(&[entry, other, join]));
+    }
+}
+
+#[test]
+fn inlined_helper_and_early_returns() {
+    let m = matched("helper_early_return.cl", "helper_early_return");
+    let entry = m.ptx_block_mapped_to("get_global_id");
+    let negative = m.ptx_block_mapped_to("x < 0.0f");
+    let helper = m.ptx_block_mapped_to("clamp");
+    assert_eq!(
+        m.map.source_of(helper).unwrap().function,
+        "smoothstep01",
+        "the inlined helper's block maps into the helper"
+    );
+    // The early return: from the entry straight to the exit, through the unmapped
+    // return block; its time is the PTX path's.
+    let exit_path = &m.table.get(From::Block(entry), To::Exit).unwrap().blocks;
+    let mut path = vec![entry];
+    path.extend(exit_path);
+    assert_eq!(m.charged(&[entry]), m.path_time(&path));
+    // x < 0: entry, the test, then out through the merged store.
+    let mut path = vec![entry, negative];
+    path.extend(&m.table.get(From::Block(negative), To::Exit).unwrap().blocks);
+    assert_eq!(m.charged(&[entry, negative]), m.path_time(&path));
+    // The helper path: its store and return are unmapped too (merged with the other).
+    let mut path = vec![entry, negative, helper];
+    path.extend(&m.table.get(From::Block(helper), To::Exit).unwrap().blocks);
+    assert!(path.len() > 3);
+    assert_eq!(m.charged(&[entry, negative, helper]), m.path_time(&path));
+}
+
+#[test]
+fn rotated_loop_body_maps_to_the_body_not_the_unrolled_inner_loop() {
+    let m = matched("matmul_tiled.cl", "matmul_tiled");
+    let k = m.kernel();
+    // The PTX loop (the tile loop; the k loop is fully unrolled into its body).
+    assert_eq!(k.loops.len(), 1);
+    let body = k.loops[0].header;
+    let text = m.mapped_text(body).unwrap();
+    assert!(text.contains("As[ty][tx] = A["), "{text}");
+    // Entry and exit.
+    assert_eq!(m.ptx_block_mapped_to("get_local_id(0)"), 0);
+    let exit = m.ptx_block_mapped_to("C[row * n + col]");
+    // n / TILE iterations: entry, (body)^iterations, exit; charged = the PTX path.
+    for iterations in 1..4 {
+        let mut points = vec![0];
+        points.extend(std::iter::repeat_n(body, iterations));
+        points.push(exit);
+        let mut path = vec![0];
+        for (i, &p) in points.iter().enumerate().skip(1) {
+            let hop = &m
+                .table
+                .get(From::Block(points[i - 1]), To::Block(p))
+                .unwrap()
+                .blocks;
+            path.extend(hop);
+        }
+        assert_eq!(path.iter().filter(|&&b| b == body).count(), iterations);
+        assert_eq!(m.charged(&points), m.path_time(&path));
+    }
+}
+
+#[test]
+fn straight_line_kernel_costs_exactly_t_b() {
+    let m = matched("float4_vectors.cl", "scale_offset4");
+    assert_eq!(m.kernel().blocks.len(), 1);
+    assert!(m.map.is_mapped(0));
+    assert_eq!(m.charged(&[0]), m.t(0));
+}
