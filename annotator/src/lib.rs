@@ -20,8 +20,10 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod annotate;
 pub mod cfg;
 pub mod classify;
+pub mod codegen;
 pub mod compile;
 pub mod matching;
 pub mod ptx;

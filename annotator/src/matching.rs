@@ -186,7 +186,7 @@ pub fn match_blocks(
                 {
                     if !cfgs[kc].dominates(sa.block, s.block) {
                         blocks[id].reason = format!(
-                            "unmapped: its dominator B{a} maps to S{}, which does not dominate S{}",
+                            "its dominator B{a} maps to S{}, which does not dominate S{}",
                             sa.block, s.block
                         );
                         blocks[id].source = None;
@@ -214,7 +214,7 @@ fn choose(
     if votes.is_empty() {
         return (
             None,
-            "unmapped: no instruction has a source position".into(),
+            "no instruction lies in a source block".into(),
         );
     }
     let info = |s: &SourceRef| {
@@ -259,7 +259,7 @@ fn choose(
     let pick = head.or_else(|| cands.iter().copied().max_by_key(|(_, n)| *n));
     match pick {
         Some((s, _)) => (Some(s.clone()), rule.to_string()),
-        None => (None, "unmapped".into()),
+        None => (None, "no candidate".into()),
     }
 }
 

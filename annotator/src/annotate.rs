@@ -1,0 +1,146 @@
+//! The annotator's whole pipeline for one kernel file: compile and analyze, parse the
+//! source, build source CFGs, match blocks, build path tables, generate the annotated
+//! file and its sidecar.
+
+use std::path::Path;
+
+use pipeline_model::Architecture;
+use serde::Serialize;
+
+use crate::analysis::{analyze_file, Analysis, AnalyzeError};
+use crate::codegen::{self, CodegenError, KernelTiming, RECORDS};
+use crate::compile::{BuildOptions, Compiler};
+use crate::matching::{match_blocks, path_table, BlockMap, PathTable};
+use crate::source::cfg::{build, Unsupported};
+use crate::source::{parse, SourceError};
+
+/// The version tag of the sidecar's JSON schema.
+pub const SIDECAR_SCHEMA: &str = "srcsim.annotation/1";
+
+/// Why a file could not be annotated.
+#[derive(Debug, thiserror::Error)]
+pub enum AnnotateError {
+    /// Compiling or analyzing failed.
+    #[error(transparent)]
+    Analyze(#[from] AnalyzeError),
+    /// libclang could not parse the file.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// A construct the annotator does not handle.
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+    /// The annotated code could not be generated.
+    #[error(transparent)]
+    Codegen(#[from] CodegenError),
+}
+
+/// How the counters of one work-item are laid out in the records buffer.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordLayout {
+    /// `ulong`s per work-item: `t`, then one per resource.
+    pub stride: usize,
+    /// Field names: `t`, then the resources.
+    pub fields: Vec<String>,
+    /// Usage counters are in units of `1 / usage_scale` cycles.
+    pub usage_scale: u64,
+    /// Records are indexed by the linear global id (offsets removed).
+    pub index: &'static str,
+}
+
+/// One annotated kernel.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnnotatedKernel {
+    /// Its name.
+    pub name: String,
+    /// The index of the appended records argument (the original argument count).
+    pub records_arg: usize,
+    /// PTX blocks to source blocks.
+    pub block_map: BlockMap,
+    /// What each timing point adds.
+    pub paths: PathTable,
+}
+
+/// The sidecar written beside the annotated file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sidecar {
+    /// [`SIDECAR_SCHEMA`].
+    pub schema: &'static str,
+    /// The original file.
+    pub source: String,
+    /// The records' layout.
+    pub records: RecordLayout,
+    /// The annotated kernels.
+    pub kernels: Vec<AnnotatedKernel>,
+    /// The static analysis (architecture, blocks, edges, timing tables).
+    pub analysis: Analysis,
+}
+
+/// An annotated kernel file.
+#[derive(Debug, Clone)]
+pub struct Annotation {
+    /// The annotated OpenCL C text.
+    pub source: String,
+    /// Everything a consumer of the records needs.
+    pub sidecar: Sidecar,
+}
+
+/// Annotates the OpenCL C file `path` for `arch`.
+pub fn annotate_file(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+) -> Result<Annotation, AnnotateError> {
+    let (analysis, module) = analyze_file(compiler, path, options, arch)?;
+    let source = parse(path, options, compiler)?;
+    let cfgs = source
+        .functions
+        .iter()
+        .map(|f| build(&source, f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut kernels = Vec::new();
+    for k in &analysis.kernels {
+        let f = module
+            .function(&k.name)
+            .expect("analyzed kernels are in the module");
+        let block_map = match_blocks(f, k, &source, &cfgs);
+        let paths = path_table(k, &block_map);
+        kernels.push(AnnotatedKernel {
+            name: k.name.clone(),
+            records_arg: f.params.len(),
+            block_map,
+            paths,
+        });
+    }
+    let timings: Vec<KernelTiming<'_>> = kernels
+        .iter()
+        .map(|k| KernelTiming {
+            map: &k.block_map,
+            table: &k.paths,
+        })
+        .collect();
+    let resources = analysis.resources.len();
+    let text = codegen::annotate(&source, &cfgs, &timings, resources, arch.usage_scale())?;
+    let mut fields = vec!["t".to_string()];
+    fields.extend(analysis.resources.iter().cloned());
+    Ok(Annotation {
+        source: text,
+        sidecar: Sidecar {
+            schema: SIDECAR_SCHEMA,
+            source: path.display().to_string(),
+            records: RecordLayout {
+                stride: resources + 1,
+                fields,
+                usage_scale: arch.usage_scale(),
+                index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)",
+            },
+            kernels,
+            analysis,
+        },
+    })
+}
+
+/// The name of the records argument in annotated kernels.
+pub fn records_arg_name() -> &'static str {
+    RECORDS
+}

@@ -1,0 +1,144 @@
+//! `annotate kernel.cl -o kernel.timed.cl`: writes the timing-annotated kernel file and its
+//! sidecar (`kernel.timed.json`); `--explain` shows how PTX blocks map to source blocks
+//! and where the time of the unmapped ones goes.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use annotator::annotate::{annotate_file, Annotation};
+use annotator::compile::{BuildOptions, Compiler};
+use annotator::matching::{From, To};
+use anyhow::{Context, Result};
+use clap::Parser;
+use pipeline_model::Architecture;
+
+/// Writes the best-case timing of every PTX block back into an OpenCL C file.
+#[derive(Parser)]
+#[command(name = "annotate", version, about)]
+struct Args {
+    /// The OpenCL C file.
+    file: PathBuf,
+    /// The annotated file to write (its sidecar goes beside it, as .json).
+    #[arg(short = 'o', long = "output", required_unless_present = "explain")]
+    output: Option<PathBuf>,
+    /// Architecture: a shipped name (gtx480, ampere_a100, hopper_h100) or a TOML file.
+    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = "SRCSIM_ARCH")]
+    arch: String,
+    /// Define a macro (-D NAME or -D NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
+    /// Add a directory to the include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// Further OpenCL build options, as one string.
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    options: Option<String>,
+    /// Explain the block mapping instead of (or besides, with -o) writing files.
+    #[arg(long)]
+    explain: bool,
+}
+
+fn main() -> ExitCode {
+    match run(&Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("annotate: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<()> {
+    let arch = Architecture::load(&args.arch)?;
+    let mut options = BuildOptions::parse(args.options.as_deref().unwrap_or(""));
+    options.defines.extend(args.defines.iter().cloned());
+    options
+        .include_dirs
+        .extend(args.include_dirs.iter().cloned());
+    let compiler = Compiler::locate()?;
+    let a = annotate_file(&compiler, &args.file, &options, &arch)?;
+    if let Some(out) = &args.output {
+        std::fs::write(out, &a.source)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        let sidecar = out.with_extension("json");
+        std::fs::write(&sidecar, serde_json::to_string_pretty(&a.sidecar)?)
+            .with_context(|| format!("cannot write {}", sidecar.display()))?;
+    }
+    if args.explain {
+        print!("{}", explain(&a));
+    }
+    Ok(())
+}
+
+fn explain(a: &Annotation) -> String {
+    let mut out = String::new();
+    for k in &a.sidecar.kernels {
+        let blocks = &k.block_map.blocks;
+        let mapped = blocks.iter().filter(|b| b.source.is_some()).count();
+        let _ = writeln!(
+            out,
+            "kernel {}: {} PTX blocks, {mapped} mapped to source blocks",
+            k.name,
+            blocks.len()
+        );
+        for b in blocks {
+            let homeless = match b.homeless {
+                0 => String::new(),
+                n => format!(", {n} without a source position"),
+            };
+            match &b.source {
+                Some(s) => {
+                    let _ = writeln!(
+                        out,
+                        "  B{:<3} -> {} S{} ({:.0}% of its positioned instructions{homeless}; {})",
+                        b.ptx_block,
+                        s.function,
+                        s.block,
+                        b.confidence * 100.0,
+                        b.reason
+                    );
+                }
+                None => {
+                    let carried: Vec<String> = k
+                        .paths
+                        .paths
+                        .iter()
+                        .filter(|p| {
+                            p.blocks.contains(&b.ptx_block) && p.to != To::Block(b.ptx_block)
+                        })
+                        .map(|p| {
+                            let from = match p.from {
+                                From::Start => "start".to_string(),
+                                From::Block(x) => format!("B{x}"),
+                            };
+                            let to = match p.to {
+                                To::Block(x) => format!("B{x}"),
+                                To::Exit => "exit".to_string(),
+                            };
+                            format!("{from}->{to}")
+                        })
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "  B{:<3} unmapped ({}{homeless}); its time is charged on the paths {}",
+                        b.ptx_block,
+                        b.reason,
+                        if carried.is_empty() {
+                            "(none: not reached between timing points)".to_string()
+                        } else {
+                            carried.join(", ")
+                        }
+                    );
+                }
+            }
+        }
+        for h in &k.paths.uncounted_loops {
+            let _ = writeln!(
+                out,
+                "  warning: the PTX loop at B{h} has no block with a source home; its iterations are not counted"
+            );
+        }
+    }
+    out
+}

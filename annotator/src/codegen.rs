@@ -1,0 +1,446 @@
+//! Code generation (Algorithm 2): the kernel file with a timing call in every source block
+//! that a PTX block maps to, the generated timing functions, private counters, and one
+//! record per work-item written at every exit of each kernel.
+//!
+//! The annotated file computes exactly what the original does: calls are inserted as
+//! statements before statements, as `(call, (expression))` around conditions, increments
+//! and conditionally evaluated operands, or by wrapping a lone statement in braces; helper
+//! functions get the counter state as an extra last parameter, and every kernel a
+//! `__global ulong *` last parameter for the records.
+//!
+//! State (private to the work-item): `t` (cycles), `u[r]` (resource usage, in units of
+//! 1/usage_scale cycles) and `last`, the last simulated PTX block, encoded as
+//! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
+//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::matching::{BlockMap, From, PathTable, To};
+use crate::source::cfg::{Insertion, SourceCfg};
+use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
+
+/// The name of the counter state parameter and variable in the annotated code.
+pub const STATE: &str = "__srcsim";
+/// The name of the records parameter appended to every kernel.
+pub const RECORDS: &str = "__srcsim_records";
+
+/// One kernel to annotate: its PTX-to-source map and path table.
+pub struct KernelTiming<'a> {
+    /// The block map.
+    pub map: &'a BlockMap,
+    /// The path table.
+    pub table: &'a PathTable,
+}
+
+/// What the annotated code must not lose (checked before writing anything).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodegenError {
+    /// A kernel of the PTX is not defined in the file.
+    #[error("{path}: kernel `{kernel}` is not defined in this file")]
+    MissingKernel {
+        /// The file.
+        path: String,
+        /// The kernel.
+        kernel: String,
+    },
+    /// A helper is called from a macro expansion, where no argument can be added.
+    #[error("{path}:{line}: `{function}` is called inside a macro expansion; the annotator cannot pass it its counters")]
+    CallThroughMacro {
+        /// The file.
+        path: String,
+        /// The line of the macro use.
+        line: u32,
+        /// The helper.
+        function: String,
+    },
+    /// A helper is declared before its definition; both would need the new parameter.
+    #[error("{path}:{line}: `{function}` is declared before its definition; the annotator needs the definition to come first")]
+    Prototype {
+        /// The file.
+        path: String,
+        /// The line of the declaration.
+        line: u32,
+        /// The function.
+        function: String,
+    },
+}
+
+/// An insertion into the source text. At one offset, closers come first, then statement
+/// wrappers (outer first), then calls, then kernel-exit writes, then expression wrappers.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Edit {
+    offset: u32,
+    class: u8,
+    /// Tie-break within a class: for openers the negated end (outer first), for closers
+    /// the negated start (inner first).
+    nesting: i64,
+    text: String,
+}
+
+const CLOSE: u8 = 0;
+const OPEN_STATEMENT: u8 = 1;
+const CALL: u8 = 2;
+const EXIT: u8 = 3;
+const OPEN_EXPRESSION: u8 = 4;
+
+fn encode(kernel: usize, from: From) -> u32 {
+    let low = match from {
+        From::Start => 0,
+        From::Block(b) => b as u32 + 1,
+    };
+    ((kernel as u32) << 16) | low
+}
+
+/// Annotates `file`: returns the annotated text.
+pub fn annotate(
+    file: &SourceFile,
+    cfgs: &[SourceCfg],
+    kernels: &[KernelTiming<'_>],
+    resources: usize,
+    usage_scale: u64,
+) -> Result<String, CodegenError> {
+    let path = file.path.display().to_string();
+    for k in kernels {
+        if file.function(&k.map.kernel).is_none() {
+            return Err(CodegenError::MissingKernel {
+                path,
+                kernel: k.map.kernel.clone(),
+            });
+        }
+    }
+    let kernel_names: Vec<&str> = kernels.iter().map(|k| k.map.kernel.as_str()).collect();
+    let helpers: Vec<&SourceFunction> = file
+        .functions
+        .iter()
+        .filter(|f| !kernel_names.contains(&f.name.as_str()))
+        .collect();
+    check_no_prototypes(file, &helpers)?;
+
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut functions = String::new();
+
+    // The timing function of every source block some PTX block maps to.
+    for cfg in cfgs {
+        for block in &cfg.blocks {
+            let mut cases: BTreeMap<u32, (u64, Vec<u64>, u32)> = BTreeMap::new();
+            for (ki, k) in kernels.iter().enumerate() {
+                let targets: Vec<usize> = k
+                    .map
+                    .blocks
+                    .iter()
+                    .filter(|m| {
+                        m.source
+                            .as_ref()
+                            .is_some_and(|s| s.function == cfg.function && s.block == block.id)
+                    })
+                    .map(|m| m.ptx_block)
+                    .collect();
+                for p in &k.table.paths {
+                    let To::Block(v) = p.to else { continue };
+                    if !targets.contains(&v) {
+                        continue;
+                    }
+                    let key = encode(ki, p.from);
+                    let usage = scaled(&p.usage, usage_scale);
+                    let better = cases.get(&key).is_none_or(|(c, _, _)| p.cycles < *c);
+                    if better {
+                        cases.insert(key, (p.cycles, usage, encode(ki, From::Block(v))));
+                    }
+                }
+            }
+            if cases.is_empty() {
+                continue;
+            }
+            let name = format!("__srcsim_{}_{}", cfg.function, block.id);
+            let _ = writeln!(
+                functions,
+                "static void {name}(__private __srcsim_state *s)\n{{\n    switch (s->last) {{"
+            );
+            for (from, (cycles, usage, to)) in &cases {
+                let _ = write!(functions, "    case {from}u: s->t += {cycles}ul;");
+                for (r, u) in usage.iter().enumerate() {
+                    if *u > 0 {
+                        let _ = write!(functions, " s->u[{r}] += {u}ul;");
+                    }
+                }
+                let _ = writeln!(functions, " s->last = {to}u; return;");
+            }
+            functions.push_str("    default: return;\n    }\n}\n");
+            edits.extend(insertion(block.insertion, &format!("{name}({STATE})")));
+        }
+    }
+
+    // Exits and records of every kernel; its state; its extra parameter.
+    for (ki, k) in kernels.iter().enumerate() {
+        let name = &k.map.kernel;
+        let f = file.function(name).expect("checked above");
+        let _ = writeln!(
+            functions,
+            "static void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{\n    switch (s->last) {{"
+        );
+        let exits: BTreeMap<u32, (u64, Vec<u64>)> = k
+            .table
+            .paths
+            .iter()
+            .filter(|p| p.to == To::Exit)
+            .map(|p| {
+                (
+                    encode(ki, p.from),
+                    (p.cycles, scaled(&p.usage, usage_scale)),
+                )
+            })
+            .collect();
+        for (from, (cycles, usage)) in &exits {
+            let _ = write!(functions, "    case {from}u: s->t += {cycles}ul;");
+            for (r, u) in usage.iter().enumerate() {
+                if *u > 0 {
+                    let _ = write!(functions, " s->u[{r}] += {u}ul;");
+                }
+            }
+            functions.push_str(" break;\n");
+        }
+        let _ = writeln!(
+            functions,
+            "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
+            stride = resources + 1
+        );
+        for r in 0..resources {
+            let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
+        }
+        functions.push_str("}\n");
+
+        // The records parameter, the state, the exits.
+        edits.extend(param_edits(file, f, &format!("__global ulong *{RECORDS}")));
+        edits.push(Edit {
+            offset: f.body.extent.start.offset + 1,
+            class: CLOSE,
+            nesting: i64::MIN,
+            text: format!(
+                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;",
+                encode(ki, From::Start)
+            ),
+        });
+        let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
+        for_each(&f.body, &mut |n| {
+            if n.kind == NodeKind::Return {
+                edits.push(Edit {
+                    offset: n.extent.start.offset,
+                    class: EXIT,
+                    nesting: 0,
+                    text: exit_call.clone(),
+                });
+            }
+        });
+        edits.push(Edit {
+            offset: f.body.extent.end.offset - 1,
+            class: EXIT,
+            nesting: 0,
+            text: format!(" {exit_call} "),
+        });
+    }
+
+    // Helpers take the state; every call of a helper passes it.
+    let helper_names: Vec<&str> = helpers.iter().map(|h| h.name.as_str()).collect();
+    for h in &helpers {
+        edits.extend(param_edits(
+            file,
+            h,
+            &format!("__private __srcsim_state *{STATE}"),
+        ));
+    }
+    let mut through_macro = None;
+    for f in &file.functions {
+        for_each(&f.body, &mut |n| {
+            if n.kind == NodeKind::Call && helper_names.contains(&n.spelling.as_str()) {
+                if !file.text_of(&n.extent).starts_with(n.spelling.as_str()) {
+                    through_macro.get_or_insert((n.extent.start.line, n.spelling.clone()));
+                    return;
+                }
+                let has_args = n.children.len() > 1;
+                edits.push(Edit {
+                    offset: n.extent.end.offset - 1,
+                    class: CLOSE,
+                    nesting: i64::MIN,
+                    text: if has_args {
+                        format!(", {STATE}")
+                    } else {
+                        STATE.to_string()
+                    },
+                });
+            }
+        });
+    }
+
+    if let Some((line, function)) = through_macro {
+        return Err(CodegenError::CallThroughMacro {
+            path: file.path.display().to_string(),
+            line,
+            function,
+        });
+    }
+    let header = format!(
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last; }} __srcsim_state;\n{functions}#line 1\n",
+        env!("CARGO_PKG_VERSION"),
+    );
+    Ok(apply(&file.text, header, edits))
+}
+
+fn scaled(usage: &[f64], scale: u64) -> Vec<u64> {
+    usage
+        .iter()
+        .map(|u| (u * scale as f64).round() as u64)
+        .collect()
+}
+
+fn insertion(ins: Insertion, call: &str) -> Vec<Edit> {
+    match ins {
+        Insertion::Before { offset } => vec![Edit {
+            offset,
+            class: CALL,
+            nesting: 0,
+            text: format!(" {call};"),
+        }],
+        Insertion::WrapStatement { start, end } => vec![
+            Edit {
+                offset: start,
+                class: OPEN_STATEMENT,
+                nesting: -i64::from(end),
+                text: format!("{{ {call}; "),
+            },
+            Edit {
+                offset: end,
+                class: CLOSE,
+                nesting: -i64::from(start),
+                text: " }".into(),
+            },
+        ],
+        Insertion::WrapExpression { start, end } => vec![
+            Edit {
+                offset: start,
+                class: OPEN_EXPRESSION,
+                nesting: -i64::from(end),
+                text: format!("({call}, ("),
+            },
+            Edit {
+                offset: end,
+                class: CLOSE,
+                nesting: -i64::from(start),
+                text: "))".into(),
+            },
+        ],
+        Insertion::EmptyCondition { offset } => vec![Edit {
+            offset,
+            class: CALL,
+            nesting: 0,
+            text: format!("({call}, 1)"),
+        }],
+        Insertion::EmptyIncrement { offset } => vec![Edit {
+            offset,
+            class: CALL,
+            nesting: 0,
+            text: call.to_string(),
+        }],
+        Insertion::Nothing => Vec::new(),
+    }
+}
+
+/// An extra last parameter for `f`: before the `)` that closes its parameter list.
+fn param_edits(file: &SourceFile, f: &SourceFunction, param: &str) -> Vec<Edit> {
+    let text = file.text.as_bytes();
+    let mut close = f.body.extent.start.offset as usize;
+    while close > 0 && text[close] != b')' {
+        close -= 1;
+    }
+    let mut open = close;
+    let mut depth = 0;
+    while open > 0 {
+        match text[open] {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        open -= 1;
+    }
+    let inside = file.text[open + 1..close].trim();
+    if inside == "void" {
+        // `f(void)`: `void, x` is invalid; the `void` is commented out.
+        vec![
+            Edit {
+                offset: (open + 1) as u32,
+                class: CLOSE,
+                nesting: i64::MIN,
+                text: format!("{param} /*"),
+            },
+            Edit {
+                offset: close as u32,
+                class: CLOSE,
+                nesting: i64::MIN,
+                text: "*/".into(),
+            },
+        ]
+    } else {
+        vec![Edit {
+            offset: close as u32,
+            class: CLOSE,
+            nesting: i64::MIN,
+            text: if inside.is_empty() {
+                param.to_string()
+            } else {
+                format!(", {param}")
+            },
+        }]
+    }
+}
+
+fn for_each(n: &AstNode, f: &mut dyn FnMut(&AstNode)) {
+    f(n);
+    for c in &n.children {
+        for_each(c, f);
+    }
+}
+
+/// A helper declared (not defined) before its definition would keep the old signature.
+fn check_no_prototypes(file: &SourceFile, helpers: &[&SourceFunction]) -> Result<(), CodegenError> {
+    for h in helpers {
+        let before = &file.text[..h.extent.start.offset as usize];
+        let pattern = format!("{}(", h.name);
+        let mut from = 0;
+        while let Some(at) = before[from..].find(&pattern) {
+            let pos = from + at;
+            let prev = before[..pos].chars().next_back();
+            if !prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                let line = before[..pos].matches('\n').count() as u32 + 1;
+                return Err(CodegenError::Prototype {
+                    path: file.path.display().to_string(),
+                    line,
+                    function: h.name.clone(),
+                });
+            }
+            from = pos + pattern.len();
+        }
+    }
+    Ok(())
+}
+
+fn apply(text: &str, header: String, mut edits: Vec<Edit>) -> String {
+    edits.sort();
+    let mut out = header;
+    out.reserve(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
+    let mut at = 0usize;
+    for e in edits {
+        let offset = e.offset as usize;
+        if offset > at {
+            out.push_str(&text[at..offset]);
+            at = offset;
+        }
+        out.push_str(&e.text);
+    }
+    out.push_str(&text[at..]);
+    out
+}
