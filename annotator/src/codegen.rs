@@ -44,6 +44,16 @@ pub enum CodegenError {
         /// The kernel.
         kernel: String,
     },
+    /// A kernel returns from inside a macro expansion, where its record cannot be written.
+    #[error("{path}:{line}: kernel `{kernel}` returns inside a macro expansion; the annotator cannot write its counters there")]
+    ReturnInMacro {
+        /// The file.
+        path: String,
+        /// The line of the macro use.
+        line: u32,
+        /// The kernel.
+        kernel: String,
+    },
     /// A helper is called from a macro expansion, where no argument can be added.
     #[error("{path}:{line}: `{function}` is called inside a macro expansion; the annotator cannot pass it its counters")]
     CallThroughMacro {
@@ -155,7 +165,7 @@ pub fn annotate(
             let name = format!("__srcsim_{}_{}", cfg.function, block.id);
             let _ = writeln!(
                 functions,
-                "static void {name}(__private __srcsim_state *s)\n{{\n    switch (s->last) {{"
+                "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{\n    switch (s->last) {{"
             );
             for (from, (cycles, usage, to)) in &cases {
                 let _ = write!(functions, "    case {from}u: s->t += {cycles}ul;");
@@ -177,7 +187,7 @@ pub fn annotate(
         let f = file.function(name).expect("checked above");
         let _ = writeln!(
             functions,
-            "static void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{\n    switch (s->last) {{"
+            "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{\n    switch (s->last) {{"
         );
         let exits: BTreeMap<u32, (u64, Vec<u64>)> = k
             .table
@@ -222,8 +232,11 @@ pub fn annotate(
             ),
         });
         let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
+        let mut macro_return = None;
         for_each(&f.body, &mut |n| {
-            if n.kind == NodeKind::Return {
+            if n.kind == NodeKind::Return && n.in_macro {
+                macro_return.get_or_insert(n.extent.start.line);
+            } else if n.kind == NodeKind::Return {
                 edits.push(Edit {
                     offset: n.extent.start.offset,
                     class: EXIT,
@@ -232,6 +245,13 @@ pub fn annotate(
                 });
             }
         });
+        if let Some(line) = macro_return {
+            return Err(CodegenError::ReturnInMacro {
+                path: file.path.display().to_string(),
+                line,
+                kernel: name.clone(),
+            });
+        }
         edits.push(Edit {
             offset: f.body.extent.end.offset - 1,
             class: EXIT,

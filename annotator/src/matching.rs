@@ -212,10 +212,7 @@ fn choose(
     cfg_of: &dyn Fn(&str) -> Option<usize>,
 ) -> (Option<SourceRef>, String) {
     if votes.is_empty() {
-        return (
-            None,
-            "no instruction lies in a source block".into(),
-        );
+        return (None, "no instruction lies in a source block".into());
     }
     let info = |s: &SourceRef| {
         let c = cfg_of(&s.function).expect("votes name parsed functions");

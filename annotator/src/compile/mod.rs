@@ -168,6 +168,30 @@ impl Compiler {
         Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
     }
 
+    /// Checks that the OpenCL C file `source` is valid (parsing and semantic analysis, no
+    /// code generation), as any OpenCL compiler would see it.
+    pub fn check_syntax(&self, source: &Path, options: &BuildOptions) -> Result<(), CompileError> {
+        let output = Command::new(&self.clang)
+            .args(["-x", "cl", "-fsyntax-only", "-fno-color-diagnostics"])
+            .args(["-Xclang", "-finclude-default-header"])
+            .args(options.clang_args())
+            .arg(source)
+            .output()
+            .map_err(|e| CompileError::ToolMissing {
+                what: "clang 19",
+                looked: format!("{}: {e}", self.clang.display()),
+            })?;
+        if output.status.success() {
+            return Ok(());
+        }
+        Err(CompileError::Diagnostics {
+            path: source.display().to_string(),
+            diagnostics: String::from_utf8_lossy(&output.stderr)
+                .trim_end()
+                .to_string(),
+        })
+    }
+
     /// Compiles the OpenCL C file `source` for the PTX target `ptx_target` (`sm_90`) at
     /// -O3 with line tables.
     pub fn compile(
@@ -232,6 +256,13 @@ const PRELUDE: &str = include_str!("nvptx_prelude.h");
 /// Writes the prelude once per process into a directory keyed by its content.
 fn prelude_path() -> std::io::Result<&'static Path> {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
+    static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    if let Some(p) = PATH.get() {
+        return Ok(p);
+    }
+    // One thread of this process writes it; other processes may write it at the same
+    // time, each through its own temporary name.
+    let _guard = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(p) = PATH.get() {
         return Ok(p);
     }

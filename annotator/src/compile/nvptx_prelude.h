@@ -55,6 +55,13 @@ SRCSIM_UNARY(native_log, __nvvm_lg2_approx_f(x) * SRCSIM_LN2)
 SRCSIM_UNARY(native_log10, __nvvm_lg2_approx_f(x) * SRCSIM_LOG10_2)
 SRCSIM_BINARY(native_powr, __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x)))
 
+/* libclc 19 for nvptx defines neither get_global_offset nor get_work_dim: calls to them
+ * stay unresolved (and crash clang's debug-info emitter). A CUDA launch has no global
+ * offset, and the launch's dimensions are unknown here: the best case assumes no offset,
+ * and three dimensions so that no index computation is folded away. */
+SRCSIM_FN size_t get_global_offset(uint dim) { return 0; }
+SRCSIM_FN uint get_work_dim(void) { return 3; }
+
 #undef SRCSIM_UNARY
 #undef SRCSIM_BINARY
 #undef SRCSIM_FN

@@ -209,7 +209,9 @@ impl Builder<'_> {
 
     /// A block that starts with statement `n`, entered from `from`.
     fn statement_block(&mut self, n: &AstNode, role: BlockRole) -> usize {
-        let insertion = if n.kind == NodeKind::Compound {
+        let insertion = if n.in_macro {
+            Insertion::Nothing
+        } else if n.kind == NodeKind::Compound {
             Insertion::Before {
                 offset: n.extent.start.offset + 1,
             }
@@ -225,6 +227,10 @@ impl Builder<'_> {
     /// Evaluates expression `n` starting in block `cur`; returns the block in which its
     /// value is available.
     fn expr(&mut self, n: &AstNode, cur: usize) -> usize {
+        if n.in_macro {
+            // Code from a macro's definition takes no insertions: it stays whole.
+            return cur;
+        }
         match n.kind {
             NodeKind::LogicalAnd | NodeKind::LogicalOr if n.children.len() == 2 => {
                 let after_lhs = self.expr(&n.children[0], cur);
@@ -361,11 +367,13 @@ impl Builder<'_> {
                     return Err(self.unsupported(n, "a `for` the parser did not complete"));
                 };
                 let mut c = cur;
-                if init.kind != Null {
+                if init.kind != Null && !init.in_macro {
                     self.place_region(init.extent, n.extent.start.offset, c);
                     c = self.expr(init, c);
                 }
-                let h = if cond.kind == Null {
+                let h = if cond.kind == Null && n.in_macro {
+                    self.new_block(BlockRole::LoopCondition, Insertion::Nothing)
+                } else if cond.kind == Null {
                     self.new_block(
                         BlockRole::LoopCondition,
                         Insertion::EmptyCondition {
@@ -381,7 +389,9 @@ impl Builder<'_> {
                 } else {
                     self.expr(cond, h)
                 };
-                let i = if inc.kind == Null {
+                let i = if n.in_macro && (inc.kind == Null || inc.in_macro) {
+                    self.new_block(BlockRole::LoopIncrement, Insertion::Nothing)
+                } else if inc.kind == Null {
                     self.new_block(
                         BlockRole::LoopIncrement,
                         Insertion::EmptyIncrement {
@@ -528,6 +538,10 @@ impl Builder<'_> {
 
     /// A block that evaluates loop condition `cond`, instrumented by wrapping it.
     fn condition_block(&mut self, cond: &AstNode) -> usize {
+        if cond.in_macro {
+            // Not instrumentable: no region either, so nothing maps to it.
+            return self.new_block(BlockRole::LoopCondition, Insertion::Nothing);
+        }
         let h = self.new_block(
             BlockRole::LoopCondition,
             Insertion::WrapExpression {

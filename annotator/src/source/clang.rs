@@ -79,16 +79,31 @@ fn children(cursor: CXCursor) -> Vec<CXCursor> {
     out
 }
 
-/// A location as (in main file, position), using the expansion location so that code
-/// from a macro sits where the macro is invoked.
+/// A location as (in main file, position). The offset is where the code is in the file
+/// (for a macro, where it is invoked); line and column are the presumed ones, which
+/// `#line` directives change as they change the line table of the compiled code.
 fn position(loc: CXSourceLocation) -> (bool, Pos) {
     let (mut line, mut col, mut offset): (c_uint, c_uint, c_uint) = (0, 0, 0);
+    let mut file_name = CXString {
+        data: ptr::null(),
+        private_flags: 0,
+    };
     // SAFETY: `loc` comes from a live translation unit; the out-pointers are valid locals
-    // (the file out-parameter may be null).
+    // (the file out-parameter of the expansion location may be null); the presumed file
+    // name is a CXString we free with take_string.
     let main = unsafe {
-        clang_getExpansionLocation(loc, ptr::null_mut(), &mut line, &mut col, &mut offset);
+        clang_getExpansionLocation(
+            loc,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut offset,
+        );
+        // The presumed location of a macro location is that of its expansion.
+        clang_getPresumedLocation(loc, &mut file_name, &mut line, &mut col);
         clang_Location_isFromMainFile(loc) != 0
     };
+    drop(take_string(file_name));
     (main, Pos { offset, line, col })
 }
 
@@ -100,6 +115,33 @@ fn extent(cursor: CXCursor) -> (bool, Extent) {
     let (main, start) = position(start_loc);
     let (_, end) = position(end_loc);
     (main, Extent { start, end })
+}
+
+/// Whether the code at the cursor comes from a macro's definition: its spelling is
+/// elsewhere than its expansion.
+fn in_macro(cursor: CXCursor) -> bool {
+    // SAFETY: `cursor` belongs to a live translation unit; the out-pointers are valid
+    // locals or null.
+    unsafe {
+        let loc = clang_getRangeStart(clang_getCursorExtent(cursor));
+        let (mut spelling, mut expansion): (c_uint, c_uint) = (0, 0);
+        let (mut sfile, mut efile): (CXFile, CXFile) = (ptr::null_mut(), ptr::null_mut());
+        clang_getSpellingLocation(
+            loc,
+            &mut sfile,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut spelling,
+        );
+        clang_getExpansionLocation(
+            loc,
+            &mut efile,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut expansion,
+        );
+        spelling != expansion || sfile != efile
+    }
 }
 
 fn kind_of(cursor: CXCursor) -> NodeKind {
@@ -156,6 +198,7 @@ fn convert(cursor: CXCursor) -> AstNode {
             NodeKind::Call | NodeKind::Decl => spelling(cursor),
             _ => String::new(),
         },
+        in_macro: in_macro(cursor),
         children,
     }
 }

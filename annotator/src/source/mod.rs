@@ -115,6 +115,9 @@ pub struct AstNode {
     pub extent: Extent,
     /// The name for calls (the callee) and declarations, else empty.
     pub spelling: String,
+    /// Whether it was written in a macro's definition rather than here: no code can be
+    /// inserted inside it.
+    pub in_macro: bool,
     /// Children in source order. A `for` has four (init, condition, increment, body), any
     /// of the first three possibly a `Null` placeholder; an `if` has two or three.
     pub children: Vec<AstNode>,
@@ -272,6 +275,7 @@ fn complete_for_headers(node: &mut AstNode, text: &[u8]) {
                     end: at(anchor),
                 },
                 spelling: String::new(),
+                in_macro: false,
                 children: Vec::new(),
             })
         })

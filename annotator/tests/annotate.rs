@@ -1,0 +1,213 @@
+//! The annotator end to end (without running kernels): every example annotates and the
+//! annotated file compiles; unusual but valid OpenCL C, generated at random, too; the
+//! constructs it cannot handle are errors that name the line.
+
+use std::path::{Path, PathBuf};
+
+use annotator::annotate::{annotate_file, Annotation};
+use annotator::compile::{BuildOptions, Compiler};
+use annotator::matching::To;
+use pipeline_model::Architecture;
+use proptest::prelude::*;
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("srcsim-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn annotate(path: &Path) -> Result<Annotation, String> {
+    let compiler = Compiler::locate().unwrap();
+    annotate_file(
+        &compiler,
+        path,
+        &BuildOptions::default(),
+        &Architecture::default_arch(),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The annotated text is valid OpenCL C (the e2e tests build and run it on PoCL).
+fn compiles(a: &Annotation, name: &str) {
+    let compiler = Compiler::locate().unwrap();
+    let p = temp(name, &a.source);
+    if let Err(e) = compiler.check_syntax(&p, &BuildOptions::default()) {
+        panic!("annotated {name} does not compile: {e}\n{}", a.source);
+    }
+}
+
+#[test]
+fn every_example_annotates_and_compiles_with_every_block_accounted_for() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "cl") {
+            continue;
+        }
+        let a = annotate(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        compiles(
+            &a,
+            &format!("{}.timed.cl", p.file_stem().unwrap().to_string_lossy()),
+        );
+        for k in &a.sidecar.kernels {
+            assert!(a.source.contains(&format!("__srcsim_exit_{}", k.name)));
+            // The entry block is a timing point, or on the path to the first one.
+            let blocks = &k.block_map.blocks;
+            for b in blocks {
+                let on_a_path = k
+                    .paths
+                    .paths
+                    .iter()
+                    .any(|p| p.blocks.contains(&b.ptx_block) || p.to == To::Block(b.ptx_block));
+                assert!(
+                    b.source.is_some() || on_a_path,
+                    "{}: B{} is neither mapped nor on a path",
+                    k.name,
+                    b.ptx_block
+                );
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 9);
+}
+
+#[test]
+fn the_sidecar_describes_the_records() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels/vector_add.cl");
+    let a = annotate(&p).unwrap();
+    let v = serde_json::to_value(&a.sidecar).unwrap();
+    assert_eq!(v["schema"], "srcsim.annotation/1");
+    assert_eq!(v["records"]["stride"], 5);
+    assert_eq!(v["records"]["fields"][0], "t");
+    assert_eq!(v["records"]["usage_scale"], 2);
+    assert_eq!(v["kernels"][0]["records_arg"], 4);
+    assert!(a
+        .source
+        .contains("const int n, __global ulong *__srcsim_records)"));
+}
+
+#[test]
+fn goto_is_an_error_naming_its_line() {
+    let p = temp(
+        "goto.cl",
+        "__kernel void g(__global int *o)\n{\n    int i = 0;\nagain:\n    if (++i < 3) goto again;\n    o[0] = i;\n}\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(
+        err.contains("goto.cl:4:1: `goto` and labels is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn helpers_with_void_and_empty_parameter_lists() {
+    let src = r#"
+float one(void) { return 1.0f; }
+float two() { return 2.0f; }
+float add(float a, float b) { return a + b; }
+__kernel void k(__global float *o)
+{
+    o[get_global_id(0)] = add(one(), two()) + add(two(), 3.0f);
+}
+"#;
+    let a = annotate(&temp("helpers.cl", src)).unwrap();
+    assert!(
+        a.source
+            .contains("one(__private __srcsim_state *__srcsim /*void*/)"),
+        "{}",
+        a.source
+    );
+    assert!(
+        a.source.contains("two(__private __srcsim_state *__srcsim)"),
+        "{}",
+        a.source
+    );
+    assert!(
+        a.source
+            .contains("add(one(__srcsim), two(__srcsim), __srcsim)"),
+        "{}",
+        a.source
+    );
+    compiles(&a, "helpers.timed.cl");
+}
+
+#[test]
+fn unusual_but_valid_source() {
+    let src = r#"#define LOOP(i, n) for (int i = 0; i < (n); i++)
+#define STR "not a { brace }"
+/* a comment with { braces } and a "string" */
+#line 200 "renamed.cl"
+__constant char text[] = STR;
+__kernel void odd(__global int *o, int n)
+{
+    int acc = 0; // }
+    LOOP(i, n) {
+        if (i == 3) continue;
+        for (int j = 0; j < i; j++) {
+            if (j > 5) break;
+            acc += text[j % 5] == '{' ? 1 : 2;
+        }
+    }
+    switch (n & 3) {
+    case 0: acc++;
+    case 1: { acc += 2; break; }
+    default: acc -= 1;
+    }
+    o[get_global_id(0)] = acc;
+}
+"#;
+    let a = annotate(&temp("odd.cl", src)).unwrap();
+    compiles(&a, "odd.timed.cl");
+    // The #line directive moved the lines; blocks were still matched.
+    let mapped = a.sidecar.kernels[0]
+        .block_map
+        .blocks
+        .iter()
+        .filter(|b| b.source.is_some())
+        .count();
+    assert!(mapped >= 4, "{:#?}", a.sidecar.kernels[0].block_map);
+}
+
+/// A random structured statement (depth-limited) that only uses `i`, `n` and `acc`.
+fn statement(depth: u32) -> BoxedStrategy<String> {
+    let leaf = prop_oneof![
+        Just("acc += 1;".to_string()),
+        Just("acc ^= n;".to_string()),
+        Just("acc = acc > 7 && n ? acc - 1 : acc * 3;".to_string()),
+        Just("acc += helper(acc);".to_string()),
+        Just("/* { } */ acc--;".to_string()),
+    ];
+    if depth == 0 {
+        return leaf.boxed();
+    }
+    let inner = || statement(depth - 1);
+    prop_oneof![
+        3 => leaf,
+        1 => (inner(), inner()).prop_map(|(a, b)| format!("if (acc < n) {{ {a} }} else {{ {b} }}")),
+        1 => inner().prop_map(|a| format!("if (acc & 1) {a}")),
+        1 => inner().prop_map(|a| format!("for (int i = 0; i < 3; i++) {{ {a} if (acc > 100) break; }}")),
+        1 => inner().prop_map(|a| format!("while (acc < n * 2) {{ acc++; if (acc == 5) continue; {a} }}")),
+        1 => inner().prop_map(|a| format!("do {{ {a} }} while (acc++ < 4);")),
+        1 => (inner(), inner()).prop_map(|(a, b)| format!("switch (acc % 3) {{ case 0: {a} break; case 1: {b} default: acc++; }}")),
+        1 => (inner(), inner()).prop_map(|(a, b)| format!("{{ {a} {b} }}")),
+    ]
+    .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #[test]
+    fn random_structured_kernels_annotate_and_compile(body in prop::collection::vec(statement(2), 1..4)) {
+        let src = format!(
+            "int helper(int x) {{ return x > 3 ? x / 2 : x + 1; }}\n\
+             __kernel void r(__global int *o, int n)\n{{\n    int acc = get_global_id(0);\n    {}\n    if (acc == 42) return;\n    o[get_global_id(0)] = acc;\n}}\n",
+            body.join("\n    ")
+        );
+        let a = annotate(&temp("random.cl", &src)).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?;
+        compiles(&a, "random.timed.cl");
+    }
+}
