@@ -1,0 +1,265 @@
+//! Annotated kernels on PoCL, side by side with the originals on the same inputs: the
+//! outputs are bit-identical, every work-item's record is filled, and each work-item's
+//! time is what the pair-time formula gives along the PTX path it takes, computed here
+//! from the analysis tables and the known control flow (not from the annotator's path
+//! tables).
+
+use std::path::Path;
+
+use annotator::analysis::FunctionAnalysis;
+use annotator::annotate::{annotate_file, Annotation};
+use annotator::compile::{BuildOptions, Compiler};
+use kernel_runner::{run_kernel, KernelArg, NdRange};
+use pipeline_model::Architecture;
+
+fn example(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/kernels")
+        .join(name)
+}
+
+fn annotate(name: &str) -> Annotation {
+    let compiler = Compiler::locate().expect("clang 19");
+    annotate_file(
+        &compiler,
+        &example(name),
+        &BuildOptions::default(),
+        &Architecture::default_arch(),
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+struct Both {
+    original: Vec<Vec<u8>>,
+    annotated: Vec<Vec<u8>>,
+    records: Vec<u64>,
+    stride: usize,
+}
+
+impl Both {
+    fn t(&self, work_item: usize) -> u64 {
+        self.records[work_item * self.stride]
+    }
+}
+
+/// Runs `kernel` of example `name` and its annotated version on the same arguments.
+fn run_both(
+    name: &str,
+    kernel: &str,
+    args: Vec<KernelArg>,
+    range: NdRange,
+    a: &Annotation,
+) -> Both {
+    let source = std::fs::read_to_string(example(name)).unwrap();
+    let original = run_kernel(&source, "", kernel, &args, &range)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .buffers;
+    let items: usize = range.global[..range.work_dim as usize].iter().product();
+    let stride = a.sidecar.records.stride;
+    let mut timed_args = args;
+    timed_args.push(KernelArg::zeroed::<u64>(items * stride));
+    let out = run_kernel(&a.source, "", kernel, &timed_args, &range)
+        .unwrap_or_else(|e| panic!("{name} annotated: {e}\n{}", a.source));
+    let mut annotated = out.buffers;
+    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
+    assert_eq!(
+        original, annotated,
+        "{name}: the annotated kernel computes something else"
+    );
+    for w in 0..items {
+        assert!(
+            records[w * stride] > 0,
+            "{name}: work-item {w} wrote no record"
+        );
+        assert!(
+            records[w * stride + 1] > 0,
+            "{name}: work-item {w} issued nothing"
+        );
+    }
+    Both {
+        original,
+        annotated,
+        records,
+        stride,
+    }
+}
+
+fn kernel<'a>(a: &'a Annotation, name: &str) -> &'a FunctionAnalysis {
+    a.sidecar
+        .analysis
+        .kernels
+        .iter()
+        .find(|k| k.name == name)
+        .unwrap()
+}
+
+/// t of a PTX path by the pair-time formula: t_v0 + sum (t_(v_{i-1},v_i) - t_v_{i-1}).
+fn path_time(k: &FunctionAnalysis, path: &[usize]) -> u64 {
+    let t = |b: usize| k.blocks[b].cycles;
+    let pair = |a: usize, b: usize| {
+        k.edges
+            .iter()
+            .find(|e| e.from == a && e.to == b)
+            .unwrap_or_else(|| panic!("B{a} -> B{b} is no edge of {}", k.name))
+            .cycles
+    };
+    let mut total = t(path[0]);
+    for w in path.windows(2) {
+        total += pair(w[0], w[1]) - t(w[0]);
+    }
+    total
+}
+
+/// The only successor of `b` other than `not`.
+fn other_successor(k: &FunctionAnalysis, b: usize, not: usize) -> usize {
+    *k.blocks[b].successors.iter().find(|&&s| s != not).unwrap()
+}
+
+#[test]
+fn straight_line_kernel_counts_exactly_t_b() {
+    let a = annotate("float4_vectors.cl");
+    let n = 256;
+    let input: Vec<f32> = (0..n * 4).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let both = run_both(
+        "float4_vectors.cl",
+        "scale_offset4",
+        vec![
+            KernelArg::from_slice(&input),
+            KernelArg::zeroed::<f32>(n * 4),
+            KernelArg::scalar([2.0f32, 3.0, 4.0, 5.0]),
+            KernelArg::scalar([1.0f32, -1.0, 0.5, 0.0]),
+        ],
+        NdRange::d1(n).with_local([64, 1, 1]),
+        &a,
+    );
+    let k = kernel(&a, "scale_offset4");
+    assert_eq!(k.blocks.len(), 1);
+    for w in 0..n {
+        assert_eq!(both.t(w), k.blocks[0].cycles);
+    }
+    // And the usage is the block's, scaled.
+    let scale = a.sidecar.records.usage_scale as f64;
+    for (r, u) in k.blocks[0].usage.iter().enumerate() {
+        assert_eq!(both.records[1 + r], (u * scale).round() as u64);
+    }
+}
+
+#[test]
+fn guarded_vector_add_counts_both_paths() {
+    let a = annotate("vector_add.cl");
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let y: Vec<f32> = (0..n).map(|i| 1.0 / (i as f32 + 1.0)).collect();
+    let both = run_both(
+        "vector_add.cl",
+        "vector_add",
+        vec![
+            KernelArg::from_slice(&x),
+            KernelArg::from_slice(&y),
+            KernelArg::zeroed::<f32>(n),
+            KernelArg::scalar(n as i32),
+        ],
+        NdRange::d1(1024).with_local([64, 1, 1]),
+        &a,
+    );
+    let k = kernel(&a, "vector_add");
+    // Entry B0 branches to the add (B1) or straight to the return.
+    let exit = k
+        .blocks
+        .iter()
+        .position(|b| b.successors.is_empty())
+        .unwrap();
+    let add = other_successor(k, 0, exit);
+    let inside = path_time(k, &[0, add, exit]);
+    let outside = path_time(k, &[0, exit]);
+    assert!(inside > outside);
+    for w in 0..1024 {
+        assert_eq!(
+            both.t(w),
+            if w < n { inside } else { outside },
+            "work-item {w}"
+        );
+    }
+    let _ = (&both.original, &both.annotated);
+}
+
+#[test]
+fn if_else_divergence_counts_each_branch() {
+    let a = annotate("divergence.cl");
+    let n = 128;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
+    let both = run_both(
+        "divergence.cl",
+        "divergence",
+        vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
+        NdRange::d1(n).with_local([32, 1, 1]),
+        &a,
+    );
+    let k = kernel(&a, "divergence");
+    let join = k
+        .blocks
+        .iter()
+        .position(|b| b.successors.is_empty())
+        .unwrap();
+    let (b1, b2) = (k.blocks[0].successors[0], k.blocks[0].successors[1]);
+    // The branch with the SFU's square root is the even one.
+    let sfu = a
+        .sidecar
+        .analysis
+        .resources
+        .iter()
+        .position(|r| r == "SFU")
+        .unwrap();
+    let (even, odd) = if k.blocks[b1].usage[sfu] == 8.0 {
+        (b1, b2)
+    } else {
+        (b2, b1)
+    };
+    let t_even = path_time(k, &[0, even, join]);
+    let t_odd = path_time(k, &[0, odd, join]);
+    assert_ne!(t_even, t_odd);
+    for w in 0..n {
+        assert_eq!(
+            both.t(w),
+            if w % 2 == 0 { t_even } else { t_odd },
+            "work-item {w}"
+        );
+    }
+}
+
+#[test]
+fn loop_with_known_trip_count() {
+    let a = annotate("div_chain.cl");
+    let n = 64;
+    let iterations = 5;
+    let data: Vec<f32> = (0..n).map(|i| 1000.0 + i as f32).collect();
+    let both = run_both(
+        "div_chain.cl",
+        "div_chain",
+        vec![
+            KernelArg::from_slice(&data),
+            KernelArg::scalar(1.0001f32),
+            KernelArg::scalar(iterations as i32),
+        ],
+        NdRange::d1(n).with_local([32, 1, 1]),
+        &a,
+    );
+    let k = kernel(&a, "div_chain");
+    let l = &k.loops[0];
+    let (header, latch) = (l.header, l.latches[0]);
+    let exit = k
+        .blocks
+        .iter()
+        .position(|b| b.successors.is_empty())
+        .unwrap();
+    let mut path = vec![0, header];
+    for _ in 1..iterations {
+        path.extend([latch, header]);
+    }
+    path.push(exit);
+    let expected = path_time(k, &path);
+    assert!(expected >= (iterations * 30 * 39) as u64);
+    for w in 0..n {
+        assert_eq!(both.t(w), expected, "work-item {w}");
+    }
+}
