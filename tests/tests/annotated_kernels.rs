@@ -231,7 +231,7 @@ fn if_else_divergence_counts_each_branch() {
 fn loop_with_known_trip_count() {
     let a = annotate("div_chain.cl");
     let n = 64;
-    let iterations = 5;
+    let iterations: i32 = 5;
     let data: Vec<f32> = (0..n).map(|i| 1000.0 + i as f32).collect();
     let both = run_both(
         "div_chain.cl",
@@ -239,7 +239,7 @@ fn loop_with_known_trip_count() {
         vec![
             KernelArg::from_slice(&data),
             KernelArg::scalar(1.0001f32),
-            KernelArg::scalar(iterations as i32),
+            KernelArg::scalar(iterations),
         ],
         NdRange::d1(n).with_local([32, 1, 1]),
         &a,
