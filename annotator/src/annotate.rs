@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming, RECORDS};
 use crate::compile::{BuildOptions, Compiler};
-use crate::matching::{match_blocks, path_table, BlockMap, PathTable};
+use crate::matching::{match_blocks, path_table, unrolled_loops, BlockMap, PathTable};
 use crate::source::cfg::{build, Unsupported};
 use crate::source::{parse, SourceError};
 
@@ -32,6 +32,18 @@ pub enum AnnotateError {
     /// The annotated code could not be generated.
     #[error(transparent)]
     Codegen(#[from] CodegenError),
+    /// The compiler unrolled a loop; counting its iterations per call would be wrong.
+    #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` into a loop of several copies of its body and a remainder loop (PTX blocks {ptx_blocks:?}): the annotator cannot count its iterations yet")]
+    UnrolledLoop {
+        /// The file.
+        path: String,
+        /// The first line of the loop body.
+        line: u32,
+        /// The kernel.
+        kernel: String,
+        /// The PTX blocks of the loop body's copies.
+        ptx_blocks: Vec<usize>,
+    },
 }
 
 /// How the counters of one work-item are laid out in the records buffer.
@@ -104,6 +116,22 @@ pub fn annotate_file(
             .function(&k.name)
             .expect("analyzed kernels are in the module");
         let block_map = match_blocks(f, k, &source, &cfgs);
+        if let Some(u) = unrolled_loops(&block_map, k).first() {
+            let cfg = cfgs
+                .iter()
+                .find(|c| c.function == u.source.function)
+                .expect("a CFG per function");
+            let line = cfg.blocks[u.source.block]
+                .regions
+                .first()
+                .map_or(0, |r| r.start.line);
+            return Err(AnnotateError::UnrolledLoop {
+                path: path.display().to_string(),
+                line,
+                kernel: k.name.clone(),
+                ptx_blocks: u.ptx_blocks.clone(),
+            });
+        }
         let paths = path_table(k, &block_map);
         kernels.push(AnnotatedKernel {
             name: k.name.clone(),

@@ -237,11 +237,24 @@ pub fn annotate(
             if n.kind == NodeKind::Return && n.in_macro {
                 macro_return.get_or_insert(n.extent.start.line);
             } else if n.kind == NodeKind::Return {
+                // `{ exit; return ...; }`: braces keep `if (c) return;` one statement.
+                let text = file.text.as_bytes();
+                let mut end = n.extent.end.offset as usize;
+                while end < text.len() && text[end] != b';' {
+                    end += 1;
+                }
+                let end = (end + 1).min(text.len()) as u32;
                 edits.push(Edit {
                     offset: n.extent.start.offset,
                     class: EXIT,
-                    nesting: 0,
-                    text: exit_call.clone(),
+                    nesting: -i64::from(end),
+                    text: format!("{{ {exit_call} "),
+                });
+                edits.push(Edit {
+                    offset: end,
+                    class: CLOSE,
+                    nesting: -i64::from(n.extent.start.offset),
+                    text: " }".into(),
                 });
             }
         });

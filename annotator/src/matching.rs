@@ -204,6 +204,47 @@ pub fn match_blocks(
     }
 }
 
+/// A source loop the compiler unrolled at run time: one source block is the image of PTX
+/// blocks in different PTX loops (the unrolled loop and its remainder loop), so that one
+/// call of its timing function cannot tell which of them ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnrolledLoop {
+    /// The source block (a loop body).
+    pub source: SourceRef,
+    /// The PTX blocks mapped to it.
+    pub ptx_blocks: Vec<usize>,
+}
+
+/// The source loops of a mapping that the compiler unrolled with a remainder loop.
+pub fn unrolled_loops(map: &BlockMap, analysis: &FunctionAnalysis) -> Vec<UnrolledLoop> {
+    let innermost_loop = |b: usize| {
+        analysis
+            .loops
+            .iter()
+            .filter(|l| l.body.contains(&b))
+            .min_by_key(|l| l.body.len())
+            .map(|l| l.header)
+    };
+    let mut by_source: BTreeMap<&SourceRef, Vec<usize>> = BTreeMap::new();
+    for m in &map.blocks {
+        if let Some(s) = &m.source {
+            by_source.entry(s).or_default().push(m.ptx_block);
+        }
+    }
+    by_source
+        .into_iter()
+        .filter_map(|(s, blocks)| {
+            let mut loops: Vec<usize> = blocks.iter().filter_map(|&b| innermost_loop(b)).collect();
+            loops.sort_unstable();
+            loops.dedup();
+            (loops.len() > 1).then(|| UnrolledLoop {
+                source: s.clone(),
+                ptx_blocks: blocks,
+            })
+        })
+        .collect()
+}
+
 fn choose(
     votes: &[(SourceRef, usize)],
     ptx_depth: usize,

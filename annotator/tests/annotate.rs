@@ -211,3 +211,15 @@ proptest! {
         compiles(&a, "random.timed.cl");
     }
 }
+
+#[test]
+fn runtime_unrolled_loops_are_refused_with_their_line() {
+    // A short body and an unknown trip count: LLVM unrolls it (a loop of copies and a
+    // remainder loop), which per-call timing cannot count yet.
+    let src = "__kernel void dot(__global const float *a, __global float *out, const int n, const float b)\n{\n    float acc = 0.0f;\n    for (int i = 0; i < n; i++)\n        acc += a[i] * b;\n    out[get_global_id(0)] = acc;\n}\n";
+    let err = annotate(&temp("unrolled.cl", src)).unwrap_err();
+    assert!(
+        err.contains("unrolled.cl:5: the compiler unrolled this loop of `dot`"),
+        "{err}"
+    );
+}
