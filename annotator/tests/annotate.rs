@@ -1,6 +1,6 @@
-//! The annotator end to end (without running kernels): every example annotates and the
-//! annotated file compiles; unusual but valid OpenCL C, generated at random, too; the
-//! constructs it cannot handle are errors that name the line.
+//! The annotator end to end (without running kernels: tests/tests/annotated_kernels.rs
+//! runs them): every example annotates and the annotated file compiles; unusual but
+//! valid OpenCL C too; the constructs it cannot handle are errors that name the line.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +8,6 @@ use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::matching::To;
 use pipeline_model::Architecture;
-use proptest::prelude::*;
 
 fn temp(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("srcsim-annotate-{}", std::process::id()));
@@ -170,46 +169,6 @@ __kernel void odd(__global int *o, int n)
         .filter(|b| b.source.is_some())
         .count();
     assert!(mapped >= 4, "{:#?}", a.sidecar.kernels[0].block_map);
-}
-
-/// A random structured statement (depth-limited) that only uses `i`, `n` and `acc`.
-fn statement(depth: u32) -> BoxedStrategy<String> {
-    let leaf = prop_oneof![
-        Just("acc += 1;".to_string()),
-        Just("acc ^= n;".to_string()),
-        Just("acc = acc > 7 && n ? acc - 1 : acc * 3;".to_string()),
-        Just("acc += helper(acc);".to_string()),
-        Just("/* { } */ acc--;".to_string()),
-    ];
-    if depth == 0 {
-        return leaf.boxed();
-    }
-    let inner = || statement(depth - 1);
-    prop_oneof![
-        3 => leaf,
-        1 => (inner(), inner()).prop_map(|(a, b)| format!("if (acc < n) {{ {a} }} else {{ {b} }}")),
-        1 => inner().prop_map(|a| format!("if (acc & 1) {a}")),
-        1 => inner().prop_map(|a| format!("for (int i = 0; i < 3; i++) {{ {a} if (acc > 100) break; }}")),
-        1 => inner().prop_map(|a| format!("while (acc < n * 2) {{ acc++; if (acc == 5) continue; {a} }}")),
-        1 => inner().prop_map(|a| format!("do {{ {a} }} while (acc++ < 4);")),
-        1 => (inner(), inner()).prop_map(|(a, b)| format!("switch (acc % 3) {{ case 0: {a} break; case 1: {b} default: acc++; }}")),
-        1 => (inner(), inner()).prop_map(|(a, b)| format!("{{ {a} {b} }}")),
-    ]
-    .boxed()
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
-    #[test]
-    fn random_structured_kernels_annotate_and_compile(body in prop::collection::vec(statement(2), 1..4)) {
-        let src = format!(
-            "int helper(int x) {{ return x > 3 ? x / 2 : x + 1; }}\n\
-             __kernel void r(__global int *o, int n)\n{{\n    int acc = get_global_id(0);\n    {}\n    if (acc == 42) return;\n    o[get_global_id(0)] = acc;\n}}\n",
-            body.join("\n    ")
-        );
-        let a = annotate(&temp("random.cl", &src)).map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?;
-        compiles(&a, "random.timed.cl");
-    }
 }
 
 #[test]

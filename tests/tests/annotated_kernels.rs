@@ -379,3 +379,77 @@ fn every_other_example_computes_the_same_when_annotated() {
         &a,
     );
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random structured statement (depth-limited) over `acc` and `n`: if/else, loops
+    /// with break and continue, do-while, switch with fall-through, ?: and &&, a helper
+    /// call, comments with braces, early returns. Loops that need not end are bounded by
+    /// `steps`, shared by all of them.
+    fn statement(depth: u32) -> BoxedStrategy<String> {
+        let leaf = prop_oneof![
+            Just("acc += 1;".to_string()),
+            Just("acc ^= n;".to_string()),
+            Just("acc = acc > 7 && n ? acc - 1 : acc * 3;".to_string()),
+            Just("acc += helper(acc);".to_string()),
+            Just("/* { } */ acc--;".to_string()),
+            Just("if (acc == 1000) return;".to_string()),
+        ];
+        if depth == 0 {
+            return leaf.boxed();
+        }
+        let inner = || statement(depth - 1);
+        prop_oneof![
+            3 => leaf,
+            1 => (inner(), inner()).prop_map(|(a, b)| format!("if (acc < n) {{ {a} }} else {{ {b} }}")),
+            1 => inner().prop_map(|a| format!("if (acc & 1) {a}")),
+            1 => inner().prop_map(|a| format!("for (int i = 0; i < 3; i++) {{ {a} if (acc > 100) break; }}")),
+            1 => inner().prop_map(|a| format!("while (acc < n * 2 && steps++ < 40) {{ acc++; if (acc == 5) continue; {a} }}")),
+            1 => inner().prop_map(|a| format!("do {{ {a} }} while (acc++ < 4 && steps++ < 40);")),
+            1 => (inner(), inner()).prop_map(|(a, b)| format!("switch (acc % 3) {{ case 0: {a} break; case 1: {b} default: acc++; }}")),
+            1 => (inner(), inner()).prop_map(|(a, b)| format!("{{ {a} {b} }}")),
+        ]
+        .boxed()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+        /// Annotated, a random kernel computes exactly what it computed before and every
+        /// work-item writes its record (or the annotator says which loop it cannot count).
+        #[test]
+        fn random_kernels_compute_the_same_when_annotated(body in prop::collection::vec(statement(2), 1..4)) {
+            let src = format!(
+                "int helper(int x) {{ return x > 3 ? x / 2 : x + 1; }}\n\
+                 __kernel void r(__global int *o, int n)\n{{\n    int acc = get_global_id(0) % 17;\n    int steps = 0;\n    {}\n    o[get_global_id(0)] = acc;\n}}\n",
+                body.join("\n    ")
+            );
+            let dir = std::env::temp_dir().join(format!("srcsim-random-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("random.cl");
+            std::fs::write(&path, &src).unwrap();
+            let compiler = Compiler::locate().unwrap();
+            let a = match annotate_file(&compiler, &path, &BuildOptions::default(), &Architecture::default_arch()) {
+                Ok(a) => a,
+                Err(e) if e.to_string().contains("unrolled") => return Ok(()),
+                Err(e) => return Err(TestCaseError::fail(format!("{e}\n{src}"))),
+            };
+            let items = 64;
+            let range = NdRange::d1(items).with_local([32, 1, 1]);
+            // -1 marks what a work-item that returned early did not write.
+            let args = vec![KernelArg::from_slice(&vec![-1i32; items]), KernelArg::scalar(9i32)];
+            let original = run_kernel(&src, "", "r", &args, &range).unwrap().buffers;
+            let mut timed = args.clone();
+            timed.push(KernelArg::zeroed::<u64>(items * a.sidecar.records.stride));
+            let mut annotated = run_kernel(&a.source, "", "r", &timed, &range)
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{}", a.source)))?
+                .buffers;
+            let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
+            prop_assert_eq!(&original, &annotated, "{}", a.source);
+            for w in 0..items {
+                prop_assert!(records[w * a.sidecar.records.stride] > 0, "work-item {} wrote no record\n{}", w, a.source);
+            }
+        }
+    }
+}
