@@ -102,20 +102,12 @@ impl Cfg {
             if !self.is_back_edge(from, to) {
                 continue;
             }
-            // The body: the header and every block that reaches the latch without it.
-            let mut body = vec![to];
-            let mut stack = vec![from];
-            while let Some(b) = stack.pop() {
-                if body.contains(&b) {
-                    continue;
-                }
-                body.push(b);
-                stack.extend(
-                    self.graph
-                        .neighbors_directed(NodeIndex::new(b), Direction::Incoming)
-                        .map(|n| n.index()),
-                );
-            }
+            let mut body = natural_loop_body(to, from, |b| {
+                self.graph
+                    .neighbors_directed(NodeIndex::new(b), Direction::Incoming)
+                    .map(|n| n.index())
+                    .collect()
+            });
             match loops.iter_mut().find(|l| l.header == to) {
                 Some(l) => {
                     l.latches.push(from);
@@ -136,4 +128,23 @@ impl Cfg {
         loops.sort_by_key(|l| l.header);
         loops
     }
+}
+
+/// The body of the natural loop of back edge `latch -> header`: the header and every block
+/// that reaches the latch without passing the header. `predecessors` lists a block's.
+pub fn natural_loop_body(
+    header: usize,
+    latch: usize,
+    predecessors: impl Fn(usize) -> Vec<usize>,
+) -> Vec<usize> {
+    let mut body = vec![header];
+    let mut stack = vec![latch];
+    while let Some(b) = stack.pop() {
+        if body.contains(&b) {
+            continue;
+        }
+        body.push(b);
+        stack.extend(predecessors(b));
+    }
+    body
 }

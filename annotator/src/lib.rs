@@ -23,6 +23,7 @@ pub mod analysis;
 pub mod annotate;
 pub mod cfg;
 pub mod classify;
+pub mod cli;
 pub mod codegen;
 pub mod compile;
 pub mod matching;

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use serde::Serialize;
 
 use crate::analysis::FunctionAnalysis;
-use crate::cfg::Cfg;
+use crate::cfg::{natural_loop_body, Cfg};
 use crate::ptx::Function;
 use crate::source::cfg::{BlockRole, SourceCfg};
 use crate::source::SourceFile;
@@ -85,21 +85,13 @@ fn source_loop_depths(cfg: &SourceCfg) -> Vec<usize> {
             if !cfg.dominates(h, b.id) {
                 continue;
             }
-            // Back edge b -> h: the loop is h and everything reaching b without h.
-            let mut body = vec![h];
-            let mut stack = vec![b.id];
-            while let Some(x) = stack.pop() {
-                if body.contains(&x) {
-                    continue;
-                }
-                body.push(x);
-                stack.extend(
-                    cfg.blocks
-                        .iter()
-                        .filter(|p| p.successors.contains(&x))
-                        .map(|p| p.id),
-                );
-            }
+            let body = natural_loop_body(h, b.id, |x| {
+                cfg.blocks
+                    .iter()
+                    .filter(|p| p.successors.contains(&x))
+                    .map(|p| p.id)
+                    .collect()
+            });
             for x in body {
                 depth[x] += 1;
             }

@@ -182,3 +182,52 @@ fn runtime_unrolled_loops_are_refused_with_their_line() {
         "{err}"
     );
 }
+
+#[test]
+fn the_annotate_command_writes_both_files_and_explains() {
+    let dir = std::env::temp_dir().join(format!("srcsim-annotate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("divergence.timed.cl");
+    let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels/divergence.cl");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_annotate"))
+        .arg(&kernel)
+        .arg("-o")
+        .arg(&out)
+        .arg("--explain")
+        .env_remove("SRCSIM_ARCH")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let explain = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        explain.contains("kernel divergence: 4 PTX blocks, 4 mapped"),
+        "{explain}"
+    );
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("__srcsim_records"));
+    let sidecar: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
+    assert_eq!(sidecar["kernels"][0]["name"], "divergence");
+
+    let bad = temp(
+        "bad_cli.cl",
+        "__kernel void k(__global int *a) { a[0] = nope; }\n",
+    );
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_annotate"))
+        .arg(&bad)
+        .arg("--explain")
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("bad_cli.cl:1:43: error: use of undeclared identifier 'nope'"),
+        "{err}"
+    );
+}

@@ -2,32 +2,20 @@
 //! on request, one block's pipeline timeline; or all of it as JSON.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use annotator::analysis::{self, Analysis, FunctionAnalysis, Timeline};
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::cli::BuildArgs;
+use annotator::compile::Compiler;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, CellAlignment, Table};
-use pipeline_model::{Architecture, Stage};
+use pipeline_model::Stage;
 use serde::Serialize;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// The OpenCL C file.
-    file: PathBuf,
-    /// Architecture: a shipped name (gtx480, ampere_a100, hopper_h100) or a TOML file.
-    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = "SRCSIM_ARCH")]
-    arch: String,
-    /// Define a macro, as in clBuildProgram options (-D NAME or -D NAME=VALUE).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    defines: Vec<String>,
-    /// Add a directory to the include path.
-    #[arg(short = 'I', value_name = "DIR")]
-    include_dirs: Vec<PathBuf>,
-    /// Further OpenCL build options, as one string (e.g. "-cl-std=CL2.0 -cl-mad-enable").
-    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
-    options: Option<String>,
+    #[command(flatten)]
+    build: BuildArgs,
     /// Only this kernel.
     #[arg(long)]
     kernel: Option<String>,
@@ -50,20 +38,17 @@ struct JsonOutput<'a> {
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
-    let arch = Architecture::load(&args.arch)?;
-    let mut options = BuildOptions::parse(args.options.as_deref().unwrap_or(""));
-    options.defines.extend(args.defines.iter().cloned());
-    options
-        .include_dirs
-        .extend(args.include_dirs.iter().cloned());
+    let arch = args.build.architecture()?;
+    let file = &args.build.file;
     let compiler = Compiler::locate()?;
-    let (mut analysis, module) = analysis::analyze_file(&compiler, &args.file, &options, &arch)?;
+    let (mut analysis, module) =
+        analysis::analyze_file(&compiler, file, &args.build.build_options(), &arch)?;
 
     if let Some(name) = &args.kernel {
         if !analysis.kernels.iter().any(|k| &k.name == name) {
             bail!(
                 "{}: no kernel `{name}` (kernels: {})",
-                args.file.display(),
+                file.display(),
                 kernel_names(&analysis)
             );
         }

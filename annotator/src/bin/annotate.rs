@@ -7,33 +7,21 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use annotator::annotate::{annotate_file, Annotation};
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::cli::BuildArgs;
+use annotator::compile::Compiler;
 use annotator::matching::{From, To};
 use anyhow::{Context, Result};
 use clap::Parser;
-use pipeline_model::Architecture;
 
 /// Writes the best-case timing of every PTX block back into an OpenCL C file.
 #[derive(Parser)]
-#[command(name = "annotate", version, about)]
+#[command(name = "annotate", version)]
 struct Args {
-    /// The OpenCL C file.
-    file: PathBuf,
+    #[command(flatten)]
+    build: BuildArgs,
     /// The annotated file to write (its sidecar goes beside it, as .json).
     #[arg(short = 'o', long = "output", required_unless_present = "explain")]
     output: Option<PathBuf>,
-    /// Architecture: a shipped name (gtx480, ampere_a100, hopper_h100) or a TOML file.
-    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = "SRCSIM_ARCH")]
-    arch: String,
-    /// Define a macro (-D NAME or -D NAME=VALUE).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-    defines: Vec<String>,
-    /// Add a directory to the include path.
-    #[arg(short = 'I', value_name = "DIR")]
-    include_dirs: Vec<PathBuf>,
-    /// Further OpenCL build options, as one string.
-    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
-    options: Option<String>,
     /// Explain the block mapping instead of (or besides, with -o) writing files.
     #[arg(long)]
     explain: bool,
@@ -50,14 +38,14 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<()> {
-    let arch = Architecture::load(&args.arch)?;
-    let mut options = BuildOptions::parse(args.options.as_deref().unwrap_or(""));
-    options.defines.extend(args.defines.iter().cloned());
-    options
-        .include_dirs
-        .extend(args.include_dirs.iter().cloned());
+    let arch = args.build.architecture()?;
     let compiler = Compiler::locate()?;
-    let a = annotate_file(&compiler, &args.file, &options, &arch)?;
+    let a = annotate_file(
+        &compiler,
+        &args.build.file,
+        &args.build.build_options(),
+        &arch,
+    )?;
     if let Some(out) = &args.output {
         std::fs::write(out, &a.source)
             .with_context(|| format!("cannot write {}", out.display()))?;

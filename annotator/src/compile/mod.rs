@@ -155,32 +155,31 @@ impl Compiler {
         Ok(Compiler { clang, libclc })
     }
 
+    /// Runs a clang command to completion.
+    fn run(&self, command: &mut Command) -> Result<std::process::Output, CompileError> {
+        command.output().map_err(|e| CompileError::ToolMissing {
+            what: "clang 19",
+            looked: format!("{}: {e}", self.clang.display()),
+        })
+    }
+
     /// clang's resource directory (its builtin headers, `opencl-c.h` among them), which
     /// libclang must be told: it looks for it next to itself, where Debian has none.
     pub fn resource_dir(&self) -> Result<PathBuf, CompileError> {
-        let out = Command::new(&self.clang)
-            .arg("-print-resource-dir")
-            .output()
-            .map_err(|e| CompileError::ToolMissing {
-                what: "clang 19",
-                looked: format!("{}: {e}", self.clang.display()),
-            })?;
+        let out = self.run(Command::new(&self.clang).arg("-print-resource-dir"))?;
         Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
     }
 
     /// Checks that the OpenCL C file `source` is valid (parsing and semantic analysis, no
     /// code generation), as any OpenCL compiler would see it.
     pub fn check_syntax(&self, source: &Path, options: &BuildOptions) -> Result<(), CompileError> {
-        let output = Command::new(&self.clang)
-            .args(["-x", "cl", "-fsyntax-only", "-fno-color-diagnostics"])
-            .args(["-Xclang", "-finclude-default-header"])
-            .args(options.clang_args())
-            .arg(source)
-            .output()
-            .map_err(|e| CompileError::ToolMissing {
-                what: "clang 19",
-                looked: format!("{}: {e}", self.clang.display()),
-            })?;
+        let output = self.run(
+            Command::new(&self.clang)
+                .args(["-x", "cl", "-fsyntax-only", "-fno-color-diagnostics"])
+                .args(["-Xclang", "-finclude-default-header"])
+                .args(options.clang_args())
+                .arg(source),
+        )?;
         if output.status.success() {
             return Ok(());
         }
@@ -211,22 +210,19 @@ impl Compiler {
             path: "the srcsim NVPTX prelude".into(),
             source,
         })?;
-        let output = Command::new(&self.clang)
-            .args(["-x", "cl", "-target", "nvptx64-unknown-nvidiacl"])
-            .arg(format!("-march={ptx_target}"))
-            .args(["-O3", "-gdwarf-4", "-gline-tables-only", "-S", "-o", "-"])
-            .args(["-fno-crash-diagnostics", "-fno-color-diagnostics"])
-            .args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"])
-            .arg(&self.libclc)
-            .arg("-include")
-            .arg(prelude)
-            .args(options.clang_args())
-            .arg(source)
-            .output()
-            .map_err(|e| CompileError::ToolMissing {
-                what: "clang 19",
-                looked: format!("{}: {e}", self.clang.display()),
-            })?;
+        let output = self.run(
+            Command::new(&self.clang)
+                .args(["-x", "cl", "-target", "nvptx64-unknown-nvidiacl"])
+                .arg(format!("-march={ptx_target}"))
+                .args(["-O3", "-gdwarf-4", "-gline-tables-only", "-S", "-o", "-"])
+                .args(["-fno-crash-diagnostics", "-fno-color-diagnostics"])
+                .args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"])
+                .arg(&self.libclc)
+                .arg("-include")
+                .arg(prelude)
+                .args(options.clang_args())
+                .arg(source),
+        )?;
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         if output.status.success() {
             return Ok(CompiledPtx {
