@@ -10,7 +10,9 @@ use serde::Serialize;
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming, RECORDS};
 use crate::compile::{BuildOptions, Compiler};
-use crate::matching::{match_blocks, path_table, unrolled_loops, BlockMap, PathTable};
+use crate::matching::{
+    match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
+};
 use crate::source::cfg::{build, Unsupported};
 use crate::source::{parse, SourceError};
 
@@ -33,7 +35,7 @@ pub enum AnnotateError {
     #[error(transparent)]
     Codegen(#[from] CodegenError),
     /// The compiler unrolled a loop; counting its iterations per call would be wrong.
-    #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` into a loop of several copies of its body and a remainder loop (PTX blocks {ptx_blocks:?}): the annotator cannot count its iterations yet")]
+    #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop, or other timed code inside them")]
     UnrolledLoop {
         /// The file.
         path: String,
@@ -70,6 +72,8 @@ pub struct AnnotatedKernel {
     pub block_map: BlockMap,
     /// What each timing point adds.
     pub paths: PathTable,
+    /// Loops the compiler unrolled, counted and charged when left.
+    pub unrolled: Vec<UnrolledLoop>,
 }
 
 /// The sidecar written beside the annotated file.
@@ -116,7 +120,8 @@ pub fn annotate_file(
             .function(&k.name)
             .expect("analyzed kernels are in the module");
         let block_map = match_blocks(f, k, &source, &cfgs);
-        if let Some(u) = unrolled_loops(&block_map, k).first() {
+        let unrolled = unrolled_loops(&block_map, k, &cfgs);
+        if let Some(u) = unrolled.iter().find(|u| u.shape.is_none()) {
             let cfg = cfgs
                 .iter()
                 .find(|c| c.function == u.source.function)
@@ -138,6 +143,7 @@ pub fn annotate_file(
             records_arg: f.params.len(),
             block_map,
             paths,
+            unrolled,
         });
     }
     let timings: Vec<KernelTiming<'_>> = kernels
@@ -145,6 +151,7 @@ pub fn annotate_file(
         .map(|k| KernelTiming {
             map: &k.block_map,
             table: &k.paths,
+            unrolled: &k.unrolled,
         })
         .collect();
     let resources = analysis.resources.len();

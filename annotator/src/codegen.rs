@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::matching::{BlockMap, From, PathTable, To};
+use crate::matching::{BlockMap, From, PathTable, To, UnrollShape, UnrolledLoop};
 use crate::source::cfg::{Insertion, SourceCfg};
 use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
 
@@ -31,6 +31,70 @@ pub struct KernelTiming<'a> {
     pub map: &'a BlockMap,
     /// The path table.
     pub table: &'a PathTable,
+    /// Loops the compiler unrolled (each with a shape): counted, charged when left.
+    pub unrolled: &'a [UnrolledLoop],
+}
+
+/// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once).
+fn charge(out: &mut String, cycles: u64, usage: &[u64], times: &str) {
+    let _ = write!(out, " s->t += {times}{cycles}ul;");
+    for (r, u) in usage.iter().enumerate() {
+        if *u > 0 {
+            let _ = write!(out, " s->u[{r}] += {times}{u}ul;");
+        }
+    }
+}
+
+/// The settle function of unrolled loop `l` of kernel `ki`: charges the `k` counted body
+/// executions as `k / factor` iterations of the unrolled loop and `k % factor` of the
+/// remainder loop, in the order the PTX runs them, each entered from wherever the last
+/// simulated block is.
+fn settle_function(
+    out: &mut String,
+    l: usize,
+    ki: usize,
+    shape: &UnrollShape,
+    table: &PathTable,
+    usage_scale: u64,
+) {
+    let (main, rem) = (shape.main, shape.remainder);
+    let remainder_first = table.get(From::Block(rem), To::Block(main)).is_some()
+        && table.get(From::Block(main), To::Block(rem)).is_none();
+    let _ = writeln!(
+        out,
+        "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];\n    if (k == 0) return;\n    s->k[{l}] = 0;\n    ulong q = k / {f}ul, r = k % {f}ul;",
+        f = shape.factor
+    );
+    let part = |out: &mut String, count: &str, target: usize| {
+        let _ = writeln!(out, "    if ({count} != 0) {{\n        switch (s->last) {{");
+        for p in table.paths.iter().filter(|p| p.to == To::Block(target)) {
+            let _ = write!(out, "        case {}u:", encode(ki, p.from));
+            charge(out, p.cycles, &scaled(&p.usage, usage_scale), "");
+            out.push_str(" break;\n");
+        }
+        let _ = write!(
+            out,
+            "        default: break;\n        }}\n        s->last = {}u;\n       ",
+            encode(ki, From::Block(target))
+        );
+        if let Some(p) = table.get(From::Block(target), To::Block(target)) {
+            charge(
+                out,
+                p.cycles,
+                &scaled(&p.usage, usage_scale),
+                &format!("({count} - 1) * "),
+            );
+        }
+        out.push_str("\n    }\n");
+    };
+    if remainder_first {
+        part(out, "r", rem);
+        part(out, "q", main);
+    } else {
+        part(out, "q", main);
+        part(out, "r", rem);
+    }
+    out.push_str("}\n");
 }
 
 /// What the annotated code must not lose (checked before writing anything).
@@ -130,9 +194,50 @@ pub fn annotate(
     let mut edits: Vec<Edit> = Vec::new();
     let mut functions = String::new();
 
+    // Unrolled loops of all kernels, numbered; their settle functions.
+    let loops: Vec<(usize, &UnrolledLoop, &UnrollShape)> = kernels
+        .iter()
+        .enumerate()
+        .flat_map(|(ki, k)| {
+            k.unrolled
+                .iter()
+                .filter_map(move |u| u.shape.as_ref().map(|s| (ki, u, s)))
+        })
+        .collect();
+    for (l, (ki, _, shape)) in loops.iter().enumerate() {
+        settle_function(
+            &mut functions,
+            l,
+            *ki,
+            shape,
+            kernels[*ki].table,
+            usage_scale,
+        );
+    }
+
     // The timing function of every source block some PTX block maps to.
     for cfg in cfgs {
         for block in &cfg.blocks {
+            let here = |u: &UnrolledLoop| u.source.function == cfg.function;
+            // Loops whose body this block is: count instead of charging.
+            let counts: Vec<(usize, usize)> = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, u, _))| here(u) && u.source.block == block.id)
+                .map(|(l, (ki, _, _))| (l, *ki))
+                .collect();
+            let counted: Vec<(usize, usize)> = loops
+                .iter()
+                .filter(|(_, u, _)| here(u) && u.source.block == block.id)
+                .flat_map(|(ki, _, s)| [(*ki, s.main), (*ki, s.remainder)])
+                .collect();
+            // Loops this block is outside of: settle them first.
+            let settles: Vec<usize> = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
+                .map(|(l, _)| l)
+                .collect();
             let mut cases: BTreeMap<u32, (u64, Vec<u64>, u32)> = BTreeMap::new();
             for (ki, k) in kernels.iter().enumerate() {
                 let targets: Vec<usize> = k
@@ -145,6 +250,7 @@ pub fn annotate(
                             .is_some_and(|s| s.function == cfg.function && s.block == block.id)
                     })
                     .map(|m| m.ptx_block)
+                    .filter(|&v| !counted.contains(&(ki, v)))
                     .collect();
                 for p in &k.table.paths {
                     let To::Block(v) = p.to else { continue };
@@ -159,21 +265,27 @@ pub fn annotate(
                     }
                 }
             }
-            if cases.is_empty() {
+            if cases.is_empty() && counts.is_empty() {
                 continue;
             }
             let name = format!("__srcsim_{}_{}", cfg.function, block.id);
             let _ = writeln!(
                 functions,
-                "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{\n    switch (s->last) {{"
+                "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{"
             );
+            for l in &settles {
+                let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+            }
+            for (l, ki) in &counts {
+                let _ = writeln!(
+                    functions,
+                    "    if ((s->last >> 16) == {ki}u) {{ s->k[{l}] += 1; return; }}"
+                );
+            }
+            functions.push_str("    switch (s->last) {\n");
             for (from, (cycles, usage, to)) in &cases {
-                let _ = write!(functions, "    case {from}u: s->t += {cycles}ul;");
-                for (r, u) in usage.iter().enumerate() {
-                    if *u > 0 {
-                        let _ = write!(functions, " s->u[{r}] += {u}ul;");
-                    }
-                }
+                let _ = write!(functions, "    case {from}u:");
+                charge(&mut functions, *cycles, usage, "");
                 let _ = writeln!(functions, " s->last = {to}u; return;");
             }
             functions.push_str("    default: return;\n    }\n}\n");
@@ -187,8 +299,14 @@ pub fn annotate(
         let f = file.function(name).expect("checked above");
         let _ = writeln!(
             functions,
-            "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{\n    switch (s->last) {{"
+            "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{"
         );
+        for (l, (lk, _, _)) in loops.iter().enumerate() {
+            if *lk == ki {
+                let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+            }
+        }
+        functions.push_str("    switch (s->last) {\n");
         let exits: BTreeMap<u32, (u64, Vec<u64>)> = k
             .table
             .paths
@@ -202,12 +320,8 @@ pub fn annotate(
             })
             .collect();
         for (from, (cycles, usage)) in &exits {
-            let _ = write!(functions, "    case {from}u: s->t += {cycles}ul;");
-            for (r, u) in usage.iter().enumerate() {
-                if *u > 0 {
-                    let _ = write!(functions, " s->u[{r}] += {u}ul;");
-                }
-            }
+            let _ = write!(functions, "    case {from}u:");
+            charge(&mut functions, *cycles, usage, "");
             functions.push_str(" break;\n");
         }
         let _ = writeln!(
@@ -313,8 +427,13 @@ pub fn annotate(
         });
     }
     let header = format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last; }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{counters} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
+        counters = if loops.is_empty() {
+            String::new()
+        } else {
+            format!(" ulong k[{}];", loops.len())
+        },
     );
     Ok(apply(&file.text, header, edits))
 }

@@ -196,26 +196,47 @@ pub fn match_blocks(
     }
 }
 
-/// A source loop the compiler unrolled at run time: one source block is the image of PTX
-/// blocks in different PTX loops (the unrolled loop and its remainder loop), so that one
-/// call of its timing function cannot tell which of them ran.
+/// A source loop the compiler unrolled at run time: its body is the image of PTX blocks in
+/// different PTX loops (an unrolled loop of `factor` copies and a remainder loop), so that
+/// one call of its timing function cannot tell which of them ran. The annotated code
+/// counts the body's executions instead and charges them when control leaves the loop:
+/// `K / factor` iterations of `main`, `K % factor` of `remainder`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UnrolledLoop {
-    /// The source block (a loop body).
+    /// The source block of the loop body.
     pub source: SourceRef,
     /// The PTX blocks mapped to it.
     pub ptx_blocks: Vec<usize>,
+    /// The blocks of the source loop around the body (in the body's function): leaving
+    /// them is when the count is charged.
+    pub source_loop: Vec<usize>,
+    /// How it is counted; `None` when the shape is not one the annotator can count.
+    pub shape: Option<UnrollShape>,
+}
+
+/// The PTX blocks of an unrolled loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct UnrollShape {
+    /// The block holding `factor` copies of the body.
+    pub main: usize,
+    /// The block holding one copy (the remainder loop).
+    pub remainder: usize,
+    /// Copies of the body in `main`.
+    pub factor: u64,
 }
 
 /// The source loops of a mapping that the compiler unrolled with a remainder loop.
-pub fn unrolled_loops(map: &BlockMap, analysis: &FunctionAnalysis) -> Vec<UnrolledLoop> {
+pub fn unrolled_loops(
+    map: &BlockMap,
+    analysis: &FunctionAnalysis,
+    cfgs: &[SourceCfg],
+) -> Vec<UnrolledLoop> {
     let innermost_loop = |b: usize| {
         analysis
             .loops
             .iter()
             .filter(|l| l.body.contains(&b))
             .min_by_key(|l| l.body.len())
-            .map(|l| l.header)
     };
     let mut by_source: BTreeMap<&SourceRef, Vec<usize>> = BTreeMap::new();
     for m in &map.blocks {
@@ -223,18 +244,92 @@ pub fn unrolled_loops(map: &BlockMap, analysis: &FunctionAnalysis) -> Vec<Unroll
             by_source.entry(s).or_default().push(m.ptx_block);
         }
     }
+    let votes_for = |b: usize, s: &SourceRef| {
+        map.blocks[b]
+            .votes
+            .iter()
+            .find(|(v, _)| v == s)
+            .map_or(0, |(_, n)| *n)
+    };
     by_source
         .into_iter()
         .filter_map(|(s, blocks)| {
-            let mut loops: Vec<usize> = blocks.iter().filter_map(|&b| innermost_loop(b)).collect();
+            let mut loops: Vec<usize> = blocks
+                .iter()
+                .filter_map(|&b| innermost_loop(b).map(|l| l.header))
+                .collect();
             loops.sort_unstable();
             loops.dedup();
-            (loops.len() > 1).then(|| UnrolledLoop {
+            if loops.len() < 2 {
+                return None;
+            }
+            let cfg = cfgs.iter().find(|c| c.function == s.function)?;
+            let source_loop = innermost_source_loop(cfg, s.block).unwrap_or_default();
+            let shape = match blocks.as_slice() {
+                &[a, b] if !source_loop.is_empty() => {
+                    let (main, remainder) = if votes_for(a, s) >= votes_for(b, s) {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    let factor = (votes_for(main, s) as f64 / votes_for(remainder, s).max(1) as f64)
+                        .round() as u64;
+                    // Other source blocks of the loop must not map into the PTX loops:
+                    // their timing points would interleave with the deferred count.
+                    let ptx_loops: Vec<usize> = [main, remainder]
+                        .iter()
+                        .filter_map(|&b| innermost_loop(b))
+                        .flat_map(|l| l.body.iter().copied())
+                        .collect();
+                    let clean = map.blocks.iter().all(|m| match &m.source {
+                        Some(o)
+                            if o != s
+                                && o.function == s.function
+                                && source_loop.contains(&o.block) =>
+                        {
+                            !ptx_loops.contains(&m.ptx_block)
+                        }
+                        _ => true,
+                    });
+                    (factor >= 2 && clean).then_some(UnrollShape {
+                        main,
+                        remainder,
+                        factor,
+                    })
+                }
+                _ => None,
+            };
+            Some(UnrolledLoop {
                 source: s.clone(),
                 ptx_blocks: blocks,
+                source_loop,
+                shape,
             })
         })
         .collect()
+}
+
+/// The blocks of the innermost natural loop of `cfg` containing `block`.
+fn innermost_source_loop(cfg: &SourceCfg, block: usize) -> Option<Vec<usize>> {
+    let mut best: Option<Vec<usize>> = None;
+    for b in &cfg.blocks {
+        for &h in &b.successors {
+            if !cfg.dominates(h, b.id) {
+                continue;
+            }
+            let body = natural_loop_body(h, b.id, |x| {
+                cfg.blocks
+                    .iter()
+                    .filter(|p| p.successors.contains(&x))
+                    .map(|p| p.id)
+                    .collect()
+            });
+            if body.contains(&block) && best.as_ref().is_none_or(|o| body.len() < o.len()) {
+                best = Some(body);
+            }
+        }
+    }
+    best
 }
 
 fn choose(

@@ -172,15 +172,23 @@ __kernel void odd(__global int *o, int n)
 }
 
 #[test]
-fn runtime_unrolled_loops_are_refused_with_their_line() {
-    // A short body and an unknown trip count: LLVM unrolls it (a loop of copies and a
-    // remainder loop), which per-call timing cannot count yet.
-    let src = "__kernel void dot(__global const float *a, __global float *out, const int n, const float b)\n{\n    float acc = 0.0f;\n    for (int i = 0; i < n; i++)\n        acc += a[i] * b;\n    out[get_global_id(0)] = acc;\n}\n";
-    let err = annotate(&temp("unrolled.cl", src)).unwrap_err();
+fn runtime_unrolled_loops_are_counted_and_settled() {
+    // A short body and an unknown trip count: LLVM unrolls it into a loop of 8 copies and a
+    // remainder loop; the body's calls count, leaving the loop charges the count.
+    let src = "__kernel void acc(__global const float *a, __global float *out, const int n, const float b)\n{\n    float acc = 0.0f;\n    for (int i = 0; i < n; i++)\n        acc += a[i] * b;\n    out[get_global_id(0)] = acc;\n}\n";
+    let a = annotate(&temp("unrolled.cl", src)).unwrap();
+    let u = &a.sidecar.kernels[0].unrolled;
+    assert_eq!(u.len(), 1, "{u:#?}");
+    let shape = u[0].shape.expect("a shape the annotator counts");
+    assert_eq!(shape.factor, 8);
+    assert_ne!(shape.main, shape.remainder);
     assert!(
-        err.contains("unrolled.cl:5: the compiler unrolled this loop of `dot`"),
-        "{err}"
+        a.source.contains("ulong q = k / 8ul, r = k % 8ul;"),
+        "{}",
+        a.source
     );
+    assert!(a.source.contains("s->k[0] += 1; return;"), "{}", a.source);
+    compiles(&a, "unrolled.timed.cl");
 }
 
 #[test]

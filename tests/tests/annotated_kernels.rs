@@ -453,3 +453,130 @@ mod random {
         }
     }
 }
+
+/// A loop the compiler unrolled at run time (8 copies and a remainder loop): the body's
+/// executions are counted and charged as main and remainder iterations. The expected
+/// time walks the PTX CFG (fewest blocks between the loops' blocks, not the annotator's
+/// cheapest-cost paths) with the unroll factor counted from the PTX's multiply-adds.
+#[test]
+fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
+    let src = "__kernel void scaled_sum(__global const float *a, __global const int *counts, __global float *out, const float b)\n{\n    int n = counts[get_global_id(0)];\n    float acc = 0.0f;\n    for (int i = 0; i < n; i++)\n        acc += a[i] * b;\n    out[get_global_id(0)] = acc;\n}\n";
+    let dir = std::env::temp_dir().join(format!("srcsim-unrolled-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dot.cl");
+    std::fs::write(&path, src).unwrap();
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::default_arch();
+    let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
+    let (analysis, module) =
+        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
+            .unwrap();
+    let k = &analysis.kernels[0];
+    let f = module.function("scaled_sum").unwrap();
+
+    // The two loops holding the multiply-adds: the unrolled one has more.
+    let fmas = |b: usize| {
+        f.blocks[b]
+            .instrs
+            .iter()
+            .filter(|i| i.base() == "fma")
+            .count()
+    };
+    let mut loops: Vec<usize> = k
+        .loops
+        .iter()
+        .map(|l| l.header)
+        .filter(|&h| fmas(h) > 0)
+        .collect();
+    loops.sort_by_key(|&h| std::cmp::Reverse(fmas(h)));
+    let [main, rem] = loops[..] else {
+        panic!("{:?}", k.loops)
+    };
+    let factor = fmas(main) / fmas(rem);
+    assert_eq!(factor, 8);
+    let exit = k
+        .blocks
+        .iter()
+        .position(|b| b.successors.is_empty())
+        .unwrap();
+
+    // Fewest-blocks path from `from` (excluded) to `to`, not passing `avoid`.
+    let hop = |from: usize, to: usize, avoid: &[usize]| -> Vec<usize> {
+        let mut prev = vec![None; k.blocks.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        let mut seen = vec![false; k.blocks.len()];
+        while let Some(b) = queue.pop_front() {
+            for &s in &k.blocks[b].successors {
+                if seen[s] || (avoid.contains(&s) && s != to) {
+                    continue;
+                }
+                seen[s] = true;
+                prev[s] = Some(b);
+                if s == to {
+                    let mut p = vec![to];
+                    let mut x = b;
+                    while x != from {
+                        p.push(x);
+                        x = prev[x].unwrap();
+                    }
+                    p.reverse();
+                    return p;
+                }
+                queue.push_back(s);
+            }
+        }
+        panic!("no path B{from} -> B{to}");
+    };
+    let expected = |n: usize| -> u64 {
+        let (q, r) = (n / factor, n % factor);
+        let mut p = vec![0];
+        let mut at = 0;
+        let go = |p: &mut Vec<usize>, at: &mut usize, to: usize, avoid: &[usize]| {
+            p.extend(hop(*at, to, avoid));
+            *at = to;
+        };
+        if q > 0 {
+            go(&mut p, &mut at, main, &[rem, exit]);
+            for _ in 1..q {
+                go(&mut p, &mut at, main, &[rem, exit]);
+            }
+        }
+        if r > 0 {
+            go(&mut p, &mut at, rem, &[main, exit]);
+            for _ in 1..r {
+                go(&mut p, &mut at, rem, &[main, exit]);
+            }
+        }
+        go(&mut p, &mut at, exit, &[main, rem]);
+        path_time(k, &p)
+    };
+
+    let items = 64;
+    let counts: Vec<i32> = (0..items as i32).map(|i| i % 21).collect();
+    let data: Vec<f32> = (0..32).map(|i| i as f32 * 0.5).collect();
+    let args = vec![
+        KernelArg::from_slice(&data),
+        KernelArg::from_slice(&counts),
+        KernelArg::zeroed::<f32>(items),
+        KernelArg::scalar(1.5f32),
+    ];
+    let range = NdRange::d1(items).with_local([32, 1, 1]);
+    let original = run_kernel(src, "", "scaled_sum", &args, &range)
+        .unwrap()
+        .buffers;
+    let mut timed = args.clone();
+    timed.push(KernelArg::zeroed::<u64>(items * a.sidecar.records.stride));
+    let mut annotated = run_kernel(&a.source, "", "scaled_sum", &timed, &range)
+        .unwrap_or_else(|e| panic!("{e}\n{}", a.source))
+        .buffers;
+    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
+    assert_eq!(original, annotated);
+    for w in 0..items {
+        let n = counts[w] as usize;
+        assert_eq!(
+            records[w * a.sidecar.records.stride],
+            expected(n),
+            "work-item {w}, {n} iterations"
+        );
+    }
+}
