@@ -580,3 +580,54 @@ fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
         );
     }
 }
+
+/// Records are indexed by the linear global id with the offset removed, in 3 dimensions:
+/// a work-item's time grows with its x (a loop of x iterations), so a record written in
+/// the wrong place shows: all work-items of one x take one time, and more x takes longer.
+#[test]
+fn three_dimensional_launch_with_global_offset() {
+    let src = "__kernel void cube(__global int *out)\n{\n    size_t x = get_global_id(0) - get_global_offset(0);\n    size_t y = get_global_id(1) - get_global_offset(1);\n    size_t z = get_global_id(2) - get_global_offset(2);\n    size_t i = (z * get_global_size(1) + y) * get_global_size(0) + x;\n    float acc = 1.0f;\n    for (size_t k = 0; k < x; k++)\n        acc = acc * 1.5f + (float)k;\n    out[i] = (int)acc + (int)(y * 10 + z);\n}\n";
+    let dir = std::env::temp_dir().join(format!("srcsim-cube-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cube.cl");
+    std::fs::write(&path, src).unwrap();
+    let compiler = Compiler::locate().unwrap();
+    let a = annotate_file(
+        &compiler,
+        &path,
+        &BuildOptions::default(),
+        &Architecture::default_arch(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (gx, gy, gz) = (12usize, 4usize, 2usize);
+    let items = gx * gy * gz;
+    let range = NdRange::d3([gx, gy, gz])
+        .with_local([4, 2, 1])
+        .with_offset([3, 5, 7]);
+    let args = vec![KernelArg::zeroed::<i32>(items)];
+    let original = run_kernel(src, "", "cube", &args, &range).unwrap().buffers;
+    let stride = a.sidecar.records.stride;
+    let mut timed = args.clone();
+    timed.push(KernelArg::zeroed::<u64>(items * stride));
+    let mut annotated = run_kernel(&a.source, "", "cube", &timed, &range)
+        .unwrap_or_else(|e| panic!("{e}\n{}", a.source))
+        .buffers;
+    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
+    assert_eq!(original, annotated);
+    let t = |x: usize, y: usize, z: usize| records[((z * gy + y) * gx + x) * stride];
+    for x in 0..gx {
+        for z in 0..gz {
+            for y in 0..gy {
+                assert_eq!(t(x, y, z), t(x, 0, 0), "work-item ({x},{y},{z})");
+            }
+        }
+        if x > 0 {
+            assert!(
+                t(x, 0, 0) > t(x - 1, 0, 0),
+                "x = {x}: {} <= {}",
+                t(x, 0, 0),
+                t(x - 1, 0, 0)
+            );
+        }
+    }
+}
