@@ -57,9 +57,11 @@ fn settle_function(
     table: &PathTable,
     usage_scale: u64,
 ) {
-    let (main, rem) = (shape.main, shape.remainder);
-    let remainder_first = table.get(From::Block(rem), To::Block(main)).is_some()
-        && table.get(From::Block(main), To::Block(rem)).is_none();
+    let main = shape.main;
+    let remainder_first = shape.remainder.is_some_and(|rem| {
+        table.get(From::Block(rem), To::Block(main)).is_some()
+            && table.get(From::Block(main), To::Block(rem)).is_none()
+    });
     let _ = writeln!(
         out,
         "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];\n    if (k == 0) return;\n    s->k[{l}] = 0;\n    ulong q = k / {f}ul, r = k % {f}ul;",
@@ -87,12 +89,17 @@ fn settle_function(
         }
         out.push_str("\n    }\n");
     };
-    if remainder_first {
-        part(out, "r", rem);
-        part(out, "q", main);
-    } else {
-        part(out, "q", main);
-        part(out, "r", rem);
+    // Without a remainder loop the copies divide the trip count: r is 0.
+    match shape.remainder {
+        Some(rem) if remainder_first => {
+            part(out, "r", rem);
+            part(out, "q", main);
+        }
+        Some(rem) => {
+            part(out, "q", main);
+            part(out, "r", rem);
+        }
+        None => part(out, "q", main),
     }
     out.push_str("}\n");
 }
@@ -229,7 +236,9 @@ pub fn annotate(
             let counted: Vec<(usize, usize)> = loops
                 .iter()
                 .filter(|(_, u, _)| here(u) && u.source.block == block.id)
-                .flat_map(|(ki, _, s)| [(*ki, s.main), (*ki, s.remainder)])
+                .flat_map(|(ki, _, s)| {
+                    std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
+                })
                 .collect();
             // Loops this block is outside of: settle them first.
             let settles: Vec<usize> = loops

@@ -27,7 +27,7 @@ use crate::analysis::FunctionAnalysis;
 use crate::cfg::{natural_loop_body, Cfg};
 use crate::ptx::Function;
 use crate::source::cfg::{BlockRole, SourceCfg};
-use crate::source::SourceFile;
+use crate::source::{AstNode, SourceFile};
 
 /// A source block: function and block index in that function's CFG.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -53,6 +53,10 @@ pub struct BlockMatch {
     pub confidence: f64,
     /// Why it is unmapped, or which rule decided.
     pub reason: String,
+    /// How many times each source position of its source block recurs in it, the fewest
+    /// (positions inside macro expansions, which recur for other reasons, aside): more
+    /// than one copy of a loop body means the compiler unrolled the loop into it.
+    pub copies: usize,
 }
 
 /// The mapping of one kernel's PTX blocks.
@@ -74,6 +78,24 @@ impl BlockMap {
     pub fn is_mapped(&self, ptx_block: usize) -> bool {
         self.blocks[ptx_block].source.is_some()
     }
+}
+
+/// Whether the innermost AST node at (line, col) was written in a macro's definition.
+fn from_macro(file: &SourceFile, line: u32, col: u32) -> bool {
+    fn innermost(n: &AstNode, key: (u32, u32)) -> Option<&AstNode> {
+        let e = &n.extent;
+        if !((e.start.line, e.start.col) <= key && key <= (e.end.line, e.end.col)) {
+            return None;
+        }
+        n.children
+            .iter()
+            .find_map(|c| innermost(c, key))
+            .or(Some(n))
+    }
+    file.functions
+        .iter()
+        .find_map(|f| innermost(&f.body, (line, col)))
+        .is_some_and(|n| n.in_macro)
 }
 
 /// The loop depth of each block of a source CFG.
@@ -116,6 +138,7 @@ pub fn match_blocks(
     let mut blocks: Vec<BlockMatch> = Vec::with_capacity(kernel.blocks.len());
     for (id, block) in kernel.blocks.iter().enumerate() {
         let mut votes: BTreeMap<SourceRef, usize> = BTreeMap::new();
+        let mut positions: BTreeMap<(SourceRef, u32, u32), usize> = BTreeMap::new();
         let mut homeless = 0;
         for i in &block.instrs {
             let hit = i.loc.as_ref().filter(|l| l.line > 0).and_then(|l| {
@@ -131,7 +154,13 @@ pub fn match_blocks(
                 })
             });
             match hit {
-                Some(s) => *votes.entry(s).or_default() += 1,
+                Some(s) => {
+                    let l = i.loc.as_ref().expect("positioned");
+                    if !from_macro(file, l.line, l.col) {
+                        *positions.entry((s.clone(), l.line, l.col)).or_default() += 1;
+                    }
+                    *votes.entry(s).or_default() += 1;
+                }
                 None => homeless += 1,
             }
         }
@@ -145,6 +174,14 @@ pub fn match_blocks(
             }
             None => 0.0,
         };
+        let copies = source.as_ref().map_or(1, |s| {
+            positions
+                .iter()
+                .filter(|((p, _, _), _)| p == s)
+                .map(|(_, n)| *n)
+                .min()
+                .unwrap_or(1)
+        });
         blocks.push(BlockMatch {
             ptx_block: id,
             source,
@@ -152,6 +189,7 @@ pub fn match_blocks(
             homeless,
             confidence,
             reason,
+            copies,
         });
     }
 
@@ -219,8 +257,8 @@ pub struct UnrolledLoop {
 pub struct UnrollShape {
     /// The block holding `factor` copies of the body.
     pub main: usize,
-    /// The block holding one copy (the remainder loop).
-    pub remainder: usize,
+    /// The block holding one copy (the remainder loop), if the trip count needs one.
+    pub remainder: Option<usize>,
     /// Copies of the body in `main`.
     pub factor: u64,
 }
@@ -254,19 +292,44 @@ pub fn unrolled_loops(
     by_source
         .into_iter()
         .filter_map(|(s, blocks)| {
-            let mut loops: Vec<usize> = blocks
+            let in_loop: Vec<usize> = blocks
+                .iter()
+                .copied()
+                .filter(|&b| innermost_loop(b).is_some())
+                .collect();
+            let mut loops: Vec<usize> = in_loop
                 .iter()
                 .filter_map(|&b| innermost_loop(b).map(|l| l.header))
                 .collect();
             loops.sort_unstable();
             loops.dedup();
-            if loops.len() < 2 {
+            let copies = |b: usize| map.blocks[b].copies as u64;
+            let unrolled = loops.len() > 1 || in_loop.iter().any(|&b| copies(b) > 1);
+            if !unrolled {
                 return None;
             }
             let cfg = cfgs.iter().find(|c| c.function == s.function)?;
             let source_loop = innermost_source_loop(cfg, s.block).unwrap_or_default();
-            let shape = match blocks.as_slice() {
-                &[a, b] if !source_loop.is_empty() => {
+            // Other source blocks of the loop must not map into the PTX loops: their timing
+            // points would interleave with the deferred count.
+            let clean = |members: &[usize]| {
+                let ptx_loops: Vec<usize> = members
+                    .iter()
+                    .filter_map(|&b| innermost_loop(b))
+                    .flat_map(|l| l.body.iter().copied())
+                    .collect();
+                map.blocks.iter().all(|m| match &m.source {
+                    Some(o)
+                        if o != s && o.function == s.function && source_loop.contains(&o.block) =>
+                    {
+                        !ptx_loops.contains(&m.ptx_block)
+                    }
+                    _ => true,
+                })
+            };
+            let shape = match *in_loop.as_slice() {
+                // A loop of copies and a remainder loop (run-time trip count).
+                [a, b] if !source_loop.is_empty() && loops.len() == 2 => {
                     let (main, remainder) = if votes_for(a, s) >= votes_for(b, s) {
                         (a, b)
                     } else {
@@ -274,27 +337,18 @@ pub fn unrolled_loops(
                     };
                     let factor = (votes_for(main, s) as f64 / votes_for(remainder, s).max(1) as f64)
                         .round() as u64;
-                    // Other source blocks of the loop must not map into the PTX loops:
-                    // their timing points would interleave with the deferred count.
-                    let ptx_loops: Vec<usize> = [main, remainder]
-                        .iter()
-                        .filter_map(|&b| innermost_loop(b))
-                        .flat_map(|l| l.body.iter().copied())
-                        .collect();
-                    let clean = map.blocks.iter().all(|m| match &m.source {
-                        Some(o)
-                            if o != s
-                                && o.function == s.function
-                                && source_loop.contains(&o.block) =>
-                        {
-                            !ptx_loops.contains(&m.ptx_block)
-                        }
-                        _ => true,
-                    });
-                    (factor >= 2 && clean).then_some(UnrollShape {
+                    (factor >= 2 && clean(&[main, remainder])).then_some(UnrollShape {
                         main,
-                        remainder,
+                        remainder: Some(remainder),
                         factor,
+                    })
+                }
+                // A loop of copies alone (a trip count the copies divide).
+                [main] if !source_loop.is_empty() && copies(main) > 1 => {
+                    clean(&[main]).then_some(UnrollShape {
+                        main,
+                        remainder: None,
+                        factor: copies(main),
                     })
                 }
                 _ => None,

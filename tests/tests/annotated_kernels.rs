@@ -500,56 +500,7 @@ fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
         .position(|b| b.successors.is_empty())
         .unwrap();
 
-    // Fewest-blocks path from `from` (excluded) to `to`, not passing `avoid`.
-    let hop = |from: usize, to: usize, avoid: &[usize]| -> Vec<usize> {
-        let mut prev = vec![None; k.blocks.len()];
-        let mut queue = std::collections::VecDeque::from([from]);
-        let mut seen = vec![false; k.blocks.len()];
-        while let Some(b) = queue.pop_front() {
-            for &s in &k.blocks[b].successors {
-                if seen[s] || (avoid.contains(&s) && s != to) {
-                    continue;
-                }
-                seen[s] = true;
-                prev[s] = Some(b);
-                if s == to {
-                    let mut p = vec![to];
-                    let mut x = b;
-                    while x != from {
-                        p.push(x);
-                        x = prev[x].unwrap();
-                    }
-                    p.reverse();
-                    return p;
-                }
-                queue.push_back(s);
-            }
-        }
-        panic!("no path B{from} -> B{to}");
-    };
-    let expected = |n: usize| -> u64 {
-        let (q, r) = (n / factor, n % factor);
-        let mut p = vec![0];
-        let mut at = 0;
-        let go = |p: &mut Vec<usize>, at: &mut usize, to: usize, avoid: &[usize]| {
-            p.extend(hop(*at, to, avoid));
-            *at = to;
-        };
-        if q > 0 {
-            go(&mut p, &mut at, main, &[rem, exit]);
-            for _ in 1..q {
-                go(&mut p, &mut at, main, &[rem, exit]);
-            }
-        }
-        if r > 0 {
-            go(&mut p, &mut at, rem, &[main, exit]);
-            for _ in 1..r {
-                go(&mut p, &mut at, rem, &[main, exit]);
-            }
-        }
-        go(&mut p, &mut at, exit, &[main, rem]);
-        path_time(k, &p)
-    };
+    let expected = |n: usize| unrolled_path_time(k, main, Some(rem), factor, n);
 
     let items = 64;
     let counts: Vec<i32> = (0..items as i32).map(|i| i % 21).collect();
@@ -629,5 +580,125 @@ fn three_dimensional_launch_with_global_offset() {
                 t(x - 1, 0, 0)
             );
         }
+    }
+}
+
+/// The time of `n` iterations of a loop unrolled into `main` (`factor` copies) and a
+/// remainder loop `rem`, walking the PTX CFG: fewest blocks between the loops' blocks.
+fn unrolled_path_time(
+    k: &FunctionAnalysis,
+    main: usize,
+    rem: Option<usize>,
+    factor: usize,
+    n: usize,
+) -> u64 {
+    let exit = k
+        .blocks
+        .iter()
+        .position(|b| b.successors.is_empty())
+        .unwrap();
+    let hop = |from: usize, to: usize, avoid: &[usize]| -> Vec<usize> {
+        let mut prev = vec![None; k.blocks.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        let mut seen = vec![false; k.blocks.len()];
+        while let Some(b) = queue.pop_front() {
+            for &s in &k.blocks[b].successors {
+                if seen[s] || (avoid.contains(&s) && s != to) {
+                    continue;
+                }
+                seen[s] = true;
+                prev[s] = Some(b);
+                if s == to {
+                    let mut p = vec![to];
+                    let mut x = b;
+                    while x != from {
+                        p.push(x);
+                        x = prev[x].unwrap();
+                    }
+                    p.reverse();
+                    return p;
+                }
+                queue.push_back(s);
+            }
+        }
+        panic!("no path B{from} -> B{to}");
+    };
+    let others = |this: usize| -> Vec<usize> {
+        [Some(main), rem, Some(exit)]
+            .into_iter()
+            .flatten()
+            .filter(|&b| b != this)
+            .collect()
+    };
+    let (q, r) = (n / factor, n % factor);
+    let mut p = vec![0];
+    let mut at = 0;
+    let mut go = |to: usize| {
+        p.extend(hop(at, to, &others(to)));
+        at = to;
+    };
+    for _ in 0..q {
+        go(main);
+    }
+    if let Some(rem) = rem {
+        for _ in 0..r {
+            go(rem);
+        }
+    }
+    go(exit);
+    path_time(k, &p)
+}
+
+/// A loop of a constant trip count the compiler unrolled 8 times with no remainder loop:
+/// the 64 calls of the body are charged as 8 iterations of the unrolled block.
+#[test]
+fn constant_trip_count_unrolled_without_remainder() {
+    let src = "__kernel void horner64(__global const float *a, __global float *out, const float b)\n{\n    float acc = 0.0f;\n    for (int i = 0; i < 64; i++)\n        acc = acc * b + a[i];\n    out[get_global_id(0)] = acc;\n}\n";
+    let dir = std::env::temp_dir().join(format!("srcsim-horner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("horner.cl");
+    std::fs::write(&path, src).unwrap();
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::default_arch();
+    let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
+    let (analysis, module) =
+        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
+            .unwrap();
+    let k = &analysis.kernels[0];
+    let f = module.function("horner64").unwrap();
+    assert_eq!(k.loops.len(), 1, "one PTX loop, no remainder");
+    let main = k.loops[0].header;
+    let factor = f.blocks[main]
+        .instrs
+        .iter()
+        .filter(|i| i.base() == "fma")
+        .count();
+    assert_eq!(factor, 8);
+    let expected = unrolled_path_time(k, main, None, factor, 64);
+
+    let items = 32;
+    let data: Vec<f32> = (0..64).map(|i| (i % 5) as f32).collect();
+    let args = vec![
+        KernelArg::from_slice(&data),
+        KernelArg::zeroed::<f32>(items),
+        KernelArg::scalar(0.5f32),
+    ];
+    let range = NdRange::d1(items).with_local([32, 1, 1]);
+    let original = run_kernel(src, "", "horner64", &args, &range)
+        .unwrap()
+        .buffers;
+    let mut timed = args.clone();
+    timed.push(KernelArg::zeroed::<u64>(items * a.sidecar.records.stride));
+    let mut annotated = run_kernel(&a.source, "", "horner64", &timed, &range)
+        .unwrap_or_else(|e| panic!("{e}\n{}", a.source))
+        .buffers;
+    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
+    assert_eq!(original, annotated);
+    for w in 0..items {
+        assert_eq!(
+            records[w * a.sidecar.records.stride],
+            expected,
+            "work-item {w}"
+        );
     }
 }
