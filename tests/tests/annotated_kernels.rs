@@ -494,11 +494,6 @@ fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
     };
     let factor = fmas(main) / fmas(rem);
     assert_eq!(factor, 8);
-    let exit = k
-        .blocks
-        .iter()
-        .position(|b| b.successors.is_empty())
-        .unwrap();
 
     let expected = |n: usize| unrolled_path_time(k, main, Some(rem), factor, n);
 
