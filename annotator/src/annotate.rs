@@ -87,6 +87,9 @@ pub struct Sidecar {
     pub records: RecordLayout,
     /// The annotated kernels.
     pub kernels: Vec<AnnotatedKernel>,
+    /// Functions the kernels call (not inlined), timed as units of their own
+    /// (`records_arg` is meaningless for them).
+    pub called_functions: Vec<AnnotatedKernel>,
     /// The static analysis (architecture, blocks, edges, timing tables).
     pub analysis: Analysis,
 }
@@ -146,12 +149,32 @@ pub fn annotate_file(
             unrolled,
         });
     }
+    // Functions the kernels call rather than inline: timed as units of their own.
+    let mut called = Vec::new();
+    for g in &analysis.functions {
+        let (Some(f), Some(_)) = (module.function(&g.name), source.function(&g.name)) else {
+            continue;
+        };
+        let block_map = match_blocks(f, g, &source, &cfgs);
+        let unrolled = unrolled_loops(&block_map, g, &cfgs);
+        let paths = path_table(g, &block_map);
+        called.push(AnnotatedKernel {
+            name: g.name.clone(),
+            records_arg: 0,
+            block_map,
+            paths,
+            unrolled,
+        });
+    }
     let timings: Vec<KernelTiming<'_>> = kernels
         .iter()
-        .map(|k| KernelTiming {
+        .map(|k| (k, false))
+        .chain(called.iter().map(|k| (k, true)))
+        .map(|(k, called)| KernelTiming {
             map: &k.block_map,
             table: &k.paths,
             unrolled: &k.unrolled,
+            called,
         })
         .collect();
     let resources = analysis.resources.len();
@@ -170,6 +193,7 @@ pub fn annotate_file(
                 index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)",
             },
             kernels,
+            called_functions: called,
             analysis,
         },
     })

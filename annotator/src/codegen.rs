@@ -33,6 +33,9 @@ pub struct KernelTiming<'a> {
     pub table: &'a PathTable,
     /// Loops the compiler unrolled (each with a shape): counted, charged when left.
     pub unrolled: &'a [UnrolledLoop],
+    /// A function the kernels call (not inlined) rather than a kernel: it keeps the
+    /// caller's last block aside while it runs, and writes no record.
+    pub called: bool,
 }
 
 /// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once).
@@ -115,6 +118,14 @@ pub enum CodegenError {
         /// The kernel.
         kernel: String,
     },
+    /// A function the compiler inlined into one kernel and called from another.
+    #[error("{path}: `{function}` is inlined into some kernels and called by others; the annotator cannot time both")]
+    InlinedAndCalled {
+        /// The file.
+        path: String,
+        /// The function.
+        function: String,
+    },
     /// A kernel returns from inside a macro expansion, where its record cannot be written.
     #[error("{path}:{line}: kernel `{kernel}` returns inside a macro expansion; the annotator cannot write its counters there")]
     ReturnInMacro {
@@ -190,7 +201,28 @@ pub fn annotate(
             });
         }
     }
-    let kernel_names: Vec<&str> = kernels.iter().map(|k| k.map.kernel.as_str()).collect();
+    let kernel_names: Vec<&str> = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .map(|k| k.map.kernel.as_str())
+        .collect();
+    // A called function whose blocks are also inlined into a kernel would switch the
+    // kernel's timing state in the inlined copy.
+    for c in kernels.iter().filter(|k| k.called) {
+        let inlined = kernels.iter().filter(|k| !k.called).any(|k| {
+            k.map.blocks.iter().any(|m| {
+                m.source
+                    .as_ref()
+                    .is_some_and(|s| s.function == c.map.kernel)
+            })
+        });
+        if inlined {
+            return Err(CodegenError::InlinedAndCalled {
+                path,
+                function: c.map.kernel.clone(),
+            });
+        }
+    }
     let helpers: Vec<&SourceFunction> = file
         .functions
         .iter()
@@ -302,8 +334,13 @@ pub fn annotate(
         }
     }
 
+    // Called functions: the caller's last block aside on entry, back at every return.
+    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| k.called) {
+        called_function(file, ki, k, &loops, usage_scale, &mut functions, &mut edits)?;
+    }
+
     // Exits and records of every kernel; its state; its extra parameter.
-    for (ki, k) in kernels.iter().enumerate() {
+    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
         let name = &k.map.kernel;
         let f = file.function(name).expect("checked above");
         let _ = writeln!(
@@ -445,6 +482,105 @@ pub fn annotate(
         },
     );
     Ok(apply(&file.text, header, edits))
+}
+
+/// The exit function and the entry and return edits of a called (not inlined) function:
+/// it times its own PTX blocks, from its start, and hands the caller's last block back.
+fn called_function(
+    file: &SourceFile,
+    ki: usize,
+    k: &KernelTiming<'_>,
+    loops: &[(usize, &UnrolledLoop, &UnrollShape)],
+    usage_scale: u64,
+    functions: &mut String,
+    edits: &mut Vec<Edit>,
+) -> Result<(), CodegenError> {
+    let name = &k.map.kernel;
+    let f = file
+        .function(name)
+        .ok_or_else(|| CodegenError::MissingKernel {
+            path: file.path.display().to_string(),
+            kernel: name.clone(),
+        })?;
+    let _ = writeln!(
+        functions,
+        "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s)\n{{"
+    );
+    for (l, (lk, _, _)) in loops.iter().enumerate() {
+        if *lk == ki {
+            let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+        }
+    }
+    functions.push_str("    switch (s->last) {\n");
+    for p in k.table.paths.iter().filter(|p| p.to == To::Exit) {
+        let _ = write!(functions, "    case {}u:", encode(ki, p.from));
+        charge(functions, p.cycles, &scaled(&p.usage, usage_scale), "");
+        functions.push_str(" break;\n");
+    }
+    functions.push_str("    default: break;\n    }\n}\n");
+    edits.push(Edit {
+        offset: f.body.extent.start.offset + 1,
+        class: CLOSE,
+        nesting: i64::MIN,
+        text: format!(
+            " uint {STATE}_caller = {STATE}->last; {STATE}->last = {}u;",
+            encode(ki, From::Start)
+        ),
+    });
+    let leave = format!("__srcsim_exit_{name}({STATE}); {STATE}->last = {STATE}_caller;");
+    let text = file.text.as_bytes();
+    let mut in_macro = None;
+    for_each(&f.body, &mut |n| {
+        if n.kind != NodeKind::Return {
+            return;
+        }
+        if n.in_macro {
+            in_macro.get_or_insert(n.extent.start.line);
+            return;
+        }
+        let mut end = n.extent.end.offset as usize;
+        while end < text.len() && text[end] != b';' {
+            end += 1;
+        }
+        let end = (end + 1).min(text.len()) as u32;
+        // The value is computed before leaving (its own timing calls, if any, run in
+        // this function); the original statement stays behind, unreachable.
+        let open = match n.children.first() {
+            Some(e) => {
+                let expr = file.text_of(&e.extent);
+                format!(
+                    "{{ __typeof__({expr}) {STATE}_value = ({expr}); {leave} return {STATE}_value; "
+                )
+            }
+            None => format!("{{ {leave} "),
+        };
+        edits.push(Edit {
+            offset: n.extent.start.offset,
+            class: EXIT,
+            nesting: -i64::from(end),
+            text: open,
+        });
+        edits.push(Edit {
+            offset: end,
+            class: CLOSE,
+            nesting: -i64::from(n.extent.start.offset),
+            text: " }".into(),
+        });
+    });
+    if let Some(line) = in_macro {
+        return Err(CodegenError::ReturnInMacro {
+            path: file.path.display().to_string(),
+            line,
+            kernel: name.clone(),
+        });
+    }
+    edits.push(Edit {
+        offset: f.body.extent.end.offset - 1,
+        class: EXIT,
+        nesting: 0,
+        text: format!(" {leave} "),
+    });
+    Ok(())
 }
 
 fn scaled(usage: &[f64], scale: u64) -> Vec<u64> {

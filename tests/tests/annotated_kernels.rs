@@ -364,20 +364,55 @@ fn every_other_example_computes_the_same_when_annotated() {
         &a,
     );
 
-    // A private array and a helper the compiler keeps as a function.
+    // A private array and a helper the compiler keeps as a function: the helper's own
+    // PTX (an unrolled loop of `degree` iterations) is timed too, on top of the kernel's.
     let a = annotate("private_array_call.cl");
     let data: Vec<f32> = (0..64 * 16).map(|i| (i % 13) as f32 * 0.25).collect();
-    run_both(
+    let degree = 6usize;
+    let both = run_both(
         "private_array_call.cl",
         "private_array_call",
         vec![
             KernelArg::from_slice(&data),
-            KernelArg::scalar(6i32),
+            KernelArg::scalar(degree as i32),
             KernelArg::scalar(5i32),
         ],
         NdRange::d1(64).with_local([32, 1, 1]),
         &a,
     );
+    let k = kernel(&a, "private_array_call");
+    assert_eq!(k.blocks.len(), 1);
+    let compiler = Compiler::locate().unwrap();
+    let (_, module) = annotator::analysis::analyze_file(
+        &compiler,
+        &example("private_array_call.cl"),
+        &BuildOptions::default(),
+        &Architecture::default_arch(),
+    )
+    .unwrap();
+    let h = &a.sidecar.analysis.functions[0];
+    let hf = module.function("horner").unwrap();
+    let fmas = |b: usize| {
+        hf.blocks[b]
+            .instrs
+            .iter()
+            .filter(|i| i.base() == "fma")
+            .count()
+    };
+    let mut loops: Vec<usize> = h
+        .loops
+        .iter()
+        .map(|l| l.header)
+        .filter(|&b| fmas(b) > 0)
+        .collect();
+    loops.sort_by_key(|&b| std::cmp::Reverse(fmas(b)));
+    let [main, rem] = loops[..] else {
+        panic!("{:?}", h.loops)
+    };
+    let helper = unrolled_path_time(h, main, Some(rem), fmas(main) / fmas(rem), degree);
+    for w in 0..64 {
+        assert_eq!(both.t(w), k.blocks[0].cycles + helper, "work-item {w}");
+    }
 }
 
 mod random {
