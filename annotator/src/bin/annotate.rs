@@ -61,19 +61,25 @@ fn run(args: &Args) -> Result<()> {
 
 fn explain(a: &Annotation) -> String {
     let mut out = String::new();
-    for k in &a.sidecar.kernels {
+    for k in a.sidecar.kernels.iter().chain(&a.sidecar.called_functions) {
         let blocks = &k.block_map.blocks;
         let mapped = blocks.iter().filter(|b| b.source.is_some()).count();
         let _ = writeln!(
             out,
-            "kernel {}: {} PTX blocks, {mapped} mapped to source blocks",
+            "{} {}: {} PTX blocks, {mapped} mapped to source blocks",
+            if a.sidecar.kernels.iter().any(|x| x.name == k.name) {
+                "kernel"
+            } else {
+                "called function"
+            },
             k.name,
             blocks.len()
         );
         for b in blocks {
-            let homeless = match b.homeless {
-                0 => String::new(),
-                n => format!(", {n} without a source position"),
+            let homeless = match (b.homeless, b.source.is_some()) {
+                (0, _) => String::new(),
+                (n, true) => format!(", {n} without a source position, timed with the block"),
+                (n, false) => format!(", {n} without a source position"),
             };
             match &b.source {
                 Some(s) => {
@@ -120,6 +126,20 @@ fn explain(a: &Annotation) -> String {
                     );
                 }
             }
+        }
+        for u in k.unrolled.iter().filter_map(|u| u.shape.map(|s| (u, s))) {
+            let (u, shape) = u;
+            let _ = writeln!(
+                out,
+                "  loop body {} S{} unrolled: B{} holds {} copies{}; its executions are counted and charged when the loop is left",
+                u.source.function,
+                u.source.block,
+                shape.main,
+                shape.factor,
+                shape
+                    .remainder
+                    .map_or(String::new(), |r| format!(", B{r} is the remainder loop"))
+            );
         }
         for h in &k.paths.uncounted_loops {
             let _ = writeln!(
