@@ -392,45 +392,13 @@ pub fn annotate(
             ),
         });
         let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
-        let mut macro_return = None;
-        for_each(&f.body, &mut |n| {
-            if n.kind == NodeKind::Return && n.in_macro {
-                macro_return.get_or_insert(n.extent.start.line);
-            } else if n.kind == NodeKind::Return {
-                // `{ exit; return ...; }`: braces keep `if (c) return;` one statement.
-                let text = file.text.as_bytes();
-                let mut end = n.extent.end.offset as usize;
-                while end < text.len() && text[end] != b';' {
-                    end += 1;
-                }
-                let end = (end + 1).min(text.len()) as u32;
-                edits.push(Edit {
-                    offset: n.extent.start.offset,
-                    class: EXIT,
-                    nesting: -i64::from(end),
-                    text: format!("{{ {exit_call} "),
-                });
-                edits.push(Edit {
-                    offset: end,
-                    class: CLOSE,
-                    nesting: -i64::from(n.extent.start.offset),
-                    text: " }".into(),
-                });
-            }
-        });
-        if let Some(line) = macro_return {
-            return Err(CodegenError::ReturnInMacro {
-                path: file.path.display().to_string(),
-                line,
-                kernel: name.clone(),
-            });
-        }
-        edits.push(Edit {
-            offset: f.body.extent.end.offset - 1,
-            class: EXIT,
-            nesting: 0,
-            text: format!(" {exit_call} "),
-        });
+        wrap_returns(
+            file,
+            f,
+            |_| format!("{{ {exit_call} "),
+            &exit_call,
+            &mut edits,
+        )?;
     }
 
     // Helpers take the state; every call of a helper passes it.
@@ -528,6 +496,30 @@ fn called_function(
         ),
     });
     let leave = format!("__srcsim_exit_{name}({STATE}); {STATE}->last = {STATE}_caller;");
+    // The value is computed before leaving (its own timing calls, if any, run in this
+    // function); the original statement stays behind, unreachable.
+    let open = |n: &AstNode| match n.children.first() {
+        Some(e) => {
+            let expr = file.text_of(&e.extent);
+            format!(
+                "{{ __typeof__({expr}) {STATE}_value = ({expr}); {leave} return {STATE}_value; "
+            )
+        }
+        None => format!("{{ {leave} "),
+    };
+    wrap_returns(file, f, open, &leave, edits)?;
+    Ok(())
+}
+
+/// Puts `open(return)` and `return ...;` in braces at every return of `f` (braces keep
+/// `if (c) return;` one statement), and `at_end` before the closing brace of its body.
+fn wrap_returns(
+    file: &SourceFile,
+    f: &SourceFunction,
+    open: impl Fn(&AstNode) -> String,
+    at_end: &str,
+    edits: &mut Vec<Edit>,
+) -> Result<(), CodegenError> {
     let text = file.text.as_bytes();
     let mut in_macro = None;
     for_each(&f.body, &mut |n| {
@@ -543,22 +535,11 @@ fn called_function(
             end += 1;
         }
         let end = (end + 1).min(text.len()) as u32;
-        // The value is computed before leaving (its own timing calls, if any, run in
-        // this function); the original statement stays behind, unreachable.
-        let open = match n.children.first() {
-            Some(e) => {
-                let expr = file.text_of(&e.extent);
-                format!(
-                    "{{ __typeof__({expr}) {STATE}_value = ({expr}); {leave} return {STATE}_value; "
-                )
-            }
-            None => format!("{{ {leave} "),
-        };
         edits.push(Edit {
             offset: n.extent.start.offset,
             class: EXIT,
             nesting: -i64::from(end),
-            text: open,
+            text: open(n),
         });
         edits.push(Edit {
             offset: end,
@@ -571,14 +552,14 @@ fn called_function(
         return Err(CodegenError::ReturnInMacro {
             path: file.path.display().to_string(),
             line,
-            kernel: name.clone(),
+            kernel: f.name.clone(),
         });
     }
     edits.push(Edit {
         offset: f.body.extent.end.offset - 1,
         class: EXIT,
         nesting: 0,
-        text: format!(" {leave} "),
+        text: format!(" {at_end} "),
     });
     Ok(())
 }

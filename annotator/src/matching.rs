@@ -98,25 +98,31 @@ fn from_macro(file: &SourceFile, line: u32, col: u32) -> bool {
         .is_some_and(|n| n.in_macro)
 }
 
-/// The loop depth of each block of a source CFG.
-fn source_loop_depths(cfg: &SourceCfg) -> Vec<usize> {
-    let n = cfg.blocks.len();
-    let mut depth = vec![0; n];
+/// The natural loops of a source CFG, each as the list of its blocks.
+fn source_loops(cfg: &SourceCfg) -> Vec<Vec<usize>> {
+    let mut loops = Vec::new();
     for b in &cfg.blocks {
         for &h in &b.successors {
-            if !cfg.dominates(h, b.id) {
-                continue;
+            if cfg.dominates(h, b.id) {
+                loops.push(natural_loop_body(h, b.id, |x| {
+                    cfg.blocks
+                        .iter()
+                        .filter(|p| p.successors.contains(&x))
+                        .map(|p| p.id)
+                        .collect()
+                }));
             }
-            let body = natural_loop_body(h, b.id, |x| {
-                cfg.blocks
-                    .iter()
-                    .filter(|p| p.successors.contains(&x))
-                    .map(|p| p.id)
-                    .collect()
-            });
-            for x in body {
-                depth[x] += 1;
-            }
+        }
+    }
+    loops
+}
+
+/// The loop depth of each block of a source CFG.
+fn source_loop_depths(cfg: &SourceCfg) -> Vec<usize> {
+    let mut depth = vec![0; cfg.blocks.len()];
+    for body in source_loops(cfg) {
+        for x in body {
+            depth[x] += 1;
         }
     }
     depth
@@ -365,25 +371,10 @@ pub fn unrolled_loops(
 
 /// The blocks of the innermost natural loop of `cfg` containing `block`.
 fn innermost_source_loop(cfg: &SourceCfg, block: usize) -> Option<Vec<usize>> {
-    let mut best: Option<Vec<usize>> = None;
-    for b in &cfg.blocks {
-        for &h in &b.successors {
-            if !cfg.dominates(h, b.id) {
-                continue;
-            }
-            let body = natural_loop_body(h, b.id, |x| {
-                cfg.blocks
-                    .iter()
-                    .filter(|p| p.successors.contains(&x))
-                    .map(|p| p.id)
-                    .collect()
-            });
-            if body.contains(&block) && best.as_ref().is_none_or(|o| body.len() < o.len()) {
-                best = Some(body);
-            }
-        }
-    }
-    best
+    source_loops(cfg)
+        .into_iter()
+        .filter(|body| body.contains(&block))
+        .min_by_key(|body| body.len())
 }
 
 fn choose(
