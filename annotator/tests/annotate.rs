@@ -239,3 +239,36 @@ fn the_annotate_command_writes_both_files_and_explains() {
         "{err}"
     );
 }
+
+/// Reviewed snapshots of the annotated examples (tests/snapshots/annotate/): any change of
+/// matching or code generation shows up as a diff to review.
+/// `SRCSIM_BLESS=1 cargo test -p annotator --test annotate` rewrites them.
+#[test]
+fn annotated_examples_match_the_reviewed_snapshots() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(root.join("examples/kernels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    names.sort();
+    let mut differ = Vec::new();
+    for p in names {
+        let a = annotate(&p).unwrap();
+        let snap = root.join("tests/snapshots/annotate").join(format!(
+            "{}.timed.cl",
+            p.file_stem().unwrap().to_string_lossy()
+        ));
+        if std::env::var_os("SRCSIM_BLESS").is_some() {
+            std::fs::write(&snap, &a.source).unwrap();
+            continue;
+        }
+        if std::fs::read_to_string(&snap).unwrap_or_default() != a.source {
+            differ.push(snap.display().to_string());
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "annotated sources differ from the snapshots (review, then SRCSIM_BLESS=1): {differ:?}"
+    );
+}

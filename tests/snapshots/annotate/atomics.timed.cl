@@ -1,0 +1,89 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 21ul; s->u[0] += 20ul; s->u[1] += 9ul; s->u[3] += 2ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_histogram_3(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 35ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
+    case 3u: s->t += 35ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_histogram_4(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 26ul; s->u[0] += 18ul; s->u[1] += 8ul; s->u[3] += 2ul; s->last = 3u; return;
+    case 3u: s->t += 14ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[3] += 2ul; s->last = 3u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 4u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 2ul; s->last = 7u; return;
+    case 6u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 2ul; s->last = 7u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 4u: s->t += 68ul; s->u[0] += 32ul; s->u[1] += 15ul; s->u[3] += 6ul; s->last = 6u; return;
+    case 6u: s->t += 58ul; s->u[0] += 24ul; s->u[1] += 11ul; s->u[3] += 4ul; s->last = 6u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 7u: s->t += 33ul; s->u[0] += 20ul; s->u[1] += 7ul; s->u[3] += 6ul; s->last = 9u; return;
+    case 9u: s->t += 27ul; s->u[0] += 16ul; s->u[1] += 6ul; s->u[3] += 4ul; s->last = 9u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 7u: s->t += 2ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 9u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// A 64-bin histogram: per-work-group counts in local memory, merged with global atomics.
+#define BINS 64
+
+__kernel void histogram(__global const uint *data, const int n,
+                        __global volatile uint *bins, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_histogram_0(__srcsim);
+    __local volatile uint local_bins[BINS];
+    int lid = get_local_id(0);
+    int lsize = get_local_size(0);
+
+    for (int b = lid; b < BINS; b += lsize)
+        { __srcsim_histogram_4(__srcsim); local_bins[b] = 0; }
+     __srcsim_histogram_3(__srcsim);barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int i = get_global_id(0); i < n; i += get_global_size(0))
+        { __srcsim_histogram_8(__srcsim); atomic_inc(&local_bins[data[i] % BINS]); }
+     __srcsim_histogram_7(__srcsim);barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int b = lid; b < BINS; b += lsize)
+        { __srcsim_histogram_12(__srcsim); atomic_add(&bins[b], local_bins[b]); }
+ __srcsim_exit_histogram(__srcsim, __srcsim_records); }

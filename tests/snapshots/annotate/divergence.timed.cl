@@ -1,0 +1,65 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 61ul; s->u[0] += 34ul; s->u[1] += 15ul; s->u[3] += 6ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->last = 4u; return;
+    case 3u: s->t += 5ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->last = 4u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_divergence_2(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 21ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[2] += 16ul; s->last = 2u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_divergence_3(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 48ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[2] += 8ul; s->last = 3u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; break;
+    case 3u: s->t += 5ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; break;
+    case 4u: s->t += 0ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// Even and odd work-items take different paths: within a warp both run, one after the other.
+__kernel void divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_divergence_0(__srcsim);
+    int i = get_global_id(0);
+    float v = in[i];
+    float r;
+    if (i % 2 == 0) { __srcsim_divergence_2(__srcsim);
+        r = sqrt(v) * 3.0f;
+    } else { __srcsim_divergence_3(__srcsim);
+        float w = v * v;
+        r = w / (v + 1.0f);
+    }
+     __srcsim_divergence_1(__srcsim);out[i] = r;
+ __srcsim_exit_divergence(__srcsim, __srcsim_records); }

@@ -1,0 +1,47 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_daxpy_div_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 38ul; s->u[0] += 20ul; s->u[1] += 10ul; s->u[3] += 2ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_daxpy_div_2(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 389ul; s->u[0] += 26ul; s->u[1] += 4ul; s->u[2] += 292ul; s->u[3] += 12ul; s->last = 2u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_daxpy_div(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 2u: s->t += 0ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// y = a * x + y in double precision, with a division per element.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+__kernel void daxpy_div(__global const double *x, __global double *y,
+                        const double a, const int n, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_daxpy_div_0(__srcsim);
+    int i = get_global_id(0);
+    if (i < n) { __srcsim_daxpy_div_2(__srcsim);
+        double xi = x[i];
+        y[i] = a * xi + y[i] / (xi + 2.0);
+    }
+ __srcsim_exit_daxpy_div(__srcsim, __srcsim_records); }

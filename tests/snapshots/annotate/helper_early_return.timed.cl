@@ -1,0 +1,63 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 2u: s->t += 84ul; s->u[0] += 24ul; s->u[1] += 9ul; s->u[2] += 8ul; s->u[3] += 4ul; s->last = 3u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 38ul; s->u[0] += 20ul; s->u[1] += 10ul; s->u[3] += 2ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 27ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->last = 2u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_return(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; break;
+    case 3u: s->t += 6ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// A helper function (inlined at -O3) and an early return for work-items past the end.
+float smoothstep01(float lo, float hi, float x, __private __srcsim_state *__srcsim)
+{ __srcsim_smoothstep01_0(__srcsim);
+    float t = clamp((x - lo) / (hi - lo), 0.0f, 1.0f);
+    return t * t * (3.0f - 2.0f * t);
+}
+
+__kernel void helper_early_return(__global const float *in, __global float *out,
+                                  const int n, const float lo, const float hi, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_helper_early_return_0(__srcsim);
+    int i = get_global_id(0);
+    if (i >= n)
+        { __srcsim_exit_helper_early_return(__srcsim, __srcsim_records); return; }
+     __srcsim_helper_early_return_1(__srcsim);float x = in[i];
+    if (x < 0.0f) {
+        out[i] = 0.0f;
+        { __srcsim_exit_helper_early_return(__srcsim, __srcsim_records); return; }
+    }
+    out[i] = smoothstep01(lo, hi, x, __srcsim);
+ __srcsim_exit_helper_early_return(__srcsim, __srcsim_records); }

@@ -1,0 +1,75 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 41ul; s->u[0] += 28ul; s->u[1] += 13ul; s->u[3] += 4ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 27ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->last = 5u; return;
+    case 3u: s->t += 25ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->last = 5u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 286ul; s->u[0] += 164ul; s->u[1] += 48ul; s->u[3] += 76ul; s->last = 3u; return;
+    case 3u: s->t += 228ul; s->u[0] += 128ul; s->u[1] += 30ul; s->u[3] += 72ul; s->last = 3u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 1u: s->t += 27ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; break;
+    case 3u: s->t += 25ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; break;
+    case 5u: s->t += 0ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// C = A * B for square n x n matrices (n a multiple of TILE), tiled through local memory.
+#ifndef TILE
+#define TILE 16
+#endif
+
+__kernel void matmul_tiled(__global const float *A,
+                           __global const float *B,
+                           __global float *C,
+                           const int n, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_matmul_tiled_0(__srcsim);
+    __local float As[TILE][TILE];
+    __local float Bs[TILE][TILE];
+
+    int tx = get_local_id(0);
+    int ty = get_local_id(1);
+    int col = get_group_id(0) * TILE + tx;
+    int row = get_group_id(1) * TILE + ty;
+
+    float acc = 0.0f;
+    for (int t = 0; t < n / TILE; t++) { __srcsim_matmul_tiled_4(__srcsim);
+        As[ty][tx] = A[row * n + t * TILE + tx];
+        Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int k = 0; k < TILE; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+     __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
+ __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records); }

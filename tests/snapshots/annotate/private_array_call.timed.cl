@@ -1,0 +1,107 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; ulong k[1]; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_settle_0(__private __srcsim_state *s)
+{
+    ulong k = s->k[0];
+    if (k == 0) return;
+    s->k[0] = 0;
+    ulong q = k / 8ul, r = k % 8ul;
+    if (q != 0) {
+        switch (s->last) {
+        case 65537u: s->t += 88ul; s->u[0] += 36ul; s->u[1] += 17ul; s->u[3] += 2ul; break;
+        case 65540u: s->t += 77ul; s->u[0] += 24ul; s->u[1] += 12ul; break;
+        default: break;
+        }
+        s->last = 65540u;
+        s->t += (q - 1) * 77ul; s->u[0] += (q - 1) * 24ul; s->u[1] += (q - 1) * 12ul;
+    }
+    if (r != 0) {
+        switch (s->last) {
+        case 65537u: s->t += 25ul; s->u[0] += 22ul; s->u[1] += 10ul; s->u[3] += 2ul; break;
+        case 65540u: s->t += 18ul; s->u[0] += 12ul; s->u[1] += 6ul; break;
+        case 65543u: s->t += 13ul; s->u[0] += 8ul; s->u[1] += 4ul; break;
+        default: break;
+        }
+        s->last = 65543u;
+        s->t += (r - 1) * 13ul; s->u[0] += (r - 1) * 8ul; s->u[1] += (r - 1) * 4ul;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_horner_1(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 65536u: s->t += 13ul; s->u[0] += 8ul; s->u[1] += 3ul; s->u[3] += 2ul; s->last = 65537u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_horner_3(__private __srcsim_state *s)
+{
+    __srcsim_settle_0(s);
+    switch (s->last) {
+    case 65537u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->last = 65544u; return;
+    case 65540u: s->t += 7ul; s->u[0] += 8ul; s->u[1] += 3ul; s->u[3] += 2ul; s->last = 65544u; return;
+    case 65543u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->last = 65544u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_horner_4(__private __srcsim_state *s)
+{
+    if ((s->last >> 16) == 1u) { s->k[0] += 1; return; }
+    switch (s->last) {
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_private_array_call_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 197ul; s->u[0] += 120ul; s->u[1] += 23ul; s->u[3] += 80ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_horner(__private __srcsim_state *s)
+{
+    __srcsim_settle_0(s);
+    switch (s->last) {
+    case 65537u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; break;
+    case 65540u: s->t += 7ul; s->u[0] += 8ul; s->u[1] += 3ul; s->u[3] += 2ul; break;
+    case 65543u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; break;
+    case 65544u: s->t += 0ul; break;
+    default: break;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_private_array_call(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 0u: s->t += 197ul; s->u[0] += 120ul; s->u[1] += 23ul; s->u[3] += 80ul; break;
+    case 1u: s->t += 0ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// A private array indexed at run time (it lives in the local-memory depot) and a helper
+// the compiler must not inline, so the kernel calls it.
+__attribute__((noinline)) float horner(float x, int degree, __private __srcsim_state *__srcsim)
+{ uint __srcsim_caller = __srcsim->last; __srcsim->last = 65536u;
+    float acc = 0.0f;
+    for (int i = 0; (__srcsim_horner_1(__srcsim), (i < degree)); i++)
+        { __srcsim_horner_4(__srcsim); acc = acc * x + 1.0f; }
+     __srcsim_horner_3(__srcsim);{ __typeof__(acc) __srcsim_value = (acc); __srcsim_exit_horner(__srcsim); __srcsim->last = __srcsim_caller; return __srcsim_value; return acc; }
+ __srcsim_exit_horner(__srcsim); __srcsim->last = __srcsim_caller; }
+
+__kernel void private_array_call(__global float *data, const int degree, const int pick, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_private_array_call_0(__srcsim);
+    float window[16];
+    int gid = get_global_id(0);
+    for (int i = 0; i < 16; i++)
+        window[i] = data[gid * 16 + i];
+    data[gid] = horner(window[pick & 15], degree, __srcsim);
+ __srcsim_exit_private_array_call(__srcsim, __srcsim_records); }

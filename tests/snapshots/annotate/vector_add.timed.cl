@@ -1,0 +1,45 @@
+/* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
+   resource usage and writes them to __srcsim_records. */
+typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 0u: s->t += 38ul; s->u[0] += 20ul; s->u[1] += 10ul; s->u[3] += 2ul; s->last = 1u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
+{
+    switch (s->last) {
+    case 1u: s->t += 36ul; s->u[0] += 24ul; s->u[1] += 6ul; s->u[3] += 12ul; s->last = 2u; return;
+    default: return;
+    }
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__private __srcsim_state *s, __global ulong *records)
+{
+    switch (s->last) {
+    case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 2u: s->t += 0ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    default: break;
+    }
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 5;
+    rec[0] = s->t;
+    rec[1] = s->u[0];
+    rec[2] = s->u[1];
+    rec[3] = s->u[2];
+    rec[4] = s->u[3];
+}
+#line 1
+// c = a + b, one work-item per element; the guard handles a global size rounded up.
+__kernel void vector_add(__global const float *a,
+                         __global const float *b,
+                         __global float *c,
+                         const int n, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_vector_add_0(__srcsim);
+    int i = get_global_id(0);
+    if (i < n)
+        { __srcsim_vector_add_2(__srcsim); c[i] = a[i] + b[i]; }
+ __srcsim_exit_vector_add(__srcsim, __srcsim_records); }
