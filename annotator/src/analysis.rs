@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use pipeline_model::{block_timing, pair_cycles, schedule, Architecture, Instr, Stage};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cfg::{Cfg, NaturalLoop};
 use crate::classify::{classify_function, ClassifiedFunction};
@@ -34,12 +34,12 @@ pub enum AnalyzeError {
 }
 
 /// The analysis of one OpenCL C file on one architecture.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Analysis {
     /// [`SCHEMA`].
-    pub schema: &'static str,
+    pub schema: String,
     /// srcsim's version.
-    pub tool_version: &'static str,
+    pub tool_version: String,
     /// The kernel file as given.
     pub source: String,
     /// The architecture analyzed for.
@@ -55,7 +55,7 @@ pub struct Analysis {
 }
 
 /// The architecture in a few fields.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ArchSummary {
     /// Name.
     pub name: String,
@@ -68,7 +68,7 @@ pub struct ArchSummary {
 }
 
 /// A kernel or device function.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FunctionAnalysis {
     /// Its name.
     pub name: String,
@@ -92,7 +92,7 @@ pub struct FunctionAnalysis {
 }
 
 /// One PTX basic block.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockAnalysis {
     /// Index in the function (`B<id>` in tables).
     pub id: usize,
@@ -117,7 +117,7 @@ pub struct BlockAnalysis {
 }
 
 /// A source line.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SourceLine {
     /// File path as recorded in the PTX line table.
     pub file: String,
@@ -126,7 +126,7 @@ pub struct SourceLine {
 }
 
 /// A CFG edge and its pair time.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EdgeAnalysis {
     /// Source block.
     pub from: usize,
@@ -140,7 +140,7 @@ pub struct EdgeAnalysis {
 
 /// Something the user should know: a compiler warning or an instruction the model treats
 /// as "other".
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Warning {
     /// The function, if the warning is about one.
     pub function: Option<String>,
@@ -203,8 +203,8 @@ fn source_line(module: &Module, i: &ptx::Instruction) -> Option<SourceLine> {
 /// Analyzes every kernel of `module` (and the functions they call) on `arch`.
 pub fn analyze_module(module: &Module, arch: &Architecture, source: &str) -> Analysis {
     let mut analysis = Analysis {
-        schema: SCHEMA,
-        tool_version: env!("CARGO_PKG_VERSION"),
+        schema: SCHEMA.to_string(),
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
         source: source.to_string(),
         arch: ArchSummary {
             name: arch.name.clone(),
@@ -374,7 +374,7 @@ pub fn analyze_file(
 }
 
 /// One row of a block's timeline: an instruction and the start of each stage.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TimelineRow {
     /// The instruction as PTX text.
     pub text: String,
@@ -387,7 +387,7 @@ pub struct TimelineRow {
 }
 
 /// The pipeline execution graph of one block, scheduled.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Timeline {
     /// The function.
     pub function: String,

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use pipeline_model::Architecture;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming, RECORDS};
@@ -34,6 +34,14 @@ pub enum AnnotateError {
     /// The annotated code could not be generated.
     #[error(transparent)]
     Codegen(#[from] CodegenError),
+    /// The annotation cache could not be read or written.
+    #[error("annotation cache {path}: {source}")]
+    Cache {
+        /// The file or directory.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// The compiler unrolled a loop; counting its iterations per call would be wrong.
     #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop, or other timed code inside them")]
     UnrolledLoop {
@@ -49,7 +57,7 @@ pub enum AnnotateError {
 }
 
 /// How the counters of one work-item are laid out in the records buffer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RecordLayout {
     /// `ulong`s per work-item: `t`, then one per resource.
     pub stride: usize,
@@ -58,11 +66,11 @@ pub struct RecordLayout {
     /// Usage counters are in units of `1 / usage_scale` cycles.
     pub usage_scale: u64,
     /// Records are indexed by the linear global id (offsets removed).
-    pub index: &'static str,
+    pub index: String,
 }
 
 /// One annotated kernel.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AnnotatedKernel {
     /// Its name.
     pub name: String,
@@ -77,10 +85,10 @@ pub struct AnnotatedKernel {
 }
 
 /// The sidecar written beside the annotated file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Sidecar {
     /// [`SIDECAR_SCHEMA`].
-    pub schema: &'static str,
+    pub schema: String,
     /// The original file.
     pub source: String,
     /// The records' layout.
@@ -184,13 +192,14 @@ pub fn annotate_file(
     Ok(Annotation {
         source: text,
         sidecar: Sidecar {
-            schema: SIDECAR_SCHEMA,
+            schema: SIDECAR_SCHEMA.to_string(),
             source: path.display().to_string(),
             records: RecordLayout {
                 stride: resources + 1,
                 fields,
                 usage_scale: arch.usage_scale(),
-                index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)",
+                index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)"
+                    .to_string(),
             },
             kernels,
             called_functions: called,

@@ -5,12 +5,12 @@ use petgraph::algo::dominators::{self, Dominators};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ptx::Function;
 
 /// A natural loop: a header and the blocks of its body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NaturalLoop {
     /// The block every iteration enters through.
     pub header: usize,

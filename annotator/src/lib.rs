@@ -21,6 +21,7 @@
 
 pub mod analysis;
 pub mod annotate;
+pub mod cache;
 pub mod cfg;
 pub mod classify;
 pub mod cli;

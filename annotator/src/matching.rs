@@ -21,7 +21,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::analysis::FunctionAnalysis;
 use crate::cfg::{natural_loop_body, Cfg};
@@ -30,7 +30,7 @@ use crate::source::cfg::{BlockRole, SourceCfg};
 use crate::source::{AstNode, SourceFile};
 
 /// A source block: function and block index in that function's CFG.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SourceRef {
     /// The source function (the kernel or an inlined helper).
     pub function: String,
@@ -39,7 +39,7 @@ pub struct SourceRef {
 }
 
 /// Why a PTX block is mapped where it is, or not at all (for `annotate --explain`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockMatch {
     /// The PTX block.
     pub ptx_block: usize,
@@ -60,7 +60,7 @@ pub struct BlockMatch {
 }
 
 /// The mapping of one kernel's PTX blocks.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockMap {
     /// The kernel.
     pub kernel: String,
@@ -245,7 +245,7 @@ pub fn match_blocks(
 /// one call of its timing function cannot tell which of them ran. The annotated code
 /// counts the body's executions instead and charges them when control leaves the loop:
 /// `K / factor` iterations of `main`, `K % factor` of `remainder`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnrolledLoop {
     /// The source block of the loop body.
     pub source: SourceRef,
@@ -259,7 +259,7 @@ pub struct UnrolledLoop {
 }
 
 /// The PTX blocks of an unrolled loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnrollShape {
     /// The block holding `factor` copies of the body.
     pub main: usize,
@@ -434,7 +434,7 @@ fn choose(
 }
 
 /// Where a timed path starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum From {
     /// The kernel's start, before its first block.
@@ -444,7 +444,7 @@ pub enum From {
 }
 
 /// Where a timed path ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum To {
     /// A mapped PTX block.
@@ -454,7 +454,7 @@ pub enum To {
 }
 
 /// The cheapest PTX path between two consecutive timing points, through unmapped blocks.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimedPath {
     /// Origin.
     pub from: From,
@@ -470,7 +470,7 @@ pub struct TimedPath {
 }
 
 /// Algorithm 2's table: for every pair of consecutive timing points, the path cost.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PathTable {
     /// The kernel.
     pub kernel: String,

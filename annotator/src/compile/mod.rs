@@ -139,6 +139,14 @@ fn find(env: &str, candidates: &[&str]) -> Result<PathBuf, String> {
 }
 
 impl Compiler {
+    /// A compiler from explicit paths (clang 19 and libclc's nvptx64--nvidiacl.bc).
+    pub fn with_paths(clang: impl Into<PathBuf>, libclc: impl Into<PathBuf>) -> Self {
+        Compiler {
+            clang: clang.into(),
+            libclc: libclc.into(),
+        }
+    }
+
     /// Finds clang 19 and libclc (`SRCSIM_CLANG` and `SRCSIM_LIBCLC` override).
     pub fn locate() -> Result<Self, CompileError> {
         let clang =

@@ -10,12 +10,12 @@ mod parser;
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use parser::{parse, ParseError};
 
 /// A parsed PTX module.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Module {
     /// `.version`, e.g. `7.8`.
     pub version: Option<String>,
@@ -33,7 +33,7 @@ pub struct Module {
 
 /// A variable declared in a state space, at module scope or in a function body. OpenCL
 /// `__local` arrays of a kernel become `.shared` variables named `<kernel>_$_<name>`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Variable {
     /// State space: `.shared`, `.global`, `.const` or `.local`.
     pub space: String,
@@ -68,7 +68,7 @@ impl Module {
 }
 
 /// Kernel or device function.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FunctionKind {
     /// `.entry`.
@@ -78,7 +78,7 @@ pub enum FunctionKind {
 }
 
 /// A kernel or device function.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Function {
     /// Its name.
     pub name: String,
@@ -102,7 +102,7 @@ pub struct Function {
 }
 
 /// A `.reg` declaration: `.reg .b32 %r<6>;` declares `%r0`..`%r5`; `.reg .b64 %SP;` one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegDecl {
     /// The type, e.g. `.pred`, `.b32`, `.f64`.
     pub ty: String,
@@ -148,7 +148,7 @@ impl RegDecl {
 }
 
 /// A basic block: a maximal sequence of instructions entered only at its start.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Block {
     /// The label that starts it (`$L__BB0_2`), if any.
     pub label: Option<String>,
@@ -159,7 +159,7 @@ pub struct Block {
 }
 
 /// A source location from a `.loc` directive.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SourceLoc {
     /// Index into the module's `.file` table.
     pub file: u32,
@@ -183,7 +183,7 @@ impl SourceLoc {
 }
 
 /// A guard predicate: `@%p1` or `@!%p1`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Guard {
     /// The predicate register.
     pub reg: String,
@@ -192,7 +192,7 @@ pub struct Guard {
 }
 
 /// An instruction operand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Operand {
     /// A register, general-purpose (`%r1`) or special (`%tid.x`); a leading `!` negates a
     /// predicate operand.
@@ -309,7 +309,7 @@ impl fmt::Display for Operand {
 }
 
 /// One PTX instruction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Instruction {
     /// `@%p` / `@!%p`.
     pub guard: Option<Guard>,

@@ -6,12 +6,12 @@
 
 use petgraph::algo::dominators::{self, Dominators};
 use petgraph::graph::{DiGraph, NodeIndex};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{AstNode, Extent, NodeKind, SourceFile, SourceFunction};
 
 /// How to insert code that runs exactly when a block runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Insertion {
     /// Insert `call;` at this offset: after the `{` of a compound statement, before a
@@ -51,7 +51,7 @@ pub enum Insertion {
 }
 
 /// What made a block start.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockRole {
     /// The function's first block.
@@ -71,7 +71,7 @@ pub enum BlockRole {
 }
 
 /// A source basic block.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceBlock {
     /// Index in its function's CFG.
     pub id: usize,

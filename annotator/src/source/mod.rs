@@ -10,12 +10,12 @@ mod clang;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compile::{BuildOptions, Compiler};
 
 /// A position in the kernel file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {
     /// Byte offset from the start of the file.
     pub offset: u32,
@@ -26,7 +26,7 @@ pub struct Pos {
 }
 
 /// A half-open range `[start, end)` of the kernel file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Extent {
     /// First byte.
     pub start: Pos,
@@ -36,7 +36,7 @@ pub struct Extent {
 
 /// The kinds of AST nodes the annotator tells apart; everything else is `Expr` (an
 /// expression) or `Other` (a declaration, attribute, type reference, ...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
     /// `{ ... }`.
@@ -107,7 +107,7 @@ impl NodeKind {
 }
 
 /// A node of a function body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AstNode {
     /// What it is.
     pub kind: NodeKind,
@@ -124,7 +124,7 @@ pub struct AstNode {
 }
 
 /// A function defined in the kernel file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceFunction {
     /// Its name.
     pub name: String,
@@ -135,7 +135,7 @@ pub struct SourceFunction {
 }
 
 /// The kernel file, parsed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceFile {
     /// Its path.
     pub path: PathBuf,

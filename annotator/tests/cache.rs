@@ -1,0 +1,69 @@
+//! The annotation cache: a second request is served from disk without compiling (it
+//! works with a compiler that does not exist), and any change of source, options or
+//! architecture is a new entry.
+
+use annotator::cache::AnnotationCache;
+use annotator::compile::{BuildOptions, Compiler};
+use pipeline_model::Architecture;
+
+const SOURCE: &str = "__kernel void scale(__global float *x, const float s)\n{\n    int i = get_global_id(0);\n#ifdef TWICE\n    x[i] *= s;\n#endif\n    x[i] *= s;\n}\n";
+
+#[test]
+fn a_second_request_is_served_from_disk() {
+    let dir = std::env::temp_dir().join(format!("srcsim-cache-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = AnnotationCache::at(&dir);
+    let compiler = Compiler::locate().unwrap();
+    let gtx = Architecture::load("gtx480").unwrap();
+    let plain = BuildOptions::default();
+
+    let (first, hit) = cache
+        .annotate_source(&compiler, "scale.cl", SOURCE, &plain, &gtx)
+        .unwrap();
+    assert!(!hit);
+    assert!(first.source.contains("__srcsim_records"));
+
+    // Served from disk: no compiler needed.
+    let nowhere = Compiler::with_paths("/nonexistent/clang", "/nonexistent/libclc.bc");
+    let (second, hit) = cache
+        .annotate_source(&nowhere, "scale.cl", SOURCE, &plain, &gtx)
+        .unwrap();
+    assert!(hit);
+    assert_eq!(second.source, first.source);
+    assert_eq!(
+        serde_json::to_value(&second.sidecar).unwrap(),
+        serde_json::to_value(&first.sidecar).unwrap()
+    );
+
+    // A different source, option or architecture is another entry (which needs clang).
+    let twice = BuildOptions::parse("-DTWICE");
+    let h100 = Architecture::load("hopper_h100").unwrap();
+    for (source, options, arch) in [
+        (&format!("{SOURCE}\n"), &plain, &gtx),
+        (&SOURCE.to_string(), &twice, &gtx),
+        (&SOURCE.to_string(), &plain, &h100),
+    ] {
+        assert!(cache
+            .annotate_source(&nowhere, "scale.cl", source, options, arch)
+            .is_err());
+        let (_, hit) = cache
+            .annotate_source(&compiler, "scale.cl", source, options, arch)
+            .unwrap();
+        assert!(!hit);
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+
+    // Diagnostics name the file as the program did.
+    let err = cache
+        .annotate_source(
+            &compiler,
+            "broken.cl",
+            "__kernel void k() { nope; }\n",
+            &plain,
+            &gtx,
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("broken.cl:1:21: error"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
