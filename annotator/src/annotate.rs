@@ -8,7 +8,7 @@ use pipeline_model::Architecture;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
-use crate::codegen::{self, CodegenError, KernelTiming, RECORDS};
+use crate::codegen::{self, CodegenError, KernelTiming};
 use crate::compile::{BuildOptions, Compiler};
 use crate::matching::{
     match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
@@ -206,9 +206,4 @@ pub fn annotate_file(
             analysis,
         },
     })
-}
-
-/// The name of the records argument in annotated kernels.
-pub fn records_arg_name() -> &'static str {
-    RECORDS
 }

@@ -70,11 +70,6 @@ impl AnnotationCache {
         Self::at(dir)
     }
 
-    /// The cache's directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Annotates `source` (named `name`, as in diagnostics) with `options` for `arch`, or
     /// returns the cached result; the flag says whether it was cached.
     pub fn annotate_source(

@@ -81,11 +81,6 @@ impl Cfg {
             .map(|n| n.index())
     }
 
-    /// Whether the entry reaches `b`.
-    pub fn is_reachable(&self, b: usize) -> bool {
-        self.dominates(0, b)
-    }
-
     /// Whether (from, to) is a back edge (`to` dominates `from`).
     pub fn is_back_edge(&self, from: usize, to: usize) -> bool {
         self.dominates(to, from)

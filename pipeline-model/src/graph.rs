@@ -178,11 +178,6 @@ impl ExecutionGraph {
         self.graph.node_indices().collect()
     }
 
-    /// The nodes, for callers that visit them in an order of their own.
-    pub fn nodes(&self) -> impl Iterator<Item = (NodeIndex, Step)> + '_ {
-        self.graph.node_indices().map(move |n| (n, self.graph[n]))
-    }
-
     /// Every edge as (from step, to step, latency).
     pub fn edges(&self) -> impl Iterator<Item = (Step, Step, u32)> + '_ {
         self.graph

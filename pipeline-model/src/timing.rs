@@ -33,18 +33,6 @@ impl ResourceUsage {
         }
         ResourceUsage(usage)
     }
-
-    /// The most-used resource: (index, cycles); ties go to the first.
-    pub fn busiest(&self) -> Option<(usize, f64)> {
-        self.0
-            .iter()
-            .copied()
-            .enumerate()
-            .fold(None, |best, (i, c)| match best {
-                Some((_, b)) if b >= c => best,
-                _ => Some((i, c)),
-            })
-    }
 }
 
 /// Schedules `instrs` alone on the pipeline.
