@@ -29,6 +29,30 @@ fn annotate(name: &str) -> Annotation {
     .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// Annotates the kernel file `name` with text `src` (written to a temporary directory),
+/// and returns the analysis and PTX too, for tests that look at the compiled code.
+fn annotate_source(
+    name: &str,
+    src: &str,
+) -> (
+    Annotation,
+    annotator::analysis::Analysis,
+    annotator::ptx::Module,
+) {
+    let dir = std::env::temp_dir().join(format!("srcsim-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, src).unwrap();
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::default_arch();
+    let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let (analysis, module) =
+        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
+            .unwrap();
+    (a, analysis, module)
+}
+
 struct Both {
     original: Vec<Vec<u8>>,
     annotated: Vec<Vec<u8>>,
@@ -51,7 +75,20 @@ fn run_both(
     a: &Annotation,
 ) -> Both {
     let source = std::fs::read_to_string(example(name)).unwrap();
-    let original = run_kernel(&source, "", kernel, &args, &range)
+    run_source_both(name, &source, kernel, args, range, a)
+}
+
+/// Runs `kernel` of `source` and its annotated version `a` on the same arguments: the
+/// outputs must be identical and every work-item must have written its record.
+fn run_source_both(
+    name: &str,
+    source: &str,
+    kernel: &str,
+    args: Vec<KernelArg>,
+    range: NdRange,
+    a: &Annotation,
+) -> Both {
+    let original = run_kernel(source, "", kernel, &args, &range)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .buffers;
     let items: usize = range.global[..range.work_dim as usize].iter().product();
@@ -496,19 +533,9 @@ mod random {
 #[test]
 fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
     let src = "__kernel void scaled_sum(__global const float *a, __global const int *counts, __global float *out, const float b)\n{\n    int n = counts[get_global_id(0)];\n    float acc = 0.0f;\n    for (int i = 0; i < n; i++)\n        acc += a[i] * b;\n    out[get_global_id(0)] = acc;\n}\n";
-    let dir = std::env::temp_dir().join(format!("srcsim-unrolled-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("dot.cl");
-    std::fs::write(&path, src).unwrap();
-    let compiler = Compiler::locate().unwrap();
-    let arch = Architecture::default_arch();
-    let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
-    let (analysis, module) =
-        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
-            .unwrap();
+    let (a, analysis, module) = annotate_source("scaled_sum.cl", src);
     let k = &analysis.kernels[0];
     let f = module.function("scaled_sum").unwrap();
-
     // The two loops holding the multiply-adds: the unrolled one has more.
     let fmas = |b: usize| {
         f.blocks[b]
@@ -530,35 +557,25 @@ fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
     let factor = fmas(main) / fmas(rem);
     assert_eq!(factor, 8);
 
-    let expected = |n: usize| unrolled_path_time(k, main, Some(rem), factor, n);
-
     let items = 64;
     let counts: Vec<i32> = (0..items as i32).map(|i| i % 21).collect();
     let data: Vec<f32> = (0..32).map(|i| i as f32 * 0.5).collect();
-    let args = vec![
-        KernelArg::from_slice(&data),
-        KernelArg::from_slice(&counts),
-        KernelArg::zeroed::<f32>(items),
-        KernelArg::scalar(1.5f32),
-    ];
-    let range = NdRange::d1(items).with_local([32, 1, 1]);
-    let original = run_kernel(src, "", "scaled_sum", &args, &range)
-        .unwrap()
-        .buffers;
-    let mut timed = args.clone();
-    timed.push(KernelArg::zeroed::<u64>(items * a.sidecar.records.stride));
-    let mut annotated = run_kernel(&a.source, "", "scaled_sum", &timed, &range)
-        .unwrap_or_else(|e| panic!("{e}\n{}", a.source))
-        .buffers;
-    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
-    assert_eq!(original, annotated);
-    for w in 0..items {
-        let n = counts[w] as usize;
-        assert_eq!(
-            records[w * a.sidecar.records.stride],
-            expected(n),
-            "work-item {w}, {n} iterations"
-        );
+    let both = run_source_both(
+        "scaled_sum.cl",
+        src,
+        "scaled_sum",
+        vec![
+            KernelArg::from_slice(&data),
+            KernelArg::from_slice(&counts),
+            KernelArg::zeroed::<f32>(items),
+            KernelArg::scalar(1.5f32),
+        ],
+        NdRange::d1(items).with_local([32, 1, 1]),
+        &a,
+    );
+    for (w, &n) in counts.iter().enumerate() {
+        let expected = unrolled_path_time(k, main, Some(rem), factor, n as usize);
+        assert_eq!(both.t(w), expected, "work-item {w}, {n} iterations");
     }
 }
 
@@ -568,34 +585,20 @@ fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
 #[test]
 fn three_dimensional_launch_with_global_offset() {
     let src = "__kernel void cube(__global int *out)\n{\n    size_t x = get_global_id(0) - get_global_offset(0);\n    size_t y = get_global_id(1) - get_global_offset(1);\n    size_t z = get_global_id(2) - get_global_offset(2);\n    size_t i = (z * get_global_size(1) + y) * get_global_size(0) + x;\n    float acc = 1.0f;\n    for (size_t k = 0; k < x; k++)\n        acc = acc * 1.5f + (float)k;\n    out[i] = (int)acc + (int)(y * 10 + z);\n}\n";
-    let dir = std::env::temp_dir().join(format!("srcsim-cube-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("cube.cl");
-    std::fs::write(&path, src).unwrap();
-    let compiler = Compiler::locate().unwrap();
-    let a = annotate_file(
-        &compiler,
-        &path,
-        &BuildOptions::default(),
-        &Architecture::default_arch(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let (a, _, _) = annotate_source("cube.cl", src);
     let (gx, gy, gz) = (12usize, 4usize, 2usize);
-    let items = gx * gy * gz;
     let range = NdRange::d3([gx, gy, gz])
         .with_local([4, 2, 1])
         .with_offset([3, 5, 7]);
-    let args = vec![KernelArg::zeroed::<i32>(items)];
-    let original = run_kernel(src, "", "cube", &args, &range).unwrap().buffers;
-    let stride = a.sidecar.records.stride;
-    let mut timed = args.clone();
-    timed.push(KernelArg::zeroed::<u64>(items * stride));
-    let mut annotated = run_kernel(&a.source, "", "cube", &timed, &range)
-        .unwrap_or_else(|e| panic!("{e}\n{}", a.source))
-        .buffers;
-    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
-    assert_eq!(original, annotated);
-    let t = |x: usize, y: usize, z: usize| records[((z * gy + y) * gx + x) * stride];
+    let both = run_source_both(
+        "cube.cl",
+        src,
+        "cube",
+        vec![KernelArg::zeroed::<i32>(gx * gy * gz)],
+        range,
+        &a,
+    );
+    let t = |x: usize, y: usize, z: usize| both.t((z * gy + y) * gx + x);
     for x in 0..gx {
         for z in 0..gz {
             for y in 0..gy {
@@ -684,16 +687,7 @@ fn unrolled_path_time(
 #[test]
 fn constant_trip_count_unrolled_without_remainder() {
     let src = "__kernel void horner64(__global const float *a, __global float *out, const float b)\n{\n    float acc = 0.0f;\n    for (int i = 0; i < 64; i++)\n        acc = acc * b + a[i];\n    out[get_global_id(0)] = acc;\n}\n";
-    let dir = std::env::temp_dir().join(format!("srcsim-horner-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("horner.cl");
-    std::fs::write(&path, src).unwrap();
-    let compiler = Compiler::locate().unwrap();
-    let arch = Architecture::default_arch();
-    let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
-    let (analysis, module) =
-        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
-            .unwrap();
+    let (a, analysis, module) = annotate_source("horner64.cl", src);
     let k = &analysis.kernels[0];
     let f = module.function("horner64").unwrap();
     assert_eq!(k.loops.len(), 1, "one PTX loop, no remainder");
@@ -708,27 +702,19 @@ fn constant_trip_count_unrolled_without_remainder() {
 
     let items = 32;
     let data: Vec<f32> = (0..64).map(|i| (i % 5) as f32).collect();
-    let args = vec![
-        KernelArg::from_slice(&data),
-        KernelArg::zeroed::<f32>(items),
-        KernelArg::scalar(0.5f32),
-    ];
-    let range = NdRange::d1(items).with_local([32, 1, 1]);
-    let original = run_kernel(src, "", "horner64", &args, &range)
-        .unwrap()
-        .buffers;
-    let mut timed = args.clone();
-    timed.push(KernelArg::zeroed::<u64>(items * a.sidecar.records.stride));
-    let mut annotated = run_kernel(&a.source, "", "horner64", &timed, &range)
-        .unwrap_or_else(|e| panic!("{e}\n{}", a.source))
-        .buffers;
-    let records = kernel_runner::from_bytes::<u64>(&annotated.pop().unwrap()).unwrap();
-    assert_eq!(original, annotated);
+    let both = run_source_both(
+        "horner64.cl",
+        src,
+        "horner64",
+        vec![
+            KernelArg::from_slice(&data),
+            KernelArg::zeroed::<f32>(items),
+            KernelArg::scalar(0.5f32),
+        ],
+        NdRange::d1(items).with_local([32, 1, 1]),
+        &a,
+    );
     for w in 0..items {
-        assert_eq!(
-            records[w * a.sidecar.records.stride],
-            expected,
-            "work-item {w}"
-        );
+        assert_eq!(both.t(w), expected, "work-item {w}");
     }
 }
