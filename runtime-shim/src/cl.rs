@@ -1,0 +1,498 @@
+//! The real OpenCL API, reached past this library: the next definition of each function
+//! in the process (`dlsym(RTLD_NEXT)`: the ICD loader the host linked), or, for hosts that
+//! did not link one, `libOpenCL.so.1` opened here. Typed handles and safe wrappers for the
+//! calls the shim makes on its own behalf; the interposers forward the application's raw
+//! arguments through [`api`].
+
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::ptr;
+use std::sync::OnceLock;
+
+use crate::ffi::*;
+
+/// The OpenCL error code of a failed call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClError(pub cl_int);
+
+impl std::fmt::Display for ClError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpenCL error {}", self.0)
+    }
+}
+
+fn check(code: cl_int) -> Result<(), ClError> {
+    if code == CL_SUCCESS {
+        Ok(())
+    } else {
+        Err(ClError(code))
+    }
+}
+
+macro_rules! real_api {
+    ($($name:ident($($arg:ty),*) -> $ret:ty;)*) => {
+        /// The real OpenCL entry points; `None` where no library defines one.
+        #[allow(non_snake_case)]
+        pub struct Api {
+            $(pub $name: Option<unsafe extern "C" fn($($arg),*) -> $ret>,)*
+        }
+
+        impl Api {
+            fn resolve() -> Api {
+                Api {
+                    $($name: {
+                        let p = lookup(concat!(stringify!($name), "\0"));
+                        // SAFETY: `p` is the address of the C function of this name in an
+                        // OpenCL library, whose signature is the one CL/cl.h gives it.
+                        (!p.is_null()).then(|| unsafe {
+                            std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($arg),*) -> $ret>(p)
+                        })
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+real_api! {
+    clGetDeviceIDs(cl_platform_id, cl_device_type, cl_uint, *mut cl_device_id, *mut cl_uint) -> cl_int;
+    clGetDeviceInfo(cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    clCreateContextFromType(*const cl_context_properties, cl_device_type, ContextNotify, *mut c_void, *mut cl_int) -> cl_context;
+    clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    clCreateProgramWithSource(cl_context, cl_uint, *const *const c_char, *const usize, *mut cl_int) -> cl_program;
+    clCreateProgramWithBinary(cl_context, cl_uint, *const cl_device_id, *const usize, *const *const u8, *mut cl_int, *mut cl_int) -> cl_program;
+    clCreateProgramWithIL(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
+    clCreateProgramWithBuiltInKernels(cl_context, cl_uint, *const cl_device_id, *const c_char, *mut cl_int) -> cl_program;
+    clLinkProgram(cl_context, cl_uint, *const cl_device_id, *const c_char, cl_uint, *const cl_program, BuildNotify, *mut c_void, *mut cl_int) -> cl_program;
+    clBuildProgram(cl_program, cl_uint, *const cl_device_id, *const c_char, BuildNotify, *mut c_void) -> cl_int;
+    clGetProgramInfo(cl_program, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    clGetProgramBuildInfo(cl_program, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    clReleaseProgram(cl_program) -> cl_int;
+    clCreateKernel(cl_program, *const c_char, *mut cl_int) -> cl_kernel;
+    clCreateKernelsInProgram(cl_program, cl_uint, *mut cl_kernel, *mut cl_uint) -> cl_int;
+    clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    clSetKernelArg(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
+    clReleaseKernel(cl_kernel) -> cl_int;
+    clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, *const usize, *const usize, *const usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    clEnqueueTask(cl_command_queue, cl_kernel, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
+    clReleaseMemObject(cl_mem) -> cl_int;
+    clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, usize, usize, *mut c_void, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    clWaitForEvents(cl_uint, *const cl_event) -> cl_int;
+    clRetainEvent(cl_event) -> cl_int;
+    clReleaseEvent(cl_event) -> cl_int;
+    clFlush(cl_command_queue) -> cl_int;
+}
+
+fn lookup(name: &str) -> *mut c_void {
+    let name = CStr::from_bytes_with_nul(name.as_bytes()).expect("names end in NUL");
+    // SAFETY: dlsym with RTLD_NEXT and a NUL-terminated name only reads the name.
+    let next = unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) };
+    if !next.is_null() {
+        return next;
+    }
+    static LOADER: OnceLock<usize> = OnceLock::new();
+    let handle = *LOADER.get_or_init(|| {
+        // SAFETY: opening the system's ICD loader by its soname; it has no initialisers
+        // that call back into this library.
+        let h = unsafe {
+            libc::dlopen(
+                c"libOpenCL.so.1".as_ptr(),
+                libc::RTLD_NOW | libc::RTLD_GLOBAL,
+            )
+        };
+        h as usize
+    });
+    if handle == 0 {
+        return ptr::null_mut();
+    }
+    // SAFETY: `handle` came from a successful dlopen and is never closed.
+    unsafe { libc::dlsym(handle as *mut c_void, name.as_ptr()) }
+}
+
+/// The real API, resolved on first use.
+pub fn api() -> &'static Api {
+    static API: OnceLock<Api> = OnceLock::new();
+    API.get_or_init(Api::resolve)
+}
+
+/// Calls the real `$name` with `$args`, or yields `CL_INVALID_OPERATION` (or the null
+/// handle for functions returning one, with the error stored) where there is none.
+#[macro_export]
+macro_rules! real {
+    ($name:ident($($arg:expr),* $(,)?)) => {
+        match $crate::cl::api().$name {
+            // SAFETY: the arguments are forwarded as the caller gave them, or are handles
+            // and buffers this library owns, sized as the function expects.
+            Some(f) => unsafe { f($($arg),*) },
+            None => $crate::cl::Missing::missing(stringify!($name)),
+        }
+    };
+}
+
+/// What a call to a function no library defines returns.
+pub trait Missing {
+    /// The failure value.
+    fn missing(name: &str) -> Self;
+}
+
+impl Missing for cl_int {
+    fn missing(_: &str) -> Self {
+        CL_INVALID_OPERATION
+    }
+}
+
+impl Missing for *mut c_void {
+    fn missing(_: &str) -> Self {
+        ptr::null_mut()
+    }
+}
+
+macro_rules! handles {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $name(pub *mut c_void);
+        // SAFETY: OpenCL objects may be used from any thread (OpenCL 1.2 section A.2); the
+        // one exception, setting a kernel's arguments, is serialised by the shim.
+        unsafe impl Send for $name {}
+        // SAFETY: as above.
+        unsafe impl Sync for $name {}
+    )*};
+}
+
+handles! {
+    /// A `cl_platform_id`.
+    Platform;
+    /// A `cl_device_id`.
+    Device;
+    /// A `cl_context`.
+    Context;
+    /// A `cl_command_queue`.
+    Queue;
+    /// A `cl_program`.
+    Program;
+    /// A `cl_kernel`.
+    Kernel;
+    /// A `cl_mem`.
+    Mem;
+    /// A `cl_event`.
+    Event;
+}
+
+/// Reads an info value of `size` bytes into a vector of `T` through `get`.
+fn info_vec<T: Copy + Default>(
+    get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int,
+) -> Result<Vec<T>, ClError> {
+    let mut bytes = 0usize;
+    check(get(0, ptr::null_mut(), &mut bytes))?;
+    let mut v = vec![T::default(); bytes.div_ceil(std::mem::size_of::<T>())];
+    check(get(bytes, v.as_mut_ptr().cast(), ptr::null_mut()))?;
+    Ok(v)
+}
+
+fn info_string(get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Result<String, ClError> {
+    let bytes: Vec<u8> = info_vec(get)?;
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    Ok(String::from_utf8_lossy(&bytes[..end]).into_owned())
+}
+
+fn handles_of(v: Vec<*mut c_void>) -> impl Iterator<Item = *mut c_void> {
+    v.into_iter().filter(|p| !p.is_null())
+}
+
+impl Device {
+    /// `CL_DEVICE_NAME`.
+    pub fn name(self) -> String {
+        info_string(|n, v, r| real!(clGetDeviceInfo(self.0, CL_DEVICE_NAME, n, v, r)))
+            .unwrap_or_else(|e| format!("({e})"))
+    }
+
+    /// The devices of `platform` of `kind`.
+    pub fn of_type(platform: Platform, kind: cl_device_type) -> Result<Vec<Device>, ClError> {
+        let mut n = 0;
+        check(real!(clGetDeviceIDs(
+            platform.0,
+            kind,
+            0,
+            ptr::null_mut(),
+            &mut n
+        )))?;
+        let mut v = vec![ptr::null_mut(); n as usize];
+        check(real!(clGetDeviceIDs(
+            platform.0,
+            kind,
+            n,
+            v.as_mut_ptr(),
+            ptr::null_mut()
+        )))?;
+        Ok(handles_of(v).map(Device).collect())
+    }
+}
+
+impl Context {
+    /// `CL_CONTEXT_DEVICES`.
+    pub fn devices(self) -> Result<Vec<Device>, ClError> {
+        let v = info_vec(|n, v, r| real!(clGetContextInfo(self.0, CL_CONTEXT_DEVICES, n, v, r)))?;
+        Ok(handles_of(v).map(Device).collect())
+    }
+
+    /// A device buffer of `bytes` the host reads back.
+    pub fn records_buffer(self, bytes: usize) -> Result<Mem, ClError> {
+        let mut err = CL_SUCCESS;
+        let flags = CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY;
+        let m = real!(clCreateBuffer(
+            self.0,
+            flags,
+            bytes,
+            ptr::null_mut(),
+            &mut err
+        ));
+        check(err)?;
+        Ok(Mem(m))
+    }
+
+    /// Creates and builds a program from `source` for `devices` with `options`; a failed
+    /// build gives the build log of the first device.
+    pub fn build_program(
+        self,
+        source: &str,
+        devices: &[Device],
+        options: &str,
+    ) -> Result<Program, String> {
+        let text = CString::new(source).map_err(|_| "the source holds a NUL byte".to_string())?;
+        let strings = [text.as_ptr()];
+        let mut err = CL_SUCCESS;
+        let p = real!(clCreateProgramWithSource(
+            self.0,
+            1,
+            strings.as_ptr(),
+            ptr::null(),
+            &mut err
+        ));
+        if err != CL_SUCCESS {
+            return Err(format!("clCreateProgramWithSource: {}", ClError(err)));
+        }
+        let program = Program(p);
+        let opts = CString::new(options).unwrap_or_default();
+        let ids: Vec<cl_device_id> = devices.iter().map(|d| d.0).collect();
+        let code = real!(clBuildProgram(
+            p,
+            ids.len() as cl_uint,
+            ids.as_ptr(),
+            opts.as_ptr(),
+            None,
+            ptr::null_mut()
+        ));
+        if code != CL_SUCCESS {
+            let log = devices
+                .first()
+                .map(|d| program.build_log(*d))
+                .unwrap_or_default();
+            program.release();
+            return Err(format!("clBuildProgram: {}\n{log}", ClError(code)));
+        }
+        Ok(program)
+    }
+}
+
+impl Queue {
+    /// `CL_QUEUE_CONTEXT`.
+    pub fn context(self) -> Result<Context, ClError> {
+        let mut c: cl_context = ptr::null_mut();
+        check(real!(clGetCommandQueueInfo(
+            self.0,
+            CL_QUEUE_CONTEXT,
+            std::mem::size_of::<cl_context>(),
+            (&mut c as *mut cl_context).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok(Context(c))
+    }
+
+    /// Enqueues a non-blocking read of `mem` into `dst` after `after`, and flushes.
+    ///
+    /// `dst` must stay allocated, and untouched, until the returned event completes.
+    pub fn read_after(self, mem: Mem, dst: &mut [u64], after: Event) -> Result<Event, ClError> {
+        let mut ev: cl_event = ptr::null_mut();
+        let wait = [after.0];
+        check(real!(clEnqueueReadBuffer(
+            self.0,
+            mem.0,
+            CL_FALSE,
+            0,
+            std::mem::size_of_val(dst),
+            dst.as_mut_ptr().cast(),
+            1,
+            wait.as_ptr(),
+            &mut ev
+        )))?;
+        real!(clFlush(self.0));
+        Ok(Event(ev))
+    }
+}
+
+impl Program {
+    /// `CL_PROGRAM_CONTEXT`.
+    pub fn context(self) -> Result<Context, ClError> {
+        let mut c: cl_context = ptr::null_mut();
+        check(real!(clGetProgramInfo(
+            self.0,
+            CL_PROGRAM_CONTEXT,
+            std::mem::size_of::<cl_context>(),
+            (&mut c as *mut cl_context).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok(Context(c))
+    }
+
+    /// `CL_PROGRAM_DEVICES`.
+    pub fn devices(self) -> Result<Vec<Device>, ClError> {
+        let v = info_vec(|n, v, r| real!(clGetProgramInfo(self.0, CL_PROGRAM_DEVICES, n, v, r)))?;
+        Ok(handles_of(v).map(Device).collect())
+    }
+
+    /// `CL_PROGRAM_REFERENCE_COUNT` (0 when it cannot be read).
+    pub fn reference_count(self) -> cl_uint {
+        let v: Vec<cl_uint> = info_vec(|n, v, r| {
+            real!(clGetProgramInfo(
+                self.0,
+                CL_PROGRAM_REFERENCE_COUNT,
+                n,
+                v,
+                r
+            ))
+        })
+        .unwrap_or_default();
+        v.first().copied().unwrap_or(0)
+    }
+
+    /// The build log for `device`.
+    pub fn build_log(self, device: Device) -> String {
+        info_string(|n, v, r| {
+            real!(clGetProgramBuildInfo(
+                self.0,
+                device.0,
+                CL_PROGRAM_BUILD_LOG,
+                n,
+                v,
+                r
+            ))
+        })
+        .unwrap_or_default()
+    }
+
+    /// A kernel of this program.
+    pub fn kernel(self, name: &str) -> Result<Kernel, ClError> {
+        let name = CString::new(name).map_err(|_| ClError(CL_INVALID_VALUE))?;
+        let mut err = CL_SUCCESS;
+        let k = real!(clCreateKernel(self.0, name.as_ptr(), &mut err));
+        check(err)?;
+        Ok(Kernel(k))
+    }
+
+    /// Drops this library's reference.
+    pub fn release(self) {
+        real!(clReleaseProgram(self.0));
+    }
+}
+
+impl Kernel {
+    /// `CL_KERNEL_FUNCTION_NAME`.
+    pub fn name(self) -> Result<String, ClError> {
+        info_string(|n, v, r| real!(clGetKernelInfo(self.0, CL_KERNEL_FUNCTION_NAME, n, v, r)))
+    }
+
+    /// `CL_KERNEL_REFERENCE_COUNT` (0 when it cannot be read).
+    pub fn reference_count(self) -> cl_uint {
+        let v: Vec<cl_uint> =
+            info_vec(|n, v, r| real!(clGetKernelInfo(self.0, CL_KERNEL_REFERENCE_COUNT, n, v, r)))
+                .unwrap_or_default();
+        v.first().copied().unwrap_or(0)
+    }
+
+    /// Sets argument `index` to the buffer `mem`.
+    pub fn set_buffer_arg(self, index: cl_uint, mem: Mem) -> Result<(), ClError> {
+        check(real!(clSetKernelArg(
+            self.0,
+            index,
+            std::mem::size_of::<cl_mem>(),
+            (&mem.0 as *const cl_mem).cast()
+        )))
+    }
+
+    /// Drops this library's reference.
+    pub fn release(self) {
+        real!(clReleaseKernel(self.0));
+    }
+}
+
+impl Mem {
+    /// Drops this library's reference (the runtime keeps it until queued commands end).
+    pub fn release(self) {
+        real!(clReleaseMemObject(self.0));
+    }
+}
+
+impl Event {
+    /// Waits for the event.
+    pub fn wait(self) -> Result<(), ClError> {
+        check(real!(clWaitForEvents(1, &self.0)))
+    }
+
+    /// Adds a reference.
+    pub fn retain(self) {
+        real!(clRetainEvent(self.0));
+    }
+
+    /// Drops a reference.
+    pub fn release(self) {
+        real!(clReleaseEvent(self.0));
+    }
+}
+
+/// An NDRange as `clEnqueueNDRangeKernel` takes it, 1 to 3 dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NdRange {
+    /// 1, 2 or 3.
+    pub work_dim: cl_uint,
+    /// Global offset (zeros when the application passed none).
+    pub offset: [usize; 3],
+    /// Global size (ones beyond `work_dim`).
+    pub global: [usize; 3],
+    /// Local size, if the application gave one (ones beyond `work_dim`).
+    pub local: Option<[usize; 3]>,
+}
+
+impl Queue {
+    /// Enqueues `kernel` over `range` after `wait`, returning its event.
+    pub fn enqueue_kernel(
+        self,
+        kernel: Kernel,
+        range: &NdRange,
+        wait: &[Event],
+    ) -> Result<Event, ClError> {
+        let dim = range.work_dim as usize;
+        let wait: Vec<cl_event> = wait.iter().map(|e| e.0).collect();
+        let mut ev: cl_event = ptr::null_mut();
+        check(real!(clEnqueueNDRangeKernel(
+            self.0,
+            kernel.0,
+            range.work_dim,
+            range.offset[..dim].as_ptr(),
+            range.global[..dim].as_ptr(),
+            range
+                .local
+                .as_ref()
+                .map_or(ptr::null(), |l| l[..dim].as_ptr()),
+            wait.len() as cl_uint,
+            if wait.is_empty() {
+                ptr::null()
+            } else {
+                wait.as_ptr()
+            },
+            &mut ev
+        )))?;
+        Ok(Event(ev))
+    }
+}

@@ -1,0 +1,65 @@
+//! The shim's settings, from the environment: `SRCSIM_ARCH`, `SRCSIM_REPORT`,
+//! `SRCSIM_LOG`, `SRCSIM_KEEP_DEVICE_TYPE` (and `SRCSIM_CACHE_DIR`, read by the cache).
+
+use std::path::PathBuf;
+
+/// How much the shim says on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Nothing, not even the table.
+    Off,
+    /// The table, substitutions and what could not be simulated (the default).
+    Warn,
+    /// Also each program annotated and each launch not simulated.
+    Info,
+    /// Also every interposed call.
+    Debug,
+}
+
+/// The shim's settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// An architecture name or TOML file (`SRCSIM_ARCH`, default `gtx480`).
+    pub arch: String,
+    /// Where to write the report (`SRCSIM_REPORT`; `.csv` for CSV, else JSON).
+    pub report: Option<PathBuf>,
+    /// `SRCSIM_LOG`: off, warn, info or debug.
+    pub log: Level,
+    /// `SRCSIM_KEEP_DEVICE_TYPE=1`: never offer the CPU in place of a GPU.
+    pub keep_device_type: bool,
+}
+
+impl Config {
+    /// The settings from the environment; unknown values fall back to the defaults, with
+    /// a warning.
+    pub fn from_env() -> Self {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let (log, bad_log) = match var("SRCSIM_LOG").as_deref() {
+            None | Some("warn") => (Level::Warn, None),
+            Some("off") => (Level::Off, None),
+            Some("info") => (Level::Info, None),
+            Some("debug") => (Level::Debug, None),
+            Some(other) => (Level::Warn, Some(other.to_string())),
+        };
+        let config = Config {
+            arch: var("SRCSIM_ARCH").unwrap_or_else(|| "gtx480".to_string()),
+            report: var("SRCSIM_REPORT").map(PathBuf::from),
+            log,
+            keep_device_type: var("SRCSIM_KEEP_DEVICE_TYPE").is_some_and(|v| v != "0"),
+        };
+        if let Some(bad) = bad_log {
+            config.log(
+                Level::Warn,
+                &format!("SRCSIM_LOG={bad} is none of off, warn, info, debug; using warn"),
+            );
+        }
+        config
+    }
+
+    /// Prints `msg` on stderr if `level` is enabled.
+    pub fn log(&self, level: Level, msg: &str) {
+        if level <= self.log && level != Level::Off {
+            eprintln!("srcsim: {msg}");
+        }
+    }
+}

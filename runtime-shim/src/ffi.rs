@@ -1,0 +1,52 @@
+//! The few OpenCL 1.2 C types and constants the shim needs (from `CL/cl.h`), written out
+//! here rather than taken from a binding crate: binding crates declare the API functions
+//! themselves, and this library defines functions of the same names.
+
+#![allow(non_camel_case_types)]
+
+use std::ffi::{c_char, c_void};
+
+pub type cl_int = i32;
+pub type cl_uint = u32;
+pub type cl_bool = u32;
+pub type cl_bitfield = u64;
+pub type cl_device_type = cl_bitfield;
+pub type cl_mem_flags = cl_bitfield;
+pub type cl_context_properties = isize;
+
+pub type cl_platform_id = *mut c_void;
+pub type cl_device_id = *mut c_void;
+pub type cl_context = *mut c_void;
+pub type cl_command_queue = *mut c_void;
+pub type cl_program = *mut c_void;
+pub type cl_kernel = *mut c_void;
+pub type cl_mem = *mut c_void;
+pub type cl_event = *mut c_void;
+
+pub type ContextNotify =
+    Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
+pub type BuildNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
+
+pub const CL_SUCCESS: cl_int = 0;
+pub const CL_DEVICE_NOT_FOUND: cl_int = -1;
+pub const CL_INVALID_VALUE: cl_int = -30;
+pub const CL_INVALID_OPERATION: cl_int = -59;
+
+pub const CL_FALSE: cl_bool = 0;
+
+pub const CL_DEVICE_TYPE_CPU: cl_device_type = 1 << 1;
+pub const CL_DEVICE_TYPE_GPU: cl_device_type = 1 << 2;
+pub const CL_DEVICE_TYPE_ALL: cl_device_type = 0xFFFF_FFFF;
+
+pub const CL_DEVICE_TYPE: cl_uint = 0x1000;
+pub const CL_DEVICE_NAME: cl_uint = 0x102B;
+pub const CL_CONTEXT_DEVICES: cl_uint = 0x1081;
+pub const CL_QUEUE_CONTEXT: cl_uint = 0x1090;
+pub const CL_MEM_READ_WRITE: cl_mem_flags = 1 << 0;
+pub const CL_MEM_HOST_READ_ONLY: cl_mem_flags = 1 << 8;
+pub const CL_PROGRAM_REFERENCE_COUNT: cl_uint = 0x1160;
+pub const CL_PROGRAM_CONTEXT: cl_uint = 0x1161;
+pub const CL_PROGRAM_DEVICES: cl_uint = 0x1163;
+pub const CL_PROGRAM_BUILD_LOG: cl_uint = 0x1183;
+pub const CL_KERNEL_FUNCTION_NAME: cl_uint = 0x1190;
+pub const CL_KERNEL_REFERENCE_COUNT: cl_uint = 0x1192;

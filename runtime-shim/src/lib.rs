@@ -1,0 +1,17 @@
+//! srcsim's runtime: `libsrcsim.so`, the OpenCL interposer that runs an unmodified host
+//! program's kernels annotated and estimates every launch (see DESIGN.md, The shim), and
+//! the report it writes, which the `srcsim` command reads back.
+//!
+//! The interposer is the FFI edge: `cl` (the real API) and `interpose` (the exported
+//! entry points) hold all of this crate's `unsafe`; `shim` decides, `report` reports.
+
+// `real!` (in `cl`) is the FFI edge itself, used only by the two FFI modules: its
+// arguments are raw pointers from the application or buffers owned right there.
+#![allow(clippy::macro_metavars_in_unsafe)]
+
+pub mod cl;
+pub mod config;
+mod ffi;
+mod interpose;
+pub mod report;
+pub mod shim;

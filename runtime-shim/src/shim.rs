@@ -1,0 +1,656 @@
+//! The shim's state and decisions: which programs and kernels have annotated twins, what a
+//! launch enqueues, and the background worker that reads the counter records back and
+//! runs the model. The interposers (`interpose.rs`) call in here; modelling is
+//! `pipeline_model`'s and annotation `annotator`'s.
+//!
+//! Every application kernel whose program was built from source has a *shadow*: the same
+//! kernel from the annotated program, with one more argument (the records buffer). The
+//! application keeps its own kernel object, so every query it makes (argument count,
+//! argument info, work-group info) sees the original; argument settings are mirrored onto
+//! the shadow, and launches enqueue the shadow.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
+
+use annotator::cache::AnnotationCache;
+use annotator::compile::{BuildOptions, Compiler};
+use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
+
+use crate::cl::{Device, Event, Kernel, NdRange, Program, Queue};
+use crate::config::{Config, Level};
+use crate::ffi::cl_device_type;
+use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
+use crate::report::{Estimate, Launch, Outcome, Report};
+
+/// How a program came to be, and so whether its kernels can be simulated.
+#[derive(Debug, Clone)]
+pub enum ProgramOrigin {
+    /// `clCreateProgramWithSource`, with the source.
+    Source(String),
+    /// Anything else; the reason its kernels run unannotated.
+    Opaque(&'static str),
+}
+
+/// The annotated twin of a built program.
+struct ShadowProgram {
+    program: Program,
+    sidecar: annotator::annotate::Sidecar,
+}
+
+struct ProgramState {
+    origin: ProgramOrigin,
+    /// Set by each successful build.
+    shadow: Option<Result<Arc<ShadowProgram>, String>>,
+}
+
+/// What the model needs of a kernel, besides its records.
+struct KernelModel {
+    stride: usize,
+    usage_scale: u64,
+    registers: u32,
+    static_shared_bytes: u64,
+}
+
+/// A kernel's annotated twin.
+struct Shadow {
+    kernel: Kernel,
+    records_arg: u32,
+    /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
+    local_params: Vec<bool>,
+    model: Arc<KernelModel>,
+    /// Serialises binding the records buffer and enqueueing.
+    args: Mutex<ShadowArgs>,
+}
+
+#[derive(Default)]
+struct ShadowArgs {
+    /// Bytes of each `__local` argument set so far.
+    local_bytes: HashMap<u32, u64>,
+    /// Set when mirroring an argument failed: the kernel then runs unannotated.
+    broken: Option<String>,
+}
+
+struct KernelState {
+    name: String,
+    shadow: Result<Arc<Shadow>, String>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Devices handed out in place of a GPU.
+    substitutes: HashSet<Device>,
+    programs: HashMap<Program, ProgramState>,
+    kernels: HashMap<Kernel, KernelState>,
+}
+
+/// A launch whose records are on their way back.
+struct Job {
+    index: usize,
+    read: Event,
+    records: Vec<u64>,
+    geometry: LaunchGeometry,
+    resources: KernelResources,
+    model: Arc<KernelModel>,
+}
+
+struct Worker {
+    jobs: Sender<Job>,
+    thread: JoinHandle<()>,
+}
+
+/// What `launch` did.
+pub enum LaunchOutcome {
+    /// The shadow was enqueued; the application gets this event.
+    Enqueued(Event),
+    /// Nothing was enqueued: enqueue the application's kernel, then call
+    /// [`Shim::record_unsimulated`] with the reason if that succeeds.
+    Fallback(String),
+}
+
+/// The shim.
+pub struct Shim {
+    config: Config,
+    arch: Result<Architecture, String>,
+    /// The compiler, located on first use; the lock also serialises annotation.
+    compiler: Mutex<Option<Result<Compiler, String>>>,
+    cache: AnnotationCache,
+    state: Mutex<State>,
+    report: Arc<Mutex<Report>>,
+    worker: Mutex<Option<Worker>>,
+}
+
+/// The process's shim, created on first use.
+pub fn shim() -> &'static Shim {
+    static SHIM: OnceLock<Shim> = OnceLock::new();
+    SHIM.get_or_init(|| Shim::new(Config::from_env()))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic elsewhere while holding the lock leaves data that is still consistent
+    // enough to report; never let it take the application down.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shim {
+    fn new(config: Config) -> Self {
+        let arch = Architecture::load(&config.arch).map_err(|e| e.to_string());
+        let (name, clock) = match &arch {
+            Ok(a) => (a.name.clone(), a.clock_mhz),
+            Err(_) => (config.arch.clone(), 0.0),
+        };
+        if let Err(e) = &arch {
+            config.log(
+                Level::Warn,
+                &format!("SRCSIM_ARCH: {e}; nothing will be simulated"),
+            );
+        }
+        Shim {
+            cache: AnnotationCache::from_env(),
+            compiler: Mutex::new(None),
+            state: Mutex::new(State::default()),
+            report: Arc::new(Mutex::new(Report::new(&name, clock))),
+            worker: Mutex::new(None),
+            arch,
+            config,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn log(&self, level: Level, msg: &str) {
+        self.config.log(level, msg);
+    }
+
+    // ---- devices -------------------------------------------------------------------
+
+    /// The device type to ask for instead of `kind`, when no device of `kind` exists.
+    pub fn substitute_type(&self, kind: cl_device_type) -> Option<cl_device_type> {
+        (!self.config.keep_device_type
+            && kind & CL_DEVICE_TYPE_GPU != 0
+            && kind != CL_DEVICE_TYPE_ALL)
+            .then_some(CL_DEVICE_TYPE_CPU)
+    }
+
+    /// Notes devices handed out in place of a GPU.
+    pub fn substituted(&self, devices: &[Device]) {
+        let mut state = lock(&self.state);
+        for d in devices {
+            if state.substitutes.insert(*d) {
+                self.log(
+                    Level::Warn,
+                    &format!(
+                        "no GPU device here: the application asked for one and gets `{}`, which reports itself as a GPU (SRCSIM_KEEP_DEVICE_TYPE=1 turns this off)",
+                        d.name().trim()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Whether `device` stands in for a GPU.
+    pub fn is_substitute(&self, device: Device) -> bool {
+        lock(&self.state).substitutes.contains(&device)
+    }
+
+    // ---- programs ------------------------------------------------------------------
+
+    /// Notes a program the application created.
+    pub fn program_created(&self, program: Program, origin: ProgramOrigin) {
+        lock(&self.state).programs.insert(
+            program,
+            ProgramState {
+                origin,
+                shadow: None,
+            },
+        );
+    }
+
+    /// After the application's program built: annotates it and builds the annotated twin.
+    pub fn program_built(&self, program: Program, options: &str) {
+        let origin = match lock(&self.state).programs.get(&program) {
+            Some(p) => p.origin.clone(),
+            None => return,
+        };
+        let ProgramOrigin::Source(source) = origin else {
+            return;
+        };
+        let shadow = self.build_shadow(program, &source, options);
+        if let Err(reason) = &shadow {
+            self.log(Level::Warn, &format!("program not simulated: {reason}"));
+        }
+        let old = lock(&self.state)
+            .programs
+            .get_mut(&program)
+            .and_then(|p| p.shadow.replace(shadow.map(Arc::new)));
+        if let Some(Ok(old)) = old {
+            if let Ok(old) = Arc::try_unwrap(old) {
+                old.program.release();
+            }
+        }
+    }
+
+    fn build_shadow(
+        &self,
+        program: Program,
+        source: &str,
+        options: &str,
+    ) -> Result<ShadowProgram, String> {
+        let arch = self
+            .arch
+            .as_ref()
+            .map_err(|e| format!("SRCSIM_ARCH: {e}"))?;
+        let mut build = BuildOptions::parse(options);
+        // The host resolves `#include "..."` from its working directory.
+        if let Ok(cwd) = std::env::current_dir() {
+            build.include_dirs.push(cwd);
+        }
+        let annotation = {
+            let mut compiler = lock(&self.compiler);
+            let compiler = compiler
+                .get_or_insert_with(|| Compiler::locate().map_err(|e| e.to_string()))
+                .as_ref()
+                .map_err(|e| format!("no compiler for the annotation: {e}"))?;
+            let (a, hit) = self
+                .cache
+                .annotate_source(compiler, "program.cl", source, &build, arch)
+                .map_err(|e| format!("annotation failed: {e}"))?;
+            self.log(
+                Level::Info,
+                &format!(
+                    "annotated program with kernels {:?} ({})",
+                    a.sidecar
+                        .kernels
+                        .iter()
+                        .map(|k| &k.name)
+                        .collect::<Vec<_>>(),
+                    if hit { "cached" } else { "new" }
+                ),
+            );
+            a
+        };
+        let context = program
+            .context()
+            .map_err(|e| format!("program context: {e}"))?;
+        let devices = program
+            .devices()
+            .map_err(|e| format!("program devices: {e}"))?;
+        let shadow = context
+            .build_program(&annotation.source, &devices, options)
+            .map_err(|e| format!("the annotated program did not build: {e}"))?;
+        Ok(ShadowProgram {
+            program: shadow,
+            sidecar: annotation.sidecar,
+        })
+    }
+
+    /// Forgets a program the application is releasing for the last time.
+    pub fn program_releasing(&self, program: Program) {
+        if program.reference_count() != 1 {
+            return;
+        }
+        let gone = lock(&self.state).programs.remove(&program);
+        if let Some(ProgramState {
+            shadow: Some(Ok(shadow)),
+            ..
+        }) = gone
+        {
+            if let Ok(shadow) = Arc::try_unwrap(shadow) {
+                shadow.program.release();
+            }
+        }
+    }
+
+    // ---- kernels -------------------------------------------------------------------
+
+    /// Notes a kernel the application created from `program`, and creates its shadow.
+    pub fn kernel_created(&self, program: Program, kernel: Kernel) {
+        let name = kernel.name().unwrap_or_default();
+        let shadow = {
+            let state = lock(&self.state);
+            match state.programs.get(&program) {
+                None => Err("its program was not created through srcsim".to_string()),
+                Some(ProgramState {
+                    origin: ProgramOrigin::Opaque(why),
+                    ..
+                }) => Err(why.to_string()),
+                Some(ProgramState { shadow: None, .. }) => {
+                    Err("its program was not built with clBuildProgram".to_string())
+                }
+                Some(ProgramState {
+                    shadow: Some(Err(e)),
+                    ..
+                }) => Err(e.clone()),
+                Some(ProgramState {
+                    shadow: Some(Ok(p)),
+                    ..
+                }) => Ok(p.clone()),
+            }
+        }
+        .and_then(|p| self.shadow_kernel(&p, &name));
+        if let Err(reason) = &shadow {
+            self.log(
+                Level::Info,
+                &format!("kernel `{name}` runs unannotated: {reason}"),
+            );
+        }
+        lock(&self.state).kernels.insert(
+            kernel,
+            KernelState {
+                name,
+                shadow: shadow.map(Arc::new),
+            },
+        );
+    }
+
+    fn shadow_kernel(&self, p: &ShadowProgram, name: &str) -> Result<Shadow, String> {
+        let sidecar = &p.sidecar;
+        let annotated = sidecar
+            .kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("the annotator did not annotate kernel `{name}`"))?;
+        let analysis = sidecar
+            .analysis
+            .kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("no analysis of kernel `{name}`"))?;
+        let kernel = p
+            .program
+            .kernel(name)
+            .map_err(|e| format!("annotated kernel `{name}`: {e}"))?;
+        Ok(Shadow {
+            kernel,
+            records_arg: annotated.records_arg as u32,
+            local_params: analysis
+                .params
+                .iter()
+                .map(|p| p.split_whitespace().any(|w| w == ".shared"))
+                .collect(),
+            model: Arc::new(KernelModel {
+                stride: sidecar.records.stride,
+                usage_scale: sidecar.records.usage_scale,
+                registers: analysis.registers,
+                static_shared_bytes: analysis.shared_memory_bytes,
+            }),
+            args: Mutex::new(ShadowArgs::default()),
+        })
+    }
+
+    /// The shadow an argument setting must be mirrored onto, if any; notes the size of
+    /// `__local` arguments (`value_is_null`).
+    pub fn shadow_for_arg(
+        &self,
+        kernel: Kernel,
+        index: u32,
+        size: usize,
+        value_is_null: bool,
+    ) -> Option<Kernel> {
+        let shadow = self.shadow_of(kernel)?;
+        let mut args = lock(&shadow.args);
+        if shadow.local_params.get(index as usize) == Some(&true) && value_is_null {
+            args.local_bytes.insert(index, size as u64);
+        }
+        Some(shadow.kernel)
+    }
+
+    /// Mirroring an argument onto `kernel`'s shadow failed with `code`.
+    pub fn shadow_arg_failed(&self, kernel: Kernel, index: u32, code: i32) {
+        if let Some(shadow) = self.shadow_of(kernel) {
+            lock(&shadow.args).broken = Some(format!(
+                "setting argument {index} of the annotated kernel failed (OpenCL error {code})"
+            ));
+        }
+    }
+
+    fn shadow_of(&self, kernel: Kernel) -> Option<Arc<Shadow>> {
+        lock(&self.state)
+            .kernels
+            .get(&kernel)
+            .and_then(|k| k.shadow.as_ref().ok().cloned())
+    }
+
+    /// Forgets a kernel the application is releasing for the last time.
+    pub fn kernel_releasing(&self, kernel: Kernel) {
+        if kernel.reference_count() != 1 {
+            return;
+        }
+        if let Some(KernelState { shadow: Ok(s), .. }) = lock(&self.state).kernels.remove(&kernel) {
+            s.kernel.release();
+        }
+    }
+
+    // ---- launches ------------------------------------------------------------------
+
+    /// Enqueues the shadow of `kernel` over `range` on `queue` after `wait`, binding a
+    /// fresh records buffer, and queues the records' read-back for the model.
+    pub fn launch(
+        &self,
+        queue: Queue,
+        kernel: Kernel,
+        range: &NdRange,
+        wait: &[Event],
+    ) -> LaunchOutcome {
+        let (name, shadow) = match lock(&self.state).kernels.get(&kernel) {
+            None => {
+                return LaunchOutcome::Fallback(
+                    "the kernel was not created through srcsim".to_string(),
+                )
+            }
+            Some(k) => (k.name.clone(), k.shadow.clone()),
+        };
+        let shadow = match shadow {
+            Ok(s) => s,
+            Err(reason) => return LaunchOutcome::Fallback(reason),
+        };
+        let args = lock(&shadow.args);
+        if let Some(reason) = &args.broken {
+            return LaunchOutcome::Fallback(reason.clone());
+        }
+        let geometry = geometry(range);
+        let items = geometry.work_items() as usize;
+        let Some(bytes) = items
+            .checked_mul(shadow.model.stride * 8)
+            .filter(|b| *b <= isize::MAX as usize)
+        else {
+            return LaunchOutcome::Fallback(format!(
+                "{items} work-items need too large a records buffer"
+            ));
+        };
+        let context = match queue.context() {
+            Ok(c) => c,
+            Err(e) => return LaunchOutcome::Fallback(format!("queue context: {e}")),
+        };
+        let mem = match context.records_buffer(bytes.max(8)) {
+            Ok(m) => m,
+            Err(e) => {
+                return LaunchOutcome::Fallback(format!("records buffer of {bytes} bytes: {e}"))
+            }
+        };
+        if let Err(e) = shadow.kernel.set_buffer_arg(shadow.records_arg, mem) {
+            mem.release();
+            return LaunchOutcome::Fallback(format!("binding the records buffer: {e}"));
+        }
+        let event = match queue.enqueue_kernel(shadow.kernel, range, wait) {
+            Ok(ev) => ev,
+            Err(e) => {
+                mem.release();
+                return LaunchOutcome::Fallback(format!(
+                    "the annotated kernel did not enqueue: {e}"
+                ));
+            }
+        };
+        let resources = KernelResources {
+            registers_per_work_item: shadow.model.registers,
+            local_memory_bytes: shadow.model.static_shared_bytes
+                + args.local_bytes.values().sum::<u64>(),
+        };
+        drop(args);
+        let index = self.push_launch(&name, range, &geometry, None);
+        let mut records = vec![0u64; items * shadow.model.stride];
+        match queue.read_after(mem, &mut records, event) {
+            Ok(read) => self.submit(Job {
+                index,
+                read,
+                records,
+                geometry,
+                resources,
+                model: shadow.model.clone(),
+            }),
+            Err(e) => self.set_outcome(
+                index,
+                Outcome::NotSimulated {
+                    reason: format!("reading the records back: {e}"),
+                },
+            ),
+        }
+        mem.release();
+        LaunchOutcome::Enqueued(event)
+    }
+
+    /// Records a launch that ran unannotated.
+    pub fn record_unsimulated(&self, kernel: Kernel, range: &NdRange, reason: String) {
+        let name = lock(&self.state)
+            .kernels
+            .get(&kernel)
+            .map(|k| k.name.clone())
+            .unwrap_or_else(|| kernel.name().unwrap_or_default());
+        self.log(
+            Level::Info,
+            &format!("launch of `{name}` not simulated: {reason}"),
+        );
+        let geometry = geometry(range);
+        self.push_launch(
+            &name,
+            range,
+            &geometry,
+            Some(Outcome::NotSimulated { reason }),
+        );
+    }
+
+    fn push_launch(
+        &self,
+        name: &str,
+        range: &NdRange,
+        geometry: &LaunchGeometry,
+        outcome: Option<Outcome>,
+    ) -> usize {
+        let mut report = lock(&self.report);
+        let index = report.launches.len();
+        report.launches.push(Launch {
+            index,
+            kernel: name.to_string(),
+            work_dim: range.work_dim,
+            global: geometry.global,
+            local: geometry.local,
+            local_chosen: range.local.is_none(),
+            offset: range.offset.map(|o| o as u64),
+            outcome: outcome.unwrap_or(Outcome::NotSimulated {
+                reason: "its records never came back (the program ended first?)".to_string(),
+            }),
+        });
+        index
+    }
+
+    fn set_outcome(&self, index: usize, outcome: Outcome) {
+        lock(&self.report).launches[index].outcome = outcome;
+    }
+
+    fn submit(&self, job: Job) {
+        let mut worker = lock(&self.worker);
+        let w = worker.get_or_insert_with(|| {
+            let (jobs, rx) = channel::<Job>();
+            let arch = self.arch.clone().ok();
+            let report = Arc::clone(&self.report);
+            let thread = std::thread::Builder::new()
+                .name("srcsim-model".to_string())
+                .spawn(move || {
+                    for job in rx {
+                        let outcome = model(arch.as_ref(), &job);
+                        job.read.release();
+                        lock(&report).launches[job.index].outcome = outcome;
+                    }
+                })
+                .expect("spawning the model thread");
+            Worker { jobs, thread }
+        });
+        if let Err(e) = w.jobs.send(job) {
+            // The worker is gone (it only ends when the channel closes): nothing to do
+            // but drop the records; the launch stays unsimulated with its default reason.
+            e.0.read.release();
+        }
+    }
+
+    /// Waits for every launch's model, prints the table and writes the report file.
+    pub fn finish(&self) {
+        if let Some(w) = lock(&self.worker).take() {
+            drop(w.jobs);
+            let _ = w.thread.join();
+        }
+        let report = lock(&self.report).clone();
+        if self.config.log >= Level::Warn && !report.launches.is_empty() {
+            eprint!("{}", report.table());
+        }
+        if let Some(path) = &self.config.report {
+            if let Err(e) = report.write(path) {
+                self.log(
+                    Level::Warn,
+                    &format!("writing the report {}: {e}", path.display()),
+                );
+            }
+        }
+    }
+}
+
+/// The model's verdict on one launch, once its records are back.
+fn model(arch: Option<&Architecture>, job: &Job) -> Outcome {
+    let Some(arch) = arch else {
+        return Outcome::NotSimulated {
+            reason: "no architecture".to_string(),
+        };
+    };
+    if let Err(e) = job.read.wait() {
+        return Outcome::NotSimulated {
+            reason: format!("reading the records back: {e}"),
+        };
+    }
+    let records = Records {
+        data: &job.records,
+        resources: job.model.stride - 1,
+        usage_scale: job.model.usage_scale,
+    };
+    match estimate(arch, &job.geometry, &job.resources, &records) {
+        Ok(e) => Outcome::Simulated(Estimate::from(&e)),
+        Err(e) => Outcome::NotSimulated {
+            reason: format!("model: {e}"),
+        },
+    }
+}
+
+/// The largest work-group of at most this many work-items is what the shim assumes when
+/// the application leaves the local size to the runtime.
+pub const DEFAULT_WORK_GROUP_LIMIT: u64 = 256;
+
+/// The model's view of `range`: with no local size, the largest divisors of the global
+/// sizes, x first, whose product stays within [`DEFAULT_WORK_GROUP_LIMIT`] (uniform
+/// work-groups, as OpenCL 1.2 requires; a GPU driver picks alike).
+pub fn geometry(range: &NdRange) -> LaunchGeometry {
+    let global = range.global.map(|g| g as u64);
+    let local = match range.local {
+        Some(l) => l.map(|l| l as u64),
+        None => {
+            let mut budget = DEFAULT_WORK_GROUP_LIMIT;
+            global.map(|g| {
+                let l = (1..=budget.min(g)).rev().find(|d| g % d == 0).unwrap_or(1);
+                budget /= l;
+                l
+            })
+        }
+    };
+    LaunchGeometry { global, local }
+}
