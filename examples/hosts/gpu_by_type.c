@@ -1,0 +1,93 @@
+/* gpu_by_type: a program that insists on a GPU.
+ * Covers: clGetDeviceIDs with CL_DEVICE_TYPE_GPU on every platform (exit code 3 with a
+ * clear message when there is none), CL_DEVICE_TYPE and CL_DEVICE_NAME read back with
+ * clGetDeviceInfo, a context made with clCreateContextFromType for that type (and
+ * CL_CONTEXT_PLATFORM), its device found again with clGetContextInfo(CL_CONTEXT_DEVICES),
+ * a small embedded kernel, exact integer check. */
+#include "common.h"
+
+static const char *kernel_source =
+    "__kernel void squares(__global int *out, const int n)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        out[i] = i * i - 3 * i;\n"
+    "}\n";
+
+int main(void)
+{
+    const int n = 1000;
+    const size_t local = 64;
+    const size_t global = ((size_t)n + local - 1) / local * local;
+
+    cl_platform_id platform;
+    cl_device_id gpu = pick_device(CL_DEVICE_TYPE_GPU, &platform);
+    if (!gpu) {
+        fprintf(stderr, "gpu_by_type: no OpenCL GPU device found (CL_DEVICE_TYPE_GPU)\n");
+        return 3;
+    }
+
+    cl_device_type type;
+    CHECK(clGetDeviceInfo(gpu, CL_DEVICE_TYPE, sizeof type, &type, NULL));
+    char name[256];
+    CHECK(clGetDeviceInfo(gpu, CL_DEVICE_NAME, sizeof name, name, NULL));
+    if (!(type & CL_DEVICE_TYPE_GPU)) {
+        fprintf(stderr, "gpu_by_type: device '%s' has CL_DEVICE_TYPE 0x%lx, not a GPU\n", name,
+                (unsigned long)type);
+        return 1;
+    }
+
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+    cl_context ctx = clCreateContextFromType(props, type, NULL, NULL, &err);
+    CHECK(err);
+    cl_uint num_devices = 0;
+    CHECK(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof num_devices, &num_devices, NULL));
+    if (num_devices < 1) {
+        fprintf(stderr, "gpu_by_type: the context has no device\n");
+        return 1;
+    }
+    cl_device_id *devices = malloc(num_devices * sizeof(cl_device_id));
+    CHECK(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, num_devices * sizeof(cl_device_id), devices,
+                           NULL));
+    cl_device_id device = devices[0];
+    free(devices);
+
+    cl_command_queue queue = clCreateCommandQueue(ctx, device, 0, &err);
+    CHECK(err);
+    cl_program program = build_program(ctx, device, kernel_source, "");
+    cl_kernel kernel = clCreateKernel(program, "squares", &err);
+    CHECK(err);
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &err);
+    CHECK(err);
+    CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &dout));
+    CHECK(clSetKernelArg(kernel, 1, sizeof(int), &n));
+    CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+    int *out = malloc(n * sizeof(int));
+    CHECK(clEnqueueReadBuffer(queue, dout, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
+
+    int bad = 0;
+    long long sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (out[i] != i * i - 3 * i) {
+            if (bad < 5)
+                fprintf(stderr, "out[%d] = %d, expected %d\n", i, out[i], i * i - 3 * i);
+            bad++;
+        }
+        sum += out[i];
+    }
+
+    clReleaseMemObject(dout);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    free(out);
+
+    if (bad) {
+        printf("gpu_by_type: FAILED (%d of %d elements differ)\n", bad, n);
+        return 1;
+    }
+    printf("gpu_by_type: OK (device '%s', n=%d, sum=%lld)\n", name, n, sum);
+    return 0;
+}
