@@ -85,6 +85,9 @@ real_api! {
 }
 
 fn lookup(name: &str) -> *mut c_void {
+    if let Some(entry) = crate::layer::target_entry(name.trim_end_matches('\0')) {
+        return entry;
+    }
     let name = CStr::from_bytes_with_nul(name.as_bytes()).expect("names end in NUL");
     // SAFETY: dlsym with RTLD_NEXT and a NUL-terminated name only reads the name.
     let next = unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) };

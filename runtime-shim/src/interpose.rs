@@ -603,3 +603,28 @@ pub unsafe extern "C" fn clEnqueueTask(
         )
     }
 }
+
+/// The interposed entry points by name, for the layer's dispatch table.
+pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
+    macro_rules! entries {
+        ($($f:ident),*) => { vec![$((stringify!($f), $f as *mut c_void)),*] };
+    }
+    entries!(
+        clGetDeviceIDs,
+        clGetDeviceInfo,
+        clCreateContextFromType,
+        clCreateProgramWithSource,
+        clCreateProgramWithBinary,
+        clCreateProgramWithIL,
+        clCreateProgramWithBuiltInKernels,
+        clLinkProgram,
+        clBuildProgram,
+        clReleaseProgram,
+        clCreateKernel,
+        clCreateKernelsInProgram,
+        clSetKernelArg,
+        clReleaseKernel,
+        clEnqueueNDRangeKernel,
+        clEnqueueTask
+    )
+}

@@ -2,8 +2,8 @@
 //! program's kernels annotated and estimates every launch (see DESIGN.md, The shim), and
 //! the report it writes, which the `srcsim` command reads back.
 //!
-//! The interposer is the FFI edge: `cl` (the real API) and `interpose` (the exported
-//! entry points) hold all of this crate's `unsafe`; `shim` decides, `report` reports.
+//! The interposer is the FFI edge: `cl` (the real API), `interpose` (the exported
+//! entry points) and `layer` (the same as an OpenCL layer) hold all of this crate's `unsafe`; `shim` decides, `report` reports.
 
 // `real!` (in `cl`) is the FFI edge itself, used only by the two FFI modules: its
 // arguments are raw pointers from the application or buffers owned right there.
@@ -13,5 +13,6 @@ pub mod cl;
 pub mod config;
 mod ffi;
 mod interpose;
+mod layer;
 pub mod report;
 pub mod shim;

@@ -165,7 +165,9 @@ impl Compiler {
 
     /// Runs a clang command to completion.
     fn run(&self, command: &mut Command) -> Result<std::process::Output, CompileError> {
-        command.output().map_err(|e| CompileError::ToolMissing {
+        // Under the shim the host's environment preloads libsrcsim.so; clang needs none of
+        // it, and loading it would only cost time.
+        command.env_remove("LD_PRELOAD").output().map_err(|e| CompileError::ToolMissing {
             what: "clang 19",
             looked: format!("{}: {e}", self.clang.display()),
         })

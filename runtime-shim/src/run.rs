@@ -1,0 +1,106 @@
+//! `srcsim run`: runs a host program with `libsrcsim.so` preloaded, settings passed
+//! through the environment the shim reads, and exits as the program did.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use pipeline_model::Architecture;
+
+#[derive(Args, Clone)]
+pub struct ShimArgs {
+    /// Architecture: a bundled name (gtx480, ampere_a100, hopper_h100) or a TOML file.
+    #[arg(long, default_value = "gtx480", env = "SRCSIM_ARCH")]
+    pub arch: String,
+    /// How much the shim says: off, warn, info or debug.
+    #[arg(long, default_value = "warn", env = "SRCSIM_LOG")]
+    pub log: String,
+    /// Inject with LD_PRELOAD instead of as an OpenCL layer (OPENCL_LAYERS): for ICD
+    /// loaders without layer support (ocl-icd before 2.3). Preloading reaches only hosts
+    /// that link libOpenCL, not those that dlopen it.
+    #[arg(long)]
+    pub preload: bool,
+    /// The host program and its arguments.
+    #[arg(required = true, last = true, value_name = "PROGRAM")]
+    pub program: Vec<OsString>,
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub shim: ShimArgs,
+    /// Also write the per-launch report: CSV if the name ends in .csv, else JSON.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+}
+
+/// `libsrcsim.so`: `SRCSIM_LIB`, else beside this executable (a cargo build), else in
+/// `../lib` (an installation).
+pub fn library() -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os("SRCSIM_LIB") {
+        let p = PathBuf::from(p);
+        if !p.is_file() {
+            bail!("SRCSIM_LIB={}: no such file", p.display());
+        }
+        return Ok(p);
+    }
+    let exe = std::env::current_exe().context("locating the srcsim executable")?;
+    let dir = exe.parent().context("the executable has no directory")?;
+    let candidates = [dir.join("libsrcsim.so"), dir.join("../lib/libsrcsim.so")];
+    candidates.iter().find(|p| p.is_file()).cloned().with_context(|| {
+        format!(
+            "libsrcsim.so not found (tried {}); build it with `cargo build -p runtime-shim` or set SRCSIM_LIB",
+            candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
+/// Runs `args.program` under the shim, the report going to `report` if given.
+pub fn run_program(args: &ShimArgs, report: Option<&PathBuf>) -> Result<ExitStatus> {
+    // A bad architecture is the user's mistake: say so before running anything.
+    Architecture::load(&args.arch).with_context(|| format!("--arch {}", args.arch))?;
+    let lib = library()?;
+    let (program, rest) = args.program.split_first().context("no program to run")?;
+    let mut command = Command::new(program);
+    // As a layer the shim reaches every host, whether it links the ICD loader or opens it
+    // at run time, and its child processes too.
+    let variable = if args.preload { "LD_PRELOAD" } else { "OPENCL_LAYERS" };
+    let list = match std::env::var_os(variable).filter(|p| !p.is_empty()) {
+        Some(old) => {
+            let mut p = lib.clone().into_os_string();
+            p.push(":");
+            p.push(old);
+            p
+        }
+        None => lib.clone().into_os_string(),
+    };
+    command
+        .args(rest)
+        .env(variable, list)
+        .env("SRCSIM_ARCH", &args.arch)
+        .env("SRCSIM_LOG", &args.log);
+    match report {
+        Some(r) => command.env("SRCSIM_REPORT", r),
+        None => command.env_remove("SRCSIM_REPORT"),
+    };
+    command
+        .status()
+        .with_context(|| format!("running {}", PathBuf::from(program).display()))
+}
+
+/// The exit code to leave with: the program's, or 128 + the signal that ended it.
+pub fn exit_code(status: ExitStatus) -> u8 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => c as u8,
+        (None, Some(s)) => 128u8.wrapping_add(s as u8),
+        (None, None) => 1,
+    }
+}
+
+pub fn run(args: &RunArgs) -> Result<u8> {
+    let status = run_program(&args.shim, args.report.as_ref())?;
+    Ok(exit_code(status))
+}
