@@ -123,7 +123,9 @@ pub unsafe extern "C" fn clInitLayer(
     if std::env::var("LD_PRELOAD").is_ok_and(|p| p.contains("libsrcsim")) {
         // Preloaded as well: the exported entry points already see every call, and
         // serving as a layer too would count each twice.
-        eprintln!("srcsim: libsrcsim.so is both preloaded and in OPENCL_LAYERS; the layer stands aside");
+        eprintln!(
+            "srcsim: libsrcsim.so is both preloaded and in OPENCL_LAYERS; the layer stands aside"
+        );
         return CL_INVALID_OPERATION;
     }
     // SAFETY: the loader passes `num_entries` function addresses, which live as long as

@@ -66,7 +66,11 @@ pub fn run_program(args: &ShimArgs, report: Option<&PathBuf>) -> Result<ExitStat
     let mut command = Command::new(program);
     // As a layer the shim reaches every host, whether it links the ICD loader or opens it
     // at run time, and its child processes too.
-    let variable = if args.preload { "LD_PRELOAD" } else { "OPENCL_LAYERS" };
+    let variable = if args.preload {
+        "LD_PRELOAD"
+    } else {
+        "OPENCL_LAYERS"
+    };
     let list = match std::env::var_os(variable).filter(|p| !p.is_empty()) {
         Some(old) => {
             let mut p = lib.clone().into_os_string();
