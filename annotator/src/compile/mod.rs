@@ -167,10 +167,13 @@ impl Compiler {
     fn run(&self, command: &mut Command) -> Result<std::process::Output, CompileError> {
         // Under the shim the host's environment preloads libsrcsim.so; clang needs none of
         // it, and loading it would only cost time.
-        command.env_remove("LD_PRELOAD").output().map_err(|e| CompileError::ToolMissing {
-            what: "clang 19",
-            looked: format!("{}: {e}", self.clang.display()),
-        })
+        command
+            .env_remove("LD_PRELOAD")
+            .output()
+            .map_err(|e| CompileError::ToolMissing {
+                what: "clang 19",
+                looked: format!("{}: {e}", self.clang.display()),
+            })
     }
 
     /// clang's resource directory (its builtin headers, `opencl-c.h` among them), which
