@@ -195,3 +195,48 @@ fn the_report_names_every_launch_in_csv_too() {
         "{text}"
     );
 }
+
+/// The paper's microbenchmark under the shim on gtx480: one work-group of 1, 32, ...,
+/// 1024 work-items running 30 dependent divisions per iteration. While latency-bound the
+/// estimate is flat (one warp's dependent chain); once the SFU saturates it grows in
+/// proportion to the warps (each adds the same SFU time).
+#[test]
+fn microbenchmark_is_flat_then_linear() {
+    let (out, report) = simulated("microbenchmark", &[], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_all_simulated("microbenchmark", &report, 33);
+    let points: Vec<(u64, u64, String)> = report
+        .launches
+        .iter()
+        .map(|l| {
+            let e = l.estimate().unwrap();
+            (l.global[0], e.cycles, e.bound.clone())
+        })
+        .collect();
+    let at = |n: u64| points.iter().find(|p| p.0 == n).unwrap().1 as f64;
+    for (n, cycles, bound) in &points {
+        if *n <= 256 {
+            assert!((*cycles as f64 - at(1)).abs() <= 0.01 * at(1), "{points:?}");
+            assert_eq!(bound, "latency", "{points:?}");
+        }
+    }
+    let (last, knee) = (at(1024), at(512));
+    assert!((last / knee - 2.0).abs() < 0.05, "{points:?}");
+    // Beyond the knee, equal steps in work-items give equal steps in cycles.
+    let tail: Vec<f64> = points
+        .iter()
+        .filter(|p| p.0 >= 512)
+        .map(|p| p.1 as f64)
+        .collect();
+    let steps: Vec<f64> = tail.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        steps
+            .iter()
+            .all(|s| (s - steps[0]).abs() <= 0.02 * steps[0]),
+        "{steps:?}"
+    );
+}
