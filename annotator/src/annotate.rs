@@ -42,6 +42,9 @@ pub enum AnnotateError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// An earlier run found this source cannot be annotated (the message is that run's).
+    #[error("{0} (cached)")]
+    Cached(String),
     /// The compiler unrolled a loop; counting its iterations per call would be wrong.
     #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop, or other timed code inside them")]
     UnrolledLoop {

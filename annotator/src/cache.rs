@@ -49,6 +49,19 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), AnnotateError> {
     std::fs::rename(&tmp, path).map_err(io(path))
 }
 
+/// Whether `e` follows from the source, options and architecture alone.
+fn is_lasting(e: &AnnotateError) -> bool {
+    use crate::analysis::AnalyzeError;
+    use crate::compile::CompileError;
+    match e {
+        AnnotateError::Analyze(AnalyzeError::Compile(
+            CompileError::ToolMissing { .. } | CompileError::Io { .. } | CompileError::Crash { .. },
+        )) => false,
+        AnnotateError::Cache { .. } | AnnotateError::Cached(_) => false,
+        _ => true,
+    }
+}
+
 impl AnnotationCache {
     /// A cache in `dir`.
     pub fn at(dir: impl Into<PathBuf>) -> Self {
@@ -91,6 +104,10 @@ impl AnnotationCache {
         ]));
         let annotated = entry.join("annotated.cl");
         let sidecar = entry.join("sidecar.json");
+        let failure = entry.join("failure.txt");
+        if let Ok(message) = std::fs::read_to_string(&failure) {
+            return Err(AnnotateError::Cached(message));
+        }
         if let (Ok(text), Ok(json)) = (
             std::fs::read_to_string(&annotated),
             std::fs::read_to_string(&sidecar),
@@ -108,7 +125,18 @@ impl AnnotationCache {
         std::fs::create_dir_all(&entry).map_err(io(&entry))?;
         let file = entry.join(Path::new(name).file_name().unwrap_or("kernel.cl".as_ref()));
         write_atomically(&file, source)?;
-        let a = annotate_file(compiler, &file, options, arch)?;
+        let a = match annotate_file(compiler, &file, options, arch) {
+            Ok(a) => a,
+            Err(e) => {
+                // What the source and options decide is decided again the same way: keep
+                // it, so that a program that cannot be annotated costs no compile per run.
+                // Missing tools, I/O trouble and compiler crashes may pass; try them anew.
+                if is_lasting(&e) {
+                    write_atomically(&failure, &e.to_string())?;
+                }
+                return Err(e);
+            }
+        };
         write_atomically(&annotated, &a.source)?;
         let json = serde_json::to_string(&a.sidecar).expect("the sidecar serialises");
         write_atomically(&sidecar, &json)?;

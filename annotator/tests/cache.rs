@@ -67,3 +67,34 @@ fn a_second_request_is_served_from_disk() {
     assert!(err.contains("broken.cl:1:21: error"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_source_that_cannot_be_annotated_is_not_compiled_again_but_a_missing_tool_is_retried() {
+    let dir = std::env::temp_dir().join(format!("srcsim-cache-fail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = AnnotationCache::at(&dir);
+    let gtx = Architecture::load("gtx480").unwrap();
+    let plain = BuildOptions::default();
+    let broken = "__kernel void k(__global float *x)\n{\n    x[0] = undeclared;\n}\n";
+
+    let nowhere = Compiler::with_paths("/nonexistent/clang", "/nonexistent/libclc.bc");
+    let missing = cache
+        .annotate_source(&nowhere, "broken.cl", broken, &plain, &gtx)
+        .unwrap_err()
+        .to_string();
+    assert!(!missing.contains("(cached)"), "{missing}");
+
+    let compiler = Compiler::locate().unwrap();
+    let first = cache
+        .annotate_source(&compiler, "broken.cl", broken, &plain, &gtx)
+        .unwrap_err()
+        .to_string();
+    assert!(first.contains("undeclared"), "{first}");
+    assert!(!first.contains("(cached)"));
+    // Served from disk: the compiler's own message again, without a compiler.
+    let second = cache
+        .annotate_source(&nowhere, "broken.cl", broken, &plain, &gtx)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(second, format!("{first} (cached)"));
+}
