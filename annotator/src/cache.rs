@@ -53,13 +53,13 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), AnnotateError> {
 fn is_lasting(e: &AnnotateError) -> bool {
     use crate::analysis::AnalyzeError;
     use crate::compile::CompileError;
-    match e {
+    !matches!(
+        e,
         AnnotateError::Analyze(AnalyzeError::Compile(
             CompileError::ToolMissing { .. } | CompileError::Io { .. } | CompileError::Crash { .. },
-        )) => false,
-        AnnotateError::Cache { .. } | AnnotateError::Cached(_) => false,
-        _ => true,
-    }
+        )) | AnnotateError::Cache { .. }
+            | AnnotateError::Cached(_)
+    )
 }
 
 impl AnnotationCache {
