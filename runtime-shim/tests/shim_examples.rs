@@ -240,3 +240,21 @@ fn microbenchmark_is_flat_then_linear() {
         "{steps:?}"
     );
 }
+
+/// Four host threads building programs and launching kernels at once: no launch lost,
+/// every one simulated, the report's indices whole.
+#[test]
+fn threads_building_and_launching_at_once_lose_nothing() {
+    let before = plain("threads");
+    let (after, report) = simulated("threads", &[], &[]);
+    assert_eq!(
+        after.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&after.stdout)
+    );
+    assert_eq!(after.stdout, before.stdout);
+    assert_all_simulated("threads", &report, 32);
+    let indices: Vec<usize> = report.launches.iter().map(|l| l.index).collect();
+    assert_eq!(indices, (0..32).collect::<Vec<_>>());
+}
