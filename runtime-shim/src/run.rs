@@ -37,7 +37,7 @@ pub struct RunArgs {
 }
 
 /// `libsrcsim.so`: `SRCSIM_LIB`, else beside this executable (a cargo build), else in
-/// `../lib` (an installation).
+/// `../lib` (an installation), else in `deps/` (where `cargo test` leaves it).
 pub fn library() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("SRCSIM_LIB") {
         let p = PathBuf::from(p);
@@ -48,7 +48,11 @@ pub fn library() -> Result<PathBuf> {
     }
     let exe = std::env::current_exe().context("locating the srcsim executable")?;
     let dir = exe.parent().context("the executable has no directory")?;
-    let candidates = [dir.join("libsrcsim.so"), dir.join("../lib/libsrcsim.so")];
+    let candidates = [
+        dir.join("libsrcsim.so"),
+        dir.join("../lib/libsrcsim.so"),
+        dir.join("deps/libsrcsim.so"),
+    ];
     candidates.iter().find(|p| p.is_file()).cloned().with_context(|| {
         format!(
             "libsrcsim.so not found (tried {}); build it with `cargo build -p runtime-shim` or set SRCSIM_LIB",
