@@ -12,7 +12,8 @@ pub enum Level {
     Warn,
     /// Also each program annotated and each launch not simulated.
     Info,
-    /// Also every interposed call.
+    /// Also programs that will not be simulated as they are created, and every launch's
+    /// geometry.
     Debug,
 }
 

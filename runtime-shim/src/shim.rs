@@ -157,11 +157,6 @@ impl Shim {
         }
     }
 
-    /// The settings.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
     fn log(&self, level: Level, msg: &str) {
         self.config.log(level, msg);
     }
@@ -201,6 +196,9 @@ impl Shim {
 
     /// Notes a program the application created.
     pub fn program_created(&self, program: Program, origin: ProgramOrigin) {
+        if let ProgramOrigin::Opaque(why) = &origin {
+            self.log(Level::Debug, &format!("program created; {why}"));
+        }
         lock(&self.state).programs.insert(
             program,
             ProgramState {
@@ -453,6 +451,13 @@ impl Shim {
             return LaunchOutcome::Fallback(reason.clone());
         }
         let geometry = geometry(range);
+        self.log(
+            Level::Debug,
+            &format!(
+                "launch of `{name}`: global {:?}, local {:?}",
+                geometry.global, geometry.local
+            ),
+        );
         let items = geometry.work_items() as usize;
         let Some(bytes) = items
             .checked_mul(shadow.model.stride * 8)
@@ -653,4 +658,41 @@ pub fn geometry(range: &NdRange) -> LaunchGeometry {
         }
     };
     LaunchGeometry { global, local }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chosen(work_dim: u32, global: [usize; 3]) -> [u64; 3] {
+        geometry(&NdRange {
+            work_dim,
+            offset: [0; 3],
+            global,
+            local: None,
+        })
+        .local
+    }
+
+    #[test]
+    fn a_null_local_size_becomes_the_largest_uniform_group_of_at_most_256() {
+        assert_eq!(chosen(1, [1000, 1, 1]), [250, 1, 1]);
+        assert_eq!(chosen(1, [1 << 20, 1, 1]), [256, 1, 1]);
+        assert_eq!(chosen(1, [257, 1, 1]), [1, 1, 1]); // a prime: groups of one
+        assert_eq!(chosen(2, [512, 512, 1]), [256, 1, 1]);
+        // x takes 30, leaving 8 for y (5 divides 20), leaving 1 for z.
+        assert_eq!(chosen(3, [30, 20, 4]), [30, 5, 1]);
+        assert_eq!(chosen(2, [8, 8, 1]), [8, 8, 1]);
+    }
+
+    #[test]
+    fn a_given_local_size_is_kept() {
+        let g = geometry(&NdRange {
+            work_dim: 2,
+            offset: [1, 1, 0],
+            global: [64, 32, 1],
+            local: Some([16, 4, 1]),
+        });
+        assert_eq!((g.global, g.local), ([64, 32, 1], [16, 4, 1]));
+    }
 }
