@@ -29,7 +29,11 @@ fn check(code: cl_int) -> Result<(), ClError> {
 }
 
 macro_rules! real_api {
-    ($($name:ident($($arg:ty),*) -> $ret:ty;)*) => {
+    ($($slot:literal => $name:ident($($arg:ty),*) -> $ret:ty;)*) => {
+        /// Each function's slot in the ICD dispatch table (its field's position in
+        /// `struct _cl_icd_dispatch`, CL/cl_icd.h), for running as a layer.
+        pub const DISPATCH_SLOTS: &[(&str, usize)] = &[$((stringify!($name), $slot)),*];
+
         /// The real OpenCL entry points; `None` where no library defines one.
         #[allow(non_snake_case)]
         pub struct Api {
@@ -54,34 +58,34 @@ macro_rules! real_api {
 }
 
 real_api! {
-    clGetDeviceIDs(cl_platform_id, cl_device_type, cl_uint, *mut cl_device_id, *mut cl_uint) -> cl_int;
-    clGetDeviceInfo(cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    clCreateContextFromType(*const cl_context_properties, cl_device_type, ContextNotify, *mut c_void, *mut cl_int) -> cl_context;
-    clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    clCreateProgramWithSource(cl_context, cl_uint, *const *const c_char, *const usize, *mut cl_int) -> cl_program;
-    clCreateProgramWithBinary(cl_context, cl_uint, *const cl_device_id, *const usize, *const *const u8, *mut cl_int, *mut cl_int) -> cl_program;
-    clCreateProgramWithIL(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
-    clCreateProgramWithBuiltInKernels(cl_context, cl_uint, *const cl_device_id, *const c_char, *mut cl_int) -> cl_program;
-    clLinkProgram(cl_context, cl_uint, *const cl_device_id, *const c_char, cl_uint, *const cl_program, BuildNotify, *mut c_void, *mut cl_int) -> cl_program;
-    clBuildProgram(cl_program, cl_uint, *const cl_device_id, *const c_char, BuildNotify, *mut c_void) -> cl_int;
-    clGetProgramInfo(cl_program, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    clGetProgramBuildInfo(cl_program, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    clReleaseProgram(cl_program) -> cl_int;
-    clCreateKernel(cl_program, *const c_char, *mut cl_int) -> cl_kernel;
-    clCreateKernelsInProgram(cl_program, cl_uint, *mut cl_kernel, *mut cl_uint) -> cl_int;
-    clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    clSetKernelArg(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
-    clReleaseKernel(cl_kernel) -> cl_int;
-    clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, *const usize, *const usize, *const usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
-    clEnqueueTask(cl_command_queue, cl_kernel, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
-    clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
-    clReleaseMemObject(cl_mem) -> cl_int;
-    clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, usize, usize, *mut c_void, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
-    clWaitForEvents(cl_uint, *const cl_event) -> cl_int;
-    clRetainEvent(cl_event) -> cl_int;
-    clReleaseEvent(cl_event) -> cl_int;
-    clFlush(cl_command_queue) -> cl_int;
+    2 => clGetDeviceIDs(cl_platform_id, cl_device_type, cl_uint, *mut cl_device_id, *mut cl_uint) -> cl_int;
+    3 => clGetDeviceInfo(cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    5 => clCreateContextFromType(*const cl_context_properties, cl_device_type, ContextNotify, *mut c_void, *mut cl_int) -> cl_context;
+    8 => clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    12 => clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    26 => clCreateProgramWithSource(cl_context, cl_uint, *const *const c_char, *const usize, *mut cl_int) -> cl_program;
+    27 => clCreateProgramWithBinary(cl_context, cl_uint, *const cl_device_id, *const usize, *const *const u8, *mut cl_int, *mut cl_int) -> cl_program;
+    134 => clCreateProgramWithIL(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
+    97 => clCreateProgramWithBuiltInKernels(cl_context, cl_uint, *const cl_device_id, *const c_char, *mut cl_int) -> cl_program;
+    99 => clLinkProgram(cl_context, cl_uint, *const cl_device_id, *const c_char, cl_uint, *const cl_program, BuildNotify, *mut c_void, *mut cl_int) -> cl_program;
+    30 => clBuildProgram(cl_program, cl_uint, *const cl_device_id, *const c_char, BuildNotify, *mut c_void) -> cl_int;
+    32 => clGetProgramInfo(cl_program, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    33 => clGetProgramBuildInfo(cl_program, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    29 => clReleaseProgram(cl_program) -> cl_int;
+    34 => clCreateKernel(cl_program, *const c_char, *mut cl_int) -> cl_kernel;
+    35 => clCreateKernelsInProgram(cl_program, cl_uint, *mut cl_kernel, *mut cl_uint) -> cl_int;
+    39 => clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    38 => clSetKernelArg(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
+    37 => clReleaseKernel(cl_kernel) -> cl_int;
+    59 => clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, *const usize, *const usize, *const usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    60 => clEnqueueTask(cl_command_queue, cl_kernel, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    14 => clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
+    18 => clReleaseMemObject(cl_mem) -> cl_int;
+    48 => clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, usize, usize, *mut c_void, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    41 => clWaitForEvents(cl_uint, *const cl_event) -> cl_int;
+    43 => clRetainEvent(cl_event) -> cl_int;
+    44 => clReleaseEvent(cl_event) -> cl_int;
+    46 => clFlush(cl_command_queue) -> cl_int;
 }
 
 fn lookup(name: &str) -> *mut c_void {

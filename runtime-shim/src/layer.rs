@@ -4,11 +4,12 @@
 //! dispatch table; we give back a copy with the interposed entry points in their slots,
 //! and the real API (`cl::api`) becomes the loader's table.
 //!
-//! Slot numbers are the fields' positions in `struct _cl_icd_dispatch` (CL/cl_icd.h).
+//! Slot numbers ([`DISPATCH_SLOTS`]) are given with the functions in `cl`.
 
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
+use crate::cl::DISPATCH_SLOTS;
 use crate::ffi::*;
 use crate::interpose;
 
@@ -18,38 +19,6 @@ const CL_LAYER_API_VERSION: cl_uint = 0x4240;
 const CL_LAYER_NAME: cl_uint = 0x4241;
 /// `CL_LAYER_API_VERSION_100`.
 const LAYER_API_100: cl_uint = 100;
-
-/// The dispatch slot of every function the shim calls or interposes.
-pub const SLOTS: &[(&str, usize)] = &[
-    ("clGetDeviceIDs", 2),
-    ("clGetDeviceInfo", 3),
-    ("clCreateContextFromType", 5),
-    ("clGetContextInfo", 8),
-    ("clGetCommandQueueInfo", 12),
-    ("clCreateBuffer", 14),
-    ("clReleaseMemObject", 18),
-    ("clCreateProgramWithSource", 26),
-    ("clCreateProgramWithBinary", 27),
-    ("clReleaseProgram", 29),
-    ("clBuildProgram", 30),
-    ("clGetProgramInfo", 32),
-    ("clGetProgramBuildInfo", 33),
-    ("clCreateKernel", 34),
-    ("clCreateKernelsInProgram", 35),
-    ("clReleaseKernel", 37),
-    ("clSetKernelArg", 38),
-    ("clGetKernelInfo", 39),
-    ("clWaitForEvents", 41),
-    ("clRetainEvent", 43),
-    ("clReleaseEvent", 44),
-    ("clFlush", 46),
-    ("clEnqueueReadBuffer", 48),
-    ("clEnqueueNDRangeKernel", 59),
-    ("clEnqueueTask", 60),
-    ("clCreateProgramWithBuiltInKernels", 97),
-    ("clLinkProgram", 99),
-    ("clCreateProgramWithIL", 134),
-];
 
 /// The next layer's (or the loader's) dispatch table, once we are a layer.
 struct Target {
@@ -69,7 +38,7 @@ static TARGET: OnceLock<Target> = OnceLock::new();
 pub fn target_entry(name: &str) -> Option<*mut c_void> {
     let target = TARGET.get()?;
     Some(
-        SLOTS
+        DISPATCH_SLOTS
             .iter()
             .find(|(n, _)| *n == name)
             .and_then(|(_, slot)| target.entries.get(*slot).copied())
@@ -137,7 +106,7 @@ pub unsafe extern "C" fn clInitLayer(
     }
     let mut table: Vec<*mut c_void> = entries.to_vec();
     for (name, f) in interpose::entry_points() {
-        if let Some((_, slot)) = SLOTS.iter().find(|(n, _)| *n == name) {
+        if let Some((_, slot)) = DISPATCH_SLOTS.iter().find(|(n, _)| *n == name) {
             if let Some(e) = table.get_mut(*slot) {
                 *e = f;
             }
