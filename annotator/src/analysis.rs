@@ -91,6 +91,17 @@ pub struct FunctionAnalysis {
     pub calls: Vec<String>,
 }
 
+impl FunctionAnalysis {
+    /// t_(a,b): the pair time of the edge a -> b, or `t_a + t_b` (no overlap) where there
+    /// is no such edge.
+    pub fn pair_cycles(&self, a: usize, b: usize) -> u64 {
+        self.edges
+            .iter()
+            .find(|e| e.from == a && e.to == b)
+            .map_or(self.blocks[a].cycles + self.blocks[b].cycles, |e| e.cycles)
+    }
+}
+
 /// One PTX basic block.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockAnalysis {

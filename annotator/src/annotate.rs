@@ -2,6 +2,7 @@
 //! source, build source CFGs, match blocks, build path tables, generate the annotated
 //! file and its sidecar.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use pipeline_model::Architecture;
@@ -10,11 +11,12 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming};
 use crate::compile::{BuildOptions, Compiler};
+use crate::lines::{attribute, function_lines};
 use crate::matching::{
     match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
 };
-use crate::source::cfg::{build, Unsupported};
-use crate::source::{parse, SourceError};
+use crate::source::cfg::{build, Insertion, SourceCfg, Unsupported};
+use crate::source::{parse, SourceError, SourceFile};
 
 /// The version tag of the sidecar's JSON schema.
 pub const SIDECAR_SCHEMA: &str = "srcsim.annotation/1";
@@ -45,8 +47,12 @@ pub enum AnnotateError {
     /// An earlier run found this source cannot be annotated (the message is that run's).
     #[error("{0} (cached)")]
     Cached(String),
+    /// Annotating a source kept in the annotation cache failed; the message names the
+    /// source by where it came from and where it is kept.
+    #[error("{0}")]
+    KeptSource(String),
     /// The compiler unrolled a loop; counting its iterations per call would be wrong.
-    #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop, or other timed code inside them")]
+    #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop (per copy of the loops around it, where the compiler unrolled those completely and each of their passes enters it once), or other timed code inside them or between their copies")]
     UnrolledLoop {
         /// The file.
         path: String,
@@ -70,6 +76,186 @@ pub struct RecordLayout {
     pub usage_scale: u64,
     /// Records are indexed by the linear global id (offsets removed).
     pub index: String,
+    /// Profile mode only: the per-source-block counters after the usage counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileLayout>,
+}
+
+/// Where the profile counters are in a record: from `offset`, per block in `blocks`
+/// order, one `ulong` per field of `fields` (executions, cycles, instructions); then
+/// `extra_counters` pairs (cycles, instructions), one per line share beyond a block's
+/// first ([`LineShare::counter`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfileLayout {
+    /// Index of the first block's first counter in a record (`1 + R`).
+    pub offset: usize,
+    /// The counters per block: `executions`, `cycles`, `instructions`.
+    pub fields: Vec<String>,
+    /// The profiled source blocks, in record order.
+    pub blocks: Vec<ProfiledBlock>,
+    /// Pairs of counters after the blocks' (see [`LineShare`]).
+    #[serde(default)]
+    pub extra_counters: usize,
+}
+
+/// How some of the cycles and instructions booked at a profiled block divide over source
+/// lines (see [`crate::lines`] for what a line is owed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineShare {
+    /// Which counters hold what this share divides: `None` for a block's first share,
+    /// which divides the block's `cycles` and `instructions` less those of its other
+    /// shares; `Some(j)` for the pair of extra counters `j`, at `offset + 3 * blocks.len()
+    /// + 2 * j` (cycles) and the next (instructions).
+    #[serde(default)]
+    pub counter: Option<usize>,
+    /// Per line, the fractions of the cycles and of the instructions it gets; each column
+    /// sums to 1 (up to floating-point rounding).
+    pub lines: Vec<LineWeight>,
+}
+
+/// One line's part of a [`LineShare`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineWeight {
+    /// The line of the program's source.
+    pub line: u32,
+    /// Its fraction of the cycles.
+    pub cycles: f64,
+    /// Its fraction of the PTX instructions.
+    pub instructions: f64,
+}
+
+/// A profiled block's counters summed over work-items, divided over source lines.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BlockTotals {
+    /// Times work-items ran the block.
+    pub executions: u64,
+    /// Cycles charged there.
+    pub cycles: u64,
+    /// PTX instructions on the charged paths.
+    pub instructions: u64,
+    /// Per line (ascending), its part of `cycles` and of `instructions`: the parts sum to
+    /// them up to floating-point rounding. A block booked nothing has none.
+    pub lines: Vec<(u32, f64, f64)>,
+}
+
+/// One profiled source block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfiledBlock {
+    /// The function whose source CFG holds it.
+    pub function: String,
+    /// Its index in that CFG (as in the block map's `source`).
+    pub block: usize,
+    /// The lines of the original source its statements and expressions occupy, ascending.
+    pub lines: Vec<u32>,
+    /// The line of its first statement or expression (1-based).
+    pub line: u32,
+    /// Its column (1-based, in bytes).
+    pub column: u32,
+    /// How what is booked here divides over source lines: one share per distinct division
+    /// among the paths charged here, the first without counters of its own.
+    #[serde(default)]
+    pub shares: Vec<LineShare>,
+}
+
+impl ProfileLayout {
+    /// The counters of `records` (whole records of `stride` `ulong`s each) summed over
+    /// work-items: per block in `blocks` order, `[executions, cycles, instructions]`,
+    /// then the extra counters, per pair `[cycles, instructions]`.
+    pub fn totals(&self, records: &[u64], stride: usize) -> (Vec<[u64; 3]>, Vec<[u64; 2]>) {
+        let mut sums = vec![[0u64; 3]; self.blocks.len()];
+        let mut extra = vec![[0u64; 2]; self.extra_counters];
+        if stride == 0 {
+            return (sums, extra);
+        }
+        let blocks_end = self.offset + 3 * self.blocks.len();
+        for record in records.chunks_exact(stride) {
+            let Some(counters) = record.get(self.offset..blocks_end + 2 * self.extra_counters)
+            else {
+                continue;
+            };
+            let (own, shares) = counters.split_at(3 * self.blocks.len());
+            for (sum, c) in sums.iter_mut().zip(own.chunks_exact(3)) {
+                for f in 0..3 {
+                    sum[f] = sum[f].saturating_add(c[f]);
+                }
+            }
+            for (sum, c) in extra.iter_mut().zip(shares.chunks_exact(2)) {
+                for f in 0..2 {
+                    sum[f] = sum[f].saturating_add(c[f]);
+                }
+            }
+        }
+        (sums, extra)
+    }
+
+    /// The counters of `records` summed over work-items, per block in `blocks` order,
+    /// with its cycles and instructions divided over source lines by its shares: each
+    /// share's amount times each line's fraction (fractions normalised to sum to 1). A
+    /// block with no share (nothing booked, or a sidecar older than the shares) keeps
+    /// all on its first line.
+    pub fn block_totals(&self, records: &[u64], stride: usize) -> Vec<BlockTotals> {
+        let (sums, extra) = self.totals(records, stride);
+        self.blocks
+            .iter()
+            .zip(sums)
+            .map(|(b, [executions, cycles, instructions])| {
+                let mut lines: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
+                let mut rest = (cycles, instructions);
+                let mut divide = |share: &LineShare, amount: (u64, u64)| {
+                    let sum = |f: fn(&LineWeight) -> f64| share.lines.iter().map(f).sum::<f64>();
+                    let (wc, wi) = (sum(|l| l.cycles), sum(|l| l.instructions));
+                    for l in &share.lines {
+                        let at = lines.entry(l.line).or_default();
+                        if wc > 0.0 {
+                            at.0 += amount.0 as f64 * l.cycles / wc;
+                        }
+                        if wi > 0.0 {
+                            at.1 += amount.1 as f64 * l.instructions / wi;
+                        }
+                    }
+                    // Nothing to divide by (a share of paths that cost nothing): the
+                    // block's first line keeps it, so that no cycle is lost.
+                    let lost = (
+                        if wc > 0.0 { 0 } else { amount.0 },
+                        if wi > 0.0 { 0 } else { amount.1 },
+                    );
+                    if lost != (0, 0) {
+                        let at = lines.entry(b.line).or_default();
+                        at.0 += lost.0 as f64;
+                        at.1 += lost.1 as f64;
+                    }
+                };
+                for share in &b.shares {
+                    if let Some([c, i]) = share.counter.and_then(|j| extra.get(j)) {
+                        rest = (rest.0.saturating_sub(*c), rest.1.saturating_sub(*i));
+                        divide(share, (*c, *i));
+                    }
+                }
+                match b.shares.iter().find(|s| s.counter.is_none()) {
+                    Some(first) => divide(first, rest),
+                    None if rest != (0, 0) => {
+                        let at = lines.entry(b.line).or_default();
+                        at.0 += rest.0 as f64;
+                        at.1 += rest.1 as f64;
+                    }
+                    None => {}
+                }
+                BlockTotals {
+                    executions,
+                    cycles,
+                    instructions,
+                    lines: lines.into_iter().map(|(l, (c, i))| (l, c, i)).collect(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// How to annotate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AnnotateOptions {
+    /// Also count, per source block, executions, cycles and PTX instructions.
+    pub profile: bool,
 }
 
 /// One annotated kernel.
@@ -114,14 +300,106 @@ pub struct Annotation {
     pub sidecar: Sidecar,
 }
 
-/// Annotates the OpenCL C file `path` for `arch`.
+/// Annotates the OpenCL C file `path` for `arch` (timing only, no profile).
 pub fn annotate_file(
     compiler: &Compiler,
     path: &Path,
     options: &BuildOptions,
     arch: &Architecture,
 ) -> Result<Annotation, AnnotateError> {
+    annotate_file_with(compiler, path, options, arch, AnnotateOptions::default())
+}
+
+/// Line and column (1-based) of byte `offset` of `text`.
+fn line_col(text: &str, offset: u32) -> (u32, u32) {
+    let before = &text[..(offset as usize).min(text.len())];
+    let line = before.matches('\n').count() as u32 + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    (line, col as u32)
+}
+
+/// Describes the profiled blocks: their lines and first position in the original source.
+fn describe_profiled(
+    file: &SourceFile,
+    cfgs: &[SourceCfg],
+    blocks: &[crate::matching::SourceRef],
+    shares: &[Vec<codegen::LineShare>],
+) -> Vec<ProfiledBlock> {
+    blocks
+        .iter()
+        .zip(shares)
+        .map(|(r, shares)| {
+            let cfg = cfgs
+                .iter()
+                .find(|c| c.function == r.function)
+                .expect("profiled blocks come from the CFGs");
+            let b = &cfg.blocks[r.block];
+            let mut lines: Vec<u32> = b.lines().collect();
+            lines.sort_unstable();
+            lines.dedup();
+            let first = b.regions.iter().map(|e| e.start).min_by_key(|p| p.offset);
+            let (line, column) = match (first, b.insertion) {
+                (Some(p), _) => (p.line, p.col),
+                (None, Insertion::Before { offset, .. })
+                | (None, Insertion::EmptyCondition { offset })
+                | (None, Insertion::EmptyIncrement { offset })
+                | (None, Insertion::WrapStatement { start: offset, .. })
+                | (None, Insertion::WrapExpression { start: offset, .. }) => {
+                    line_col(&file.text, offset)
+                }
+                // A block with no code: where its function's body starts.
+                (None, Insertion::Nothing) => file.function(&r.function).map_or((0, 0), |f| {
+                    (f.body.extent.start.line, f.body.extent.start.col)
+                }),
+            };
+            if lines.is_empty() {
+                lines.push(line);
+            }
+            // Code with no line of its own goes to the block's first line.
+            let shares = shares
+                .iter()
+                .map(|s| {
+                    let mut by_line: BTreeMap<u32, (f64, f64)> = BTreeMap::new();
+                    for &(l, c, i) in &s.lines {
+                        let at = by_line.entry(if l == 0 { line } else { l }).or_default();
+                        at.0 += c;
+                        at.1 += i;
+                    }
+                    LineShare {
+                        counter: s.counter,
+                        lines: by_line
+                            .into_iter()
+                            .map(|(line, (cycles, instructions))| LineWeight {
+                                line,
+                                cycles,
+                                instructions,
+                            })
+                            .collect(),
+                    }
+                })
+                .collect();
+            ProfiledBlock {
+                function: r.function.clone(),
+                block: r.block,
+                lines,
+                line,
+                column,
+                shares,
+            }
+        })
+        .collect()
+}
+
+/// Annotates the OpenCL C file `path` for `arch`, as `how` says.
+pub fn annotate_file_with(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+    how: AnnotateOptions,
+) -> Result<Annotation, AnnotateError> {
     let (analysis, module) = analyze_file(compiler, path, options, arch)?;
+    let program = path.display().to_string();
     let source = parse(path, options, compiler)?;
     let cfgs = source
         .functions
@@ -151,7 +429,10 @@ pub fn annotate_file(
                 ptx_blocks: u.ptx_blocks.clone(),
             });
         }
-        let paths = path_table(k, &block_map);
+        let mut paths = path_table(k, &block_map);
+        if how.profile {
+            attribute(&mut paths, k, &function_lines(&module, f, arch, &program));
+        }
         kernels.push(AnnotatedKernel {
             name: k.name.clone(),
             records_arg: f.params.len(),
@@ -168,7 +449,10 @@ pub fn annotate_file(
         };
         let block_map = match_blocks(f, g, &source, &cfgs);
         let unrolled = unrolled_loops(&block_map, g, &cfgs);
-        let paths = path_table(g, &block_map);
+        let mut paths = path_table(g, &block_map);
+        if how.profile {
+            attribute(&mut paths, g, &function_lines(&module, f, arch, &program));
+        }
         called.push(AnnotatedKernel {
             name: g.name.clone(),
             records_arg: 0,
@@ -189,24 +473,138 @@ pub fn annotate_file(
         })
         .collect();
     let resources = analysis.resources.len();
-    let text = codegen::annotate(&source, &cfgs, &timings, resources, arch.usage_scale())?;
+    let annotated = codegen::annotate(
+        &source,
+        &cfgs,
+        &timings,
+        resources,
+        arch.usage_scale(),
+        how.profile,
+    )?;
     let mut fields = vec!["t".to_string()];
     fields.extend(analysis.resources.iter().cloned());
+    let profile = how.profile.then(|| ProfileLayout {
+        offset: resources + 1,
+        fields: ["executions", "cycles", "instructions"]
+            .map(String::from)
+            .to_vec(),
+        blocks: describe_profiled(&source, &cfgs, &annotated.profiled, &annotated.shares),
+        extra_counters: annotated.extra_counters,
+    });
+    let counters = 3 * annotated.profiled.len() + 2 * annotated.extra_counters;
     Ok(Annotation {
-        source: text,
+        source: annotated.text,
         sidecar: Sidecar {
             schema: SIDECAR_SCHEMA.to_string(),
             source: path.display().to_string(),
             records: RecordLayout {
-                stride: resources + 1,
+                stride: resources + 1 + counters,
                 fields,
                 usage_scale: arch.usage_scale(),
                 index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)"
                     .to_string(),
+                profile,
             },
             kernels,
             called_functions: called,
             analysis,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(blocks: usize) -> ProfileLayout {
+        ProfileLayout {
+            offset: 2,
+            fields: vec!["executions".into(), "cycles".into(), "instructions".into()],
+            blocks: (0..blocks)
+                .map(|b| ProfiledBlock {
+                    function: "k".into(),
+                    block: b,
+                    lines: vec![b as u32 + 1],
+                    line: b as u32 + 1,
+                    column: 5,
+                    shares: Vec::new(),
+                })
+                .collect(),
+            extra_counters: 0,
+        }
+    }
+
+    #[test]
+    fn totals_sum_each_blocks_counters_over_work_items() {
+        // Two blocks, records [t, u0, e0, c0, i0, e1, c1, i1]; three work-items.
+        let records = [
+            10, 1, 1, 4, 2, 3, 6, 9, //
+            20, 1, 1, 4, 2, 0, 0, 0, //
+            30, 1, 2, 8, 4, 7, 14, 21,
+        ];
+        assert_eq!(
+            layout(2).totals(&records, 8),
+            (vec![[4, 16, 8], [10, 20, 30]], vec![])
+        );
+        // No records, no counts.
+        assert_eq!(layout(2).totals(&[], 8), (vec![[0; 3], [0; 3]], vec![]));
+    }
+
+    fn share(counter: Option<usize>, lines: &[(u32, f64, f64)]) -> LineShare {
+        LineShare {
+            counter,
+            lines: lines
+                .iter()
+                .map(|&(line, cycles, instructions)| LineWeight {
+                    line,
+                    cycles,
+                    instructions,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn block_totals_divide_each_share_over_its_lines() {
+        // Block 0 (line 1): paths dividing 3/4 : 1/4 over lines 1 and 2 (cycles) and
+        // 1/2 : 1/2 (instructions), and paths all on line 3, counted in extra pair 0.
+        // Block 1 (line 2): no share (nothing booked by a known division): its line.
+        let mut l = layout(2);
+        l.extra_counters = 1;
+        l.blocks[0].shares = vec![
+            share(None, &[(1, 0.75, 0.5), (2, 0.25, 0.5)]),
+            share(Some(0), &[(3, 1.0, 1.0)]),
+        ];
+        // Records [t, u0, e0, c0, i0, e1, c1, i1, extra c, extra i]; two work-items.
+        let records = [
+            0, 0, 2, 100, 10, 1, 7, 3, 20, 4, //
+            0, 0, 1, 60, 6, 0, 0, 0, 0, 0,
+        ];
+        let t = l.block_totals(&records, 10);
+        // Block 0: 160 cycles, 16 instructions; 20 and 4 of them on line 3, the rest
+        // (140, 12) divided by the first share.
+        assert_eq!(
+            (t[0].executions, t[0].cycles, t[0].instructions),
+            (3, 160, 16)
+        );
+        assert_eq!(
+            t[0].lines,
+            vec![(1, 105.0, 6.0), (2, 35.0, 6.0), (3, 20.0, 4.0)]
+        );
+        assert_eq!(t[1].lines, vec![(2, 7.0, 3.0)]);
+        // Every block's lines hold all its cycles and instructions.
+        for b in &t {
+            let c: f64 = b.lines.iter().map(|l| l.1).sum();
+            let i: f64 = b.lines.iter().map(|l| l.2).sum();
+            assert_eq!((c, i), (b.cycles as f64, b.instructions as f64));
+        }
+    }
+
+    #[test]
+    fn a_sidecar_without_profile_reads_as_none() {
+        let json = r#"{"stride": 5, "fields": ["t"], "usage_scale": 2, "index": "x"}"#;
+        let r: RecordLayout = serde_json::from_str(json).unwrap();
+        assert!(r.profile.is_none());
+        assert!(!serde_json::to_string(&r).unwrap().contains("profile"));
+    }
 }

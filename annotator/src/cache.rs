@@ -1,18 +1,37 @@
 //! The on-disk cache of annotations, for programs built from source strings (what the
-//! runtime shim sees in `clCreateProgramWithSource`): keyed by the tool version, the
-//! source, the build options, the architecture and the file name, so that a second run
-//! does not compile again.
+//! runtime shim sees in `clCreateProgramWithSource`): keyed by the tool version and the
+//! annotation revision, the source, the build options, the architecture, the file name
+//! and the annotation options (profile or not), so that a second run does not compile
+//! again.
 //!
 //! Layout: `<dir>/<key>/<name>` (the source, compiled from there so that diagnostics name
 //! it), `annotated.cl` and `sidecar.json`, each written under a temporary name and
 //! renamed, the sidecar last: an entry with a sidecar is complete.
+//!
+//! It also keeps what an OpenCL runtime made of annotated programs (`<dir>/binaries/`),
+//! so that a warm run need not hand the annotated source to the runtime's compiler again.
 
 use std::path::{Path, PathBuf};
 
 use pipeline_model::Architecture;
 
-use crate::annotate::{annotate_file, AnnotateError, Annotation, Sidecar};
+use crate::annotate::{annotate_file_with, AnnotateError, AnnotateOptions, Annotation, Sidecar};
 use crate::compile::{BuildOptions, Compiler};
+
+/// The revision of what the annotator makes of a source, part of every key besides the
+/// tool version: bump it when a change makes the annotator annotate a source differently
+/// or refuse it differently, so that no run serves an annotation (or a failure) of the
+/// older logic. 2: compiler-made branches inside one source block (64-bit division) are
+/// folded, no longer refused as unrolled loops. 3: the sidecar's paths carry their PTX
+/// instruction counts (the profile mode). 4: loops behind `#pragma unroll` and
+/// `opencl_unroll_hint` are loops; a loop's exit block behind its guard stays unmapped;
+/// unroll factors compare copies position by position; a remainder of one copy. 5: in the
+/// profile mode, paths carry their cycles per source line and profiled blocks their line
+/// shares (extra counters). 6: a run-time loop inside loops the compiler unrolled
+/// completely is counted per copy; a loop with a copy that lost its mapping is refused.
+/// 7: in the profile mode, blocks that only count their executions no longer settle
+/// unrolled loops (they changed t).
+const ANNOTATION_REVISION: &str = "7";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]
@@ -43,7 +62,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AnnotateError + '_ {
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory.
-fn write_atomically(path: &Path, text: &str) -> Result<(), AnnotateError> {
+fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> Result<(), AnnotateError> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, text).map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))
@@ -59,6 +78,7 @@ fn is_lasting(e: &AnnotateError) -> bool {
             CompileError::ToolMissing { .. } | CompileError::Io { .. } | CompileError::Crash { .. },
         )) | AnnotateError::Cache { .. }
             | AnnotateError::Cached(_)
+            | AnnotateError::KeptSource(_)
     )
 }
 
@@ -83,24 +103,67 @@ impl AnnotationCache {
         Self::at(dir)
     }
 
-    /// Annotates `source` (named `name`, as in diagnostics) with `options` for `arch`, or
-    /// returns the cached result; the flag says whether it was cached.
+    /// A program binary stored with [`AnnotationCache::store_binary`] under the same
+    /// parts (what identifies it: the annotated source, the build options, the device).
+    pub fn binary(&self, parts: &[&str]) -> Option<Vec<u8>> {
+        std::fs::read(self.binary_path(parts)).ok()
+    }
+
+    /// Keeps a program binary under `parts`.
+    pub fn store_binary(&self, parts: &[&str], binary: &[u8]) -> Result<(), AnnotateError> {
+        let path = self.binary_path(parts);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+        }
+        write_atomically(&path, binary)
+    }
+
+    fn binary_path(&self, parts: &[&str]) -> PathBuf {
+        let mut all = vec![env!("CARGO_PKG_VERSION")];
+        all.extend_from_slice(parts);
+        self.dir.join("binaries").join(format!("{}.bin", key(&all)))
+    }
+
+    /// Annotates `source` (named `name`; `origin` says where it came from, e.g. "the
+    /// source given to clCreateProgramWithSource") with `options` for `arch`, or returns
+    /// the cached result; the flag says whether it was cached. The source is compiled from
+    /// a copy kept in the cache; error messages name it as
+    /// `name (origin, kept at PATH):LINE`, so that a user can tell what it is.
     pub fn annotate_source(
         &self,
         compiler: &Compiler,
         name: &str,
+        origin: &str,
         source: &str,
         options: &BuildOptions,
         arch: &Architecture,
+    ) -> Result<(Annotation, bool), AnnotateError> {
+        let how = AnnotateOptions::default();
+        self.annotate_source_with(compiler, name, origin, source, options, arch, how)
+    }
+
+    /// [`Self::annotate_source`] with annotation options (a profile or not).
+    #[allow(clippy::too_many_arguments)] // the parts of the key, each a different thing
+    pub fn annotate_source_with(
+        &self,
+        compiler: &Compiler,
+        name: &str,
+        origin: &str,
+        source: &str,
+        options: &BuildOptions,
+        arch: &Architecture,
+        how: AnnotateOptions,
     ) -> Result<(Annotation, bool), AnnotateError> {
         let arch_text = toml::to_string(arch).unwrap_or_else(|_| format!("{arch:?}"));
         let options_text = options.clang_args().join("\u{1}");
         let entry = self.dir.join(key(&[
             env!("CARGO_PKG_VERSION"),
+            ANNOTATION_REVISION,
             name,
             source,
             &options_text,
             &arch_text,
+            if how.profile { "profile" } else { "timing" },
         ]));
         let annotated = entry.join("annotated.cl");
         let sidecar = entry.join("sidecar.json");
@@ -125,16 +188,20 @@ impl AnnotationCache {
         std::fs::create_dir_all(&entry).map_err(io(&entry))?;
         let file = entry.join(Path::new(name).file_name().unwrap_or("kernel.cl".as_ref()));
         write_atomically(&file, source)?;
-        let a = match annotate_file(compiler, &file, options, arch) {
+        let a = match annotate_file_with(compiler, &file, options, arch, how) {
             Ok(a) => a,
             Err(e) => {
+                let kept = file.display().to_string();
+                let message = e
+                    .to_string()
+                    .replace(&kept, &format!("{name} ({origin}, kept at {kept})"));
                 // What the source and options decide is decided again the same way: keep
                 // it, so that a program that cannot be annotated costs no compile per run.
                 // Missing tools, I/O trouble and compiler crashes may pass; try them anew.
                 if is_lasting(&e) {
-                    write_atomically(&failure, &e.to_string())?;
+                    write_atomically(&failure, &message)?;
                 }
-                return Err(e);
+                return Err(AnnotateError::KeptSource(message));
             }
         };
         write_atomically(&annotated, &a.source)?;

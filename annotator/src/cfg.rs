@@ -81,6 +81,19 @@ impl Cfg {
             .map(|n| n.index())
     }
 
+    /// The post-dominators, the blocks without successors being the exits.
+    pub fn post_dominators(&self) -> PostDominators {
+        let n = self.graph.node_count();
+        let successors = |b: usize| -> Vec<usize> {
+            self.graph
+                .neighbors(NodeIndex::new(b))
+                .map(|s| s.index())
+                .collect()
+        };
+        let exits: Vec<usize> = (0..n).filter(|&b| successors(b).is_empty()).collect();
+        PostDominators::new(n, successors, exits)
+    }
+
     /// Whether (from, to) is a back edge (`to` dominates `from`).
     pub fn is_back_edge(&self, from: usize, to: usize) -> bool {
         self.dominates(to, from)
@@ -125,6 +138,48 @@ impl Cfg {
     }
 }
 
+/// Post-dominance over a graph: `a` post-dominates `b` when every path from `b` to an exit
+/// passes `a`. Computed as dominance over the reversed graph, from a virtual node every
+/// exit leads to; a node that reaches no exit is post-dominated by nothing.
+#[derive(Debug, Clone)]
+pub struct PostDominators {
+    dominators: Dominators<NodeIndex>,
+}
+
+impl PostDominators {
+    /// The post-dominators of the graph of `n` nodes with `successors`, whose exits are
+    /// `exits`.
+    pub fn new(
+        n: usize,
+        successors: impl Fn(usize) -> Vec<usize>,
+        exits: impl IntoIterator<Item = usize>,
+    ) -> Self {
+        let mut reversed = DiGraph::<(), ()>::with_capacity(n + 1, 2 * n + 1);
+        for _ in 0..=n {
+            reversed.add_node(());
+        }
+        for b in 0..n {
+            for s in successors(b) {
+                reversed.add_edge(NodeIndex::new(s), NodeIndex::new(b), ());
+            }
+        }
+        let end = NodeIndex::new(n);
+        for e in exits {
+            reversed.add_edge(end, NodeIndex::new(e), ());
+        }
+        PostDominators {
+            dominators: dominators::simple_fast(&reversed, end),
+        }
+    }
+
+    /// Whether `a` post-dominates `b` (a node post-dominates itself).
+    pub fn post_dominates(&self, a: usize, b: usize) -> bool {
+        self.dominators
+            .dominators(NodeIndex::new(b))
+            .is_some_and(|mut it| it.any(|d| d.index() == a))
+    }
+}
+
 /// The body of the natural loop of back edge `latch -> header`: the header and every block
 /// that reaches the latch without passing the header. `predecessors` lists a block's.
 pub fn natural_loop_body(
@@ -142,4 +197,30 @@ pub fn natural_loop_body(
         stack.extend(predecessors(b));
     }
     body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PostDominators;
+
+    /// A guarded loop: 0 -> 1 (preheader) -> 2 (loop) -> 3 (its exit block) -> 4 (the
+    /// join and return), and 0 -> 4 (the guard skipping the loop); 5 loops forever.
+    #[test]
+    fn post_dominance_of_a_guarded_loop() {
+        let succ: [&[usize]; 6] = [&[1, 4], &[2], &[2, 3], &[4], &[], &[5]];
+        let p = PostDominators::new(6, |b| succ[b].to_vec(), [4]);
+        assert!(
+            p.post_dominates(4, 0),
+            "the join runs whenever the entry runs"
+        );
+        assert!(!p.post_dominates(3, 0), "the loop's exit block does not");
+        assert!(!p.post_dominates(1, 0));
+        assert!(p.post_dominates(3, 1) && p.post_dominates(3, 2) && p.post_dominates(2, 1));
+        assert!(p.post_dominates(0, 0), "a node post-dominates itself");
+        assert!(
+            !p.post_dominates(5, 5),
+            "a node that reaches no exit has none"
+        );
+        assert!(!p.post_dominates(4, 5));
+    }
 }

@@ -12,11 +12,22 @@
 //! 1/usage_scale cycles) and `last`, the last simulated PTX block, encoded as
 //! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
 //! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`.
+//!
+//! In profile mode the state also holds `p[3 * S + 2 * E]`: per profiled source block
+//! (see [`profiled_blocks`]) its executions, the cycles charged there and the PTX
+//! instructions on the charged paths; every charge of `t` is also added to one block's
+//! cycles, so that the blocks' cycles sum to `t`. Then a pair (cycles, instructions) per
+//! extra line share (see [`LineShare`]): a charge whose path divides over source lines
+//! otherwise than the first path booked at its block is also added there, so that the
+//! profile can divide each block's cycles over lines exactly. The record grows to
+//! `[t, u.., p..]`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::matching::{BlockMap, From, PathTable, To, UnrollShape, UnrolledLoop};
+use crate::matching::{
+    BlockMap, From, PathTable, SourceRef, TimedPath, To, UnrollShape, UnrolledLoop,
+};
 use crate::source::cfg::{Insertion, SourceCfg};
 use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
 
@@ -38,27 +49,234 @@ pub struct KernelTiming<'a> {
     pub called: bool,
 }
 
-/// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once).
-fn charge(out: &mut String, cycles: u64, usage: &[u64], times: &str) {
+/// Where a charge is also booked in profile mode: the profiled block's slot, the charged
+/// path's PTX instruction count and, for a path whose cycles divide over source lines
+/// otherwise than the first path booked at that block, the index in `p` of the cycles
+/// and instructions counters of its line share.
+#[derive(Debug, Clone, Copy)]
+struct Booking {
+    slot: usize,
+    instructions: u64,
+    share: Option<usize>,
+}
+
+/// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once),
+/// and in profile mode the same cycles and the path's instructions to a block's slot.
+fn charge(out: &mut String, cycles: u64, usage: &[u64], times: &str, booking: Option<Booking>) {
     let _ = write!(out, " s->t += {times}{cycles}ul;");
     for (r, u) in usage.iter().enumerate() {
         if *u > 0 {
             let _ = write!(out, " s->u[{r}] += {times}{u}ul;");
         }
     }
+    if let Some(Booking {
+        slot,
+        instructions,
+        share,
+    }) = booking
+    {
+        let _ = write!(
+            out,
+            " s->p[{}] += {times}{cycles}ul; s->p[{}] += {times}{instructions}ul;",
+            3 * slot + 1,
+            3 * slot + 2
+        );
+        if let Some(at) = share {
+            let _ = write!(
+                out,
+                " s->p[{at}] += {times}{cycles}ul; s->p[{}] += {times}{instructions}ul;",
+                at + 1
+            );
+        }
+    }
+}
+
+/// The source blocks a profiled annotation counts, in slot order: every block with a
+/// place for a call, every block a PTX block maps to, and the entry block of every
+/// kernel and called function (where charges with no timed block yet are booked).
+pub fn profiled_blocks(cfgs: &[SourceCfg], kernels: &[KernelTiming<'_>]) -> Vec<SourceRef> {
+    let units: Vec<&str> = kernels.iter().map(|k| k.map.kernel.as_str()).collect();
+    let mut out = Vec::new();
+    for cfg in cfgs {
+        for block in &cfg.blocks {
+            let mapped = kernels.iter().any(|k| {
+                k.map.blocks.iter().any(|m| {
+                    m.source
+                        .as_ref()
+                        .is_some_and(|s| s.function == cfg.function && s.block == block.id)
+                })
+            });
+            let entry = block.id == 0 && units.contains(&cfg.function.as_str());
+            if mapped || entry || block.insertion != Insertion::Nothing {
+                out.push(SourceRef {
+                    function: cfg.function.clone(),
+                    block: block.id,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Profile slots by source block.
+struct Slots(BTreeMap<(String, usize), usize>);
+
+impl Slots {
+    fn new(blocks: &[SourceRef]) -> Self {
+        Slots(
+            blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| ((b.function.clone(), b.block), i))
+                .collect(),
+        )
+    }
+
+    fn of(&self, function: &str, block: usize) -> Option<usize> {
+        self.0.get(&(function.to_string(), block)).copied()
+    }
+
+    /// The slot an exit path of `k` is booked at: the source block of its origin, or the
+    /// unit's entry block for a path from the start.
+    fn origin(&self, k: &KernelTiming<'_>, from: From) -> Option<usize> {
+        match from {
+            From::Block(b) => {
+                let s = k.map.source_of(b)?;
+                self.of(&s.function, s.block)
+            }
+            From::Start => self.of(&k.map.kernel, 0),
+        }
+    }
+}
+
+/// One way the cycles and instructions booked at a profiled block divide over source
+/// lines: per line (0: none), its fractions of the cycles and of the instructions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineShare {
+    /// The counters holding the cycles and instructions booked with this share: `None`
+    /// for the block's first share (the block's own counters less its other shares'),
+    /// else the index of the cycles counter among the extra counters (instructions next).
+    pub counter: Option<usize>,
+    /// `(line, cycles fraction, instructions fraction)`, ascending by line.
+    pub lines: Vec<(u32, f64, f64)>,
+}
+
+/// The line shares of every profiled block, found as paths are booked. Paths booked at
+/// one block usually divide alike (every path into a PTX block divides its step the same
+/// way, see [`crate::lines`]), so most blocks have one share and need no more counters;
+/// a block also charged paths through other unmapped blocks gets a pair of counters per
+/// further share, so that the profile's per-line cycles are exact.
+struct Shares {
+    /// Profiled blocks: the extra counters start at `3 * blocks` in `p`.
+    blocks: usize,
+    per_slot: Vec<Vec<LineShare>>,
+    extra: usize,
+}
+
+impl Shares {
+    fn new(blocks: usize) -> Self {
+        Shares {
+            blocks,
+            per_slot: vec![Vec::new(); blocks],
+            extra: 0,
+        }
+    }
+
+    /// The booking of `path` at `slot`.
+    fn book(&mut self, slot: usize, path: &TimedPath) -> Booking {
+        let booking = |share| Booking {
+            slot,
+            instructions: path.instructions,
+            share,
+        };
+        let fraction = |part: f64, whole: u64| {
+            if whole == 0 {
+                0.0
+            } else {
+                part / whole as f64
+            }
+        };
+        if path.lines.is_empty() || (path.cycles == 0 && path.instructions == 0) {
+            return booking(None);
+        }
+        let lines: Vec<(u32, f64, f64)> = path
+            .lines
+            .iter()
+            .map(|l| {
+                (
+                    l.line,
+                    fraction(l.cycles, path.cycles),
+                    fraction(l.instructions as f64, path.instructions),
+                )
+            })
+            .collect();
+        let alike = |a: &[(u32, f64, f64)]| {
+            a.len() == lines.len()
+                && a.iter().zip(&lines).all(|(x, y)| {
+                    x.0 == y.0 && (x.1 - y.1).abs() < 1e-9 && (x.2 - y.2).abs() < 1e-9
+                })
+        };
+        let shares = &mut self.per_slot[slot];
+        if let Some(s) = shares.iter().find(|s| alike(&s.lines)) {
+            return booking(s.counter.map(|c| 3 * self.blocks + 2 * c));
+        }
+        let counter = if shares.is_empty() {
+            None
+        } else {
+            self.extra += 1;
+            Some(self.extra - 1)
+        };
+        shares.push(LineShare { counter, lines });
+        booking(counter.map(|c| 3 * self.blocks + 2 * c))
+    }
+
+    /// Counters in `p`: three per block, two per extra share.
+    fn counters(&self) -> usize {
+        3 * self.blocks + 2 * self.extra
+    }
 }
 
 /// The settle function of unrolled loop `l` of kernel `ki`: charges the `k` counted body
 /// executions as `k / factor` iterations of the unrolled loop and `k % factor` of the
 /// remainder loop, in the order the PTX runs them, each entered from wherever the last
-/// simulated block is.
+/// simulated block is. A loop with several PTX copies (`shapes`, made by unrolling the
+/// loops around it completely) charges the copy of the current pass, `c[l]`.
 fn settle_function(
     out: &mut String,
     l: usize,
     ki: usize,
+    shapes: &[UnrollShape],
+    table: &PathTable,
+    usage_scale: u64,
+    book: &mut dyn FnMut(&TimedPath) -> Option<Booking>,
+) {
+    let _ = writeln!(
+        out,
+        "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];\n    if (k == 0) return;\n    s->k[{l}] = 0;"
+    );
+    match shapes {
+        [shape] => settle_shape(out, ki, shape, table, usage_scale, book),
+        _ => {
+            let _ = writeln!(out, "    switch (s->c[{l}]) {{");
+            for (j, shape) in shapes.iter().enumerate() {
+                let _ = writeln!(out, "    case {j}u: {{");
+                settle_shape(out, ki, shape, table, usage_scale, book);
+                out.push_str("    } break;\n");
+            }
+            out.push_str("    default: break;\n    }\n");
+        }
+    }
+    out.push_str("}\n");
+}
+
+/// The charges of `k` body executions on one unrolled loop and its remainder.
+fn settle_shape(
+    out: &mut String,
+    ki: usize,
     shape: &UnrollShape,
     table: &PathTable,
     usage_scale: u64,
+    book: &mut dyn FnMut(&TimedPath) -> Option<Booking>,
 ) {
     let main = shape.main;
     let remainder_first = shape.remainder.is_some_and(|rem| {
@@ -67,14 +285,14 @@ fn settle_function(
     });
     let _ = writeln!(
         out,
-        "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];\n    if (k == 0) return;\n    s->k[{l}] = 0;\n    ulong q = k / {f}ul, r = k % {f}ul;",
+        "    ulong q = k / {f}ul, r = k % {f}ul;",
         f = shape.factor
     );
-    let part = |out: &mut String, count: &str, target: usize| {
+    let mut part = |out: &mut String, count: &str, target: usize| {
         let _ = writeln!(out, "    if ({count} != 0) {{\n        switch (s->last) {{");
         for p in table.paths.iter().filter(|p| p.to == To::Block(target)) {
             let _ = write!(out, "        case {}u:", encode(ki, p.from));
-            charge(out, p.cycles, &scaled(&p.usage, usage_scale), "");
+            charge(out, p.cycles, &scaled(&p.usage, usage_scale), "", book(p));
             out.push_str(" break;\n");
         }
         let _ = write!(
@@ -88,6 +306,7 @@ fn settle_function(
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 &format!("({count} - 1) * "),
+                book(p),
             );
         }
         out.push_str("\n    }\n");
@@ -104,8 +323,10 @@ fn settle_function(
         }
         None => part(out, "q", main),
     }
-    out.push_str("}\n");
 }
+
+/// The charges of leaving a unit, by encoded last block: cycles, scaled usage, booking.
+type ExitCharges = BTreeMap<u32, (u64, Vec<u64>, Option<Booking>)>;
 
 /// What the annotated code must not lose (checked before writing anything).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -184,14 +405,32 @@ fn encode(kernel: usize, from: From) -> u32 {
     ((kernel as u32) << 16) | low
 }
 
-/// Annotates `file`: returns the annotated text.
+/// The annotated text of a file and, in profile mode, what its profile counters hold.
+#[derive(Debug, Clone)]
+pub struct Annotated {
+    /// The annotated OpenCL C.
+    pub text: String,
+    /// The profiled source blocks in slot order (empty without the profile).
+    pub profiled: Vec<SourceRef>,
+    /// Per profiled block, how its cycles and instructions divide over source lines:
+    /// one share per distinct division among the paths booked there (none for a block
+    /// nothing is booked at).
+    pub shares: Vec<Vec<LineShare>>,
+    /// Pairs of counters (cycles, instructions) after the blocks' counters, one per
+    /// share beyond each block's first.
+    pub extra_counters: usize,
+}
+
+/// Annotates `file`: the annotated text and, with `profile`, the profiled source blocks
+/// and their line shares.
 pub fn annotate(
     file: &SourceFile,
     cfgs: &[SourceCfg],
     kernels: &[KernelTiming<'_>],
     resources: usize,
     usage_scale: u64,
-) -> Result<String, CodegenError> {
+    profile: bool,
+) -> Result<Annotated, CodegenError> {
     let path = file.path.display().to_string();
     for k in kernels {
         if file.function(&k.map.kernel).is_none() {
@@ -229,28 +468,54 @@ pub fn annotate(
         .filter(|f| !kernel_names.contains(&f.name.as_str()))
         .collect();
     check_no_prototypes(file, &helpers)?;
+    let profiled = if profile {
+        profiled_blocks(cfgs, kernels)
+    } else {
+        Vec::new()
+    };
+    let slots = Slots::new(&profiled);
+    let mut shares = Shares::new(profiled.len());
+    // A unit whose entry block has no place for a call counts its entry where it starts.
+    let entry_count = |unit: &str| -> String {
+        let no_call = cfgs
+            .iter()
+            .find(|c| c.function == unit)
+            .and_then(|c| c.blocks.first())
+            .is_some_and(|b| b.insertion == Insertion::Nothing);
+        match slots.of(unit, 0) {
+            Some(slot) if no_call => format!(" {STATE}->p[{}] += 1;", 3 * slot),
+            _ => String::new(),
+        }
+    };
 
     let mut edits: Vec<Edit> = Vec::new();
     let mut functions = String::new();
 
     // Unrolled loops of all kernels, numbered; their settle functions.
-    let loops: Vec<(usize, &UnrolledLoop, &UnrollShape)> = kernels
+    let loops: Vec<(usize, &UnrolledLoop, Vec<UnrollShape>)> = kernels
         .iter()
         .enumerate()
         .flat_map(|(ki, k)| {
             k.unrolled
                 .iter()
-                .filter_map(move |u| u.shape.as_ref().map(|s| (ki, u, s)))
+                .filter(|u| u.shape.is_some())
+                .map(move |u| (ki, u, u.shapes()))
         })
         .collect();
-    for (l, (ki, _, shape)) in loops.iter().enumerate() {
+    let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
+    for (l, (ki, u, shapes)) in loops.iter().enumerate() {
         settle_function(
             &mut functions,
             l,
             *ki,
-            shape,
+            shapes,
             kernels[*ki].table,
             usage_scale,
+            &mut |p| {
+                slots
+                    .of(&u.source.function, u.source.block)
+                    .map(|slot| shares.book(slot, p))
+            },
         );
     }
 
@@ -268,8 +533,27 @@ pub fn annotate(
             let counted: Vec<(usize, usize)> = loops
                 .iter()
                 .filter(|(_, u, _)| here(u) && u.source.block == block.id)
-                .flat_map(|(ki, _, s)| {
-                    std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
+                .flat_map(|(ki, _, shapes)| {
+                    shapes.iter().flat_map(move |s| {
+                        std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
+                    })
+                })
+                .collect();
+            // Loops with copies whose passes this block enters, or whose count of passes
+            // it resets (it enters the outermost loop the compiler unrolled around them).
+            let passes: Vec<String> = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, u, _))| here(u))
+                .flat_map(|(l, (_, u, _))| {
+                    let c = u.copies.as_ref();
+                    let reset = c
+                        .filter(|c| c.reset == block.id)
+                        .map(|_| format!("    s->n[{l}] = 0;"));
+                    let enter = c
+                        .filter(|c| c.enter == block.id)
+                        .map(|_| format!("    s->c[{l}] = s->n[{l}]++;"));
+                    reset.into_iter().chain(enter)
                 })
                 .collect();
             // Loops this block is outside of: settle them first.
@@ -279,7 +563,7 @@ pub fn annotate(
                 .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
                 .map(|(l, _)| l)
                 .collect();
-            let mut cases: BTreeMap<u32, (u64, Vec<u64>, u32)> = BTreeMap::new();
+            let mut cases: BTreeMap<u32, (&TimedPath, Vec<u64>, u32)> = BTreeMap::new();
             for (ki, k) in kernels.iter().enumerate() {
                 let targets: Vec<usize> = k
                     .map
@@ -300,13 +584,15 @@ pub fn annotate(
                     }
                     let key = encode(ki, p.from);
                     let usage = scaled(&p.usage, usage_scale);
-                    let better = cases.get(&key).is_none_or(|(c, _, _)| p.cycles < *c);
+                    let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
                     if better {
-                        cases.insert(key, (p.cycles, usage, encode(ki, From::Block(v))));
+                        let to = encode(ki, From::Block(v));
+                        cases.insert(key, (p, usage, to));
                     }
                 }
             }
-            if cases.is_empty() && counts.is_empty() {
+            let slot = slots.of(&cfg.function, block.id);
+            if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
                 continue;
             }
             let name = format!("__srcsim_{}_{}", cfg.function, block.id);
@@ -314,8 +600,22 @@ pub fn annotate(
                 functions,
                 "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{"
             );
-            for l in &settles {
-                let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+            if let Some(slot) = slot {
+                let _ = writeln!(functions, "    s->p[{}] += 1;", 3 * slot);
+            }
+            // A block with nothing to time and no passes to count has no function without
+            // the profile; with it, it only counts its executions: settling unrolled loops
+            // there would charge their iterations earlier (in smaller batches, K/U and K%U
+            // of a smaller K) than the timing annotation does, and change t. A block that
+            // counts passes settles in both modes, before the pass changes the copy.
+            if !cases.is_empty() || !counts.is_empty() || !passes.is_empty() {
+                for l in &settles {
+                    let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+                }
+            }
+            // After settling the last pass, which the count of the next one follows.
+            for p in &passes {
+                let _ = writeln!(functions, "{p}");
             }
             for (l, ki) in &counts {
                 let _ = writeln!(
@@ -324,9 +624,10 @@ pub fn annotate(
                 );
             }
             functions.push_str("    switch (s->last) {\n");
-            for (from, (cycles, usage, to)) in &cases {
+            for (from, (path, usage, to)) in &cases {
                 let _ = write!(functions, "    case {from}u:");
-                charge(&mut functions, *cycles, usage, "");
+                let booking = slot.map(|slot| shares.book(slot, path));
+                charge(&mut functions, path.cycles, usage, "", booking);
                 let _ = writeln!(functions, " s->last = {to}u; return;");
             }
             functions.push_str("    default: return;\n    }\n}\n");
@@ -336,8 +637,43 @@ pub fn annotate(
 
     // Called functions: the caller's last block aside on entry, back at every return.
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| k.called) {
-        called_function(file, ki, k, &loops, usage_scale, &mut functions, &mut edits)?;
+        let called = CalledUnit {
+            index: ki,
+            timing: k,
+            slots: &slots,
+            entry_count: entry_count(&k.map.kernel),
+        };
+        called_function(
+            file,
+            &called,
+            &loops,
+            usage_scale,
+            &mut shares,
+            &mut functions,
+            &mut edits,
+        )?;
     }
+
+    // The charges of leaving every kernel, booked before any record's size is written.
+    let kernel_exits: Vec<ExitCharges> = kernels
+        .iter()
+        .enumerate()
+        .map(|(ki, k)| {
+            k.table
+                .paths
+                .iter()
+                .filter(|p| p.to == To::Exit && !k.called)
+                .map(|p| {
+                    let booking = slots.origin(k, p.from).map(|slot| shares.book(slot, p));
+                    (
+                        encode(ki, p.from),
+                        (p.cycles, scaled(&p.usage, usage_scale), booking),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let counters = shares.counters();
 
     // Exits and records of every kernel; its state; its extra parameter.
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
@@ -353,30 +689,25 @@ pub fn annotate(
             }
         }
         functions.push_str("    switch (s->last) {\n");
-        let exits: BTreeMap<u32, (u64, Vec<u64>)> = k
-            .table
-            .paths
-            .iter()
-            .filter(|p| p.to == To::Exit)
-            .map(|p| {
-                (
-                    encode(ki, p.from),
-                    (p.cycles, scaled(&p.usage, usage_scale)),
-                )
-            })
-            .collect();
-        for (from, (cycles, usage)) in &exits {
+        for (from, (cycles, usage, booking)) in &kernel_exits[ki] {
             let _ = write!(functions, "    case {from}u:");
-            charge(&mut functions, *cycles, usage, "");
+            charge(&mut functions, *cycles, usage, "", *booking);
             functions.push_str(" break;\n");
         }
         let _ = writeln!(
             functions,
             "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
-            stride = resources + 1
+            stride = resources + 1 + counters
         );
         for r in 0..resources {
             let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
+        }
+        if !profiled.is_empty() {
+            let _ = writeln!(
+                functions,
+                "    for (uint i = 0; i < {counters}u; ++i) rec[{} + i] = s->p[i];",
+                resources + 1
+            );
         }
         functions.push_str("}\n");
 
@@ -387,8 +718,9 @@ pub fn annotate(
             class: CLOSE,
             nesting: i64::MIN,
             text: format!(
-                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;",
-                encode(ki, From::Start)
+                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{}",
+                encode(ki, From::Start),
+                entry_count(name)
             ),
         });
         let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
@@ -441,28 +773,51 @@ pub fn annotate(
         });
     }
     let header = format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{counters} }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{counters}{profile} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
-        counters = if loops.is_empty() {
+        counters = match (loops.len(), copied) {
+            (0, _) => String::new(),
+            (n, false) => format!(" ulong k[{n}];"),
+            // Per loop with copies: passes since the loops around it were entered, and
+            // the copy the counted pass runs.
+            (n, true) => format!(" ulong k[{n}]; uint n[{n}]; uint c[{n}];"),
+        },
+        profile = if profiled.is_empty() {
             String::new()
         } else {
-            format!(" ulong k[{}];", loops.len())
+            format!(" ulong p[{counters}];")
         },
     );
-    Ok(apply(&file.text, header, edits))
+    Ok(Annotated {
+        text: apply(&file.text, header, edits),
+        profiled,
+        extra_counters: shares.extra,
+        shares: shares.per_slot,
+    })
+}
+
+/// A called (not inlined) function to annotate.
+struct CalledUnit<'a> {
+    /// Its unit number (kernels first).
+    index: usize,
+    timing: &'a KernelTiming<'a>,
+    slots: &'a Slots,
+    /// Code counting its entry block where it has no call of its own (profile mode).
+    entry_count: String,
 }
 
 /// The exit function and the entry and return edits of a called (not inlined) function:
 /// it times its own PTX blocks, from its start, and hands the caller's last block back.
 fn called_function(
     file: &SourceFile,
-    ki: usize,
-    k: &KernelTiming<'_>,
-    loops: &[(usize, &UnrolledLoop, &UnrollShape)],
+    unit: &CalledUnit<'_>,
+    loops: &[(usize, &UnrolledLoop, Vec<UnrollShape>)],
     usage_scale: u64,
+    shares: &mut Shares,
     functions: &mut String,
     edits: &mut Vec<Edit>,
 ) -> Result<(), CodegenError> {
+    let (ki, k) = (unit.index, unit.timing);
     let name = &k.map.kernel;
     let f = file
         .function(name)
@@ -482,7 +837,17 @@ fn called_function(
     functions.push_str("    switch (s->last) {\n");
     for p in k.table.paths.iter().filter(|p| p.to == To::Exit) {
         let _ = write!(functions, "    case {}u:", encode(ki, p.from));
-        charge(functions, p.cycles, &scaled(&p.usage, usage_scale), "");
+        let booking = unit
+            .slots
+            .origin(k, p.from)
+            .map(|slot| shares.book(slot, p));
+        charge(
+            functions,
+            p.cycles,
+            &scaled(&p.usage, usage_scale),
+            "",
+            booking,
+        );
         functions.push_str(" break;\n");
     }
     functions.push_str("    default: break;\n    }\n}\n");
@@ -491,8 +856,9 @@ fn called_function(
         class: CLOSE,
         nesting: i64::MIN,
         text: format!(
-            " uint {STATE}_caller = {STATE}->last; {STATE}->last = {}u;",
-            encode(ki, From::Start)
+            " uint {STATE}_caller = {STATE}->last; {STATE}->last = {}u;{}",
+            encode(ki, From::Start),
+            unit.entry_count
         ),
     });
     let leave = format!("__srcsim_exit_{name}({STATE}); {STATE}->last = {STATE}_caller;");
@@ -571,20 +937,31 @@ fn scaled(usage: &[f64], scale: u64) -> Vec<u64> {
         .collect()
 }
 
+/// What ends code inserted before a statement that starts with a directive on `line`
+/// (`#pragma unroll`): a directive must start its line, and `#line` keeps the numbers of
+/// the original lines.
+fn directive_break(directive: Option<u32>) -> String {
+    directive.map_or_else(String::new, |line| format!("\n#line {line}\n"))
+}
+
 fn insertion(ins: Insertion, call: &str) -> Vec<Edit> {
     match ins {
-        Insertion::Before { offset } => vec![Edit {
+        Insertion::Before { offset, directive } => vec![Edit {
             offset,
             class: CALL,
             nesting: 0,
-            text: format!(" {call};"),
+            text: format!(" {call};{}", directive_break(directive)),
         }],
-        Insertion::WrapStatement { start, end } => vec![
+        Insertion::WrapStatement {
+            start,
+            end,
+            directive,
+        } => vec![
             Edit {
                 offset: start,
                 class: OPEN_STATEMENT,
                 nesting: -i64::from(end),
-                text: format!("{{ {call}; "),
+                text: format!("{{ {call}; {}", directive_break(directive)),
             },
             Edit {
                 offset: end,

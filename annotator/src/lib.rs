@@ -27,6 +27,7 @@ pub mod classify;
 pub mod cli;
 pub mod codegen;
 pub mod compile;
+pub mod lines;
 pub mod matching;
 pub mod ptx;
 pub mod registers;

@@ -1,7 +1,8 @@
 //! The annotation cache: a second request is served from disk without compiling (it
 //! works with a compiler that does not exist), and any change of source, options or
-//! architecture is a new entry.
+//! architecture, or asking for the profile, is a new entry.
 
+use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use pipeline_model::Architecture;
@@ -18,7 +19,14 @@ fn a_second_request_is_served_from_disk() {
     let plain = BuildOptions::default();
 
     let (first, hit) = cache
-        .annotate_source(&compiler, "scale.cl", SOURCE, &plain, &gtx)
+        .annotate_source(
+            &compiler,
+            "scale.cl",
+            "the test's source",
+            SOURCE,
+            &plain,
+            &gtx,
+        )
         .unwrap();
     assert!(!hit);
     assert!(first.source.contains("__srcsim_records"));
@@ -26,7 +34,14 @@ fn a_second_request_is_served_from_disk() {
     // Served from disk: no compiler needed.
     let nowhere = Compiler::with_paths("/nonexistent/clang", "/nonexistent/libclc.bc");
     let (second, hit) = cache
-        .annotate_source(&nowhere, "scale.cl", SOURCE, &plain, &gtx)
+        .annotate_source(
+            &nowhere,
+            "scale.cl",
+            "the test's source",
+            SOURCE,
+            &plain,
+            &gtx,
+        )
         .unwrap();
     assert!(hit);
     assert_eq!(second.source, first.source);
@@ -44,27 +59,70 @@ fn a_second_request_is_served_from_disk() {
         (&SOURCE.to_string(), &plain, &h100),
     ] {
         assert!(cache
-            .annotate_source(&nowhere, "scale.cl", source, options, arch)
+            .annotate_source(
+                &nowhere,
+                "scale.cl",
+                "the test's source",
+                source,
+                options,
+                arch
+            )
             .is_err());
         let (_, hit) = cache
-            .annotate_source(&compiler, "scale.cl", source, options, arch)
+            .annotate_source(
+                &compiler,
+                "scale.cl",
+                "the test's source",
+                source,
+                options,
+                arch,
+            )
             .unwrap();
         assert!(!hit);
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 4);
+
+    // The profile is another entry too, and then served from disk with its layout.
+    let profile = AnnotateOptions { profile: true };
+    assert!(cache
+        .annotate_source_with(&nowhere, "scale.cl", "a test", SOURCE, &plain, &gtx, profile)
+        .is_err());
+    let (profiled, hit) = cache
+        .annotate_source_with(
+            &compiler, "scale.cl", "a test", SOURCE, &plain, &gtx, profile,
+        )
+        .unwrap();
+    assert!(!hit);
+    let layout = profiled.sidecar.records.profile.expect("a profile layout");
+    assert_eq!(
+        profiled.sidecar.records.stride,
+        first.sidecar.records.stride + 3 * layout.blocks.len()
+    );
+    let (again, hit) = cache
+        .annotate_source_with(
+            &nowhere, "scale.cl", "a test", SOURCE, &plain, &gtx, profile,
+        )
+        .unwrap();
+    assert!(hit);
+    assert_eq!(again.sidecar.records.profile, Some(layout));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 5);
 
     // Diagnostics name the file as the program did.
     let err = cache
         .annotate_source(
             &compiler,
             "broken.cl",
+            "the test's source",
             "__kernel void k() { nope; }\n",
             &plain,
             &gtx,
         )
         .unwrap_err()
         .to_string();
-    assert!(err.contains("broken.cl:1:21: error"), "{err}");
+    // The kept copy is named for what it is, where it came from, and where it is kept.
+    let kept = format!("broken.cl (the test's source, kept at {}", dir.display());
+    assert!(err.contains(&kept), "{err}");
+    assert!(err.contains("/broken.cl):1:21: error"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -79,21 +137,42 @@ fn a_source_that_cannot_be_annotated_is_not_compiled_again_but_a_missing_tool_is
 
     let nowhere = Compiler::with_paths("/nonexistent/clang", "/nonexistent/libclc.bc");
     let missing = cache
-        .annotate_source(&nowhere, "broken.cl", broken, &plain, &gtx)
+        .annotate_source(
+            &nowhere,
+            "broken.cl",
+            "the test's source",
+            broken,
+            &plain,
+            &gtx,
+        )
         .unwrap_err()
         .to_string();
     assert!(!missing.contains("(cached)"), "{missing}");
 
     let compiler = Compiler::locate().unwrap();
     let first = cache
-        .annotate_source(&compiler, "broken.cl", broken, &plain, &gtx)
+        .annotate_source(
+            &compiler,
+            "broken.cl",
+            "the test's source",
+            broken,
+            &plain,
+            &gtx,
+        )
         .unwrap_err()
         .to_string();
     assert!(first.contains("undeclared"), "{first}");
     assert!(!first.contains("(cached)"));
     // Served from disk: the compiler's own message again, without a compiler.
     let second = cache
-        .annotate_source(&nowhere, "broken.cl", broken, &plain, &gtx)
+        .annotate_source(
+            &nowhere,
+            "broken.cl",
+            "the test's source",
+            broken,
+            &plain,
+            &gtx,
+        )
         .unwrap_err()
         .to_string();
     assert_eq!(second, format!("{first} (cached)"));

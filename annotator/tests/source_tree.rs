@@ -165,6 +165,11 @@ mod cfg {
         (f, cfg)
     }
 
+    /// What ends an insertion before a directive on `line`.
+    fn directive_break(directive: Option<u32>) -> String {
+        directive.map_or_else(String::new, |line| format!("\n#line {line}\n"))
+    }
+
     /// Applies every insertion with a marker `@<id>` so that the instrumented text shows
     /// where each block's call would run.
     fn instrument(f: &SourceFile, cfg: &SourceCfg) -> String {
@@ -172,12 +177,22 @@ mod cfg {
         for b in &cfg.blocks {
             let m = format!("@{}", b.id);
             match b.insertion {
-                Insertion::Before { offset } => {
-                    edits.push((offset, offset, format!("{m};"), String::new()))
-                }
-                Insertion::WrapStatement { start, end } => {
-                    edits.push((start, end, format!("{{{m};"), "}".into()))
-                }
+                Insertion::Before { offset, directive } => edits.push((
+                    offset,
+                    offset,
+                    format!("{m};{}", directive_break(directive)),
+                    String::new(),
+                )),
+                Insertion::WrapStatement {
+                    start,
+                    end,
+                    directive,
+                } => edits.push((
+                    start,
+                    end,
+                    format!("{{{m};{}", directive_break(directive)),
+                    "}".into(),
+                )),
                 Insertion::WrapExpression { start, end } => {
                     edits.push((start, end, format!("({m},("), "))".into()))
                 }
@@ -258,6 +273,76 @@ mod cfg {
         // continue -> increment; break -> loop exit.
         assert_eq!(cfg.blocks[6].successors, [2]);
         assert_eq!(cfg.blocks[13].successors, [3]);
+    }
+
+    /// A loop behind `#pragma unroll` or `__attribute__((opencl_unroll_hint(N)))` is an
+    /// attributed statement wrapping the loop: the CFG has the loop, and code inserted
+    /// before the statement goes before the attribute, on a line of its own before a
+    /// directive (which `#line` gives its number back).
+    #[test]
+    fn loops_behind_unroll_pragmas_and_attributes_are_loops() {
+        let src = r#"__kernel void u(__global float *out, int n)
+{
+    float acc = 0.0f;
+    if (n > 3)
+        acc = 1.0f;
+    #pragma unroll 4
+    for (int j = 0; j < n; j++)
+        acc += j;
+    for (int k = 0; k < 2; k++)
+        __attribute__((opencl_unroll_hint(2)))
+        while (n-- > 0)
+            acc *= 2.0f;
+    for (int k = 0; k < 2; k++)
+        #pragma nounroll
+        do acc -= 1.0f; while (acc > 9.0f);
+    out[0] = acc;
+}
+"#;
+        let (f, cfg) = cfg_of(src, "u");
+        use NodeKind::*;
+        let body = &f.function("u").unwrap().body;
+        assert_eq!(kinds(body), [Decl, If, Attributed, For, For, Expr]);
+        assert_eq!(kinds(&body.children[2]), [For]);
+        assert_eq!(
+            f.text_of(&body.children[2].extent).lines().next(),
+            Some("#pragma unroll 4")
+        );
+        assert_eq!(kinds(&body.children[3].children[3]), [While]);
+        assert_eq!(kinds(&body.children[4].children[3]), [Do]);
+        let expected = r#"__kernel void u(__global float *out, int n)
+{@0;
+    float acc = 0.0f;
+    if (n > 3)
+        {@2;acc = 1.0f;}
+    @1;
+#line 6
+#pragma unroll 4
+    for (int j = 0; (@3,(j < n)); (@4,(j++)))
+        {@6;acc += j;}
+    @5;for (int k = 0; (@7,(k < 2)); (@8,(k++)))
+        {@10;__attribute__((opencl_unroll_hint(2)))
+        while ((@11,(n-- > 0)))
+            {@13;acc *= 2.0f;}}
+    @9;for (int k = 0; (@14,(k < 2)); (@15,(k++)))
+        {@17;
+#line 14
+#pragma nounroll
+        do {@18;acc -= 1.0f;} while ((@19,(acc > 9.0f)));}
+    @16;out[0] = acc;
+}
+"#;
+        assert_eq!(instrument(&f, &cfg), expected);
+        // The loops: condition -> body -> increment -> condition, and out.
+        assert_eq!(cfg.blocks[3].successors, [6, 5]);
+        assert_eq!(cfg.blocks[6].successors, [4]);
+        assert_eq!(cfg.blocks[4].successors, [3]);
+        assert_eq!(cfg.blocks[11].successors, [13, 12]);
+        assert_eq!(cfg.blocks[13].successors, [11]);
+        assert_eq!(cfg.blocks[19].successors, [18, 20]);
+        // The statement after the loops runs whenever the kernel does; the loop bodies not.
+        assert!(cfg.post_dominates(16, 0) && cfg.post_dominates(5, 1));
+        assert!(!cfg.post_dominates(6, 3) && !cfg.post_dominates(13, 10));
     }
 
     #[test]

@@ -6,7 +6,9 @@
 #ifndef SRCSIM_EXAMPLES_COMMON_H
 #define SRCSIM_EXAMPLES_COMMON_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 
 #include <stdio.h>
@@ -110,6 +112,24 @@ static inline cl_program build_program(cl_context ctx, cl_device_id device,
         exit(2);
     }
     return program;
+}
+
+/* The problem size: the program's only argument when there is one, else `fallback`. It
+ * must be a positive multiple of `multiple`, at most `max`; anything else ends the program
+ * with a usage line and exit code 64. Smaller sizes keep runs on slow simulators (Oclgrind)
+ * short. */
+static inline int size_arg(int argc, char **argv, int fallback, int multiple, int max)
+{
+    if (argc < 2)
+        return fallback;
+    char *end;
+    long n = strtol(argv[1], &end, 10);
+    if (argc > 2 || *end || end == argv[1] || n <= 0 || n % multiple || n > max) {
+        fprintf(stderr, "usage: %s [SIZE]   (SIZE: a multiple of %d, at most %d; default %d)\n",
+                argv[0], multiple, max, fallback);
+        exit(64);
+    }
+    return (int)n;
 }
 
 /* Deterministic pseudo-random numbers (xorshift32), identical on every host. */

@@ -23,9 +23,9 @@ static float distance2(const float *features, int n, int i, const float *centroi
     return dist;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const int n = 8192;
+    const int n = size_arg(argc, argv, 8192, 1, 1 << 24); /* points */
     const size_t local = 128;
     const size_t global = ((size_t)n + local - 1) / local * local;
 

@@ -8,9 +8,9 @@
 
 #define TILE 16
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const int n = 160; /* a multiple of TILE */
+    const int n = size_arg(argc, argv, 160, TILE, 4096); /* n x n matrices */
     const size_t global[2] = {(size_t)n, (size_t)n};
     const size_t local[2] = {TILE, TILE};
     const size_t bytes = (size_t)n * n * sizeof(float);

@@ -55,9 +55,9 @@ typedef struct {
     float x, y, z, w;
 } float4_t;
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const int n = 1024; /* a multiple of TILE_SIZE */
+    const int n = size_arg(argc, argv, 1024, TILE_SIZE, 1 << 20); /* bodies */
     const float dt = 0.01f, soft2 = 0.01f, drag = 0.1f;
     const size_t local = TILE_SIZE;
     const size_t global = (size_t)n;

@@ -11,9 +11,9 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const int nx = 48, ny = 40, nz = 24;
+    const int nx = 48, ny = 40, nz = size_arg(argc, argv, 24, 1, 4096); /* depth */
     const size_t count = (size_t)nx * ny * nz;
     const size_t global[3] = {(size_t)nx, (size_t)ny, (size_t)nz};
 

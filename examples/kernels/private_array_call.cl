@@ -1,5 +1,6 @@
 // A private array indexed at run time (it lives in the local-memory depot) and a helper
-// the compiler must not inline, so the kernel calls it.
+// the compiler must not inline, so the kernel calls it. Each work-item reads and writes
+// only its own 16 elements: no work-item reads what another writes.
 __attribute__((noinline)) float horner(float x, int degree)
 {
     float acc = 0.0f;
@@ -14,5 +15,5 @@ __kernel void private_array_call(__global float *data, const int degree, const i
     int gid = get_global_id(0);
     for (int i = 0; i < 16; i++)
         window[i] = data[gid * 16 + i];
-    data[gid] = horner(window[pick & 15], degree);
+    data[gid * 16] = horner(window[pick & 15], degree);
 }

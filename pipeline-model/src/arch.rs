@@ -77,8 +77,13 @@ pub struct Architecture {
     pub sm_count: u32,
     /// Work-items per warp.
     pub warp_size: u32,
-    /// Warp schedulers per SM.
-    pub schedulers_per_sm: u32,
+    /// Sub-cores (processing blocks) per SM, each with its own warp scheduler issuing one
+    /// instruction a cycle. The warps of a work-group are dealt to the sub-cores in turn,
+    /// so warp `i` issues `floor(i / sub_cores_per_sm)` cycles after the first.
+    pub sub_cores_per_sm: u32,
+    /// Whether the issue resource (one instruction a cycle) belongs to each sub-core or is
+    /// one for the whole SM.
+    pub issue_scope: Scope,
     /// How kernels are compiled for this GPU.
     pub compile: CompileTarget,
     /// Per-SM occupancy limits.
@@ -115,14 +120,31 @@ pub struct SmLimits {
     pub shared_memory_bytes: u32,
 }
 
-/// A functional unit kind and how many copies one SM has.
+/// Where a resource lives: in every sub-core (its own copy, used only by the warps dealt to
+/// that sub-core), or once in the SM (shared by all its warps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Each sub-core has its own.
+    SubCore,
+    /// One for the whole SM.
+    Sm,
+}
+
+/// A functional unit kind: how many copies, how wide, and where.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     /// Name used by [`OpTiming::unit`] and in reports (`ALU`, `SFU`, `MEM`, ...).
     pub name: String,
-    /// Copies; a unit with k copies accepts k warp instructions per initiation interval.
+    /// Copies (per sub-core, or per SM, as `scope` says); a unit with k copies accepts k
+    /// warp instructions per initiation interval.
     pub count: u32,
+    /// Lanes of one copy: a warp instruction takes `ceil(warp_size / lanes)` cycles to
+    /// dispatch, and the unit accepts no other instruction meanwhile.
+    pub lanes: u32,
+    /// Whether each sub-core has `count` copies or the SM has `count` in all.
+    pub scope: Scope,
 }
 
 /// Constants of the front end and write-back (DESIGN.md, the pipeline execution graph).
@@ -137,6 +159,10 @@ pub struct Frontend {
     pub fetch_to_issue: u32,
     /// IS -> OC.
     pub issue_to_operand: u32,
+    /// OC -> EX per general-purpose register read (at least one read is charged): 1 on a
+    /// banked register file read one operand a cycle (the paper's Fermi); 0 where operand
+    /// reads are pipelined into the measured latency (Volta and later).
+    pub operand_cycles_per_read: u32,
     /// Minimum issue distance of two instructions of one warp (IS_i -> IS_{i+1}).
     pub issue_interval: u32,
     /// Results written back per cycle (WB_i -> WB_{i+width}: 1).
@@ -296,7 +322,7 @@ impl Architecture {
         let positive = [
             ("sm_count", self.sm_count),
             ("warp_size", self.warp_size),
-            ("schedulers_per_sm", self.schedulers_per_sm),
+            ("sub_cores_per_sm", self.sub_cores_per_sm),
             ("limits.max_warps", self.limits.max_warps),
             ("limits.max_work_groups", self.limits.max_work_groups),
             ("limits.registers", self.limits.registers),
@@ -324,6 +350,9 @@ impl Architecture {
         for (i, unit) in self.units.iter().enumerate() {
             if unit.count == 0 {
                 return Err(invalid(&format!("units[{i}].count"), "must be at least 1"));
+            }
+            if unit.lanes == 0 {
+                return Err(invalid(&format!("units[{i}].lanes"), "must be at least 1"));
             }
             if unit.name == ISSUE || self.units[..i].iter().any(|u| u.name == unit.name) {
                 return Err(invalid(
@@ -360,7 +389,21 @@ impl Architecture {
             .collect()
     }
 
-    /// How an instruction of `class` behaves on this architecture.
+    /// Where each resource of [`Architecture::resources`] lives, in the same order.
+    pub fn resource_scopes(&self) -> Vec<Scope> {
+        std::iter::once(self.issue_scope)
+            .chain(self.units.iter().map(|u| u.scope))
+            .collect()
+    }
+
+    /// Cycles a warp instruction takes to dispatch on `unit`: `ceil(warp_size / lanes)`.
+    pub fn dispatch_cycles(&self, unit: usize) -> u32 {
+        self.warp_size.div_ceil(self.units[unit].lanes)
+    }
+
+    /// How an instruction of `class` behaves on this architecture. Its initiation interval
+    /// is the larger of the class's own (`ops`) and the unit's dispatch cycles: the unit
+    /// takes the next warp instruction once its pipeline and its lanes are both free.
     pub fn describe(&self, class: OpClass) -> InstrTiming {
         let row = self.ops.get(class);
         let unit = self
@@ -370,7 +413,7 @@ impl Architecture {
             unit,
             copies: self.units[unit].count,
             latency: row.latency,
-            initiation: row.initiation,
+            initiation: row.initiation.max(self.dispatch_cycles(unit)),
         }
     }
 
@@ -409,7 +452,7 @@ pub struct InstrTiming {
     pub copies: u32,
     /// EX -> WB.
     pub latency: u32,
-    /// Initiation interval on the unit.
+    /// Initiation interval on the unit (dispatch cycles included).
     pub initiation: u32,
 }
 
@@ -463,7 +506,7 @@ mod tests {
         );
         assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM"]);
         assert_eq!(a.usage_scale(), 2);
-        assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 4);
+        assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
         assert_eq!(
             a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div))
                 .unit,
@@ -503,6 +546,25 @@ mod tests {
         let src = gtx480_src().replace("clock_mhz = 700.0", "clock_mhz = -1.0");
         let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
         assert!(err.contains("clock_mhz"), "{err}");
+    }
+
+    #[test]
+    fn unit_widths_and_scopes_are_checked_by_name() {
+        let src = gtx480_src().replace(
+            "{ name = \"SFU\", count = 1, lanes = 32,",
+            "{ name = \"SFU\", count = 1, lanes = 0,",
+        );
+        let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+        assert!(err.contains("`units[1].lanes`"), "{err}");
+        let src = gtx480_src().replace("issue_scope = \"sm\"", "issue_scope = \"gpc\"");
+        let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+        assert!(err.contains("gpc") && err.contains("sub_core"), "{err}");
+        let src = gtx480_src().replace("sub_cores_per_sm = 2", "sub_cores_per_sm = 0");
+        let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+        assert!(err.contains("`sub_cores_per_sm`"), "{err}");
+        let src = gtx480_src().replacen(", scope = \"sm\" }", " }", 1);
+        let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+        assert!(err.contains("scope"), "{err}");
     }
 
     #[test]

@@ -124,7 +124,11 @@ impl ExecutionGraph {
             // The instruction's own pipeline.
             edge((i, Fetch), (i, Issue), fe.fetch_to_issue);
             edge((i, Issue), (i, Operand), fe.issue_to_operand);
-            edge((i, Operand), (i, Execute), instr.operand_reads.max(1));
+            edge(
+                (i, Operand),
+                (i, Execute),
+                instr.operand_reads.max(1) * fe.operand_cycles_per_read,
+            );
             edge((i, Execute), (i, Writeback), timing.latency);
             // In program order: fetch in groups, one issue per interval.
             if i >= 1 {

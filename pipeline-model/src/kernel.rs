@@ -3,20 +3,27 @@
 //!
 //! - warp: `t_W` = max over its work-items of `t`; warps are 32 (the warp size)
 //!   consecutive local linear ids of a work-group.
-//! - work-group: `t_last` = max over its warps `i` of `t_Wi + floor(i / schedulers)` (the
-//!   paper's `floor(i/2)` on the GTX 480's two schedulers: warps issue one after another).
+//! - sub-cores: an SM has `S` sub-cores (`sub_cores_per_sm`), each with a scheduler that
+//!   issues one instruction a cycle. The warps an SM receives are dealt to its sub-cores in
+//!   turn (the SM keeps one round-robin counter across its work-groups), so the warps of a
+//!   work-group go to `S` consecutive sub-cores, and warp `i` is the `floor(i / S)`-th of
+//!   its work-group on its sub-core.
+//! - work-group: `t_last` = max over its warps `i` of `t_Wi + floor(i / S)`: the issue
+//!   offset, per sub-core (the paper's `floor(i/2)` on the GTX 480's two schedulers).
 //! - kernel: the first `n_par` work-groups (occupancy x SMs, dealt to the SMs in turn)
 //!   start at 0; each further one starts on the SM whose work-group finishes first;
 //!   `t_opt` is the last finish.
-//! - contention: per SM, the sum over its warps of `use_W(r)` (max over the warp's
-//!   work-items); `t_kernel = max(t_opt, max over SMs and r of that sum)`.
+//! - contention: `use_W(r)` = max over the warp's work-items. A resource of each sub-core
+//!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
+//!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
+//!   and over every SM (and sub-core) of that sum)`.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-use crate::arch::Architecture;
+use crate::arch::{Architecture, Scope};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
 
 /// The NDRange of a launch, in work-items; dimensions beyond the launch's are 1.
@@ -81,7 +88,8 @@ pub struct KernelEstimate {
     pub micros: f64,
     /// `t_opt`: the latency term.
     pub latency_cycles: u64,
-    /// Per resource, the contention term (the most loaded SM's usage), in cycles.
+    /// Per resource, the contention term (the usage of the most loaded SM, or sub-core for
+    /// a resource of each sub-core), in cycles.
     pub contention_cycles: Vec<f64>,
     /// What bound it.
     pub bound: Bound,
@@ -165,20 +173,24 @@ pub fn estimate(
     let sms = u64::from(arch.sm_count);
     let n_par = u64::from(occ.work_groups_per_sm) * sms;
     let warp_size = u64::from(arch.warp_size);
-    let schedulers = u64::from(arch.schedulers_per_sm);
+    let sub_cores = u64::from(arch.sub_cores_per_sm);
 
     let [ngx, ngy, ngz] = geometry.groups();
     let [gx, gy, _] = geometry.global;
     let [lx, ly, lz] = geometry.local;
 
-    let mut sm_usage = vec![vec![0u64; n_res]; arch.sm_count as usize];
+    // usage[sm][sub-core][r]: the summed use_W(r) of the warps dealt to each sub-core.
+    let mut usage = vec![vec![vec![0u64; n_res]; sub_cores as usize]; arch.sm_count as usize];
+    // Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
+    let mut dealt = vec![0u64; arch.sm_count as usize];
     let mut running: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
     let mut t_opt = 0u64;
     let mut group = 0u64;
     let mut warps_total = 0u64;
     // Per-warp and per-group accumulators, reused.
     let mut warp_use = vec![0u64; n_res];
-    let mut group_use = vec![0u64; n_res];
+    // The group's usage per sub-core, counted from the sub-core its first warp goes to.
+    let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
 
     for bz in 0..ngz {
         for by in 0..ngy {
@@ -188,7 +200,7 @@ pub fn estimate(
                 let ey = ly.min(gy - by * ly);
                 let ez = lz.min(geometry.global[2] - bz * lz);
                 let mut t_last = 0u64;
-                group_use.iter_mut().for_each(|u| *u = 0);
+                group_use.iter_mut().flatten().for_each(|u| *u = 0);
                 let mut warp_t = 0u64;
                 let mut in_warp = 0u64;
                 let mut warp_index = 0u64;
@@ -204,8 +216,9 @@ pub fn estimate(
                             }
                             in_warp += 1;
                             if in_warp == warp_size {
-                                t_last = t_last.max(warp_t + warp_index / schedulers);
-                                for (g, w) in group_use.iter_mut().zip(warp_use.iter_mut()) {
+                                t_last = t_last.max(warp_t + warp_index / sub_cores);
+                                let sub = (warp_index % sub_cores) as usize;
+                                for (g, w) in group_use[sub].iter_mut().zip(warp_use.iter_mut()) {
                                     *g += *w;
                                     *w = 0;
                                 }
@@ -217,8 +230,9 @@ pub fn estimate(
                     }
                 }
                 if in_warp > 0 {
-                    t_last = t_last.max(warp_t + warp_index / schedulers);
-                    for (g, w) in group_use.iter_mut().zip(warp_use.iter_mut()) {
+                    t_last = t_last.max(warp_t + warp_index / sub_cores);
+                    let sub = (warp_index % sub_cores) as usize;
+                    for (g, w) in group_use[sub].iter_mut().zip(warp_use.iter_mut()) {
                         *g += *w;
                         *w = 0;
                     }
@@ -237,21 +251,34 @@ pub fn estimate(
                 let finish = start + t_last;
                 running.push(Reverse((finish, sm)));
                 t_opt = t_opt.max(finish);
-                for (s, g) in sm_usage[sm].iter_mut().zip(&group_use) {
-                    *s += g;
+                // The SM's round-robin counter says where the group's first warp goes.
+                for (j, g) in group_use.iter().enumerate() {
+                    let sub = ((dealt[sm] + j as u64) % sub_cores) as usize;
+                    for (s, g) in usage[sm][sub].iter_mut().zip(g) {
+                        *s += g;
+                    }
                 }
+                dealt[sm] += warp_index;
                 group += 1;
             }
         }
     }
 
     let scale = records.usage_scale.max(1) as f64;
-    let contention: Vec<f64> = (0..n_res)
-        .map(|r| {
-            sm_usage
+    let contention: Vec<f64> = arch
+        .resource_scopes()
+        .into_iter()
+        .enumerate()
+        .map(|(r, scope)| {
+            let busiest = usage
                 .iter()
-                .map(|u| u[r] as f64 / scale)
-                .fold(0.0, f64::max)
+                .map(|sm| match scope {
+                    Scope::Sm => sm.iter().map(|sub| sub[r]).sum(),
+                    Scope::SubCore => sm.iter().map(|sub| sub[r]).max().unwrap_or(0),
+                })
+                .max()
+                .unwrap_or(0);
+            busiest as f64 / scale
         })
         .collect();
     let (busiest, worst) = contention

@@ -65,7 +65,7 @@ real_api! {
     12 => clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     26 => clCreateProgramWithSource(cl_context, cl_uint, *const *const c_char, *const usize, *mut cl_int) -> cl_program;
     27 => clCreateProgramWithBinary(cl_context, cl_uint, *const cl_device_id, *const usize, *const *const u8, *mut cl_int, *mut cl_int) -> cl_program;
-    134 => clCreateProgramWithIL(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
+    138 => clCreateProgramWithIL(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
     97 => clCreateProgramWithBuiltInKernels(cl_context, cl_uint, *const cl_device_id, *const c_char, *mut cl_int) -> cl_program;
     99 => clLinkProgram(cl_context, cl_uint, *const cl_device_id, *const c_char, cl_uint, *const cl_program, BuildNotify, *mut c_void, *mut cl_int) -> cl_program;
     30 => clBuildProgram(cl_program, cl_uint, *const cl_device_id, *const c_char, BuildNotify, *mut c_void) -> cl_int;
@@ -76,6 +76,8 @@ real_api! {
     35 => clCreateKernelsInProgram(cl_program, cl_uint, *mut cl_kernel, *mut cl_uint) -> cl_int;
     39 => clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     38 => clSetKernelArg(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
+    134 => clSetKernelArgSVMPointer(cl_kernel, cl_uint, *const c_void) -> cl_int;
+    135 => clSetKernelExecInfo(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
     37 => clReleaseKernel(cl_kernel) -> cl_int;
     59 => clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, *const usize, *const usize, *const usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
     60 => clEnqueueTask(cl_command_queue, cl_kernel, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
@@ -215,6 +217,22 @@ impl Device {
             .unwrap_or_else(|e| format!("({e})"))
     }
 
+    /// What identifies the code a program binary holds for this device: its name, vendor,
+    /// device and driver versions (a new driver may compile differently).
+    pub fn identity(self) -> String {
+        [
+            CL_DEVICE_NAME,
+            CL_DEVICE_VENDOR,
+            CL_DEVICE_VERSION,
+            CL_DRIVER_VERSION,
+        ]
+        .map(|param| {
+            info_string(|n, v, r| real!(clGetDeviceInfo(self.0, param, n, v, r)))
+                .unwrap_or_default()
+        })
+        .join("\u{1}")
+    }
+
     /// The devices of `platform` of `kind`.
     pub fn of_type(platform: Platform, kind: cl_device_type) -> Result<Vec<Device>, ClError> {
         let mut n = 0;
@@ -280,26 +298,38 @@ impl Context {
         if err != CL_SUCCESS {
             return Err(format!("clCreateProgramWithSource: {}", ClError(err)));
         }
-        let program = Program(p);
-        let opts = CString::new(options).unwrap_or_default();
+        Program(p).build(devices, options)
+    }
+
+    /// Creates and builds a program from one binary per device (as
+    /// [`Program::binaries`] gave them) with `options`.
+    pub fn build_program_from_binaries(
+        self,
+        devices: &[Device],
+        binaries: &[Vec<u8>],
+        options: &str,
+    ) -> Result<Program, String> {
+        if devices.len() != binaries.len() {
+            return Err("one binary per device is needed".to_string());
+        }
         let ids: Vec<cl_device_id> = devices.iter().map(|d| d.0).collect();
-        let code = real!(clBuildProgram(
-            p,
+        let lengths: Vec<usize> = binaries.iter().map(Vec::len).collect();
+        let pointers: Vec<*const u8> = binaries.iter().map(|b| b.as_ptr()).collect();
+        let mut status = vec![CL_SUCCESS; devices.len()];
+        let mut err = CL_SUCCESS;
+        let p = real!(clCreateProgramWithBinary(
+            self.0,
             ids.len() as cl_uint,
             ids.as_ptr(),
-            opts.as_ptr(),
-            None,
-            ptr::null_mut()
+            lengths.as_ptr(),
+            pointers.as_ptr(),
+            status.as_mut_ptr(),
+            &mut err
         ));
-        if code != CL_SUCCESS {
-            let log = devices
-                .first()
-                .map(|d| program.build_log(*d))
-                .unwrap_or_default();
-            program.release();
-            return Err(format!("clBuildProgram: {}\n{log}", ClError(code)));
+        if err != CL_SUCCESS {
+            return Err(format!("clCreateProgramWithBinary: {}", ClError(err)));
         }
-        Ok(program)
+        Program(p).build(devices, options)
     }
 }
 
@@ -372,6 +402,47 @@ impl Program {
         })
         .unwrap_or_default();
         v.first().copied().unwrap_or(0)
+    }
+
+    /// Builds this program for `devices`; a failed build releases it and gives the build
+    /// log of the first device.
+    fn build(self, devices: &[Device], options: &str) -> Result<Program, String> {
+        let opts = CString::new(options).unwrap_or_default();
+        let ids: Vec<cl_device_id> = devices.iter().map(|d| d.0).collect();
+        let code = real!(clBuildProgram(
+            self.0,
+            ids.len() as cl_uint,
+            ids.as_ptr(),
+            opts.as_ptr(),
+            None,
+            ptr::null_mut()
+        ));
+        if code != CL_SUCCESS {
+            let log = devices
+                .first()
+                .map(|d| self.build_log(*d))
+                .unwrap_or_default();
+            self.release();
+            return Err(format!("clBuildProgram: {}\n{log}", ClError(code)));
+        }
+        Ok(self)
+    }
+
+    /// The binary of a built program for each of its devices, in the order of
+    /// [`Program::devices`] (`CL_PROGRAM_BINARIES`).
+    pub fn binaries(self) -> Result<Vec<Vec<u8>>, ClError> {
+        let sizes: Vec<usize> =
+            info_vec(|n, v, r| real!(clGetProgramInfo(self.0, CL_PROGRAM_BINARY_SIZES, n, v, r)))?;
+        let mut binaries: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0u8; n]).collect();
+        let mut pointers: Vec<*mut u8> = binaries.iter_mut().map(|b| b.as_mut_ptr()).collect();
+        check(real!(clGetProgramInfo(
+            self.0,
+            CL_PROGRAM_BINARIES,
+            std::mem::size_of_val(pointers.as_slice()),
+            pointers.as_mut_ptr().cast(),
+            ptr::null_mut()
+        )))?;
+        Ok(binaries)
     }
 
     /// The build log for `device`.

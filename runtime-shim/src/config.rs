@@ -1,5 +1,6 @@
 //! The shim's settings, from the environment: `SRCSIM_ARCH`, `SRCSIM_REPORT`,
-//! `SRCSIM_LOG`, `SRCSIM_KEEP_DEVICE_TYPE` (and `SRCSIM_CACHE_DIR`, read by the cache).
+//! `SRCSIM_LOG`, `SRCSIM_TABLE`, `SRCSIM_KEEP_DEVICE_TYPE`, `SRCSIM_PROFILE` (and
+//! `SRCSIM_CACHE_DIR`, read by the cache).
 
 use std::path::PathBuf;
 
@@ -26,8 +27,12 @@ pub struct Config {
     pub report: Option<PathBuf>,
     /// `SRCSIM_LOG`: off, warn, info or debug.
     pub log: Level,
+    /// `SRCSIM_TABLE=0`: no table at exit, warnings still (`srcsim check` prints its own).
+    pub table: bool,
     /// `SRCSIM_KEEP_DEVICE_TYPE=1`: never offer the CPU in place of a GPU.
     pub keep_device_type: bool,
+    /// `SRCSIM_PROFILE=1`: count executions and cycles per source block (and line).
+    pub profile: bool,
 }
 
 impl Config {
@@ -46,7 +51,9 @@ impl Config {
             arch: var("SRCSIM_ARCH").unwrap_or_else(|| "gtx480".to_string()),
             report: var("SRCSIM_REPORT").map(PathBuf::from),
             log,
+            table: var("SRCSIM_TABLE").is_none_or(|v| v != "0"),
             keep_device_type: var("SRCSIM_KEEP_DEVICE_TYPE").is_some_and(|v| v != "0"),
+            profile: var("SRCSIM_PROFILE").is_some_and(|v| v != "0"),
         };
         if let Some(bad) = bad_log {
             config.log(

@@ -1,4 +1,4 @@
-//! The few OpenCL 1.2 C types and constants the shim needs (from `CL/cl.h`), written out
+//! The few OpenCL 1.2 (and 2.0) C types and constants the shim needs (from `CL/cl.h`), written out
 //! here rather than taken from a binding crate: binding crates declare the API functions
 //! themselves, and this library defines functions of the same names.
 
@@ -40,6 +40,9 @@ pub const CL_DEVICE_TYPE_ALL: cl_device_type = 0xFFFF_FFFF;
 
 pub const CL_DEVICE_TYPE: cl_uint = 0x1000;
 pub const CL_DEVICE_NAME: cl_uint = 0x102B;
+pub const CL_DEVICE_VENDOR: cl_uint = 0x102C;
+pub const CL_DRIVER_VERSION: cl_uint = 0x102D;
+pub const CL_DEVICE_VERSION: cl_uint = 0x102F;
 pub const CL_CONTEXT_DEVICES: cl_uint = 0x1081;
 pub const CL_QUEUE_CONTEXT: cl_uint = 0x1090;
 pub const CL_MEM_READ_WRITE: cl_mem_flags = 1 << 0;
@@ -47,6 +50,10 @@ pub const CL_MEM_HOST_READ_ONLY: cl_mem_flags = 1 << 8;
 pub const CL_PROGRAM_REFERENCE_COUNT: cl_uint = 0x1160;
 pub const CL_PROGRAM_CONTEXT: cl_uint = 0x1161;
 pub const CL_PROGRAM_DEVICES: cl_uint = 0x1163;
+pub const CL_PROGRAM_BINARY_SIZES: cl_uint = 0x1165;
+pub const CL_PROGRAM_BINARIES: cl_uint = 0x1166;
 pub const CL_PROGRAM_BUILD_LOG: cl_uint = 0x1183;
 pub const CL_KERNEL_FUNCTION_NAME: cl_uint = 0x1190;
 pub const CL_KERNEL_REFERENCE_COUNT: cl_uint = 0x1192;
+pub const CL_KERNEL_EXEC_INFO_SVM_PTRS: cl_uint = 0x11B6;
+pub const CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: cl_uint = 0x11B7;

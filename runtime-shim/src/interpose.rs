@@ -11,7 +11,7 @@ use std::sync::Once;
 use crate::cl::{Device, Event, Kernel, NdRange, Platform, Program, Queue};
 use crate::ffi::*;
 use crate::real;
-use crate::shim::{shim, LaunchOutcome, ProgramOrigin};
+use crate::shim::{shim, LaunchOutcome, MirroredSetting, ProgramOrigin};
 
 /// Runs the shim's side of a call; a panic there is reported and swallowed.
 fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
@@ -333,8 +333,15 @@ pub unsafe extern "C" fn clBuildProgram(
                 .to_string_lossy()
                 .into_owned()
         };
+        let devices = if device_list.is_null() || num_devices == 0 {
+            None
+        } else {
+            // SAFETY: the runtime accepted `device_list` as `num_devices` device handles.
+            let ids = unsafe { std::slice::from_raw_parts(device_list, num_devices as usize) };
+            Some(ids.iter().map(|&d| Device(d)).collect())
+        };
         guarded("clBuildProgram", || {
-            shim().program_built(Program(program), &options)
+            shim().program_built(Program(program), devices, &options)
         });
     }
     code
@@ -413,11 +420,70 @@ pub unsafe extern "C" fn clSetKernelArg(
         });
         if let Some(Some(shadow)) = shadow {
             let mirrored = real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value));
-            if mirrored != CL_SUCCESS {
-                guarded("clSetKernelArg", || {
-                    shim().shadow_arg_failed(Kernel(kernel), arg_index, mirrored)
-                });
-            }
+            mirrored_onto_shadow(kernel, MirroredSetting::Arg(arg_index), mirrored);
+        }
+    }
+    code
+}
+
+/// Tells the shim how repeating an application's setting on the shadow went.
+fn mirrored_onto_shadow(kernel: cl_kernel, setting: MirroredSetting, code: cl_int) {
+    guarded("mirroring a kernel setting", || {
+        shim().shadow_arg_mirrored(Kernel(kernel), setting, code)
+    });
+}
+
+/// # Safety
+/// As `clSetKernelArgSVMPointer` in the OpenCL 2.0 specification.
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArgSVMPointer(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_value: *const c_void,
+) -> cl_int {
+    let code = real!(clSetKernelArgSVMPointer(kernel, arg_index, arg_value));
+    if code == CL_SUCCESS {
+        let shadow = guarded("clSetKernelArgSVMPointer", || {
+            let size = std::mem::size_of::<*const c_void>();
+            shim().shadow_for_arg(Kernel(kernel), arg_index, size, false)
+        });
+        if let Some(Some(shadow)) = shadow {
+            let mirrored = real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value));
+            mirrored_onto_shadow(kernel, MirroredSetting::SvmArg(arg_index), mirrored);
+        }
+    }
+    code
+}
+
+/// # Safety
+/// As `clSetKernelExecInfo` in the OpenCL 2.0 specification.
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelExecInfo(
+    kernel: cl_kernel,
+    param_name: cl_uint,
+    param_value_size: usize,
+    param_value: *const c_void,
+) -> cl_int {
+    let code = real!(clSetKernelExecInfo(
+        kernel,
+        param_name,
+        param_value_size,
+        param_value
+    ));
+    if code == CL_SUCCESS {
+        let shadow = guarded("clSetKernelExecInfo", || {
+            shim().shadow_for_exec_info(Kernel(kernel))
+        });
+        if let Some(Some(shadow)) = shadow {
+            // The runtime accepted the value for the application's kernel; the shadow, a
+            // kernel of the same context, takes it as given.
+            let mirrored = real!(clSetKernelExecInfo(
+                shadow.0,
+                param_name,
+                param_value_size,
+                param_value
+            ));
+            mirrored_onto_shadow(kernel, MirroredSetting::ExecInfo(param_name), mirrored);
         }
     }
     code
@@ -623,6 +689,8 @@ pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
         clCreateKernel,
         clCreateKernelsInProgram,
         clSetKernelArg,
+        clSetKernelArgSVMPointer,
+        clSetKernelExecInfo,
         clReleaseKernel,
         clEnqueueNDRangeKernel,
         clEnqueueTask

@@ -2,7 +2,9 @@
 //! the library crates and renders their results; it owns the exit-code policy.
 
 mod analyze;
+mod gate;
 mod run;
+mod show_report;
 
 use std::process::ExitCode;
 
@@ -23,6 +25,13 @@ enum Command {
     /// Run an OpenCL host program under the shim and report every kernel launch's
     /// estimated time (the same as LD_PRELOAD=libsrcsim.so PROGRAM).
     Run(run::RunArgs),
+    /// Run a host program under the shim and compare each kernel's estimated cycles per
+    /// launch with a baseline: exit 0 if none got slower, 1 if any did (or vanished, or is
+    /// no longer simulated), 2 on errors. --update records the run as the baseline.
+    Check(gate::CheckArgs),
+    /// Show a saved report (srcsim run --report FILE.json): the per-kernel table, or with
+    /// --lines the line profile of a run with --profile.
+    Report(show_report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +39,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args).map(|()| 0),
         Command::Run(args) => run::run(&args),
+        // 1 means "slower"; anything that kept check from judging is 2.
+        Command::Check(args) => gate::check(&args).or_else(|e| {
+            eprintln!("srcsim check: error: {}", gate::message(&e));
+            Ok(2)
+        }),
+        Command::Report(args) => show_report::run(&args).map(|()| 0),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,6 +1,9 @@
 //! What a simulated run produced: one [`Launch`] per kernel launch, the per-kernel table
 //! printed at exit, and the JSON and CSV forms (`SRCSIM_REPORT`). `srcsim run` and
-//! `srcsim check` read the JSON back.
+//! `srcsim report` read the JSON back. With `SRCSIM_PROFILE=1` each simulated launch also
+//! carries its source-block counters, and the report each profiled program's source
+//! blocks and line texts, once ([`ProgramProfile`]); [`Report::line_profiles`] turns them
+//! into per-line executions and cycles.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -10,8 +13,14 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use pipeline_model::{Bound, KernelEstimate};
 use serde::{Deserialize, Serialize};
 
-/// The version tag of the report's JSON schema.
-pub const REPORT_SCHEMA: &str = "srcsim.report/1";
+/// The version tag of the report's JSON schema. Version 2 keeps each program's source
+/// blocks and line texts once, in [`Report::programs`], where version 1 repeated them in
+/// every launch's profile; a version 1 report still reads ([`Report::read`]).
+pub const REPORT_SCHEMA: &str = "srcsim.report/2";
+
+/// The tag of the first schema, whose launches' profiles held their blocks' places and
+/// line texts themselves.
+pub const REPORT_SCHEMA_V1: &str = "srcsim.report/1";
 
 /// A whole run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -24,6 +33,10 @@ pub struct Report {
     pub clock_mhz: f64,
     /// Every launch, in the order the application enqueued them.
     pub launches: Vec<Launch>,
+    /// With `SRCSIM_PROFILE=1`: every program with a profiled launch, once (programs of
+    /// equal blocks and text, such as one source built twice, are one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<ProgramProfile>,
 }
 
 /// One kernel launch.
@@ -47,6 +60,110 @@ pub struct Launch {
     /// The estimate, or why there is none.
     #[serde(flatten)]
     pub outcome: Outcome,
+    /// With `SRCSIM_PROFILE=1`: the source-block counters summed over the work-items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<LaunchProfile>,
+}
+
+/// What the profiles of a program's launches refer to: its source blocks and the text of
+/// their lines.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ProgramProfile {
+    /// Its position in [`Report::programs`], which [`LaunchProfile::program`] names.
+    pub id: usize,
+    /// The profiled source blocks of all its functions (kernels and helpers), which
+    /// [`BlockCounts::index`] names.
+    pub blocks: Vec<SourceBlock>,
+    /// The text of every line a block occupies or can be charged cycles on, by line
+    /// number (of the source given to `clCreateProgramWithSource`).
+    pub source_lines: BTreeMap<u32, String>,
+}
+
+/// Where a profiled source block is.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SourceBlock {
+    /// The function (a kernel or a helper).
+    pub function: String,
+    /// The block's index in its function's source CFG.
+    pub block: usize,
+    /// The lines of the program's source it occupies.
+    pub lines: Vec<u32>,
+    /// Its first line.
+    pub line: u32,
+    /// Its first column.
+    pub column: u32,
+}
+
+/// A launch's source-block profile.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LaunchProfile {
+    /// The program of the kernel: its [`ProgramProfile::id`].
+    pub program: usize,
+    /// The kernel's source blocks, and those of the helpers it ran.
+    pub blocks: Vec<BlockCounts>,
+}
+
+/// One source block's counters, summed over a launch's work-items.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BlockCounts {
+    /// The block: its position in its program's [`ProgramProfile::blocks`].
+    pub index: usize,
+    /// Times work-items ran it.
+    pub executions: u64,
+    /// Cycles charged there (summed over work-items, not the kernel's time).
+    pub cycles: u64,
+    /// PTX instructions executed on the charged paths.
+    pub instructions: u64,
+    /// `cycles` and `instructions` divided over the source lines whose PTX instructions
+    /// the charged paths run (absent in reports of srcsim before it divided them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_line: Vec<LineAmount>,
+}
+
+/// A source line's part of a block's cycles and instructions.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LineAmount {
+    /// The line.
+    pub line: u32,
+    /// Its part of the block's cycles (not rounded: the parts sum to the block's cycles).
+    pub cycles: f64,
+    /// Its part of the block's PTX instructions.
+    pub instructions: f64,
+}
+
+/// One source line of a kernel's profile.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LineProfile {
+    /// The line number.
+    pub line: u32,
+    /// The most executions of a block on this line (summed over launches); for a line no
+    /// block occupies (a closing brace), of the blocks whose cycles land on it.
+    pub executions: u64,
+    /// The cycles owed to this line's PTX instructions (summed over work-items and
+    /// launches); the lines' cycles sum to the kernel's.
+    pub cycles: u64,
+    /// `cycles` in percent of the kernel's cycles.
+    pub share: f64,
+    /// The PTX instructions on this line the work-items executed; the lines' sum to the
+    /// kernel's.
+    pub instructions: u64,
+    /// The line's text.
+    pub source: String,
+}
+
+/// A kernel's line profile, hottest line first.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct KernelLines {
+    /// The kernel.
+    pub kernel: String,
+    /// Profiled launches.
+    pub launches: usize,
+    /// Cycles of all its work-items in all profiled launches (the sum of its blocks').
+    pub cycles: u64,
+    /// PTX instructions its work-items executed.
+    pub instructions: u64,
+    /// Its lines.
+    pub lines: Vec<LineProfile>,
 }
 
 /// What became of a launch.
@@ -130,7 +247,7 @@ impl Launch {
 }
 
 /// The launches of one kernel in one configuration.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KernelSummary {
     /// The kernel.
     pub kernel: String,
@@ -156,6 +273,7 @@ impl Report {
             arch: arch.to_string(),
             clock_mhz,
             launches: Vec::new(),
+            programs: Vec::new(),
         }
     }
 
@@ -185,6 +303,165 @@ impl Report {
             row.occupancy = format!("{}/SM ({})", e.work_groups_per_sm, e.occupancy_limiter);
         }
         order.into_iter().filter_map(|k| rows.remove(&k)).collect()
+    }
+
+    /// Whether any launch carries a profile.
+    pub fn has_profile(&self) -> bool {
+        self.launches.iter().any(|l| l.profile.is_some())
+    }
+
+    /// The id of the program of these `blocks` and `source_lines`: an equal one's if
+    /// the report has it, else a new entry's.
+    pub fn add_program(
+        &mut self,
+        blocks: &[SourceBlock],
+        source_lines: &BTreeMap<u32, String>,
+    ) -> usize {
+        if let Some(p) = self
+            .programs
+            .iter()
+            .find(|p| p.blocks == blocks && &p.source_lines == source_lines)
+        {
+            return p.id;
+        }
+        let id = self.programs.len();
+        self.programs.push(ProgramProfile {
+            id,
+            blocks: blocks.to_vec(),
+            source_lines: source_lines.clone(),
+        });
+        id
+    }
+
+    /// Per kernel (in order of first launch), per source line: executions, cycles and
+    /// instructions summed over its profiled launches, hottest first (then by line). A
+    /// block's cycles and instructions are divided over lines by its `by_line` (a block
+    /// without, from an older report, keeps them on its first line); per line the parts
+    /// are summed over blocks and launches and rounded so that the lines sum exactly to
+    /// the kernel's totals ([`apportion`]). A line gets the largest executions of the
+    /// blocks on it. Blocks of the kernel's launches are the same block when they have
+    /// the same function and index in its CFG.
+    pub fn line_profiles(&self) -> Vec<KernelLines> {
+        /// A block's counters summed over a kernel's launches.
+        #[derive(Default)]
+        struct BlockSum {
+            lines: Vec<u32>,
+            executions: u64,
+            cycles: u64,
+            instructions: u64,
+            by_line: Vec<LineAmount>,
+        }
+        let mut order: Vec<String> = Vec::new();
+        // kernel -> (launches, (function, block) -> summed block, source lines)
+        type Blocks = BTreeMap<(String, usize), BlockSum>;
+        let mut kernels: BTreeMap<String, (usize, Blocks, BTreeMap<u32, String>)> = BTreeMap::new();
+        for l in &self.launches {
+            let Some(p) = &l.profile else { continue };
+            let Some(program) = self.programs.get(p.program) else {
+                continue;
+            };
+            let entry = kernels.entry(l.kernel.clone()).or_insert_with(|| {
+                order.push(l.kernel.clone());
+                Default::default()
+            });
+            entry.0 += 1;
+            for b in &p.blocks {
+                let Some(at) = program.blocks.get(b.index) else {
+                    continue;
+                };
+                let sum = entry
+                    .1
+                    .entry((at.function.clone(), at.block))
+                    .or_insert_with(|| BlockSum {
+                        lines: at.lines.clone(),
+                        ..Default::default()
+                    });
+                sum.executions += b.executions;
+                sum.cycles += b.cycles;
+                sum.instructions += b.instructions;
+                if b.by_line.is_empty() {
+                    add_to_line(
+                        &mut sum.by_line,
+                        at.line,
+                        b.cycles as f64,
+                        b.instructions as f64,
+                    );
+                }
+                for l in &b.by_line {
+                    add_to_line(&mut sum.by_line, l.line, l.cycles, l.instructions);
+                }
+            }
+            for (&line, text) in &program.source_lines {
+                entry.2.entry(line).or_insert_with(|| text.clone());
+            }
+        }
+        order
+            .into_iter()
+            .map(|kernel| {
+                let (launches, blocks, text) = kernels.remove(&kernel).unwrap_or_default();
+                let cycles: u64 = blocks.values().map(|b| b.cycles).sum();
+                let instructions: u64 = blocks.values().map(|b| b.instructions).sum();
+                // Per line: executions of the blocks on it, of the blocks charging it,
+                // and its parts of cycles and instructions.
+                #[derive(Default)]
+                struct Sum {
+                    on: Option<u64>,
+                    charging: u64,
+                    cycles: f64,
+                    instructions: f64,
+                }
+                let mut sums: BTreeMap<u32, Sum> = BTreeMap::new();
+                for b in blocks.values() {
+                    for &line in &b.lines {
+                        let s = sums.entry(line).or_default();
+                        s.on = Some(s.on.unwrap_or(0).max(b.executions));
+                    }
+                    for l in &b.by_line {
+                        let s = sums.entry(l.line).or_default();
+                        s.cycles += l.cycles;
+                        s.instructions += l.instructions;
+                        if l.cycles > 0.0 || l.instructions > 0.0 {
+                            s.charging = s.charging.max(b.executions);
+                        }
+                    }
+                }
+                let line_cycles =
+                    apportion(cycles, &sums.values().map(|s| s.cycles).collect::<Vec<_>>());
+                let line_instructions = apportion(
+                    instructions,
+                    &sums.values().map(|s| s.instructions).collect::<Vec<_>>(),
+                );
+                let mut lines: Vec<LineProfile> = sums
+                    .iter()
+                    .zip(line_cycles.into_iter().zip(line_instructions))
+                    .map(|((&line, s), (c, i))| LineProfile {
+                        line,
+                        executions: s.on.unwrap_or(s.charging),
+                        cycles: c,
+                        share: if cycles == 0 {
+                            0.0
+                        } else {
+                            c as f64 * 100.0 / cycles as f64
+                        },
+                        instructions: i,
+                        source: text.get(&line).cloned().unwrap_or_default(),
+                    })
+                    .collect();
+                lines.sort_by(|a, b| {
+                    b.cycles
+                        .cmp(&a.cycles)
+                        .then(b.executions.cmp(&a.executions))
+                        .then(a.line.cmp(&b.line))
+                });
+                KernelLines {
+                    kernel,
+                    launches,
+                    cycles,
+                    instructions,
+                    lines,
+                }
+            })
+            .collect()
     }
 
     /// Launches not simulated, grouped by kernel and reason, with their counts.
@@ -230,7 +507,8 @@ impl Report {
         }
         let launches: usize = summaries.iter().map(|s| s.launches).sum();
         let cycles: u64 = summaries.iter().map(|s| s.total_cycles).sum();
-        let micros: f64 = summaries.iter().map(|s| s.total_micros).sum();
+        // fold from +0.0: an empty f64 sum is -0.0, which prints as "-0.00".
+        let micros = summaries.iter().fold(0.0, |m, s| m + s.total_micros);
         t.add_row(vec![
             Cell::new("total"),
             Cell::new(""),
@@ -249,6 +527,9 @@ impl Report {
                 out,
                 "srcsim: {kernel}: {n} launch(es) not simulated: {reason}"
             );
+        }
+        for k in self.line_profiles() {
+            out.push_str(&lines_table(&k, Some(10)));
         }
         out
     }
@@ -320,13 +601,294 @@ impl Report {
         std::fs::write(path, text)
     }
 
-    /// Reads a JSON report.
+    /// Reads a JSON report, of this schema or of [`REPORT_SCHEMA_V1`].
     pub fn read(path: &Path) -> Result<Self, ReportError> {
-        let at = || path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ReportError::Io { path: at(), source })?;
-        serde_json::from_str(&text).map_err(|source| ReportError::Format { path: at(), source })
+        let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text, path)
     }
+
+    /// Parses a JSON report; `path` names it in errors. A [`REPORT_SCHEMA_V1`] report
+    /// comes back in this schema, its launches' profiles keeping their block counters
+    /// and each kernel's blocks and line texts becoming a [`ProgramProfile`] (one per
+    /// kernel: a version 1 report does not say which kernels share a program).
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ReportError> {
+        let at = || path.display().to_string();
+        let format = |source| ReportError::Format { path: at(), source };
+        let invalid = |cause: String| ReportError::Invalid { path: at(), cause };
+        /// The schema tag alone, read first so that the rest is read by its version.
+        #[derive(Deserialize)]
+        struct Tag {
+            schema: Option<String>,
+        }
+        let tag: Tag = serde_json::from_str(text).map_err(format)?;
+        let report = match tag.schema.as_deref() {
+            Some(REPORT_SCHEMA) => serde_json::from_str::<Report>(text).map_err(format)?,
+            Some(REPORT_SCHEMA_V1) => serde_json::from_str::<legacy::Report>(text)
+                .map_err(format)?
+                .upgrade(),
+            Some(other) => {
+                return Err(invalid(format!(
+                "schema is \"{other}\", expected \"{REPORT_SCHEMA}\" (or \"{REPORT_SCHEMA_V1}\")"
+            )))
+            }
+            None => {
+                return Err(invalid(format!(
+                    "no \"schema\": \"{REPORT_SCHEMA}\" (write one with `srcsim run --report`)"
+                )))
+            }
+        };
+        report.check_references().map_err(invalid)?;
+        Ok(report)
+    }
+
+    /// That every program is at its id and every launch's profile names a program and
+    /// blocks the report has.
+    fn check_references(&self) -> Result<(), String> {
+        for (i, p) in self.programs.iter().enumerate() {
+            if p.id != i {
+                return Err(format!("programs[{i}] has id {}, expected {i}", p.id));
+            }
+        }
+        for l in &self.launches {
+            let Some(p) = &l.profile else { continue };
+            let Some(program) = self.programs.get(p.program) else {
+                return Err(format!(
+                    "launch {} ({}): its profile names program {}, but the report has {} program(s)",
+                    l.index,
+                    l.kernel,
+                    p.program,
+                    self.programs.len()
+                ));
+            };
+            if let Some(b) = p.blocks.iter().find(|b| b.index >= program.blocks.len()) {
+                return Err(format!(
+                    "launch {} ({}): its profile names block {} of program {}, which has {} block(s)",
+                    l.index,
+                    l.kernel,
+                    b.index,
+                    p.program,
+                    program.blocks.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reports of [`REPORT_SCHEMA_V1`], read and turned into the current schema.
+mod legacy {
+    use std::collections::BTreeMap;
+
+    use serde::Deserialize;
+
+    use super::{BlockCounts, LineAmount, ProgramProfile, SourceBlock, REPORT_SCHEMA};
+
+    #[derive(Deserialize)]
+    pub struct Report {
+        arch: String,
+        clock_mhz: f64,
+        launches: Vec<Launch>,
+    }
+
+    /// A launch: the current form but for its profile.
+    #[derive(Deserialize)]
+    struct Launch {
+        #[serde(flatten)]
+        launch: super::Launch,
+        #[serde(default)]
+        profile: Option<LaunchProfile>,
+    }
+
+    #[derive(Deserialize)]
+    struct LaunchProfile {
+        blocks: Vec<BlockProfile>,
+        source_lines: BTreeMap<u32, String>,
+    }
+
+    #[derive(Deserialize)]
+    struct BlockProfile {
+        block: usize,
+        function: String,
+        lines: Vec<u32>,
+        line: u32,
+        column: u32,
+        executions: u64,
+        cycles: u64,
+        instructions: u64,
+        #[serde(default)]
+        by_line: Vec<LineAmount>,
+    }
+
+    impl Report {
+        /// The same report in the current schema: per kernel one program, holding the
+        /// blocks (by function and index, the first launch's place) and the line texts
+        /// (the first launch's text) of all its launches.
+        pub fn upgrade(self) -> super::Report {
+            let mut report = super::Report::new(&self.arch, self.clock_mhz);
+            report.schema = REPORT_SCHEMA.to_string();
+            let mut program_of: BTreeMap<String, usize> = BTreeMap::new();
+            for Launch {
+                mut launch,
+                profile,
+            } in self.launches
+            {
+                if let Some(profile) = profile {
+                    let id = *program_of.entry(launch.kernel.clone()).or_insert_with(|| {
+                        report.programs.push(ProgramProfile {
+                            id: report.programs.len(),
+                            blocks: Vec::new(),
+                            source_lines: BTreeMap::new(),
+                        });
+                        report.programs.len() - 1
+                    });
+                    let program = &mut report.programs[id];
+                    for (line, text) in profile.source_lines {
+                        program.source_lines.entry(line).or_insert(text);
+                    }
+                    let blocks = profile
+                        .blocks
+                        .into_iter()
+                        .map(|b| {
+                            let index = match program
+                                .blocks
+                                .iter()
+                                .position(|s| s.function == b.function && s.block == b.block)
+                            {
+                                Some(i) => i,
+                                None => {
+                                    program.blocks.push(SourceBlock {
+                                        function: b.function,
+                                        block: b.block,
+                                        lines: b.lines,
+                                        line: b.line,
+                                        column: b.column,
+                                    });
+                                    program.blocks.len() - 1
+                                }
+                            };
+                            BlockCounts {
+                                index,
+                                executions: b.executions,
+                                cycles: b.cycles,
+                                instructions: b.instructions,
+                                by_line: b.by_line,
+                            }
+                        })
+                        .collect();
+                    launch.profile = Some(super::LaunchProfile {
+                        program: id,
+                        blocks,
+                    });
+                }
+                report.launches.push(launch);
+            }
+            report
+        }
+    }
+}
+
+/// Adds a part to `line` of `lines` (kept ascending by line).
+fn add_to_line(lines: &mut Vec<LineAmount>, line: u32, cycles: f64, instructions: f64) {
+    match lines.binary_search_by_key(&line, |l| l.line) {
+        Ok(i) => {
+            lines[i].cycles += cycles;
+            lines[i].instructions += instructions;
+        }
+        Err(i) => lines.insert(
+            i,
+            LineAmount {
+                line,
+                cycles,
+                instructions,
+            },
+        ),
+    }
+}
+
+/// Whole numbers summing to `total`, in proportion to `parts` (largest remainder: each
+/// part scaled to the total and rounded down, then one more to the parts with the
+/// largest fractions, the first of equal ones, until the total is reached). The parts
+/// of a kernel's cycles are sums of shares that floating point holds to about 1e-16 of
+/// the total, so scaling them only removes that error. All parts 0: the first takes all.
+pub fn apportion(total: u64, parts: &[f64]) -> Vec<u64> {
+    let sum: f64 = parts.iter().map(|p| p.max(0.0)).sum();
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    if sum <= 0.0 {
+        let mut out = vec![0; parts.len()];
+        out[0] = total;
+        return out;
+    }
+    let exact: Vec<f64> = parts
+        .iter()
+        .map(|p| p.max(0.0) * total as f64 / sum)
+        .collect();
+    let mut out: Vec<u64> = exact
+        .iter()
+        .map(|e| (e.floor() as u64).min(total))
+        .collect();
+    let mut given: u64 = out.iter().sum();
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by(|&a, &b| {
+        let fa = exact[a] - exact[a].floor();
+        let fb = exact[b] - exact[b].floor();
+        fb.total_cmp(&fa).then(a.cmp(&b))
+    });
+    // Over by rounding (floors of values a hair above a whole): take back from the
+    // smallest fractions; under: give to the largest.
+    while given > total {
+        let i = *order
+            .iter()
+            .rev()
+            .find(|&&i| out[i] > 0)
+            .expect("a positive part while over the total");
+        out[i] -= 1;
+        given -= 1;
+    }
+    for &i in order.iter().cycle().take((total - given) as usize) {
+        out[i] += 1;
+    }
+    out
+}
+
+/// The line profile of one kernel as a table, its `top` hottest lines (all with `None`).
+pub fn lines_table(k: &KernelLines, top: Option<usize>) -> String {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
+        "line",
+        "executions",
+        "cycles",
+        "%",
+        "instructions",
+        "source",
+    ]);
+    let shown = top.unwrap_or(usize::MAX).min(k.lines.len());
+    for l in &k.lines[..shown] {
+        t.add_row(vec![
+            Cell::new(l.line).set_alignment(CellAlignment::Right),
+            Cell::new(l.executions).set_alignment(CellAlignment::Right),
+            Cell::new(l.cycles).set_alignment(CellAlignment::Right),
+            Cell::new(format!("{:.1}", l.share)).set_alignment(CellAlignment::Right),
+            Cell::new(l.instructions).set_alignment(CellAlignment::Right),
+            Cell::new(l.source.trim()),
+        ]);
+    }
+    format!(
+        "srcsim: line profile of {} ({} launch(es), {} work-item cycles, {} PTX instructions){}\n{t}\n",
+        k.kernel,
+        k.launches,
+        k.cycles,
+        k.instructions,
+        if shown < k.lines.len() {
+            format!(", the {shown} hottest of {} lines", k.lines.len())
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// A report that could not be read.
@@ -348,4 +910,351 @@ pub enum ReportError {
         /// The error.
         source: serde_json::Error,
     },
+    /// A report of another schema, or one whose parts do not fit together.
+    #[error("{path}: {cause}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        cause: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Block `block` of function `k` on `lines`, with `executions` and `cycles` (and half
+    /// as many instructions).
+    fn block(
+        block: usize,
+        lines: &[u32],
+        executions: u64,
+        cycles: u64,
+    ) -> (SourceBlock, BlockCounts) {
+        let place = SourceBlock {
+            block,
+            function: "k".into(),
+            lines: lines.to_vec(),
+            line: lines[0],
+            column: 5,
+        };
+        let counts = BlockCounts {
+            index: block,
+            executions,
+            cycles,
+            instructions: cycles / 2,
+            by_line: Vec::new(),
+        };
+        (place, counts)
+    }
+
+    fn launch(index: usize, kernel: &str, profile: Option<LaunchProfile>) -> Launch {
+        Launch {
+            index,
+            kernel: kernel.into(),
+            work_dim: 1,
+            global: [64, 1, 1],
+            local: [32, 1, 1],
+            local_chosen: false,
+            offset: [0; 3],
+            outcome: Outcome::NotSimulated {
+                reason: "test".into(),
+            },
+            profile,
+        }
+    }
+
+    /// Parts of a block over lines: `(line, cycles, instructions)` per unit of scale.
+    fn by_line(parts: &[(u32, f64, f64)], scale: u64) -> Vec<LineAmount> {
+        parts
+            .iter()
+            .map(|&(line, cycles, instructions)| LineAmount {
+                line,
+                cycles: cycles * scale as f64,
+                instructions: instructions * scale as f64,
+            })
+            .collect()
+    }
+
+    /// A `for` header on line 3 (init in block 0, condition in 1, increment in 2), the
+    /// body on line 4, the closing brace on line 5 (no block). The increment's PTX holds
+    /// code of the body; the body's, the code of the closing brace. The program's blocks
+    /// and line texts, and the counters of a launch of `scale` times the work-items.
+    fn loop_profile(scale: u64) -> (Vec<SourceBlock>, BTreeMap<u32, String>, Vec<BlockCounts>) {
+        let with = |(place, mut counts): (SourceBlock, BlockCounts), parts: &[(u32, f64, f64)]| {
+            counts.by_line = by_line(parts, scale);
+            (place, counts)
+        };
+        let (places, counts) = [
+            with(
+                block(0, &[2, 3], scale, 10 * scale),
+                &[(2, 6.0, 2.5), (3, 4.0, 2.5)],
+            ),
+            with(block(1, &[3], 5 * scale, 20 * scale), &[(3, 20.0, 10.0)]),
+            with(
+                block(2, &[3], 4 * scale, 8 * scale),
+                &[(3, 5.0, 4.0), (4, 3.0, 0.0)],
+            ),
+            with(
+                block(3, &[4], 4 * scale, 100 * scale),
+                &[(4, 70.0, 50.0 / 3.0), (5, 30.0, 100.0 / 3.0)],
+            ),
+        ]
+        .into_iter()
+        .unzip();
+        let text = [
+            (2, "  int i = 0;"),
+            (3, "  for (int k = 0; k < 4; k++)"),
+            (4, "    acc += k;"),
+            (5, "  }"),
+        ]
+        .map(|(line, text)| (line, text.to_string()))
+        .into();
+        (places, text, counts)
+    }
+
+    /// Adds a launch of kernel `k` at `scale` (its program added once).
+    fn push_loop_launch(r: &mut Report, scale: u64) {
+        let (places, text, blocks) = loop_profile(scale);
+        let program = r.add_program(&places, &text);
+        let index = r.launches.len();
+        r.launches
+            .push(launch(index, "k", Some(LaunchProfile { program, blocks })));
+    }
+
+    /// `r` in schema 1: every launch's profile with its blocks' places and the line texts.
+    fn as_version_1(r: &Report) -> String {
+        let mut v = serde_json::to_value(r).unwrap();
+        let programs = v["programs"].take();
+        v.as_object_mut().unwrap().remove("programs");
+        v["schema"] = REPORT_SCHEMA_V1.into();
+        for l in v["launches"].as_array_mut().unwrap() {
+            if l["profile"].is_null() {
+                continue;
+            }
+            let program = &programs[l["profile"]["program"].as_u64().unwrap() as usize];
+            let blocks: Vec<serde_json::Value> = l["profile"]["blocks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| {
+                    let mut old = program["blocks"][b["index"].as_u64().unwrap() as usize].clone();
+                    for field in ["executions", "cycles", "instructions", "by_line"] {
+                        if !b[field].is_null() {
+                            old[field] = b[field].clone();
+                        }
+                    }
+                    old
+                })
+                .collect();
+            l["profile"] = serde_json::json!({
+                "blocks": blocks,
+                "source_lines": program["source_lines"].clone(),
+            });
+        }
+        serde_json::to_string_pretty(&v).unwrap()
+    }
+
+    #[test]
+    fn lines_get_the_parts_of_the_blocks_and_sum_to_the_kernel() {
+        let mut r = Report::new("gtx480", 700.0);
+        push_loop_launch(&mut r, 1);
+        r.launches.push(launch(1, "other", None));
+        push_loop_launch(&mut r, 2);
+        assert_eq!(r.programs.len(), 1, "one program for both launches");
+        let p = r.line_profiles();
+        assert_eq!(p.len(), 1);
+        let k = &p[0];
+        assert_eq!((k.kernel.as_str(), k.launches), ("k", 2));
+        // Summed over both launches (scale 1 + 2 = 3).
+        assert_eq!(k.cycles, 3 * (10 + 20 + 8 + 100));
+        assert_eq!(k.instructions, 3 * (5 + 10 + 4 + 50));
+        let got: Vec<(u32, u64, u64, u64)> = k
+            .lines
+            .iter()
+            .map(|l| (l.line, l.executions, l.cycles, l.instructions))
+            .collect();
+        // Cycles x3: line 2: 6; line 3: 4 + 20 + 5; line 4: 3 + 70; line 5: 30.
+        // Instructions x3: 7.5, 49.5, 50, 100 (the halves: one more to the first, line 2).
+        // Executions: the most of the blocks on the line; line 5, which no block
+        // occupies, those of the body, whose cycles land there.
+        assert_eq!(
+            got,
+            vec![
+                (4, 12, 219, 50),
+                (5, 12, 90, 100),
+                (3, 15, 87, 49),
+                (2, 3, 18, 8)
+            ]
+        );
+        assert_eq!(k.lines.iter().map(|l| l.cycles).sum::<u64>(), k.cycles);
+        let percent: f64 = k.lines.iter().map(|l| l.share).sum();
+        assert!((percent - 100.0).abs() < 1e-9, "{percent}");
+        assert!((k.lines[0].share - 219.0 * 100.0 / 414.0).abs() < 1e-9);
+        assert_eq!(k.lines[0].source, "    acc += k;");
+        assert_eq!(k.lines[1].source, "  }");
+        let table = lines_table(k, Some(2));
+        assert!(table.contains("the 2 hottest of 4 lines"), "{table}");
+        assert!(
+            table.contains("acc += k;") && !table.contains("int i = 0;"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn blocks_of_an_older_report_count_on_their_first_line() {
+        let mut r = Report::new("gtx480", 700.0);
+        push_loop_launch(&mut r, 1);
+        for b in &mut r.launches[0].profile.as_mut().unwrap().blocks {
+            b.by_line.clear();
+        }
+        let k = &r.line_profiles()[0];
+        let got: Vec<(u32, u64)> = k.lines.iter().map(|l| (l.line, l.cycles)).collect();
+        assert_eq!(got, vec![(4, 100), (3, 28), (2, 10)]);
+    }
+
+    #[test]
+    fn apportion_rounds_to_the_total_by_largest_remainder() {
+        assert_eq!(apportion(10, &[2.5, 2.5, 5.0]), vec![3, 2, 5]);
+        assert_eq!(apportion(3, &[1.0, 1.0, 1.0]), vec![1, 1, 1]);
+        // Parts a hair off their sum (floating point) still give the exact total.
+        assert_eq!(
+            apportion(100, &[33.333_333_333_4, 33.333_333_333_4, 33.333_333_333_4]),
+            vec![34, 33, 33]
+        );
+        assert_eq!(apportion(7, &[0.1, 6.9000001]), vec![0, 7]);
+        assert_eq!(apportion(5, &[0.0, 0.0]), vec![5, 0]);
+        assert_eq!(apportion(0, &[1.0, 2.0]), vec![0, 0]);
+        assert!(apportion(9, &[]).is_empty());
+        // Proportions are kept when the parts are scaled otherwise than the total.
+        assert_eq!(apportion(100, &[1.0, 3.0]), vec![25, 75]);
+    }
+
+    #[test]
+    fn a_report_without_profile_reads_and_has_no_line_profile() {
+        let mut r = Report::new("gtx480", 700.0);
+        r.launches.push(launch(0, "k", None));
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(!json.contains("profile"));
+        let back: Report = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+        assert!(!back.has_profile());
+        assert!(back.line_profiles().is_empty());
+        assert!(!back.table().contains("line profile"));
+    }
+
+    #[test]
+    fn many_launches_hold_the_source_text_once() {
+        let mut r = Report::new("gtx480", 700.0);
+        for scale in 1..=100 {
+            push_loop_launch(&mut r, scale);
+        }
+        let json = serde_json::to_string_pretty(&r).unwrap();
+        assert_eq!(json.matches("acc += k;").count(), 1, "{json}");
+        assert_eq!(json.matches("\"column\"").count(), 4, "block places once");
+        assert_eq!(json.matches("\"executions\"").count(), 400);
+        let back = Report::parse(&json, Path::new("run.json")).unwrap();
+        assert_eq!(back, r);
+        // The same written the old way (the text in each of the 100 launches) reads back
+        // as this report (all in one program, kernel k's) and gives the same lines.
+        let old = as_version_1(&r);
+        assert_eq!(old.matches("acc += k;").count(), 100);
+        let upgraded = Report::parse(&old, Path::new("old.json")).unwrap();
+        assert_eq!(upgraded.schema, REPORT_SCHEMA);
+        assert_eq!(upgraded, r);
+        assert_eq!(upgraded.line_profiles(), r.line_profiles());
+    }
+
+    #[test]
+    fn an_old_report_gets_a_program_per_kernel_and_the_same_lines() {
+        // Two kernels of one program, a helper's block in both, launches interleaved.
+        let mut r = Report::new("gtx480", 700.0);
+        push_loop_launch(&mut r, 1);
+        let (mut places, text, _) = loop_profile(1);
+        let helper = SourceBlock {
+            function: "helper".into(),
+            block: 0,
+            lines: vec![9],
+            line: 9,
+            column: 3,
+        };
+        places.push(helper);
+        let mut text = text;
+        text.insert(9, "  return x * x;".into());
+        let program = r.add_program(&places, &text);
+        assert_eq!(program, 1, "other blocks: another program");
+        for (index, scale) in [(1, 3), (2, 5)] {
+            let (_, _, mut blocks) = loop_profile(scale);
+            blocks.push(BlockCounts {
+                index: 4,
+                executions: scale,
+                cycles: 7 * scale,
+                instructions: scale,
+                by_line: by_line(&[(9, 7.0, 1.0)], scale),
+            });
+            r.launches.push(launch(
+                index,
+                if index == 1 { "two" } else { "k" },
+                Some(LaunchProfile { program, blocks }),
+            ));
+        }
+        let upgraded = Report::parse(&as_version_1(&r), Path::new("old.json")).unwrap();
+        // Per kernel one program: k's (its blocks and the helper's), two's.
+        let kernels: Vec<(usize, usize)> = upgraded
+            .programs
+            .iter()
+            .map(|p| (p.blocks.len(), p.source_lines.len()))
+            .collect();
+        assert_eq!(kernels, vec![(5, 5), (5, 5)]);
+        assert_eq!(upgraded.line_profiles(), r.line_profiles());
+        assert_eq!(upgraded.table(), r.table());
+        let helper_line = &r.line_profiles()[0].lines;
+        assert!(helper_line
+            .iter()
+            .any(|l| l.line == 9 && l.cycles == 35 && l.source == "  return x * x;"));
+    }
+
+    #[test]
+    fn a_report_of_another_schema_or_broken_references_is_named() {
+        let err = |text: &str| {
+            Report::parse(text, Path::new("r.json"))
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err(r#"{"schema": "srcsim.baseline/1", "entries": []}"#);
+        assert!(
+            e.starts_with("r.json: schema is \"srcsim.baseline/1\""),
+            "{e}"
+        );
+        assert!(e.contains("srcsim.report/2"), "{e}");
+        let e = err(r#"{"arch": "gtx480", "launches": []}"#);
+        assert!(e.contains("r.json: no \"schema\""), "{e}");
+        // Line and column of a malformed report.
+        let e = err("{\n  \"schema\": \"srcsim.report/2\",\n  \"arch\": 3\n}");
+        assert!(
+            e.contains("r.json: not an srcsim report") && e.contains("line 3"),
+            "{e}"
+        );
+
+        let mut r = Report::new("gtx480", 700.0);
+        push_loop_launch(&mut r, 1);
+        r.launches[0].profile.as_mut().unwrap().program = 4;
+        let e = err(&serde_json::to_string(&r).unwrap());
+        assert!(
+            e.contains("launch 0 (k): its profile names program 4, but the report has 1"),
+            "{e}"
+        );
+        r.launches[0].profile.as_mut().unwrap().program = 0;
+        r.launches[0].profile.as_mut().unwrap().blocks[1].index = 9;
+        let e = err(&serde_json::to_string(&r).unwrap());
+        assert!(
+            e.contains("its profile names block 9 of program 0, which has 4 block(s)"),
+            "{e}"
+        );
+        r.launches[0].profile.as_mut().unwrap().blocks[1].index = 1;
+        r.programs[0].id = 2;
+        let e = err(&serde_json::to_string(&r).unwrap());
+        assert!(e.contains("programs[0] has id 2, expected 0"), "{e}");
+    }
 }

@@ -2,7 +2,7 @@
 //! through the environment the shim reads, and exits as the program did.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
 use anyhow::{bail, Context, Result};
@@ -22,6 +22,10 @@ pub struct ShimArgs {
     /// that link libOpenCL, not those that dlopen it.
     #[arg(long)]
     pub preload: bool,
+    /// Also count executions and cycles per source line (sets SRCSIM_PROFILE=1); see
+    /// `srcsim report --lines`.
+    #[arg(long)]
+    pub profile: bool,
     /// The host program and its arguments.
     #[arg(required = true, last = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,
@@ -36,8 +40,9 @@ pub struct RunArgs {
     pub report: Option<PathBuf>,
 }
 
-/// `libsrcsim.so`: `SRCSIM_LIB`, else beside this executable (a cargo build), else in
-/// `../lib` (an installation), else in `deps/` (where `cargo test` leaves it).
+/// `libsrcsim.so`: `SRCSIM_LIB`, else the newest of those beside this executable (a cargo
+/// build), in `../lib` (an installation) and in `deps/` (where `cargo test` leaves it
+/// without copying it beside the executable, so that the one there may be stale).
 pub fn library() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("SRCSIM_LIB") {
         let p = PathBuf::from(p);
@@ -53,7 +58,13 @@ pub fn library() -> Result<PathBuf> {
         dir.join("../lib/libsrcsim.so"),
         dir.join("deps/libsrcsim.so"),
     ];
-    candidates.iter().find(|p| p.is_file()).cloned().with_context(|| {
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    candidates
+        .iter()
+        .filter_map(|p| Some((modified(p)?, p)))
+        .max()
+        .map(|(_, p)| p.clone())
+        .with_context(|| {
         format!(
             "libsrcsim.so not found (tried {}); build it with `cargo build -p runtime-shim` or set SRCSIM_LIB",
             candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
@@ -61,8 +72,13 @@ pub fn library() -> Result<PathBuf> {
     })
 }
 
-/// Runs `args.program` under the shim, the report going to `report` if given.
-pub fn run_program(args: &ShimArgs, report: Option<&PathBuf>) -> Result<ExitStatus> {
+/// Runs `args.program` under the shim, the report going to `report` if given, with
+/// `env` set on top (settings of the shim's that are not flags).
+pub fn run_program(
+    args: &ShimArgs,
+    report: Option<&Path>,
+    env: &[(&str, &str)],
+) -> Result<ExitStatus> {
     // A bad architecture is the user's mistake: say so before running anything.
     Architecture::load(&args.arch).with_context(|| format!("--arch {}", args.arch))?;
     let lib = library()?;
@@ -88,7 +104,11 @@ pub fn run_program(args: &ShimArgs, report: Option<&PathBuf>) -> Result<ExitStat
         .args(rest)
         .env(variable, list)
         .env("SRCSIM_ARCH", &args.arch)
-        .env("SRCSIM_LOG", &args.log);
+        .env("SRCSIM_LOG", &args.log)
+        .envs(env.iter().copied());
+    if args.profile {
+        command.env("SRCSIM_PROFILE", "1");
+    }
     match report {
         Some(r) => command.env("SRCSIM_REPORT", r),
         None => command.env_remove("SRCSIM_REPORT"),
@@ -109,6 +129,6 @@ pub fn exit_code(status: ExitStatus) -> u8 {
 }
 
 pub fn run(args: &RunArgs) -> Result<u8> {
-    let status = run_program(&args.shim, args.report.as_ref())?;
+    let status = run_program(&args.shim, args.report.as_deref(), &[])?;
     Ok(exit_code(status))
 }

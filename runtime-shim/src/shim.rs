@@ -9,20 +9,23 @@
 //! argument info, work-group info) sees the original; argument settings are mirrored onto
 //! the shadow, and launches enqueue the shadow.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
+use annotator::annotate::{AnnotateOptions, ProfileLayout};
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
 
-use crate::cl::{Device, Event, Kernel, NdRange, Program, Queue};
+use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
 use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
-use crate::report::{Estimate, Launch, Outcome, Report};
+use crate::report::{
+    BlockCounts, Estimate, Launch, LaunchProfile, LineAmount, Outcome, Report, SourceBlock,
+};
 
 /// How a program came to be, and so whether its kernels can be simulated.
 #[derive(Debug, Clone)]
@@ -37,6 +40,51 @@ pub enum ProgramOrigin {
 struct ShadowProgram {
     program: Program,
     sidecar: annotator::annotate::Sidecar,
+    /// With `SRCSIM_PROFILE=1`: what the profiles of its launches refer to.
+    profile: Option<Arc<ProfiledProgram>>,
+}
+
+/// A program annotated with profile counters: where its blocks' counters are, and the
+/// blocks and line texts the report keeps once for all its launches.
+struct ProfiledProgram {
+    layout: ProfileLayout,
+    blocks: Vec<SourceBlock>,
+    source_lines: BTreeMap<u32, String>,
+    /// Its id among the report's programs, set by its first profiled launch.
+    id: OnceLock<usize>,
+}
+
+impl ProfiledProgram {
+    /// The layout's blocks, with the text of every line of `source` they occupy or can
+    /// be charged cycles on (by their line shares, or their first line).
+    fn new(layout: ProfileLayout, source: &str) -> Self {
+        let text: Vec<&str> = source.lines().collect();
+        let mut source_lines = BTreeMap::new();
+        for b in &layout.blocks {
+            let shares = b.shares.iter().flat_map(|s| s.lines.iter().map(|l| l.line));
+            for line in b.lines.iter().copied().chain([b.line]).chain(shares) {
+                if let Some(t) = (line as usize).checked_sub(1).and_then(|i| text.get(i)) {
+                    source_lines.insert(line, t.to_string());
+                }
+            }
+        }
+        ProfiledProgram {
+            blocks: layout
+                .blocks
+                .iter()
+                .map(|b| SourceBlock {
+                    function: b.function.clone(),
+                    block: b.block,
+                    lines: b.lines.clone(),
+                    line: b.line,
+                    column: b.column,
+                })
+                .collect(),
+            layout,
+            source_lines,
+            id: OnceLock::new(),
+        }
+    }
 }
 
 struct ProgramState {
@@ -51,6 +99,47 @@ struct KernelModel {
     usage_scale: u64,
     registers: u32,
     static_shared_bytes: u64,
+    /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.
+    profile: Option<KernelProfile>,
+}
+
+/// What the line profile of one kernel needs besides its records.
+struct KernelProfile {
+    kernel: String,
+    program: Arc<ProfiledProgram>,
+}
+
+impl KernelProfile {
+    /// The launch's profile: the block counters summed over its work-items, for the
+    /// kernel's own blocks and the blocks of other functions (helpers) it ran; `program`
+    /// is its program's id in the report.
+    fn summarise(&self, records: &[u64], stride: usize, program: usize) -> LaunchProfile {
+        let layout = &self.program.layout;
+        let totals = layout.block_totals(records, stride);
+        let blocks = layout
+            .blocks
+            .iter()
+            .zip(totals)
+            .enumerate()
+            .filter(|(_, (b, t))| b.function == self.kernel || t.executions != 0 || t.cycles != 0)
+            .map(|(index, (_, t))| BlockCounts {
+                index,
+                executions: t.executions,
+                cycles: t.cycles,
+                instructions: t.instructions,
+                by_line: t
+                    .lines
+                    .iter()
+                    .map(|&(line, cycles, instructions)| LineAmount {
+                        line,
+                        cycles,
+                        instructions,
+                    })
+                    .collect(),
+            })
+            .collect();
+        LaunchProfile { program, blocks }
+    }
 }
 
 /// A kernel's annotated twin.
@@ -68,8 +157,76 @@ struct Shadow {
 struct ShadowArgs {
     /// Bytes of each `__local` argument set so far.
     local_bytes: HashMap<u32, u64>,
-    /// Set when mirroring an argument failed: the kernel then runs unannotated.
-    broken: Option<String>,
+    /// The settings whose mirroring failed, with the reason: while any is left, the
+    /// shadow may differ from the application's kernel, which then runs unannotated. A
+    /// later setting of the same thing that mirrors cleanly removes it.
+    broken: BTreeMap<MirroredSetting, String>,
+}
+
+impl ShadowArgs {
+    /// Notes that repeating `setting` on the shadow gave `code`.
+    fn mirrored(&mut self, setting: MirroredSetting, code: i32) {
+        // A value set either way replaces one set the other way.
+        self.broken
+            .retain(|s, _| *s != setting && (s.arg().is_none() || s.arg() != setting.arg()));
+        if code != crate::ffi::CL_SUCCESS {
+            self.broken.insert(setting, setting.failed(code));
+        }
+    }
+
+    /// Why the shadow may not be the application's kernel now, if it may not.
+    fn broken(&self) -> Option<&String> {
+        self.broken.values().next()
+    }
+}
+
+/// One thing the application sets on a kernel that the shim repeats on its shadow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MirroredSetting {
+    /// Argument `index`, by `clSetKernelArg`.
+    Arg(u32),
+    /// Argument `index`, by `clSetKernelArgSVMPointer`.
+    SvmArg(u32),
+    /// `clSetKernelExecInfo` of this parameter.
+    ExecInfo(u32),
+}
+
+impl MirroredSetting {
+    /// What a failed mirroring stops being the same, for the report.
+    fn failed(self, code: i32) -> String {
+        match self {
+            MirroredSetting::Arg(i) => {
+                format!("setting argument {i} of the annotated kernel failed (OpenCL error {code})")
+            }
+            MirroredSetting::SvmArg(i) => format!(
+                "setting argument {i} of the annotated kernel to an SVM pointer failed (OpenCL error {code})"
+            ),
+            MirroredSetting::ExecInfo(param) => format!(
+                "clSetKernelExecInfo({}) on the annotated kernel failed (OpenCL error {code})",
+                exec_info_name(param)
+            ),
+        }
+    }
+
+    /// The argument index a setting is about, if any: both ways of setting an argument
+    /// replace each other's value.
+    fn arg(self) -> Option<u32> {
+        match self {
+            MirroredSetting::Arg(i) | MirroredSetting::SvmArg(i) => Some(i),
+            MirroredSetting::ExecInfo(_) => None,
+        }
+    }
+}
+
+/// The name of a `clSetKernelExecInfo` parameter (CL/cl.h), or its number.
+fn exec_info_name(param: u32) -> String {
+    match param {
+        crate::ffi::CL_KERNEL_EXEC_INFO_SVM_PTRS => "CL_KERNEL_EXEC_INFO_SVM_PTRS".to_string(),
+        crate::ffi::CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            "CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM".to_string()
+        }
+        other => format!("{other:#x}"),
+    }
 }
 
 struct KernelState {
@@ -208,8 +365,9 @@ impl Shim {
         );
     }
 
-    /// After the application's program built: annotates it and builds the annotated twin.
-    pub fn program_built(&self, program: Program, options: &str) {
+    /// After the application's program built (for `devices`, or all of its devices when
+    /// `None`): annotates it and builds the annotated twin for the same devices.
+    pub fn program_built(&self, program: Program, devices: Option<Vec<Device>>, options: &str) {
         let origin = match lock(&self.state).programs.get(&program) {
             Some(p) => p.origin.clone(),
             None => return,
@@ -217,7 +375,7 @@ impl Shim {
         let ProgramOrigin::Source(source) = origin else {
             return;
         };
-        let shadow = self.build_shadow(program, &source, options);
+        let shadow = self.build_shadow(program, devices, &source, options);
         if let Err(reason) = &shadow {
             self.log(Level::Warn, &format!("program not simulated: {reason}"));
         }
@@ -235,6 +393,7 @@ impl Shim {
     fn build_shadow(
         &self,
         program: Program,
+        devices: Option<Vec<Device>>,
         source: &str,
         options: &str,
     ) -> Result<ShadowProgram, String> {
@@ -255,7 +414,17 @@ impl Shim {
                 .map_err(|e| format!("no compiler for the annotation: {e}"))?;
             let (a, hit) = self
                 .cache
-                .annotate_source(compiler, "program.cl", source, &build, arch)
+                .annotate_source_with(
+                    compiler,
+                    "program.cl",
+                    "the source given to clCreateProgramWithSource",
+                    source,
+                    &build,
+                    arch,
+                    AnnotateOptions {
+                        profile: self.config.profile,
+                    },
+                )
                 .map_err(|e| format!("annotation failed: {e}"))?;
             self.log(
                 Level::Info,
@@ -274,16 +443,74 @@ impl Shim {
         let context = program
             .context()
             .map_err(|e| format!("program context: {e}"))?;
-        let devices = program
-            .devices()
-            .map_err(|e| format!("program devices: {e}"))?;
-        let shadow = context
-            .build_program(&annotation.source, &devices, options)
+        let devices = match devices {
+            Some(d) => d,
+            None => program
+                .devices()
+                .map_err(|e| format!("program devices: {e}"))?,
+        };
+        let shadow = self
+            .build_annotated(context, &annotation.source, &devices, options)
             .map_err(|e| format!("the annotated program did not build: {e}"))?;
         Ok(ShadowProgram {
             program: shadow,
+            profile: annotation
+                .sidecar
+                .records
+                .profile
+                .clone()
+                .map(|layout| Arc::new(ProfiledProgram::new(layout, source))),
             sidecar: annotation.sidecar,
         })
+    }
+
+    /// Builds the annotated program for `devices`: from the binaries a previous run kept
+    /// when there are some (a runtime such as PoCL otherwise preprocesses and hashes the
+    /// whole source again, tens of milliseconds per program), else from source, keeping
+    /// its binaries for the next run.
+    fn build_annotated(
+        &self,
+        context: Context,
+        source: &str,
+        devices: &[Device],
+        options: &str,
+    ) -> Result<Program, String> {
+        let identities: Vec<String> = devices.iter().map(|d| d.identity()).collect();
+        let keys: Vec<[&str; 3]> = identities
+            .iter()
+            .map(|id| [source, options, id.as_str()])
+            .collect();
+        let stored: Option<Vec<Vec<u8>>> = keys.iter().map(|k| self.cache.binary(k)).collect();
+        if let Some(binaries) = stored {
+            match context.build_program_from_binaries(devices, &binaries, options) {
+                Ok(p) => {
+                    self.log(
+                        Level::Debug,
+                        "annotated program built from the binaries a previous run kept",
+                    );
+                    return Ok(p);
+                }
+                Err(e) => self.log(
+                    Level::Debug,
+                    &format!("the kept binaries of an annotated program did not build ({e}); building from source"),
+                ),
+            }
+        }
+        let program = context.build_program(source, devices, options)?;
+        match program.binaries() {
+            Ok(binaries) => {
+                for (key, binary) in keys.iter().zip(&binaries) {
+                    if binary.is_empty() {
+                        continue;
+                    }
+                    if let Err(e) = self.cache.store_binary(key, binary) {
+                        self.log(Level::Debug, &format!("keeping a program binary: {e}"));
+                    }
+                }
+            }
+            Err(e) => self.log(Level::Debug, &format!("reading program binaries: {e}")),
+        }
+        Ok(program)
     }
 
     /// Forgets a program the application is releasing for the last time.
@@ -375,6 +602,10 @@ impl Shim {
                 usage_scale: sidecar.records.usage_scale,
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
+                profile: p.profile.as_ref().map(|program| KernelProfile {
+                    kernel: name.to_string(),
+                    program: Arc::clone(program),
+                }),
             }),
             args: Mutex::new(ShadowArgs::default()),
         })
@@ -397,13 +628,18 @@ impl Shim {
         Some(shadow.kernel)
     }
 
-    /// Mirroring an argument onto `kernel`'s shadow failed with `code`.
-    pub fn shadow_arg_failed(&self, kernel: Kernel, index: u32, code: i32) {
-        if let Some(shadow) = self.shadow_of(kernel) {
-            lock(&shadow.args).broken = Some(format!(
-                "setting argument {index} of the annotated kernel failed (OpenCL error {code})"
-            ));
-        }
+    /// The shadow a `clSetKernelExecInfo` must be mirrored onto, if any.
+    pub fn shadow_for_exec_info(&self, kernel: Kernel) -> Option<Kernel> {
+        self.shadow_of(kernel).map(|s| s.kernel)
+    }
+
+    /// Mirroring `setting` onto `kernel`'s shadow gave `code`: a failure keeps the launches
+    /// unannotated until the application sets the same thing again and that mirrors.
+    pub fn shadow_arg_mirrored(&self, kernel: Kernel, setting: MirroredSetting, code: i32) {
+        let Some(shadow) = self.shadow_of(kernel) else {
+            return;
+        };
+        lock(&shadow.args).mirrored(setting, code);
     }
 
     fn shadow_of(&self, kernel: Kernel) -> Option<Arc<Shadow>> {
@@ -447,7 +683,7 @@ impl Shim {
             Err(reason) => return LaunchOutcome::Fallback(reason),
         };
         let args = lock(&shadow.args);
-        if let Some(reason) = &args.broken {
+        if let Some(reason) = args.broken() {
             return LaunchOutcome::Fallback(reason.clone());
         }
         let geometry = geometry(range);
@@ -558,6 +794,7 @@ impl Shim {
             outcome: outcome.unwrap_or(Outcome::NotSimulated {
                 reason: "its records never came back (the program ended first?)".to_string(),
             }),
+            profile: None,
         });
         index
     }
@@ -578,7 +815,17 @@ impl Shim {
                     for job in rx {
                         let outcome = model(arch.as_ref(), &job);
                         job.read.release();
-                        lock(&report).launches[job.index].outcome = outcome;
+                        let mut report = lock(&report);
+                        if let (Outcome::Simulated(_), Some(p)) = (&outcome, &job.model.profile) {
+                            // The program's blocks and text go into the report once, with
+                            // its first profiled launch.
+                            let program = *p.program.id.get_or_init(|| {
+                                report.add_program(&p.program.blocks, &p.program.source_lines)
+                            });
+                            report.launches[job.index].profile =
+                                Some(p.summarise(&job.records, job.model.stride, program));
+                        }
+                        report.launches[job.index].outcome = outcome;
                     }
                 })
                 .expect("spawning the model thread");
@@ -598,7 +845,7 @@ impl Shim {
             let _ = w.thread.join();
         }
         let report = lock(&self.report).clone();
-        if self.config.log >= Level::Warn && !report.launches.is_empty() {
+        if self.config.log >= Level::Warn && self.config.table && !report.launches.is_empty() {
             eprint!("{}", report.table());
         }
         if let Some(path) = &self.config.report {
@@ -624,9 +871,24 @@ fn model(arch: Option<&Architecture>, job: &Job) -> Outcome {
             reason: format!("reading the records back: {e}"),
         };
     }
+    // The model reads records of `t` and the usage alone: in profile mode, without the
+    // block counters after them.
+    let timing: Vec<u64>;
+    let (data, resources) = match &job.model.profile {
+        Some(p) if job.model.stride > p.program.layout.offset => {
+            timing = job
+                .records
+                .chunks_exact(job.model.stride)
+                .flat_map(|r| &r[..p.program.layout.offset])
+                .copied()
+                .collect();
+            (&timing[..], p.program.layout.offset - 1)
+        }
+        _ => (&job.records[..], job.model.stride - 1),
+    };
     let records = Records {
-        data: &job.records,
-        resources: job.model.stride - 1,
+        data,
+        resources,
         usage_scale: job.model.usage_scale,
     };
     match estimate(arch, &job.geometry, &job.resources, &records) {
@@ -663,6 +925,7 @@ pub fn geometry(range: &NdRange) -> LaunchGeometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ffi::{CL_KERNEL_EXEC_INFO_SVM_PTRS, CL_SUCCESS};
 
     fn chosen(work_dim: u32, global: [usize; 3]) -> [u64; 3] {
         geometry(&NdRange {
@@ -683,6 +946,37 @@ mod tests {
         // x takes 30, leaving 8 for y (5 divides 20), leaving 1 for z.
         assert_eq!(chosen(3, [30, 20, 4]), [30, 5, 1]);
         assert_eq!(chosen(2, [8, 8, 1]), [8, 8, 1]);
+    }
+
+    #[test]
+    fn a_failed_mirroring_lasts_until_the_same_setting_mirrors() {
+        use MirroredSetting::*;
+        let mut args = ShadowArgs::default();
+        args.mirrored(Arg(0), CL_SUCCESS);
+        assert_eq!(args.broken(), None);
+        args.mirrored(SvmArg(2), -50);
+        let reason = "setting argument 2 of the annotated kernel to an SVM pointer failed (OpenCL error -50)";
+        assert_eq!(args.broken().map(String::as_str), Some(reason));
+        // Other settings mirroring do not mend argument 2.
+        args.mirrored(Arg(1), CL_SUCCESS);
+        args.mirrored(ExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), CL_SUCCESS);
+        assert_eq!(args.broken().map(String::as_str), Some(reason));
+        // Argument 2 set again, as a buffer this time, and mirrored: the shadow is whole.
+        args.mirrored(Arg(2), CL_SUCCESS);
+        assert_eq!(args.broken(), None);
+        args.mirrored(ExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), -30);
+        assert_eq!(
+            args.broken().map(String::as_str),
+            Some("clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS) on the annotated kernel failed (OpenCL error -30)")
+        );
+        args.mirrored(Arg(2), -38);
+        args.mirrored(ExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), CL_SUCCESS);
+        assert_eq!(
+            args.broken().map(String::as_str),
+            Some("setting argument 2 of the annotated kernel failed (OpenCL error -38)")
+        );
+        args.mirrored(SvmArg(2), CL_SUCCESS);
+        assert_eq!(args.broken(), None);
     }
 
     #[test]

@@ -2,56 +2,81 @@
 //! code as without it, and every launch in the report, simulated with its cycles or with
 //! the reason it was not.
 
+mod common;
+
+use common::examples;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use srcsim::report::{Outcome, Report};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Builds the examples once, into a directory of this test's own.
-fn examples() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let out = root().join("target/test-examples");
-        let status = Command::new("make")
-            .arg("-s")
-            .arg("-C")
-            .arg(root().join("examples/hosts"))
-            .arg(format!("OUT={}", out.display()))
-            .status()
-            .expect("make");
-        assert!(status.success(), "building examples/hosts failed");
-        out
-    })
-}
-
 fn plain(program: &str) -> Output {
+    plain_with(program, &[])
+}
+
+/// `program` run with `args`, without the shim.
+fn plain_with(program: &str, args: &[&str]) -> Output {
     Command::new(examples().join(program))
+        .args(args)
         .output()
         .expect("running the example")
 }
 
 /// Runs `program` through `srcsim run` with `extra` flags; returns its output and report.
 fn simulated(program: &str, extra: &[&str], env: &[(&str, &str)]) -> (Output, Report) {
+    simulated_with(program, &[], extra, env)
+}
+
+/// Runs `program args` through `srcsim run` with `extra` flags.
+fn simulated_with(
+    program: &str,
+    args: &[&str],
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (Output, Report) {
+    let (out, report) = simulated_at(&examples().join(program), args, extra, env);
+    let report = report
+        .unwrap_or_else(|e| panic!("{program}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    (out, report)
+}
+
+/// Runs the host at `path` with `args` through `srcsim run`; its output and report (if it
+/// wrote one).
+fn simulated_at(
+    path: &Path,
+    args: &[&str],
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (Output, Result<Report, String>) {
     let dir = std::env::temp_dir().join(format!("srcsim-shim-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let report = dir.join(format!("{program}-{}.json", extra.join("")));
+    let name = path.file_name().unwrap().to_string_lossy();
+    // One file per call: tests run in parallel threads and several run the same host.
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let report = dir.join(format!("{name}-{call}.json"));
     let out = Command::new(env!("CARGO_BIN_EXE_srcsim"))
         .arg("run")
         .args(["--report", report.to_str().unwrap()])
         .args(extra)
         .arg("--")
-        .arg(examples().join(program))
+        .arg(path)
+        .args(args)
         .envs(env.iter().copied())
         .output()
         .expect("srcsim run");
-    let r = Report::read(&report)
-        .unwrap_or_else(|e| panic!("{program}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
-    (out, r)
+    (out, Report::read(&report).map_err(|e| e.to_string()))
+}
+
+/// The Rust host (examples/rust, an example of this crate that `cargo test` builds).
+fn rust_host() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let debug = exe.parent().and_then(Path::parent).unwrap();
+    let host = debug.join("examples/rust_host_blur");
+    assert!(host.is_file(), "{} not built", host.display());
+    host
 }
 
 fn assert_all_simulated(program: &str, report: &Report, launches: usize) {
@@ -81,6 +106,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("kmeans", 5),
     ("volume3d", 1),
     ("dp_saxpy", 1),
+    ("histogram", 1),
 ];
 
 #[test]
@@ -105,14 +131,35 @@ fn examples_compute_the_same_and_every_launch_is_simulated() {
 
 #[test]
 fn a_kernel_the_annotator_cannot_count_runs_unannotated_with_the_reason() {
-    let before = plain("histogram");
-    let (after, report) = simulated("histogram", &[], &[]);
+    // Its kernel returns inside a macro expansion, where no counters can be written.
+    let before = plain("unsupported");
+    assert_eq!(
+        before.status.code(),
+        Some(0),
+        "unsupported fails on its own"
+    );
+    let (after, report) = simulated("unsupported", &[], &[]);
     assert_eq!(after.status.code(), Some(0));
     assert_eq!(after.stdout, before.stdout);
     assert_eq!(report.launches.len(), 1);
     match &report.launches[0].outcome {
         Outcome::NotSimulated { reason } => {
-            assert!(reason.contains("unrolled this loop"), "{reason}")
+            assert!(
+                reason.contains("returns inside a macro expansion"),
+                "{reason}"
+            );
+            // The kernel source came as a string: the message says so, and where the
+            // annotator's copy of it is, at the line of the macro's use.
+            assert!(
+                reason.contains(
+                    "program.cl (the source given to clCreateProgramWithSource, kept at "
+                ),
+                "{reason}"
+            );
+            assert!(
+                reason.contains("/program.cl):14: kernel `guarded_scale`"),
+                "{reason}"
+            );
         }
         other => panic!("simulated: {other:?}"),
     }
@@ -257,4 +304,418 @@ fn threads_building_and_launching_at_once_lose_nothing() {
     assert_all_simulated("threads", &report, 32);
     let indices: Vec<usize> = report.launches.iter().map(|l| l.index).collect();
     assert_eq!(indices, (0..32).collect::<Vec<_>>());
+}
+
+/// A Rust host through opencl3, which loads libOpenCL with dlopen: the shim reaches it as
+/// an OpenCL layer (the default of `srcsim run`), not through LD_PRELOAD.
+#[test]
+fn a_rust_host_that_dlopens_the_loader_is_reached_as_a_layer() {
+    let host = rust_host();
+    let before = Command::new(&host).output().unwrap();
+    assert_eq!(before.status.code(), Some(0), "{before:?}");
+    let (after, report) = simulated_at(&host, &[], &[], &[]);
+    assert_eq!(after.status.code(), Some(0));
+    assert_eq!(after.stdout, before.stdout);
+    let report = report.unwrap();
+    assert_all_simulated("rust_host_blur", &report, 4);
+    let configurations: Vec<(String, String)> = report
+        .launches
+        .iter()
+        .map(|l| (l.kernel.clone(), l.configuration()))
+        .collect();
+    let blur = ("box_blur".to_string(), "256x128 / 16x16".to_string());
+    let sum = ("sum".to_string(), "1024 / 64".to_string());
+    assert_eq!(configurations, [blur.clone(), blur.clone(), blur, sum]);
+    // Three passes over the same image size: the same work, the same estimate.
+    let cycles: Vec<u64> = report.launches[..3]
+        .iter()
+        .map(|l| l.estimate().unwrap().cycles)
+        .collect();
+    assert!(cycles.windows(2).all(|w| w[0] == w[1]), "{cycles:?}");
+
+    // LD_PRELOAD does not reach a loader opened with dlopen: the host runs as it would
+    // alone and the shim sees no OpenCL call, so there is no report.
+    let (preloaded, report) = simulated_at(&host, &[], &["--preload"], &[]);
+    assert_eq!(preloaded.status.code(), Some(0));
+    assert_eq!(preloaded.stdout, before.stdout);
+    assert!(report.is_err(), "{report:?}");
+}
+
+/// A warm run builds the annotated program from the binaries the first run kept (no
+/// second pass of the source through the runtime's compiler) and estimates the same.
+#[test]
+fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
+    let cache = std::env::temp_dir().join(format!("srcsim-binary-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let env = [
+        ("SRCSIM_CACHE_DIR", cache.to_str().unwrap()),
+        ("SRCSIM_LOG", "debug"),
+    ];
+    let kept = "built from the binaries a previous run kept";
+    let (cold, first) = simulated("matmul", &[], &env);
+    assert!(!String::from_utf8_lossy(&cold.stderr).contains(kept));
+    let binaries = std::fs::read_dir(cache.join("binaries")).unwrap().count();
+    assert_eq!(binaries, 1, "one program, one device: one binary");
+    let (warm, second) = simulated("matmul", &[], &env);
+    assert!(
+        String::from_utf8_lossy(&warm.stderr).contains(kept),
+        "{}",
+        String::from_utf8_lossy(&warm.stderr)
+    );
+    assert_eq!(warm.stdout, cold.stdout);
+    assert_all_simulated("matmul", &second, 1);
+    assert_eq!(
+        first.launches[0].estimate().unwrap().cycles,
+        second.launches[0].estimate().unwrap().cycles
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// `srcsim run --profile` on matmul (n = 160, TILE = 16, 160x160 work-items): per source
+/// line, executions are what the loops' trip counts give; the estimates are those of a run
+/// without the profile; `srcsim report --lines` renders the saved profile.
+#[test]
+fn the_line_profile_counts_what_the_loops_execute() {
+    let (plain_out, plain_report) = simulated("matmul", &[], &[]);
+    let (out, report) = simulated("matmul", &["--profile"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, plain_out.stdout);
+    assert_all_simulated("matmul", &report, 1);
+    assert_eq!(
+        report.launches[0].estimate(),
+        plain_report.launches[0].estimate(),
+        "the profile changed the estimate"
+    );
+    assert!(plain_report.launches[0].profile.is_none());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line profile of matmul_tiled"), "{stderr}");
+
+    let (n, tile) = (160u64, 16u64);
+    let items = n * n;
+    let profile = report.launches[0].profile.as_ref().expect("a profile");
+    let source_lines = &report.programs[profile.program].source_lines;
+    let line_of = |text: &str| -> u32 {
+        *source_lines
+            .iter()
+            .find(|(_, t)| t.contains(text))
+            .unwrap_or_else(|| panic!("no line `{text}` in {source_lines:?}"))
+            .0
+    };
+    let lines = report.line_profiles();
+    assert_eq!(lines.len(), 1);
+    let k = &lines[0];
+    let executions = |text: &str| {
+        let line = line_of(text);
+        k.lines
+            .iter()
+            .find(|l| l.line == line)
+            .unwrap_or_else(|| panic!("line {line} not profiled"))
+            .executions
+    };
+    let tiles = n / tile;
+    assert_eq!(executions("float acc = 0.0f"), items);
+    assert_eq!(executions("As[ty][tx] = A["), items * tiles);
+    assert_eq!(
+        executions("acc += As[ty][k] * Bs[k][tx]"),
+        items * tiles * tile
+    );
+    // The inner `for` header: its condition runs TILE + 1 times per tile.
+    assert_eq!(executions("for (int k = 0"), items * tiles * (tile + 1));
+    assert_eq!(executions("C[row * n + col] = acc"), items);
+    // Every work-item's cycles are charged at some block: the blocks add up to the
+    // work-items' summed t, which is at least the kernel's (one work-item's) time.
+    let blocks: u64 = profile.blocks.iter().map(|b| b.cycles).sum();
+    assert_eq!(blocks, k.cycles);
+    assert!(k.cycles >= report.launches[0].estimate().unwrap().latency_cycles);
+    assert!(k.lines.windows(2).all(|w| w[0].cycles >= w[1].cycles));
+    // The lines' cycles and instructions are the blocks' divided: they sum exactly to
+    // the kernel's, and the percentages to 100.
+    assert_eq!(k.lines.iter().map(|l| l.cycles).sum::<u64>(), k.cycles);
+    assert_eq!(
+        k.lines.iter().map(|l| l.instructions).sum::<u64>(),
+        k.instructions
+    );
+    let percent: f64 = k.lines.iter().map(|l| l.share).sum();
+    assert!((percent - 100.0).abs() < 1e-6, "{percent}");
+    // The compiler unrolled the inner loop into the block of the tile loads: its
+    // multiply-adds (a chain through `acc`) take most of the time and land on their own
+    // line, which runs TILE times per tile, not on the loads'.
+    let inner = line_of("acc += As[ty][k] * Bs[k][tx]");
+    assert_eq!(k.lines[0].line, inner, "hottest: {:?}", k.lines[0]);
+    assert!(k.lines[0].share > 50.0, "{:?}", k.lines[0]);
+    // 16 fused multiply-adds and their 32 shared-memory loads per tile.
+    assert_eq!(k.lines[0].instructions, items * tiles * tile * 3);
+    for b in &profile.blocks {
+        let parts: f64 = b.by_line.iter().map(|l| l.cycles).sum();
+        assert!(
+            (parts - b.cycles as f64).abs() <= 1e-6 * b.cycles as f64,
+            "block {} ({} cycles) divided into {parts}",
+            b.index,
+            b.cycles
+        );
+    }
+
+    // `srcsim report --lines`, as a table and as JSON.
+    let dir = std::env::temp_dir().join(format!("srcsim-shim-test-{}", std::process::id()));
+    let saved = dir.join("matmul-profile-saved.json");
+    report.write(&saved).unwrap();
+    let show = |args: &[&str], path: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_srcsim"))
+            .arg("report")
+            .args(args)
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    let table = show(&["--lines", "--top", "3"], &saved);
+    assert!(table.status.success());
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("the 3 hottest of"), "{text}");
+    assert!(text.contains(k.lines[0].source.trim()), "{text}");
+    let json = show(&["--lines", "--json", "--kernel", "matmul_tiled"], &saved);
+    assert!(json.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let first = &v["kernels"][0]["lines"][0];
+    assert_eq!(first["line"], k.lines[0].line);
+    assert_eq!(first["cycles"], k.lines[0].cycles);
+    // Without --lines: the exit table.
+    let summary = show(&[], &saved);
+    assert!(String::from_utf8_lossy(&summary.stdout).contains("matmul_tiled"));
+    // A report without profile: a clear error.
+    let without = dir.join("matmul-without-profile.json");
+    plain_report.write(&without).unwrap();
+    let no_profile = show(&["--lines"], &without);
+    assert_eq!(no_profile.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&no_profile.stderr);
+    assert!(
+        err.contains("no line profile") && err.contains("--profile"),
+        "{err}"
+    );
+    let unknown = show(&["--kernel", "nope"], &saved);
+    assert_eq!(unknown.status.code(), Some(1));
+}
+
+/// The svm host (OpenCL 2.0, coarse-grained buffer SVM: PoCL's CPU device has it) with
+/// `args`, plain and under the shim as a layer and preloaded: the same output and exit
+/// code, both launches simulated; their cycles, one per launch.
+fn svm_host_under_the_shim(args: &[&str]) -> Vec<u64> {
+    let before = plain_with("svm", args);
+    let stdout = String::from_utf8_lossy(&before.stdout);
+    assert_eq!(
+        before.status.code(),
+        Some(0),
+        "svm fails on its own: {stdout}"
+    );
+    // A device without SVM makes the host skip its work; PoCL's CPU device, which the
+    // tests run on, has it: a skip here is a broken installation, not a pass.
+    assert!(
+        stdout.starts_with("svm: OK"),
+        "the svm host did not run its launches: {stdout}"
+    );
+    let mut cycles = None;
+    for extra in [&[][..], &["--preload"]] {
+        let (after, report) = simulated_with("svm", args, extra, &[]);
+        assert_eq!(after.status.code(), Some(0), "svm {args:?} {extra:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&after.stdout),
+            stdout,
+            "svm {args:?} {extra:?}: output"
+        );
+        assert_all_simulated("svm", &report, 2);
+        let these: Vec<u64> = report
+            .launches
+            .iter()
+            .map(|l| l.estimate().unwrap().cycles)
+            .collect();
+        assert_eq!(*cycles.get_or_insert(these.clone()), these, "{extra:?}");
+    }
+    cycles.unwrap()
+}
+
+/// Arguments set with clSetKernelArgSVMPointer and a pointer reached through SVM memory
+/// (clSetKernelExecInfo) reach the annotated kernel: every launch is simulated, and the
+/// host's own check of both launches' results passes under the shim.
+#[test]
+fn an_svm_host_computes_the_same_and_every_launch_is_simulated() {
+    let cycles = svm_host_under_the_shim(&[]);
+    // The second launch reads other table values through the same indices: the same
+    // branches, the same estimate.
+    assert_eq!(cycles[0], cycles[1], "{cycles:?}");
+
+    // The line profile counts what ran through the SVM pointers, per the host's data: 20000
+    // elements in 313 work-groups of 64 (20032 work-items), index i negative (the helper's
+    // branch) when i % 8 == 5, two launches.
+    let (out, report) = simulated("svm", &["--profile"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_all_simulated("svm", &report, 2);
+    let lines = report.line_profiles();
+    assert_eq!(lines.len(), 1);
+    let executions = |text: &str| {
+        let found: Vec<u64> = lines[0]
+            .lines
+            .iter()
+            .filter(|l| l.source.contains(text))
+            .map(|l| l.executions)
+            .collect();
+        assert_eq!(found.len(), 1, "`{text}` in {:?}", lines[0].lines);
+        found[0]
+    };
+    let (items, n) = (20032, 20000);
+    let negative = (0..n).filter(|i| i % 8 == 5).count() as u64;
+    assert_eq!(executions("int i = get_global_id(0)"), 2 * items);
+    assert_eq!(executions("int k = index[i]"), 2 * n);
+    assert_eq!(
+        executions("v = lut->table[k % lut->size] * lut->scale"),
+        2 * (n - negative)
+    );
+    assert_eq!(executions("return w[k & 3] * (float)(k + 1)"), 2 * negative);
+    assert_eq!(executions("out[i] = v"), 2 * n);
+}
+
+/// `svm --mixed` sets its output argument with clSetKernelArg (a cl_mem buffer) for the
+/// first launch and with clSetKernelArgSVMPointer for the second: were the switch not
+/// mirrored, the annotated kernel would write the second launch's results into the
+/// buffer and the host's check of the SVM output would fail.
+#[test]
+fn an_argument_switched_from_a_buffer_to_an_svm_pointer_reaches_the_annotated_kernel() {
+    let mixed = svm_host_under_the_shim(&["--mixed"]);
+    let stdout = String::from_utf8_lossy(&plain_with("svm", &["--mixed"]).stdout).into_owned();
+    assert!(stdout.contains("buffer then SVM output"), "{stdout}");
+    // How the output argument is passed does not change what the kernel executes.
+    let all_svm = svm_host_under_the_shim(&[]);
+    assert_eq!(mixed, all_svm);
+}
+
+/// `report` (schema 2) written the way schema 1 wrote it: every launch's profile with its
+/// blocks' places and its program's line texts.
+fn as_version_1(report: &serde_json::Value) -> serde_json::Value {
+    let mut old = report.clone();
+    let programs = old
+        .as_object_mut()
+        .unwrap()
+        .remove("programs")
+        .expect("programs");
+    old["schema"] = "srcsim.report/1".into();
+    for l in old["launches"].as_array_mut().unwrap() {
+        if l["profile"].is_null() {
+            continue;
+        }
+        let program = &programs[l["profile"]["program"].as_u64().unwrap() as usize];
+        let blocks: Vec<serde_json::Value> = l["profile"]["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|counts| {
+                let mut b = program["blocks"][counts["index"].as_u64().unwrap() as usize].clone();
+                for (field, value) in counts.as_object().unwrap() {
+                    if field != "index" {
+                        b[field] = value.clone();
+                    }
+                }
+                b
+            })
+            .collect();
+        l["profile"] = serde_json::json!({
+            "blocks": blocks,
+            "source_lines": program["source_lines"].clone(),
+        });
+    }
+    old
+}
+
+fn srcsim_report(args: &[&str], path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_srcsim"))
+        .arg("report")
+        .args(args)
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+/// The `--lines --json` output without its `schema` (a report read from schema 1 is
+/// shown in schema 2).
+fn lines_json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v.as_object_mut().unwrap().remove("schema");
+    v
+}
+
+/// stencil2d launches its kernel 6 times: the profiled report holds the kernel's source
+/// text and block places once, and gives the same line profile as the same report
+/// written the old way (the text in every launch), which still reads.
+#[test]
+fn a_profiled_report_holds_the_source_once_and_reads_as_the_old_one() {
+    let (out, report) = simulated("stencil2d", &["--profile"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_all_simulated("stencil2d", &report, 6);
+    let dir = std::env::temp_dir().join(format!("srcsim-shim-test-{}", std::process::id()));
+    let saved = dir.join("stencil2d-profile-saved.json");
+    report.write(&saved).unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let line = "out[i] = c + alpha * lap;";
+    assert_eq!(text.matches(line).count(), 1, "{text}");
+    assert_eq!(
+        text.matches("\"column\"").count(),
+        1,
+        "one block, placed once"
+    );
+    assert_eq!(
+        text.matches("\"executions\"").count(),
+        6,
+        "its counts per launch"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["schema"], "srcsim.report/2");
+    assert_eq!(doc["programs"].as_array().unwrap().len(), 1);
+
+    let old = as_version_1(&doc);
+    let old_path = dir.join("stencil2d-as-version-1.json");
+    std::fs::write(&old_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    let old_text = std::fs::read_to_string(&old_path).unwrap();
+    assert_eq!(old_text.matches(line).count(), 6);
+    assert!(old_text.len() > text.len());
+    for args in [&["--lines"][..], &[][..]] {
+        let new = srcsim_report(args, &saved);
+        let from_old = srcsim_report(args, &old_path);
+        assert!(new.status.success() && from_old.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&from_old.stdout),
+            String::from_utf8_lossy(&new.stdout),
+            "srcsim report {args:?}"
+        );
+    }
+    assert!(String::from_utf8_lossy(&srcsim_report(&["--lines"], &saved).stdout).contains(line));
+    assert_eq!(
+        lines_json(&srcsim_report(&["--lines", "--json"], &old_path)),
+        lines_json(&srcsim_report(&["--lines", "--json"], &saved))
+    );
+}
+
+/// A report the srcsim of schema 1 wrote (scan, `srcsim run --profile`: 3 launches of
+/// two kernels) gives what that srcsim's `srcsim report --lines` printed.
+#[test]
+fn a_report_of_schema_1_gives_the_line_profile_it_gave() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let old = data.join("scan-report-v1.json");
+    let table = srcsim_report(&["--lines"], &old);
+    assert!(
+        table.status.success(),
+        "{}",
+        String::from_utf8_lossy(&table.stderr)
+    );
+    let expected = std::fs::read_to_string(data.join("scan-report-v1.lines.txt")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&table.stdout), expected);
+    let json = srcsim_report(&["--lines", "--json"], &old);
+    let mut expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(data.join("scan-report-v1.lines.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(expected["schema"], "srcsim.report/1");
+    expected.as_object_mut().unwrap().remove("schema");
+    assert_eq!(lines_json(&json), expected);
 }

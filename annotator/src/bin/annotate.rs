@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use annotator::annotate::{annotate_file, Annotation};
+use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
 use annotator::cli::BuildArgs;
 use annotator::compile::Compiler;
 use annotator::matching::{From, To};
@@ -25,6 +25,10 @@ struct Args {
     /// Explain the block mapping instead of (or besides, with -o) writing files.
     #[arg(long)]
     explain: bool,
+    /// Also count, per source block, executions, cycles and PTX instructions in each
+    /// work-item's record (the sidecar's `records.profile` says where).
+    #[arg(long)]
+    profile: bool,
 }
 
 fn main() -> ExitCode {
@@ -40,11 +44,14 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<()> {
     let arch = args.build.architecture()?;
     let compiler = Compiler::locate()?;
-    let a = annotate_file(
+    let a = annotate_file_with(
         &compiler,
         &args.build.file,
         &args.build.build_options(),
         &arch,
+        AnnotateOptions {
+            profile: args.profile,
+        },
     )?;
     if let Some(out) = &args.output {
         std::fs::write(out, &a.source)
@@ -136,9 +143,43 @@ fn explain(a: &Annotation) -> String {
                 u.source.block,
                 shape.main,
                 shape.factor,
-                shape
-                    .remainder
-                    .map_or(String::new(), |r| format!(", B{r} is the remainder loop"))
+                shape.remainder.map_or(String::new(), |r| {
+                    let in_loop = a
+                        .sidecar
+                        .analysis
+                        .kernels
+                        .iter()
+                        .chain(&a.sidecar.analysis.functions)
+                        .filter(|f| f.name == k.name)
+                        .any(|f| f.loops.iter().any(|l| l.body.contains(&r)));
+                    if in_loop {
+                        format!(", B{r} is the remainder loop")
+                    } else {
+                        format!(", B{r} the remainder (one iteration at most)")
+                    }
+                })
+            );
+        }
+        for u in &k.unrolled {
+            let Some(c) = &u.copies else { continue };
+            let copies: Vec<String> = c
+                .shapes
+                .iter()
+                .map(|s| match s.remainder {
+                    Some(r) => format!("B{} ({} copies) + B{r}", s.main, s.factor),
+                    None => format!("B{} ({} copies)", s.main, s.factor),
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  loop body {} S{} copied: the compiler unrolled the {} loop(s) around it completely, leaving {} copies of the loop, in order {}; the entries of the loop are counted at S{} (reset at S{}) and each pass is charged on its copy",
+                u.source.function,
+                u.source.block,
+                c.unrolled_levels,
+                c.shapes.len(),
+                copies.join(", "),
+                c.enter,
+                c.reset
             );
         }
         for h in &k.paths.uncounted_loops {

@@ -9,6 +9,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
 
 use super::{AstNode, Extent, NodeKind, SourceFile, SourceFunction};
+use crate::cfg::PostDominators;
 
 /// How to insert code that runs exactly when a block runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +20,11 @@ pub enum Insertion {
     Before {
         /// Byte offset.
         offset: u32,
+        /// The statement there starts with a preprocessor directive (`#pragma unroll`)
+        /// on this line: the call goes on a line of its own before it, and a `#line`
+        /// gives the directive its line back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        directive: Option<u32>,
     },
     /// The statement `[start, end)` (its `;` included) is no compound: replace it by
     /// `{ call; statement }`.
@@ -27,6 +33,9 @@ pub enum Insertion {
         start: u32,
         /// One past its last byte.
         end: u32,
+        /// As for `Before`: the statement starts with a directive on this line.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        directive: Option<u32>,
     },
     /// The expression `[start, end)` is evaluated by the block: replace it by
     /// `(call, (expression))`.
@@ -117,6 +126,7 @@ pub struct SourceCfg {
     /// Blocks that end the function (a `return`, or the end of the body).
     pub exits: Vec<usize>,
     dominators: Dominators<NodeIndex>,
+    post_dominators: PostDominators,
 }
 
 impl SourceCfg {
@@ -125,6 +135,12 @@ impl SourceCfg {
         self.dominators
             .dominators(NodeIndex::new(b))
             .is_some_and(|mut it| it.any(|d| d.index() == a))
+    }
+
+    /// Whether block `a` post-dominates block `b`: every path from `b` to the function's
+    /// end passes `a`.
+    pub fn post_dominates(&self, a: usize, b: usize) -> bool {
+        self.post_dominators.post_dominates(a, b)
     }
 
     /// The block whose innermost region contains the position (line, col); `None` when no
@@ -139,6 +155,16 @@ impl SourceCfg {
             .max_by_key(|(_, r)| (r.start.offset, std::cmp::Reverse(r.end.offset)))
             .map(|(b, _)| b)
     }
+}
+
+/// Where a statement starts, for code inserted before it: an attributed statement
+/// (`#pragma unroll` then a loop) starts with its attribute, and when that is a directive
+/// the code inserted before it must end its own line.
+#[derive(Debug, Clone, Copy)]
+struct Anchor {
+    offset: u32,
+    /// The line of the directive the statement starts with.
+    directive: Option<u32>,
 }
 
 struct Builder<'a> {
@@ -192,7 +218,8 @@ impl Builder<'_> {
             | NodeKind::Switch
             | NodeKind::Case
             | NodeKind::Default
-            | NodeKind::Label => n
+            | NodeKind::Label
+            | NodeKind::Attributed => n
                 .children
                 .last()
                 .map_or(n.extent.end.offset, |c| self.statement_end(c)),
@@ -207,6 +234,16 @@ impl Builder<'_> {
         }
     }
 
+    /// Where statement `n` starts.
+    fn anchor(&self, n: &AstNode) -> Anchor {
+        let offset = n.extent.start.offset;
+        let directive = (n.kind == NodeKind::Attributed
+            && !n.in_macro
+            && self.file.text.as_bytes().get(offset as usize) == Some(&b'#'))
+        .then_some(n.extent.start.line);
+        Anchor { offset, directive }
+    }
+
     /// A block that starts with statement `n`, entered from `from`.
     fn statement_block(&mut self, n: &AstNode, role: BlockRole) -> usize {
         let insertion = if n.in_macro {
@@ -214,11 +251,14 @@ impl Builder<'_> {
         } else if n.kind == NodeKind::Compound {
             Insertion::Before {
                 offset: n.extent.start.offset + 1,
+                directive: None,
             }
         } else {
+            let at = self.anchor(n);
             Insertion::WrapStatement {
-                start: n.extent.start.offset,
+                start: at.offset,
                 end: self.statement_end(n),
+                directive: at.directive,
             }
         };
         self.new_block(role, insertion)
@@ -272,17 +312,15 @@ impl Builder<'_> {
         }
     }
 
-    /// Appends the region of `n` to `cur`, giving a code-less block its insertion point.
-    fn place(&mut self, n: &AstNode, cur: usize) {
-        self.place_region(n.extent, n.extent.start.offset, cur);
-    }
-
     /// Appends `region` (a part of the statement starting at `statement`) to `cur`; a
     /// code-less block gets its call inserted before the statement.
-    fn place_region(&mut self, region: Extent, statement: u32, cur: usize) {
+    fn place_region(&mut self, region: Extent, statement: Anchor, cur: usize) {
         let b = &mut self.blocks[cur];
         if b.insertion == Insertion::Nothing {
-            b.insertion = Insertion::Before { offset: statement };
+            b.insertion = Insertion::Before {
+                offset: statement.offset,
+                directive: statement.directive,
+            };
             if b.role == BlockRole::Join {
                 b.role = BlockRole::Sequence;
             }
@@ -293,8 +331,26 @@ impl Builder<'_> {
     /// Builds statement `n` entered in block `cur`; returns the block control falls into
     /// afterwards, or `None` if it never falls through.
     fn stmt(&mut self, n: &AstNode, cur: usize) -> Result<Option<usize>, Unsupported> {
+        self.stmt_at(n, self.anchor(n), cur)
+    }
+
+    /// [`Self::stmt`] for statement `n` starting at `at` (before its attributes).
+    fn stmt_at(
+        &mut self,
+        n: &AstNode,
+        at: Anchor,
+        cur: usize,
+    ) -> Result<Option<usize>, Unsupported> {
         use NodeKind::*;
         Ok(match n.kind {
+            // The attributes (an unroll hint) change how the compiler shapes the loop,
+            // not the control flow of the source: the statement is built as it is.
+            Attributed => {
+                let Some(inner) = n.children.last() else {
+                    return Err(self.unsupported(n, "an attributed statement without one"));
+                };
+                self.stmt_at(inner, at, cur)?
+            }
             Compound => {
                 let mut c = Some(cur);
                 for s in &n.children {
@@ -311,7 +367,7 @@ impl Builder<'_> {
                 let [cond, then, rest @ ..] = n.children.as_slice() else {
                     return Err(self.unsupported(n, "an `if` without a condition"));
                 };
-                self.place_region(cond.extent, n.extent.start.offset, cur);
+                self.place_region(cond.extent, at, cur);
                 let decided = self.expr(cond, cur);
                 let j = self.join();
                 let t = self.statement_block(then, BlockRole::Sequence);
@@ -368,7 +424,7 @@ impl Builder<'_> {
                 };
                 let mut c = cur;
                 if init.kind != Null && !init.in_macro {
-                    self.place_region(init.extent, n.extent.start.offset, c);
+                    self.place_region(init.extent, at, c);
                     c = self.expr(init, c);
                 }
                 let h = if cond.kind == Null && n.in_macro {
@@ -426,7 +482,7 @@ impl Builder<'_> {
                 let [cond, body] = n.children.as_slice() else {
                     return Err(self.unsupported(n, "a `switch` without a body"));
                 };
-                self.place_region(cond.extent, n.extent.start.offset, cur);
+                self.place_region(cond.extent, at, cur);
                 let decided = self.expr(cond, cur);
                 let exit = self.join();
                 self.breakable.push((None, exit));
@@ -456,7 +512,7 @@ impl Builder<'_> {
                 let Some(&(_, to)) = self.breakable.last() else {
                     return Err(self.unsupported(n, "a `break` outside a loop or switch"));
                 };
-                self.place(n, cur);
+                self.place_region(n.extent, at, cur);
                 self.edge(cur, to);
                 None
             }
@@ -464,19 +520,19 @@ impl Builder<'_> {
                 let Some(to) = self.breakable.iter().rev().find_map(|(c, _)| *c) else {
                     return Err(self.unsupported(n, "a `continue` outside a loop"));
                 };
-                self.place(n, cur);
+                self.place_region(n.extent, at, cur);
                 self.edge(cur, to);
                 None
             }
             Return => {
-                self.place(n, cur);
+                self.place_region(n.extent, at, cur);
                 let end = n.children.iter().fold(cur, |c, e| self.expr(e, c));
                 self.exits.push(end);
                 None
             }
             Goto | Label => return Err(self.unsupported(n, "`goto` and labels")),
             _ => {
-                self.place(n, cur);
+                self.place_region(n.extent, at, cur);
                 Some(self.expr(n, cur))
             }
         })
@@ -515,6 +571,7 @@ impl Builder<'_> {
                     BlockRole::CaseLabel,
                     Insertion::Before {
                         offset: (at + 1) as u32,
+                        directive: None,
                     },
                 );
                 self.edge(decided, b);
@@ -586,6 +643,7 @@ pub fn build(file: &SourceFile, f: &SourceFunction) -> Result<SourceCfg, Unsuppo
         BlockRole::Entry,
         Insertion::Before {
             offset: f.body.extent.start.offset + 1,
+            directive: None,
         },
     );
     if let Some(end) = b.stmt(&f.body, entry)? {
@@ -601,10 +659,16 @@ pub fn build(file: &SourceFile, f: &SourceFunction) -> Result<SourceCfg, Unsuppo
         }
     }
     let dominators = dominators::simple_fast(&graph, NodeIndex::new(entry));
+    let post_dominators = PostDominators::new(
+        b.blocks.len(),
+        |x| b.blocks[x].successors.clone(),
+        b.exits.iter().copied(),
+    );
     Ok(SourceCfg {
         function: f.name.clone(),
         blocks: b.blocks,
         exits: b.exits,
         dominators,
+        post_dominators,
     })
 }

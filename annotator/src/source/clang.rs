@@ -9,7 +9,7 @@ use std::ffi::{CStr, CString};
 use std::os::raw::{c_int, c_uint, c_void};
 use std::path::Path;
 use std::ptr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use clang_sys::*;
 
@@ -18,6 +18,26 @@ use super::{AstNode, Extent, NodeKind, Pos, SourceError, SourceFunction};
 /// libclang is thread-safe per index, but one index per parse and a process-wide lock keep
 /// the FFI simple; parsing a kernel takes milliseconds.
 static LIBCLANG: Mutex<()> = Mutex::new(());
+
+/// Makes libclang callable on this thread, opening it on first use.
+///
+/// libclang (and the LLVM it links) is opened at the first parse, not when the process
+/// starts: the shim lives in every host process, most of whose runs find their
+/// annotations cached, and opening the two libraries costs about 20 ms. The library is
+/// found as clang-sys finds it at run time (`LIBCLANG_PATH`, else the newest libclang in
+/// the usual places); clang-sys keeps it per thread, so one opened copy is shared.
+fn ensure_loaded() -> Result<(), SourceError> {
+    static LIBRARY: OnceLock<Result<Arc<SharedLibrary>, String>> = OnceLock::new();
+    if is_loaded() {
+        return Ok(());
+    }
+    let library = LIBRARY
+        .get_or_init(|| load_manually().map(Arc::new))
+        .clone()
+        .map_err(|e| SourceError::Libclang(format!("opening libclang: {e}")))?;
+    set_library(Some(library));
+    Ok(())
+}
 
 /// Owns a libclang index and translation unit; disposes of them on drop.
 struct Unit {
@@ -165,6 +185,10 @@ fn kind_of(cursor: CXCursor) -> NodeKind {
         CXCursor_DeclStmt => NodeKind::Decl,
         CXCursor_ConditionalOperator => NodeKind::Conditional,
         CXCursor_CallExpr => NodeKind::Call,
+        // libclang 19 has no cursor kind of its own for an `AttributedStmt` (a statement
+        // after `#pragma unroll` or `__attribute__((opencl_unroll_hint(N)))`): it is an
+        // unexposed statement whose only visited child is the statement it wraps.
+        CXCursor_UnexposedStmt if wraps_a_statement(cursor) => NodeKind::Attributed,
         CXCursor_BinaryOperator => {
             // SAFETY: `cursor` is a binary operator of a live unit (libclang >= 17).
             match unsafe { clang_getCursorBinaryOperatorKind(cursor) } {
@@ -178,6 +202,16 @@ fn kind_of(cursor: CXCursor) -> NodeKind {
         k if (CXCursor_UnexposedExpr..CXCursor_UnexposedStmt).contains(&k) => NodeKind::Expr,
         _ => NodeKind::Other,
     }
+}
+
+/// Whether the last child of `cursor` is a statement or an expression (libclang numbers
+/// expressions from 100 and statements from 200 up to the translation unit's kind).
+fn wraps_a_statement(cursor: CXCursor) -> bool {
+    children(cursor).last().is_some_and(|&c| {
+        // SAFETY: `c` belongs to the live translation unit of `cursor`.
+        let kind = unsafe { clang_getCursorKind(c) };
+        (CXCursor_UnexposedExpr..CXCursor_TranslationUnit).contains(&kind)
+    })
 }
 
 fn spelling(cursor: CXCursor) -> String {
@@ -209,6 +243,7 @@ pub(super) fn parse_functions(
     args: &[String],
 ) -> Result<Vec<SourceFunction>, SourceError> {
     let _guard = LIBCLANG.lock().unwrap_or_else(|e| e.into_inner());
+    ensure_loaded()?;
     let file = CString::new(path.as_os_str().to_string_lossy().as_bytes())
         .map_err(|_| SourceError::Libclang(format!("{}: path contains NUL", path.display())))?;
     let c_args: Vec<CString> = args

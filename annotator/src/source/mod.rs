@@ -67,6 +67,12 @@ pub enum NodeKind {
     Label,
     /// `;`.
     Null,
+    /// A statement with attributes: `#pragma unroll N` (or `nounroll`) or
+    /// `__attribute__((opencl_unroll_hint(N)))` in front of a loop, `__attribute__((...))`
+    /// in front of another statement. Its last child is the statement; the attribute
+    /// belongs to it, so code can be inserted before the attributed statement as a whole,
+    /// never between the attribute and the statement.
+    Attributed,
     /// A declaration statement (`int i = 0;`).
     Decl,
     /// `c ? a : b`.
@@ -102,6 +108,7 @@ impl NodeKind {
                 | Return
                 | Goto
                 | Label
+                | Attributed
         )
     }
 }

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""The GPU and report sides of scripts/gpu-validate.
+
+measure: runs the PTX that `scripts/gpu-validate predict` wrote (srcsim's own compile path)
+         on the GPU through the CUDA driver (CuPy's RawModule loads the PTX; the driver
+         JIT-compiles it), with the suite's arguments and NDRange (one OpenCL work-group is
+         one CUDA block: grid = global / local), times every launch with CUDA events and
+         writes the median of the timed launches, after warm-up, to a CSV with the GPU's
+         name, driver and the date.
+report:  joins predictions and measurements by case, prints predicted, measured, their
+         ratio and the absolute percentage error, and the mean absolute percentage error
+         (MAPE) over compute-bound and memory-bound kernels, and writes the joined table.
+
+Only the standard library is needed for `report`; `measure` needs CuPy and NumPy.
+"""
+
+import argparse
+import csv
+import datetime
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tomllib
+
+# ---------------------------------------------------------------------------------------
+# The suite manifest (validation/suite.toml), read as srcsim-validate reads it.
+
+ELEM_TYPES = {"f32", "f64", "i32", "u32"}
+
+
+class SuiteError(Exception):
+    """A manifest that cannot be used; the message names the file and the place."""
+
+
+def load_suite(path):
+    try:
+        with open(path, "rb") as f:
+            suite = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise SuiteError(f"{path}: {e}") from e
+    kernels = suite.get("kernel")
+    if not kernels:
+        raise SuiteError(f"{path}: no [[kernel]] entries")
+    for k in kernels:
+        for field in ("name", "file", "class", "args", "sweep"):
+            if field not in k:
+                raise SuiteError(f"{path}: kernel {k.get('name', '?')}: missing `{field}`")
+    return kernels
+
+
+def vars_label(launch):
+    return ";".join(f"{k}={v}" for k, v in sorted(launch.get("vars", {}).items()))
+
+
+def resolve(value, launch, where):
+    if isinstance(value, str):
+        if value == "global":
+            return launch["global"]
+        vars_ = launch.get("vars", {})
+        if value not in vars_:
+            raise SuiteError(f"{where}: no launch variable `{value}` (vars: {vars_label(launch)})")
+        return vars_[value]
+    return value
+
+
+def launch_args(kernel, launch, where):
+    """The arguments of one launch: ("buffer", type, length, fill) or ("scalar", type, value)."""
+    out = []
+    for i, spec in enumerate(kernel["args"]):
+        at = f"{where}, argument {i}"
+        elem = spec.get("type")
+        if elem not in ELEM_TYPES:
+            raise SuiteError(f"{at}: type must be one of {sorted(ELEM_TYPES)}, not {elem!r}")
+        if spec.get("kind") == "buffer":
+            length = resolve(spec["len"], launch, at)
+            if not isinstance(length, int) or length < 1:
+                raise SuiteError(f"{at}: buffer length {length!r} is not a positive integer")
+            if spec.get("fill") not in ("zero", "iota"):
+                raise SuiteError(f"{at}: fill must be zero or iota")
+            out.append(("buffer", elem, length, spec["fill"]))
+        elif spec.get("kind") == "scalar":
+            out.append(("scalar", elem, resolve(spec["value"], launch, at)))
+        else:
+            raise SuiteError(f"{at}: kind must be buffer or scalar (__local arguments are not supported)")
+    return out
+
+
+def cases(suite_path, quick=False):
+    """Every launch of the suite: (case id, kernel entry, launch, args)."""
+    out = []
+    for k in load_suite(suite_path):
+        sweep = k["sweep"][:1] if quick else k["sweep"]
+        for i, launch in enumerate(sweep):
+            case = f"{k['name']}#{i}"
+            where = f"{suite_path}: {case}"
+            g, l = launch.get("global"), launch.get("local")
+            if not (isinstance(g, int) and isinstance(l, int) and l > 0 and g % l == 0):
+                raise SuiteError(f"{where}: local size {l!r} must divide global size {g!r}")
+            out.append((case, k, launch, launch_args(k, launch, where)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# measure
+
+def gpu_facts():
+    """GPU name, driver version and current / maximum SM clock (MHz), from nvidia-smi where
+    it is present."""
+    import cupy
+
+    props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    driver = str(cupy.cuda.runtime.driverGetVersion())
+    clocks = ("", "")
+    try:
+        smi = subprocess.run(
+            ["nvidia-smi", "--query-gpu=driver_version,clocks.sm,clocks.max.sm",
+             "--format=csv,noheader,nounits", "-i", str(cupy.cuda.Device().id)],
+            capture_output=True, text=True, check=True).stdout.strip().split(", ")
+        driver, clocks = smi[0], (smi[1], smi[2])
+    except (OSError, subprocess.CalledProcessError, IndexError):
+        pass
+    return name, driver, clocks
+
+
+def host_arrays(args):
+    import numpy as np
+
+    dtypes = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "u32": np.uint32}
+    out = []
+    for a in args:
+        if a[0] == "buffer":
+            _, elem, length, fill = a
+            data = np.zeros(length, dtypes[elem]) if fill == "zero" else \
+                np.arange(length, dtype=np.int64).astype(dtypes[elem])
+            out.append(("buffer", data))
+        else:
+            _, elem, value = a
+            out.append(("scalar", dtypes[elem](value)))
+    return out
+
+
+def measure(args):
+    import cupy
+
+    predictions = read_csv(os.path.join(args.predictions, "predictions.csv"))
+    predicted = {row["case"]: row for row in predictions}
+    name, driver, (clock, max_clock) = gpu_facts()
+    date = datetime.date.today().isoformat()
+    out_path = args.out or os.path.join("validation", "measured", f"{slug(name)}-{date}.csv")
+    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
+    modules = {}
+    rows = []
+    for case, kernel, launch, spec in cases(args.suite, args.quick):
+        if case not in predicted:
+            print(f"{case}: no prediction in {args.predictions}; skipped", file=sys.stderr)
+            continue
+        ptx = os.path.join(args.predictions, "ptx", predicted[case]["ptx"])
+        if ptx not in modules:
+            modules[ptx] = cupy.RawModule(path=ptx)
+        fn = modules[ptx].get_function(kernel["name"])
+        values = [cupy.asarray(v) if kind == "buffer" else v for kind, v in host_arrays(spec)]
+        grid, block = (launch["global"] // launch["local"], 1, 1), (launch["local"], 1, 1)
+        for _ in range(args.warmup):
+            fn(grid, block, values)
+        cupy.cuda.Device().synchronize()
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        times = []
+        for _ in range(args.runs):
+            start.record()
+            fn(grid, block, values)
+            end.record()
+            end.synchronize()
+            times.append(cupy.cuda.get_elapsed_time(start, end) * 1000.0)
+        median = statistics.median(times)
+        print(f"{case}: {median:.2f} us (median of {args.runs}; {min(times):.2f} .. {max(times):.2f})",
+              file=sys.stderr)
+        rows.append({
+            "case": case, "kernel": kernel["name"], "global": launch["global"],
+            "local": launch["local"], "vars": vars_label(launch),
+            "measured_us": f"{median:.3f}", "min_us": f"{min(times):.3f}",
+            "max_us": f"{max(times):.3f}", "runs": args.runs, "gpu": name, "driver": driver,
+            "sm_clock_mhz": clock, "max_sm_clock_mhz": max_clock, "date": date,
+        })
+        del values
+    write_csv(out_path, MEASURED_FIELDS, rows)
+    print(out_path)
+    return out_path
+
+
+MEASURED_FIELDS = ["case", "kernel", "global", "local", "vars", "measured_us", "min_us",
+                   "max_us", "runs", "gpu", "driver", "sm_clock_mhz", "max_sm_clock_mhz", "date"]
+
+# ---------------------------------------------------------------------------------------
+# report
+
+REPORT_FIELDS = ["case", "kernel", "class", "global", "local", "vars", "predicted_us",
+                 "measured_us", "ratio", "ape_percent", "bound", "arch", "gpu", "driver",
+                 "date"]
+
+
+class ReportError(Exception):
+    """Predictions and measurements that cannot be joined."""
+
+
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "gpu"
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def write_csv(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def join(predictions, measurements):
+    """Rows of the report, one per case measured, in the order of the predictions; an error
+    when a case's launch differs between the two sides. Returns (rows, not_measured)."""
+    measured = {}
+    for m in measurements:
+        if m["case"] in measured:
+            raise ReportError(f"case {m['case']} is measured twice")
+        measured[m["case"]] = m
+    rows, missing = [], []
+    for p in predictions:
+        m = measured.pop(p["case"], None)
+        if m is None:
+            missing.append(p["case"])
+            continue
+        for key in ("global", "local", "vars"):
+            if str(p[key]) != str(m[key]):
+                raise ReportError(
+                    f"case {p['case']}: {key} is {p[key]!r} in the predictions and {m[key]!r} "
+                    "in the measurements (predicted from another suite?)")
+        pred, meas = float(p["predicted_us"]), float(m["measured_us"])
+        if meas <= 0:
+            raise ReportError(f"case {p['case']}: measured time {meas} is not positive")
+        rows.append({
+            "case": p["case"], "kernel": p["kernel"], "class": p["class"],
+            "global": p["global"], "local": p["local"], "vars": p["vars"],
+            "predicted_us": f"{pred:.3f}", "measured_us": f"{meas:.3f}",
+            "ratio": f"{pred / meas:.4f}", "ape_percent": f"{abs(pred - meas) / meas * 100:.2f}",
+            "bound": p["bound"], "arch": p["arch"], "gpu": m["gpu"], "driver": m["driver"],
+            "date": m["date"],
+        })
+    if measured:
+        raise ReportError(f"measured but not predicted: {', '.join(sorted(measured))}")
+    if not rows:
+        raise ReportError("no case is both predicted and measured")
+    return rows, missing
+
+
+def mape(rows, kernel_class=None):
+    """Mean absolute percentage error over the rows (of one class), or None if none."""
+    apes = [float(r["ape_percent"]) for r in rows
+            if kernel_class is None or r["class"] == kernel_class]
+    return statistics.fmean(apes) if apes else None
+
+
+def render(rows, missing):
+    header = ["kernel", "size", "predicted us", "measured us", "ratio", "APE %", "bound"]
+    body = [[r["case"], f"{r['global']}/{r['local']} {r['vars']}", r["predicted_us"],
+             r["measured_us"], r["ratio"], r["ape_percent"], r["bound"]] for r in rows]
+    widths = [max(len(x) for x in col) for col in zip(header, *body)]
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    out = [line(header), line(["-" * w for w in widths])] + [line(b) for b in body]
+    out.append("")
+    for label, cls in (("compute-bound", "compute"), ("memory-bound", "memory"), ("all", None)):
+        m = mape(rows, cls)
+        n = sum(1 for r in rows if cls is None or r["class"] == cls)
+        out.append(f"MAPE {label}: " + ("n/a" if m is None else f"{m:.1f}% over {n} launches"))
+    if missing:
+        out.append(f"not measured: {', '.join(missing)}")
+    first = rows[0]
+    out.append(f"GPU {first['gpu']}, driver {first['driver']}, {first['date']}; "
+               f"model {first['arch']}")
+    return "\n".join(out)
+
+
+def report(args):
+    rows, missing = join(read_csv(os.path.join(args.predictions, "predictions.csv")),
+                         read_csv(args.measured))
+    print(render(rows, missing))
+    out = args.out or os.path.join("validation", f"{slug(rows[0]['gpu'])}-{rows[0]['date']}.csv")
+    write_csv(out, REPORT_FIELDS, rows)
+    print(f"wrote {out}")
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="verb", required=True)
+    m = sub.add_parser("measure", help="time the suite's PTX on the GPU (CuPy)")
+    m.add_argument("--suite", default="validation/suite.toml")
+    m.add_argument("--predictions", default="validation/predictions/hopper_h100")
+    m.add_argument("--out", help="default validation/measured/<gpu>-<date>.csv")
+    m.add_argument("--runs", type=int, default=20, help="timed launches (median)")
+    m.add_argument("--warmup", type=int, default=3, help="untimed launches first")
+    m.add_argument("--quick", action="store_true", help="first launch of each kernel only")
+    r = sub.add_parser("report", help="join predictions and measurements, print MAPE")
+    r.add_argument("--predictions", default="validation/predictions/hopper_h100")
+    r.add_argument("--measured", required=True, help="a CSV written by measure")
+    r.add_argument("--out", help="default validation/<gpu>-<date>.csv")
+    args = ap.parse_args(argv)
+    try:
+        (measure if args.verb == "measure" else report)(args)
+    except (SuiteError, ReportError, OSError, KeyError) as e:
+        print(f"gpu-validate {args.verb}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

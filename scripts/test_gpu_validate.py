@@ -1,0 +1,124 @@
+"""Unit tests of scripts/gpu_validate.py on hand-made data: the join of predictions and
+measurements, ratio, absolute percentage error, MAPE per class, the errors, and the
+manifest's argument resolution (the same the GPU side launches with). Run by
+tests/tests/validation.rs (python3 -m unittest)."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_validate as gv  # noqa: E402
+
+
+def pred(case, cls, us, global_="1024", local="128", vars_="iters=8"):
+    return {"case": case, "kernel": case.split("#")[0], "class": cls, "ptx": "k.ptx",
+            "global": global_, "local": local, "vars": vars_, "arch": "hopper_h100",
+            "predicted_cycles": "0", "predicted_us": us, "latency_cycles": "0",
+            "bound": "latency", "work_groups_per_sm": "1"}
+
+
+def meas(case, us, global_="1024", local="128", vars_="iters=8"):
+    return {"case": case, "kernel": case.split("#")[0], "global": global_, "local": local,
+            "vars": vars_, "measured_us": us, "gpu": "NVIDIA H100 80GB HBM3",
+            "driver": "580.1", "date": "2025-01-02"}
+
+
+class Report(unittest.TestCase):
+    def test_ratio_error_and_mape_per_class(self):
+        rows, missing = gv.join(
+            [pred("a#0", "compute", "110"), pred("b#0", "compute", "45"),
+             pred("c#0", "memory", "10"), pred("d#0", "memory", "1")],
+            [meas("a#0", "100"), meas("b#0", "50"), meas("c#0", "40")])
+        self.assertEqual(missing, ["d#0"])
+        self.assertEqual([r["ratio"] for r in rows], ["1.1000", "0.9000", "0.2500"])
+        self.assertEqual([r["ape_percent"] for r in rows], ["10.00", "10.00", "75.00"])
+        self.assertAlmostEqual(gv.mape(rows, "compute"), 10.0)
+        self.assertAlmostEqual(gv.mape(rows, "memory"), 75.0)
+        self.assertAlmostEqual(gv.mape(rows), 95.0 / 3)
+        text = gv.render(rows, missing)
+        self.assertIn("MAPE compute-bound: 10.0% over 2 launches", text)
+        self.assertIn("MAPE memory-bound: 75.0% over 1 launches", text)
+        self.assertIn("not measured: d#0", text)
+        self.assertEqual(rows[0]["gpu"], "NVIDIA H100 80GB HBM3")
+
+    def test_mismatched_launches_are_refused(self):
+        with self.assertRaisesRegex(gv.ReportError, "a#0: vars"):
+            gv.join([pred("a#0", "compute", "1")], [meas("a#0", "1", vars_="iters=9")])
+        with self.assertRaisesRegex(gv.ReportError, "measured but not predicted: z#0"):
+            gv.join([pred("a#0", "compute", "1")], [meas("a#0", "1"), meas("z#0", "1")])
+        with self.assertRaisesRegex(gv.ReportError, "no case"):
+            gv.join([pred("a#0", "compute", "1")], [])
+        with self.assertRaisesRegex(gv.ReportError, "not positive"):
+            gv.join([pred("a#0", "compute", "1")], [meas("a#0", "0")])
+
+    def test_report_writes_the_joined_csv(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "p"))
+            gv.write_csv(os.path.join(d, "p", "predictions.csv"), list(pred("a#0", "c", "1")),
+                         [pred("a#0", "compute", "12")])
+            gv.write_csv(os.path.join(d, "m.csv"), list(meas("a#0", "1")), [meas("a#0", "10")])
+            out = os.path.join(d, "r.csv")
+            self.assertEqual(gv.main(["report", "--predictions", os.path.join(d, "p"),
+                                      "--measured", os.path.join(d, "m.csv"), "--out", out]), 0)
+            (row,) = gv.read_csv(out)
+            self.assertEqual((row["ratio"], row["ape_percent"]), ("1.2000", "20.00"))
+            self.assertEqual(gv.slug(row["gpu"]), "nvidia-h100-80gb-hbm3")
+
+
+class Manifest(unittest.TestCase):
+    SUITE = """
+[[kernel]]
+name = "k"
+file = "k.cl"
+class = "compute"
+args = [
+  { kind = "buffer", type = "f32", len = "global", fill = "zero" },
+  { kind = "buffer", type = "u32", len = "n", fill = "iota" },
+  { kind = "scalar", type = "f64", value = 0.5 },
+  { kind = "scalar", type = "i32", value = "n" },
+]
+sweep = [ { global = 256, local = 64, vars = { n = 1000 } }, { global = 512, local = 64, vars = { n = 7 } } ]
+"""
+
+    def write(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_arguments_resolve_from_the_launch(self):
+        cs = gv.cases(self.write(self.SUITE))
+        self.assertEqual([c[0] for c in cs], ["k#0", "k#1"])
+        self.assertEqual(cs[0][3], [("buffer", "f32", 256, "zero"), ("buffer", "u32", 1000, "iota"),
+                                    ("scalar", "f64", 0.5), ("scalar", "i32", 1000)])
+        self.assertEqual(gv.vars_label(cs[1][2]), "n=7")
+        self.assertEqual(len(gv.cases(self.write(self.SUITE), quick=True)), 1)
+
+    def test_bad_manifests_are_named(self):
+        bad = self.write(self.SUITE.replace('value = "n"', 'value = "m"'))
+        with self.assertRaisesRegex(gv.SuiteError, r"k#0, argument 3: no launch variable `m`"):
+            gv.cases(bad)
+        bad = self.write(self.SUITE.replace("local = 64, vars = { n = 7 }", "local = 100, vars = { n = 7 }"))
+        with self.assertRaisesRegex(gv.SuiteError, "k#1: local size 100 must divide global size 512"):
+            gv.cases(bad)
+        bad = self.write(self.SUITE.replace('kind = "scalar", type = "f64"', 'kind = "local", type = "f64"'))
+        with self.assertRaisesRegex(gv.SuiteError, "__local arguments are not supported"):
+            gv.cases(bad)
+        with self.assertRaisesRegex(gv.SuiteError, "line"):
+            gv.cases(self.write("[[kernel]\n"))
+
+    def test_the_shipped_suite_is_valid(self):
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        cs = gv.cases(os.path.join(root, "validation", "suite.toml"))
+        classes = {c[1]["class"] for c in cs}
+        self.assertEqual(classes, {"compute", "memory"})
+        for case, kernel, launch, _ in cs:
+            # At least one work-group per SM of the H100 (132).
+            self.assertGreaterEqual(launch["global"] // launch["local"], 132, case)
+
+
+if __name__ == "__main__":
+    unittest.main()
