@@ -331,7 +331,8 @@ __kernel void merged(__global long *out, __global const int *trips, __global con
 fn cycles_divide_over_lines_as_the_block_timelines_say() {
     // Three PTX blocks, all timed: B0 (lines 2 to 6: the index, the load, the multiply
     // and add, the test), B1 (line 7: a division and a store, taken by even work-items),
-    // B2 (lines 9 and 10: a store and the return).
+    // B2 (lines 9 and 10: a store and the return). The two stores never meet: a kernel
+    // whose work-groups wrote the same element would give outputs that depend on their order.
     let src = "\
 __kernel void lines(__global const float *in, __global float *out)
 {
@@ -341,7 +342,7 @@ __kernel void lines(__global const float *in, __global float *out)
     if (i % 2 == 0) {
         out[i] = y / x;
     }
-    out[i + 64] = y;
+    out[i + 128] = y;
 }
 ";
     let items = 128usize;
@@ -352,7 +353,7 @@ __kernel void lines(__global const float *in, __global float *out)
         "lines",
         vec![
             KernelArg::from_slice(&input),
-            KernelArg::zeroed::<f32>(items + 64),
+            KernelArg::zeroed::<f32>(items + 128),
         ],
         NdRange::d1(items).with_local([64, 1, 1]),
     );
