@@ -16,7 +16,7 @@ use crate::matching::{
     match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
 };
 use crate::source::cfg::{build, Insertion, SourceCfg, Unsupported};
-use crate::source::{parse, SourceError, SourceFile};
+use crate::source::{parse, ParamKind, SourceError, SourceFile};
 
 /// The version tag of the sidecar's JSON schema.
 pub const SIDECAR_SCHEMA: &str = "srcsim.annotation/1";
@@ -265,6 +265,10 @@ pub struct AnnotatedKernel {
     pub name: String,
     /// The index of the appended records argument (the original argument count).
     pub records_arg: usize,
+    /// What each original argument is (from the source): the shim sums the sizes of the
+    /// buffers bound to `buffer` arguments as the launch's global-memory footprint.
+    #[serde(default)]
+    pub params: Vec<ParamKind>,
     /// PTX blocks to source blocks.
     pub block_map: BlockMap,
     /// What each timing point adds.
@@ -436,6 +440,10 @@ pub fn annotate_file_with(
         kernels.push(AnnotatedKernel {
             name: k.name.clone(),
             records_arg: f.params.len(),
+            params: source
+                .function(&k.name)
+                .map(|s| s.params.clone())
+                .unwrap_or_default(),
             block_map,
             paths,
             unrolled,
@@ -456,6 +464,7 @@ pub fn annotate_file_with(
         called.push(AnnotatedKernel {
             name: g.name.clone(),
             records_arg: 0,
+            params: Vec::new(),
             block_map,
             paths,
             unrolled,

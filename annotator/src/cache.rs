@@ -30,8 +30,9 @@ use crate::compile::{BuildOptions, Compiler};
 /// shares (extra counters). 6: a run-time loop inside loops the compiler unrolled
 /// completely is counted per copy; a loop with a copy that lost its mapping is refused.
 /// 7: in the profile mode, blocks that only count their executions no longer settle
-/// unrolled loops (they changed t).
-const ANNOTATION_REVISION: &str = "7";
+/// unrolled loops (they changed t). 8: a DRAM resource counts global-memory bytes, and
+/// kernels carry their parameters' kinds.
+const ANNOTATION_REVISION: &str = "8";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

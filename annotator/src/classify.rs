@@ -194,6 +194,37 @@ pub fn op_class(instr: &Instruction) -> (OpClass, bool) {
     (class, KNOWN_OPCODES.binary_search(&base).is_ok())
 }
 
+/// Bytes one work-item moves to or from global memory: loads, stores and atomics whose
+/// state space is `.global`, or none (a generic address, which in a kernel almost always
+/// points into a global buffer). The vector width times the element type's size; 0 for
+/// everything else.
+pub fn global_bytes(instr: &Instruction) -> u32 {
+    if !matches!(instr.base(), "ld" | "ldu" | "st" | "atom" | "red") {
+        return 0;
+    }
+    let (mut global, mut other_space, mut lanes, mut size) = (false, false, 1, 0);
+    for m in instr.modifiers() {
+        match m {
+            "global" => global = true,
+            "shared" | "local" | "const" | "param" | "tex" => other_space = true,
+            "v2" => lanes = 2,
+            "v4" => lanes = 4,
+            "v8" => lanes = 8,
+            "b8" | "u8" | "s8" => size = 1,
+            "b16" | "u16" | "s16" | "f16" | "bf16" => size = 2,
+            "b32" | "u32" | "s32" | "f32" | "f16x2" | "bf16x2" => size = 4,
+            "b64" | "u64" | "s64" | "f64" => size = 8,
+            "b128" => size = 16,
+            _ => {}
+        }
+    }
+    if global || !other_space {
+        lanes * size
+    } else {
+        0
+    }
+}
+
 /// f64 -> fp64; f32, f16, bf16, tf32 -> fp32; anything else -> int.
 fn data_kind(instr: &Instruction) -> DataKind {
     let mut kind = DataKind::Int;
@@ -317,6 +348,7 @@ pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified 
             reads,
             writes,
             operand_reads,
+            global_bytes: global_bytes(instr),
         },
         known,
     }
@@ -378,6 +410,20 @@ mod tests {
         );
         assert!(c[..12].iter().all(|c| c.known));
         assert!(!c[12].known);
+    }
+
+    #[test]
+    fn global_bytes_are_the_accesses_to_global_and_generic_addresses() {
+        let c = classify_body(
+            "ld.global.f32 %f1, [%rd1];\nld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n\
+             st.global.v2.f64 [%rd1], {%fd1, %fd2};\nst.global.u8 [%rd1], %r1;\n\
+             ld.f32 %f1, [%rd1];\natom.global.add.u32 %r5, [%rd1], 1;\n\
+             red.global.add.f32 [%rd1], %f1;\nld.shared.f32 %f1, [%rd1];\n\
+             st.local.u32 [%rd1], %r1;\nld.param.u64 %rd1, [k_param_0];\n\
+             ld.const.f32 %f1, [%rd1];\nadd.s32 %r1, %r2, %r3;\natom.shared.add.u32 %r5, [%rd1], 1;",
+        );
+        let bytes: Vec<u32> = c.iter().map(|c| c.instr.global_bytes).collect();
+        assert_eq!(bytes, [4, 16, 16, 1, 4, 4, 4, 0, 0, 0, 0, 0, 0]);
     }
 
     #[test]

@@ -46,6 +46,7 @@ fn main() {
             let res = KernelResources {
                 registers_per_work_item: 16,
                 local_memory_bytes: 0,
+                global_memory_bytes: None,
             };
             let mut times: Vec<f64> = (0..runs)
                 .map(|_| {

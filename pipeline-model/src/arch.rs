@@ -94,8 +94,8 @@ pub struct Architecture {
     pub frontend: Frontend,
     /// Latency, initiation interval and unit of every instruction class.
     pub ops: OpTable,
-    /// Memory latencies in cycles.
-    pub memory: MemoryLatencies,
+    /// Memory latencies and bandwidth.
+    pub memory: MemorySystem,
 }
 
 /// The PTX target a kernel is compiled for.
@@ -121,7 +121,8 @@ pub struct SmLimits {
 }
 
 /// Where a resource lives: in every sub-core (its own copy, used only by the warps dealt to
-/// that sub-core), or once in the SM (shared by all its warps).
+/// that sub-core), once in the SM (shared by all its warps), or once in the whole GPU (the
+/// DRAM interface, shared by every SM).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -129,6 +130,8 @@ pub enum Scope {
     SubCore,
     /// One for the whole SM.
     Sm,
+    /// One for the whole GPU (only the DRAM resource; no unit may have it).
+    Device,
 }
 
 /// A functional unit kind: how many copies, how wide, and where.
@@ -211,11 +214,12 @@ pub struct OpTable {
     pub other: OpTiming,
 }
 
-/// Memory latencies in cycles. The best-case block analysis charges `ops.mem.latency`;
-/// these are the figures of the memory hierarchy for the models that need them.
+/// The memory hierarchy: latencies in cycles and the DRAM bandwidth. The best-case block
+/// analysis charges `ops.mem.latency`; the latencies are the figures of the hierarchy for
+/// the models that need them. The bandwidth bounds the kernel as a whole.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MemoryLatencies {
+pub struct MemorySystem {
     /// Shared (local) memory access.
     pub shared: u32,
     /// L1 data cache hit.
@@ -224,6 +228,11 @@ pub struct MemoryLatencies {
     pub l2_hit: u32,
     /// DRAM access.
     pub dram: u32,
+    /// DRAM bandwidth in GB/s (10^9 bytes a second). With it the model has a resource
+    /// [`DRAM`] of the whole GPU: the bytes a launch must move between the SMs and DRAM over
+    /// this bandwidth bound its time. Without it, global memory costs only latency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dram_gb_per_s: Option<f64>,
 }
 
 impl OpTable {
@@ -347,14 +356,37 @@ impl Architecture {
         if self.units.is_empty() {
             return Err(invalid("units", "at least one unit is needed"));
         }
+        if let Some(bw) = self.memory.dram_gb_per_s {
+            if !(bw.is_finite() && bw > 0.0) {
+                return Err(invalid(
+                    "memory.dram_gb_per_s",
+                    "must be a positive number",
+                ));
+            }
+        }
+        if self.issue_scope == Scope::Device {
+            return Err(invalid(
+                "issue_scope",
+                "must be `sub_core` or `sm` (`device` is the DRAM's)",
+            ));
+        }
         for (i, unit) in self.units.iter().enumerate() {
+            if unit.scope == Scope::Device {
+                return Err(invalid(
+                    &format!("units[{i}].scope"),
+                    "must be `sub_core` or `sm` (`device` is the DRAM's)",
+                ));
+            }
             if unit.count == 0 {
                 return Err(invalid(&format!("units[{i}].count"), "must be at least 1"));
             }
             if unit.lanes == 0 {
                 return Err(invalid(&format!("units[{i}].lanes"), "must be at least 1"));
             }
-            if unit.name == ISSUE || self.units[..i].iter().any(|u| u.name == unit.name) {
+            if unit.name == ISSUE
+                || unit.name == DRAM
+                || self.units[..i].iter().any(|u| u.name == unit.name)
+            {
                 return Err(invalid(
                     &format!("units[{i}].name"),
                     &format!("`{}` is reserved or used twice", unit.name),
@@ -382,10 +414,13 @@ impl Architecture {
         self.units.iter().position(|u| u.name == name)
     }
 
-    /// The resources whose usage is counted: `issue` first, then every unit.
+    /// The resources whose usage is counted: `issue` first, then every unit, then [`DRAM`]
+    /// when the description gives its bandwidth. The usage of `DRAM` is in bytes, not
+    /// cycles.
     pub fn resources(&self) -> Vec<String> {
         std::iter::once(ISSUE.to_string())
             .chain(self.units.iter().map(|u| u.name.clone()))
+            .chain(self.dram_resource().map(|_| DRAM.to_string()))
             .collect()
     }
 
@@ -393,7 +428,20 @@ impl Architecture {
     pub fn resource_scopes(&self) -> Vec<Scope> {
         std::iter::once(self.issue_scope)
             .chain(self.units.iter().map(|u| u.scope))
+            .chain(self.dram_resource().map(|_| Scope::Device))
             .collect()
+    }
+
+    /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
+    pub fn dram_resource(&self) -> Option<usize> {
+        self.memory.dram_gb_per_s.map(|_| 1 + self.units.len())
+    }
+
+    /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
+    pub fn dram_bytes_per_cycle(&self) -> Option<f64> {
+        self.memory
+            .dram_gb_per_s
+            .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
     }
 
     /// Cycles a warp instruction takes to dispatch on `unit`: `ceil(warp_size / lanes)`.
@@ -442,6 +490,10 @@ impl Architecture {
 
 /// The name of the issue resource (index 0 of [`Architecture::resources`]).
 pub const ISSUE: &str = "issue";
+
+/// The name of the DRAM resource (the last of [`Architecture::resources`], when present):
+/// its usage is bytes moved to and from global memory.
+pub const DRAM: &str = "DRAM";
 
 /// The resolved timing of one instruction class (llvm-mca's `InstrDesc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -504,7 +556,7 @@ mod tests {
             .map(lat),
             [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
         );
-        assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM"]);
+        assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM", "DRAM"]);
         assert_eq!(a.usage_scale(), 2);
         assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
         assert_eq!(

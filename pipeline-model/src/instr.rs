@@ -85,6 +85,9 @@ pub struct Instr {
     pub writes: Vec<Reg>,
     /// General-purpose registers the operand collector reads (OC -> EX latency, >= 1).
     pub operand_reads: u32,
+    /// Bytes one work-item moves between the SM and global memory (loads, stores and
+    /// atomics on global or generic addresses); 0 for everything else.
+    pub global_bytes: u32,
 }
 
 impl Instr {
@@ -96,6 +99,13 @@ impl Instr {
             reads: reads.to_vec(),
             writes: writes.to_vec(),
             operand_reads: reads.len() as u32,
+            global_bytes: 0,
         }
+    }
+
+    /// The same instruction, moving `bytes` per work-item to or from global memory.
+    pub fn with_global_bytes(mut self, bytes: u32) -> Self {
+        self.global_bytes = bytes;
+        self
     }
 }

@@ -17,6 +17,11 @@
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
 //!   and over every SM (and sub-core) of that sum)`.
+//! - DRAM (`Scope::Device`, when the architecture gives a bandwidth): the global-memory
+//!   bytes of all work-items, summed, at most the launch's buffer footprint
+//!   ([`KernelResources::global_memory_bytes`]: the caches keep what is touched again), over
+//!   the bytes the DRAM moves a cycle. A roofline bound: it assumes coalesced accesses and
+//!   a DRAM busy all the time, so it is a floor on the time of a memory-bound launch.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -89,8 +94,12 @@ pub struct KernelEstimate {
     /// `t_opt`: the latency term.
     pub latency_cycles: u64,
     /// Per resource, the contention term (the usage of the most loaded SM, or sub-core for
-    /// a resource of each sub-core), in cycles.
+    /// a resource of each sub-core; for DRAM, the launch's traffic over its bandwidth), in
+    /// cycles.
     pub contention_cycles: Vec<f64>,
+    /// Bytes the launch moves to and from DRAM, when the architecture models DRAM: the
+    /// work-items' global-memory bytes, at most the buffer footprint.
+    pub dram_bytes: Option<u64>,
     /// What bound it.
     pub bound: Bound,
     /// Work-groups per SM and their limiter.
@@ -152,7 +161,7 @@ pub fn estimate(
             local: geometry.local,
         });
     }
-    let n_res = arch.units.len() + 1;
+    let n_res = arch.resources().len();
     if records.resources != n_res {
         return Err(ModelError::Resources {
             records: records.resources,
@@ -187,6 +196,10 @@ pub fn estimate(
     let mut t_opt = 0u64;
     let mut group = 0u64;
     let mut warps_total = 0u64;
+    // The DRAM column, summed over every work-item (bytes add up; they are not a warp's
+    // occupancy of a unit).
+    let dram = arch.dram_resource();
+    let mut dram_total = 0u64;
     // Per-warp and per-group accumulators, reused.
     let mut warp_use = vec![0u64; n_res];
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
@@ -209,6 +222,9 @@ pub fn estimate(
                         let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
                         let start = row as usize * stride;
                         let slice = &records.data[start..start + ex as usize * stride];
+                        if let Some(d) = dram {
+                            dram_total += slice[1 + d..].iter().step_by(stride).sum::<u64>();
+                        }
                         for rec in slice.chunks_exact(stride) {
                             warp_t = warp_t.max(rec[0]);
                             for (m, &u) in warp_use.iter_mut().zip(&rec[1..]) {
@@ -265,6 +281,12 @@ pub fn estimate(
     }
 
     let scale = records.usage_scale.max(1) as f64;
+    let dram_bytes = dram.map(|_| {
+        let counted = (dram_total as f64 / scale).ceil() as u64;
+        resources
+            .global_memory_bytes
+            .map_or(counted, |footprint| counted.min(footprint))
+    });
     let contention: Vec<f64> = arch
         .resource_scopes()
         .into_iter()
@@ -275,10 +297,14 @@ pub fn estimate(
                 .map(|sm| match scope {
                     Scope::Sm => sm.iter().map(|sub| sub[r]).sum(),
                     Scope::SubCore => sm.iter().map(|sub| sub[r]).max().unwrap_or(0),
+                    Scope::Device => 0,
                 })
                 .max()
                 .unwrap_or(0);
-            busiest as f64 / scale
+            match (scope, dram_bytes, arch.dram_bytes_per_cycle()) {
+                (Scope::Device, Some(bytes), Some(per_cycle)) => bytes as f64 / per_cycle,
+                _ => busiest as f64 / scale,
+            }
         })
         .collect();
     let (busiest, worst) = contention
@@ -305,6 +331,7 @@ pub fn estimate(
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_opt,
         contention_cycles: contention,
+        dram_bytes,
         bound,
         occupancy: occ,
         parallel_work_groups: n_par,

@@ -24,7 +24,7 @@ pub mod kernel;
 pub mod occupancy;
 pub mod timing;
 
-pub use arch::{ArchError, Architecture, InstrTiming, Scope, Unit};
+pub use arch::{ArchError, Architecture, InstrTiming, Scope, Unit, DRAM, ISSUE};
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};

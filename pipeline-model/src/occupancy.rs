@@ -4,7 +4,8 @@ use serde::Serialize;
 
 use crate::arch::Architecture;
 
-/// What a work-group of a kernel needs from an SM.
+/// What a launch of a kernel needs: from an SM, per work-group (registers, local memory),
+/// and from global memory (the buffers it is given).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct KernelResources {
     /// 32-bit registers per work-item (from the compiled kernel).
@@ -12,6 +13,11 @@ pub struct KernelResources {
     /// Local (shared) memory per work-group in bytes: static `__local` arrays plus
     /// local-memory kernel arguments.
     pub local_memory_bytes: u64,
+    /// Bytes of the distinct global and constant buffers bound to the launch's arguments:
+    /// no launch moves more than this between DRAM and the SMs, because the caches keep
+    /// what it touches again (an upper bound on the compulsory traffic). `None` when
+    /// unknown (an argument is an SVM pointer): then every global access counts.
+    pub global_memory_bytes: Option<u64>,
 }
 
 /// The per-SM limit that bounds how many work-groups are resident.
@@ -139,6 +145,7 @@ mod tests {
         KernelResources {
             registers_per_work_item: registers,
             local_memory_bytes: local,
+            global_memory_bytes: None,
         }
     }
 

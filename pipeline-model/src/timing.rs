@@ -18,18 +18,23 @@ pub struct BlockTiming {
 
 /// Cycles each resource is held, indexed like [`Architecture::resources`]: the issue stage
 /// one cycle (issue interval) per instruction, a unit the initiation interval of each
-/// instruction on it divided by the unit's copies.
+/// instruction on it divided by the unit's copies; for [`crate::arch::DRAM`], the bytes one
+/// work-item moves to and from global memory.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ResourceUsage(pub Vec<f64>);
 
 impl ResourceUsage {
     /// Usage of `instrs` on `arch`.
     pub fn of(arch: &Architecture, instrs: &[Instr]) -> Self {
-        let mut usage = vec![0.0; arch.units.len() + 1];
+        let mut usage = vec![0.0; arch.resources().len()];
+        let dram = arch.dram_resource();
         for instr in instrs {
             let t = arch.describe(instr.class);
             usage[0] += f64::from(arch.frontend.issue_interval);
             usage[t.unit + 1] += f64::from(t.initiation) / f64::from(t.copies);
+            if let Some(d) = dram {
+                usage[d] += f64::from(instr.global_bytes);
+            }
         }
         ResourceUsage(usage)
     }

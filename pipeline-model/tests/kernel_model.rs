@@ -5,9 +5,11 @@
 use pipeline_model::*;
 
 /// gtx480 shrunk so that cases fit in a test: warps of 4, one SM, two schedulers,
-/// two resident work-groups. Resources: issue, ALU, SFU, MEM; usage scale 2.
+/// two resident work-groups. Resources: issue, ALU, SFU, MEM (DRAM has tests of its own);
+/// usage scale 2.
 fn toy(sms: u32, groups_per_sm: u32) -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
+    a.memory.dram_gb_per_s = None;
     a.warp_size = 4;
     a.sm_count = sms;
     a.limits.max_work_groups = groups_per_sm;
@@ -129,7 +131,8 @@ fn partial_work_groups_in_three_dimensions() {
 
 #[test]
 fn microseconds_at_the_clock() {
-    let arch = Architecture::load("gtx480").unwrap();
+    let mut arch = Architecture::load("gtx480").unwrap();
+    arch.memory.dram_gb_per_s = None;
     let t = [700u64; 32];
     let e = run(&arch, [32, 1, 1], [32, 1, 1], &records(&t, |_| [0; R]));
     assert_eq!(e.cycles, 700);
@@ -165,6 +168,7 @@ fn bad_launches_are_errors() {
     let big = KernelResources {
         registers_per_work_item: 0,
         local_memory_bytes: 1 << 20,
+        global_memory_bytes: None,
     };
     let geometry = LaunchGeometry {
         global: [8, 1, 1],

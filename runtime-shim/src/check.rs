@@ -528,6 +528,7 @@ mod tests {
             micros: cycles as f64 / 700.0,
             latency_cycles: cycles / 2,
             bound: bound.to_string(),
+            dram_bytes: None,
             work_groups_per_sm: 8,
             occupancy_limiter: "work-groups".to_string(),
             work_groups: 4,

@@ -83,6 +83,7 @@ real_api! {
     60 => clEnqueueTask(cl_command_queue, cl_kernel, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
     14 => clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
     18 => clReleaseMemObject(cl_mem) -> cl_int;
+    20 => clGetMemObjectInfo(cl_mem, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     48 => clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, usize, usize, *mut c_void, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
     41 => clWaitForEvents(cl_uint, *const cl_event) -> cl_int;
     43 => clRetainEvent(cl_event) -> cl_int;
@@ -509,6 +510,19 @@ impl Mem {
     /// Drops this library's reference (the runtime keeps it until queued commands end).
     pub fn release(self) {
         real!(clReleaseMemObject(self.0));
+    }
+
+    /// `CL_MEM_SIZE`: the bytes of the buffer.
+    pub fn size(self) -> Result<u64, ClError> {
+        let mut size = 0usize;
+        check(real!(clGetMemObjectInfo(
+            self.0,
+            CL_MEM_SIZE,
+            std::mem::size_of::<usize>(),
+            (&mut size as *mut usize).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok(size as u64)
     }
 }
 

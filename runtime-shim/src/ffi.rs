@@ -47,6 +47,7 @@ pub const CL_CONTEXT_DEVICES: cl_uint = 0x1081;
 pub const CL_QUEUE_CONTEXT: cl_uint = 0x1090;
 pub const CL_MEM_READ_WRITE: cl_mem_flags = 1 << 0;
 pub const CL_MEM_HOST_READ_ONLY: cl_mem_flags = 1 << 8;
+pub const CL_MEM_SIZE: cl_uint = 0x1102;
 pub const CL_PROGRAM_REFERENCE_COUNT: cl_uint = 0x1160;
 pub const CL_PROGRAM_CONTEXT: cl_uint = 0x1161;
 pub const CL_PROGRAM_DEVICES: cl_uint = 0x1163;

@@ -8,10 +8,10 @@ use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
-use crate::cl::{Device, Event, Kernel, NdRange, Platform, Program, Queue};
+use crate::cl::{Device, Event, Kernel, Mem, NdRange, Platform, Program, Queue};
 use crate::ffi::*;
 use crate::real;
-use crate::shim::{shim, LaunchOutcome, MirroredSetting, ProgramOrigin};
+use crate::shim::{shim, ArgValue, LaunchOutcome, MirroredSetting, ProgramOrigin};
 
 /// Runs the shim's side of a call; a panic there is reported and swallowed.
 fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
@@ -415,8 +415,18 @@ pub unsafe extern "C" fn clSetKernelArg(
 ) -> cl_int {
     let code = real!(clSetKernelArg(kernel, arg_index, arg_size, arg_value));
     if code == CL_SUCCESS {
+        let value = if arg_value.is_null() {
+            ArgValue::Null(arg_size)
+        } else if arg_size == std::mem::size_of::<cl_mem>() {
+            // SAFETY: the real clSetKernelArg accepted `arg_size` bytes at `arg_value`; a
+            // pointer-sized value is read as a handle, which the shim uses only for an
+            // argument the source declares a buffer.
+            ArgValue::Handle(Mem(unsafe { arg_value.cast::<cl_mem>().read_unaligned() }))
+        } else {
+            ArgValue::Other
+        };
         let shadow = guarded("clSetKernelArg", || {
-            shim().shadow_for_arg(Kernel(kernel), arg_index, arg_size, arg_value.is_null())
+            shim().shadow_for_arg(Kernel(kernel), arg_index, value)
         });
         if let Some(Some(shadow)) = shadow {
             let mirrored = real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value));
@@ -444,8 +454,7 @@ pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     let code = real!(clSetKernelArgSVMPointer(kernel, arg_index, arg_value));
     if code == CL_SUCCESS {
         let shadow = guarded("clSetKernelArgSVMPointer", || {
-            let size = std::mem::size_of::<*const c_void>();
-            shim().shadow_for_arg(Kernel(kernel), arg_index, size, false)
+            shim().shadow_for_arg(Kernel(kernel), arg_index, ArgValue::Svm)
         });
         if let Some(Some(shadow)) = shadow {
             let mirrored = real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value));

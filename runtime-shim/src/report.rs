@@ -190,6 +190,10 @@ pub struct Estimate {
     pub latency_cycles: u64,
     /// `latency` or the saturated resource.
     pub bound: String,
+    /// Bytes the launch moves to and from DRAM (the architecture models DRAM): the
+    /// work-items' global loads, stores and atomics, at most the bound buffers' bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dram_bytes: Option<u64>,
     /// Work-groups resident per SM.
     pub work_groups_per_sm: u32,
     /// What limited them.
@@ -210,6 +214,7 @@ impl From<&KernelEstimate> for Estimate {
                 Bound::Latency => "latency".to_string(),
                 Bound::Resource { resource } => resource.clone(),
             },
+            dram_bytes: e.dram_bytes,
             work_groups_per_sm: e.occupancy.work_groups_per_sm,
             occupancy_limiter: e.occupancy.limiter.describe().to_string(),
             work_groups: e.work_groups,
@@ -554,6 +559,7 @@ impl Report {
             "occupancy_limiter",
             "work_groups",
             "warps",
+            "dram_bytes",
             "reason",
         ])?;
         for l in &self.launches {
@@ -577,11 +583,12 @@ impl Report {
                     e.occupancy_limiter.clone(),
                     e.work_groups.to_string(),
                     e.warps.to_string(),
+                    e.dram_bytes.map_or_else(String::new, |b| b.to_string()),
                     String::new(),
                 ]),
                 Outcome::NotSimulated { reason } => {
                     row.push("not_simulated".to_string());
-                    row.extend(std::iter::repeat_n(String::new(), 8));
+                    row.extend(std::iter::repeat_n(String::new(), 9));
                     row.push(reason.clone());
                 }
             }

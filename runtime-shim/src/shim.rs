@@ -17,9 +17,10 @@ use std::thread::JoinHandle;
 use annotator::annotate::{AnnotateOptions, ProfileLayout};
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
+use annotator::source::ParamKind;
 use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
 
-use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
+use crate::cl::{Context, Device, Event, Kernel, Mem, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
 use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
@@ -148,6 +149,8 @@ struct Shadow {
     records_arg: u32,
     /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
     local_params: Vec<bool>,
+    /// What each argument is, from the source: buffers make the launch's footprint.
+    params: Vec<ParamKind>,
     model: Arc<KernelModel>,
     /// Serialises binding the records buffer and enqueueing.
     args: Mutex<ShadowArgs>,
@@ -157,6 +160,9 @@ struct Shadow {
 struct ShadowArgs {
     /// Bytes of each `__local` argument set so far.
     local_bytes: HashMap<u32, u64>,
+    /// Each buffer argument set so far: the `cl_mem` (its address, 0 for none) and its
+    /// size, or `None` where the size is unknown (an SVM pointer).
+    buffers: HashMap<u32, Option<(usize, u64)>>,
     /// The settings whose mirroring failed, with the reason: while any is left, the
     /// shadow may differ from the application's kernel, which then runs unannotated. A
     /// later setting of the same thing that mirrors cleanly removes it.
@@ -178,6 +184,33 @@ impl ShadowArgs {
     fn broken(&self) -> Option<&String> {
         self.broken.values().next()
     }
+
+    /// The bytes of the distinct buffers bound to buffer arguments, or `None` if any of
+    /// them is of unknown size.
+    fn buffer_footprint(&self) -> Option<u64> {
+        let mut seen = HashSet::new();
+        let mut bytes = 0u64;
+        for b in self.buffers.values() {
+            let (mem, size) = (*b)?;
+            if seen.insert(mem) {
+                bytes += size;
+            }
+        }
+        Some(bytes)
+    }
+}
+
+/// What the application passed for a kernel argument, as far as the model cares.
+#[derive(Debug, Clone, Copy)]
+pub enum ArgValue {
+    /// A null value of this size: a `__local` argument's size (or a null buffer).
+    Null(usize),
+    /// A pointer-sized value: the `cl_mem` when the argument is a buffer.
+    Handle(Mem),
+    /// An SVM pointer (`clSetKernelArgSVMPointer`).
+    Svm,
+    /// Any other value.
+    Other,
 }
 
 /// One thing the application sets on a kernel that the shim repeats on its shadow.
@@ -597,6 +630,7 @@ impl Shim {
                 .iter()
                 .map(|p| p.split_whitespace().any(|w| w == ".shared"))
                 .collect(),
+            params: annotated.params.clone(),
             model: Arc::new(KernelModel {
                 stride: sidecar.records.stride,
                 usage_scale: sidecar.records.usage_scale,
@@ -612,18 +646,24 @@ impl Shim {
     }
 
     /// The shadow an argument setting must be mirrored onto, if any; notes the size of
-    /// `__local` arguments (`value_is_null`).
-    pub fn shadow_for_arg(
-        &self,
-        kernel: Kernel,
-        index: u32,
-        size: usize,
-        value_is_null: bool,
-    ) -> Option<Kernel> {
+    /// `__local` arguments and of the buffers bound to buffer arguments.
+    pub fn shadow_for_arg(&self, kernel: Kernel, index: u32, value: ArgValue) -> Option<Kernel> {
         let shadow = self.shadow_of(kernel)?;
         let mut args = lock(&shadow.args);
-        if shadow.local_params.get(index as usize) == Some(&true) && value_is_null {
-            args.local_bytes.insert(index, size as u64);
+        if let ArgValue::Null(size) = value {
+            if shadow.local_params.get(index as usize) == Some(&true) {
+                args.local_bytes.insert(index, size as u64);
+            }
+        }
+        if shadow.params.get(index as usize) == Some(&ParamKind::Buffer) {
+            let buffer = match value {
+                ArgValue::Null(_) => Some((0, 0)),
+                ArgValue::Handle(mem) if mem.0.is_null() => Some((0, 0)),
+                // The real clSetKernelArg accepted it, so it is a live buffer.
+                ArgValue::Handle(mem) => mem.size().ok().map(|size| (mem.0 as usize, size)),
+                ArgValue::Svm | ArgValue::Other => None,
+            };
+            args.buffers.insert(index, buffer);
         }
         Some(shadow.kernel)
     }
@@ -730,6 +770,7 @@ impl Shim {
             registers_per_work_item: shadow.model.registers,
             local_memory_bytes: shadow.model.static_shared_bytes
                 + args.local_bytes.values().sum::<u64>(),
+            global_memory_bytes: args.buffer_footprint(),
         };
         drop(args);
         let index = self.push_launch(&name, range, &geometry, None);

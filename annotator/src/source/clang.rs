@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use clang_sys::*;
 
-use super::{AstNode, Extent, NodeKind, Pos, SourceError, SourceFunction};
+use super::{AstNode, Extent, NodeKind, ParamKind, Pos, SourceError, SourceFunction};
 
 /// libclang is thread-safe per index, but one index per parse and a process-wide lock keep
 /// the FFI simple; parsing a kernel takes milliseconds.
@@ -325,12 +325,40 @@ pub(super) fn parse_functions(
         else {
             continue; // a declaration
         };
+        let params = children(c)
+            .into_iter()
+            // SAFETY: `p` belongs to the live unit.
+            .filter(|&p| unsafe { clang_getCursorKind(p) } == CXCursor_ParmDecl)
+            .map(param_kind)
+            .collect();
         functions.push(SourceFunction {
             name: spelling(c),
             extent: ext,
             body: convert(body),
+            params,
         });
     }
     drop(unit);
     Ok(functions)
+}
+
+/// What the parameter `param` is, from the address space its pointer type points into
+/// (clang's `LangAS` numbering, which libclang returns for OpenCL's address spaces).
+fn param_kind(param: CXCursor) -> ParamKind {
+    const OPENCL_GLOBAL: c_uint = 1;
+    const OPENCL_LOCAL: c_uint = 2;
+    const OPENCL_CONSTANT: c_uint = 3;
+    // SAFETY: `param` belongs to a live unit; the types are values owned by it.
+    let space = unsafe {
+        let ty = clang_getCanonicalType(clang_getCursorType(param));
+        if ty.kind != CXType_Pointer {
+            return ParamKind::Value;
+        }
+        clang_getAddressSpace(clang_getPointeeType(ty))
+    };
+    match space {
+        OPENCL_GLOBAL | OPENCL_CONSTANT => ParamKind::Buffer,
+        OPENCL_LOCAL => ParamKind::Local,
+        _ => ParamKind::Value,
+    }
 }

@@ -139,6 +139,22 @@ pub struct SourceFunction {
     pub extent: Extent,
     /// Its body (a `Compound`).
     pub body: AstNode,
+    /// What each parameter is, in order.
+    #[serde(default)]
+    pub params: Vec<ParamKind>,
+}
+
+/// What a kernel parameter is, as the host sees it at `clSetKernelArg`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    /// A `__global` or `__constant` pointer: the host passes a buffer (`cl_mem`) or an SVM
+    /// pointer.
+    Buffer,
+    /// A `__local` pointer: the host passes a size.
+    Local,
+    /// Anything else: a value (scalars, vectors, structs, images, samplers).
+    Value,
 }
 
 /// The kernel file, parsed.

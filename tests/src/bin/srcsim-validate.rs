@@ -295,6 +295,16 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             let resources = KernelResources {
                 registers_per_work_item: analysis.registers,
                 local_memory_bytes: analysis.shared_memory_bytes,
+                // The kernel's own buffers, as the shim would sum them.
+                global_memory_bytes: Some(
+                    args[..records_arg]
+                        .iter()
+                        .map(|a| match a {
+                            KernelArg::Buffer(bytes) => bytes.len() as u64,
+                            _ => 0,
+                        })
+                        .sum(),
+                ),
             };
             let e = estimate(
                 &arch,

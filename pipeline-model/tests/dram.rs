@@ -1,0 +1,137 @@
+//! The DRAM term on hand-computed cases: the work-items' global-memory bytes add up over
+//! the whole launch, at most the buffer footprint, and take `bytes / (GB/s / clock)`
+//! cycles; the launch is DRAM-bound when that exceeds every other term.
+
+use pipeline_model::*;
+
+/// gtx480 shrunk: warps of 4, one SM, a 1000 MHz clock and 64 GB/s of DRAM, so the DRAM
+/// moves 64 bytes a cycle. Resources: issue, ALU, SFU, MEM, DRAM; usage scale 2.
+fn toy() -> Architecture {
+    let mut a = Architecture::load("gtx480").unwrap();
+    a.warp_size = 4;
+    a.sm_count = 1;
+    a.clock_mhz = 1000.0;
+    a.memory.dram_gb_per_s = Some(64.0);
+    a
+}
+
+const R: usize = 5;
+const DRAM_COLUMN: usize = 4;
+
+/// A launch of `t.len()` work-items in groups of `local`, each moving `bytes[i]` bytes,
+/// with the given buffer footprint.
+fn run(t: &[u64], bytes: &[u64], local: u64, footprint: Option<u64>) -> KernelEstimate {
+    let arch = toy();
+    let scale = arch.usage_scale();
+    let data: Vec<u64> = t
+        .iter()
+        .zip(bytes)
+        .flat_map(|(&t, &b)| {
+            let mut rec = [0u64; R];
+            rec[DRAM_COLUMN] = b * scale;
+            std::iter::once(t).chain(rec)
+        })
+        .collect();
+    estimate(
+        &arch,
+        &LaunchGeometry {
+            global: [t.len() as u64, 1, 1],
+            local: [local, 1, 1],
+        },
+        &KernelResources {
+            global_memory_bytes: footprint,
+            ..KernelResources::default()
+        },
+        &Records {
+            data: &data,
+            resources: R,
+            usage_scale: scale,
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_dram_is_the_last_resource_and_belongs_to_the_whole_gpu() {
+    let arch = toy();
+    assert_eq!(arch.resources(), ["issue", "ALU", "SFU", "MEM", "DRAM"]);
+    assert_eq!(arch.resource_scopes()[DRAM_COLUMN], Scope::Device);
+    assert_eq!(arch.dram_resource(), Some(DRAM_COLUMN));
+    assert_eq!(arch.dram_bytes_per_cycle(), Some(64.0));
+    // The shipped H100: 3350 GB/s at 1980 MHz.
+    let h100 = Architecture::load("hopper_h100").unwrap();
+    let per_cycle = h100.dram_bytes_per_cycle().unwrap();
+    assert!((per_cycle - 3350.0 / 1.98).abs() < 1e-9, "{per_cycle}");
+    // Without a bandwidth there is no DRAM resource.
+    let mut none = toy();
+    none.memory.dram_gb_per_s = None;
+    assert_eq!(none.resources(), ["issue", "ALU", "SFU", "MEM"]);
+    assert_eq!(none.dram_resource(), None);
+}
+
+#[test]
+fn bytes_of_all_work_items_add_up_over_the_bandwidth() {
+    // 1024 work-items of 8 bytes each (a float2 load, say), t = 1: 8192 bytes / 64 = 128
+    // cycles, more than the latency (16 groups of 16 warps, 3 at once, each 1 + 7 issue
+    // offsets: 6 rounds of 8 cycles).
+    let t = vec![1; 1024];
+    let e = run(&t, &[8; 1024], 64, None);
+    assert_eq!(e.latency_cycles, 48);
+    assert_eq!(e.dram_bytes, Some(8192));
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 128.0);
+    assert_eq!(e.cycles, 128);
+    assert_eq!(
+        e.bound,
+        Bound::Resource {
+            resource: "DRAM".into()
+        }
+    );
+    // Uneven bytes add up as they are, not as the warp's largest (31 * 0 + 1 * 6400).
+    let mut bytes = vec![0; 32];
+    bytes[5] = 6400;
+    let e = run(&[1; 32], &bytes, 32, None);
+    assert_eq!(e.dram_bytes, Some(6400));
+    assert_eq!(e.cycles, 100);
+}
+
+#[test]
+fn the_buffer_footprint_caps_the_traffic() {
+    let t = vec![1; 1024];
+    // Counted 8192 bytes, buffers of 4096: the caches keep the rest, 64 cycles.
+    let e = run(&t, &[8; 1024], 64, Some(4096));
+    assert_eq!(e.dram_bytes, Some(4096));
+    assert_eq!(e.cycles, 64);
+    // Buffers larger than what the work-items touch: the counted bytes stay.
+    let e = run(&t, &[8; 1024], 64, Some(1 << 20));
+    assert_eq!(e.dram_bytes, Some(8192));
+    assert_eq!(e.cycles, 128);
+}
+
+#[test]
+fn a_long_latency_hides_the_dram() {
+    // 64 work-items in one group, t = 500, 2 bytes each: 128 bytes are 2 cycles; the group's
+    // 16 warps of 4 end at 500 + floor(15 / 2).
+    let e = run(&[500; 64], &[2; 64], 64, None);
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 2.0);
+    assert_eq!(e.bound, Bound::Latency);
+    assert_eq!(e.cycles, 507);
+}
+
+#[test]
+fn a_bandwidth_the_model_cannot_use_is_refused_with_its_field() {
+    let shipped = include_str!("../arch/gtx480.toml");
+    let bad = shipped.replace("dram_gb_per_s = 177.4", "dram_gb_per_s = -1.0");
+    assert_ne!(bad, shipped);
+    let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bad.toml: field `memory.dram_gb_per_s`: must be a positive number"
+    );
+    let bad = shipped.replace(r#"name = "MEM", count = 1, lanes = 32, scope = "sm""#, r#"name = "MEM", count = 1, lanes = 32, scope = "device""#);
+    assert_ne!(bad, shipped);
+    let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
+    assert!(
+        err.to_string().contains("`device` is the DRAM's"),
+        "{err}"
+    );
+}
