@@ -358,10 +358,7 @@ impl Architecture {
         }
         if let Some(bw) = self.memory.dram_gb_per_s {
             if !(bw.is_finite() && bw > 0.0) {
-                return Err(invalid(
-                    "memory.dram_gb_per_s",
-                    "must be a positive number",
-                ));
+                return Err(invalid("memory.dram_gb_per_s", "must be a positive number"));
             }
         }
         if self.issue_scope == Scope::Device {

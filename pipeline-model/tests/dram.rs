@@ -127,11 +127,11 @@ fn a_bandwidth_the_model_cannot_use_is_refused_with_its_field() {
         err.to_string(),
         "bad.toml: field `memory.dram_gb_per_s`: must be a positive number"
     );
-    let bad = shipped.replace(r#"name = "MEM", count = 1, lanes = 32, scope = "sm""#, r#"name = "MEM", count = 1, lanes = 32, scope = "device""#);
+    let bad = shipped.replace(
+        r#"name = "MEM", count = 1, lanes = 32, scope = "sm""#,
+        r#"name = "MEM", count = 1, lanes = 32, scope = "device""#,
+    );
     assert_ne!(bad, shipped);
     let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
-    assert!(
-        err.to_string().contains("`device` is the DRAM's"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("`device` is the DRAM's"), "{err}");
 }

@@ -68,7 +68,10 @@ fn resource_usage_divides_by_copies() {
         Instr::new(OpClass::Mem, &[10], &[]),
     ];
     // issue 4; ALU: 3 adds of initiation 1 on 2 copies; SFU 0; MEM 1.
-    assert_eq!(ResourceUsage::of(&arch, &block).0, vec![4.0, 1.5, 0.0, 1.0, 0.0]);
+    assert_eq!(
+        ResourceUsage::of(&arch, &block).0,
+        vec![4.0, 1.5, 0.0, 1.0, 0.0]
+    );
 }
 
 #[test]

@@ -171,7 +171,11 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     let mut t = Table::new();
     t.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);
     let mut header = vec!["block", "label", "lines", "instrs", "t_B"];
-    header.extend(a.resources.iter().map(String::as_str));
+    // Usage is in cycles, but for DRAM: bytes per work-item.
+    header.extend(a.resources.iter().map(|r| match r.as_str() {
+        pipeline_model::DRAM => "DRAM bytes",
+        r => r,
+    }));
     header.push("succ");
     t.set_header(header);
     for b in &f.blocks {

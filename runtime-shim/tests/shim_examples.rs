@@ -572,6 +572,36 @@ fn an_svm_host_computes_the_same_and_every_launch_is_simulated() {
     assert_eq!(executions("out[i] = v"), 2 * n);
 }
 
+/// On the H100 the DRAM term sees the host's buffers: vector_add moves what its work-items
+/// ask for (two loads and a store of a float each, 100000 elements; the three buffers hold
+/// as much) and is DRAM-bound, its cycles those bytes over 3350 GB/s at 1980 MHz; a
+/// stencil step asks for six floats a point, but the caches keep the neighbours, so its
+/// bytes are the two grids bound to it; a tiled matrix multiply's are its three matrices.
+#[test]
+fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
+    let arch = ["--arch", "hopper_h100"];
+    let bytes_per_cycle: f64 = 3350e9 / 1980e6;
+    let (out, report) = simulated("vector_add", &arch, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let e = report.launches[0].estimate().expect("simulated");
+    assert_eq!(e.dram_bytes, Some(100_000 * 3 * 4));
+    assert_eq!(e.bound, "DRAM");
+    assert_eq!(e.cycles, (1_200_000.0 / bytes_per_cycle).ceil() as u64);
+
+    let (out, report) = simulated("stencil2d", &arch, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    for l in &report.launches {
+        let e = l.estimate().expect("simulated");
+        assert_eq!(e.dram_bytes, Some(2 * 258 * 130 * 4), "{l:?}");
+        assert!(e.cycles >= (e.dram_bytes.unwrap() as f64 / bytes_per_cycle) as u64);
+    }
+
+    let (out, report) = simulated("matmul", &arch, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let e = report.launches[0].estimate().expect("simulated");
+    assert_eq!(e.dram_bytes, Some(3 * 160 * 160 * 4));
+}
+
 /// `svm --mixed` sets its output argument with clSetKernelArg (a cl_mem buffer) for the
 /// first launch and with clSetKernelArgSVMPointer for the second: were the switch not
 /// mirrored, the annotated kernel would write the second launch's results into the

@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -35,16 +35,16 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 68ul; s->u[0] += 32ul; s->u[1] += 15ul; s->u[3] += 6ul; s->last = 6u; return;
-    case 6u: s->t += 58ul; s->u[0] += 24ul; s->u[1] += 11ul; s->u[3] += 4ul; s->last = 6u; return;
+    case 4u: s->t += 68ul; s->u[0] += 32ul; s->u[1] += 15ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 6u; return;
+    case 6u: s->t += 58ul; s->u[0] += 24ul; s->u[1] += 11ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: s->t += 33ul; s->u[0] += 20ul; s->u[1] += 7ul; s->u[3] += 6ul; s->last = 9u; return;
-    case 9u: s->t += 27ul; s->u[0] += 16ul; s->u[1] += 6ul; s->u[3] += 4ul; s->last = 9u; return;
+    case 7u: s->t += 33ul; s->u[0] += 20ul; s->u[1] += 7ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 9u; return;
+    case 9u: s->t += 27ul; s->u[0] += 16ul; s->u[1] += 6ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 9u; return;
     default: return;
     }
 }
@@ -58,12 +58,13 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 5;
+    __global ulong *rec = records + id * 6;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
+    rec[5] = s->u[4];
 }
 #line 1
 // A 64-bin histogram: per-work-group counts in local memory, merged with global atomics.

@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[4]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 27ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->last = 2u; return;
+    case 1u: s->t += 27ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -26,19 +26,20 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
 {
     switch (s->last) {
     case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
-    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; break;
-    case 3u: s->t += 6ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; break;
+    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 3u: s->t += 6ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 5;
+    __global ulong *rec = records + id * 6;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
+    rec[5] = s->u[4];
 }
 #line 1
 // A helper function (inlined at -O3) and an early return for work-items past the end.
