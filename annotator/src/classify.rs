@@ -187,6 +187,8 @@ pub fn op_class(instr: &Instruction) -> (OpClass, bool) {
         "mad" | "mad24" | "madc" | "fma" => arith(ArithOp::Mad),
         "div" | "rem" => arith(ArithOp::Div),
         "sqrt" | "rsqrt" | "rcp" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => OpClass::Sfu,
+        "ld" | "ldu" | "st" | "atom" | "red" if space(instr) == Space::Global => OpClass::GlobalMem,
+        "ld" | "ldu" | "st" | "atom" | "red" if space(instr) == Space::Shared => OpClass::SharedMem,
         "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "tex" | "tld4"
         | "suld" | "sust" | "sured" | "cp" | "ldmatrix" | "stmatrix" => OpClass::Mem,
         _ => OpClass::Other,
@@ -194,19 +196,42 @@ pub fn op_class(instr: &Instruction) -> (OpClass, bool) {
     (class, KNOWN_OPCODES.binary_search(&base).is_ok())
 }
 
-/// Bytes one work-item moves to or from global memory: loads, stores and atomics whose
-/// state space is `.global`, or none (a generic address, which in a kernel almost always
-/// points into a global buffer). The vector width times the element type's size; 0 for
-/// everything else.
-pub fn global_bytes(instr: &Instruction) -> u32 {
-    if !matches!(instr.base(), "ld" | "ldu" | "st" | "atom" | "red") {
-        return 0;
-    }
-    let (mut global, mut other_space, mut lanes, mut size) = (false, false, 1, 0);
+/// The state space a memory instruction names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Space {
+    /// `.global`, or none: a generic address, which in a kernel almost always points into a
+    /// global buffer.
+    Global,
+    /// `.shared`.
+    Shared,
+    /// `.local`, `.const`, `.param`, `.tex`.
+    Other,
+}
+
+fn space(instr: &Instruction) -> Space {
     for m in instr.modifiers() {
         match m {
-            "global" => global = true,
-            "shared" | "local" | "const" | "param" | "tex" => other_space = true,
+            "global" => return Space::Global,
+            "shared" => return Space::Shared,
+            "local" | "const" | "param" | "tex" => return Space::Other,
+            _ => {}
+        }
+    }
+    Space::Global
+}
+
+/// Bytes one work-item moves to or from global memory: loads, stores and atomics on
+/// global (or generic) addresses. The vector width times the element type's size; 0 for
+/// everything else.
+pub fn global_bytes(instr: &Instruction) -> u32 {
+    if !matches!(instr.base(), "ld" | "ldu" | "st" | "atom" | "red")
+        || space(instr) != Space::Global
+    {
+        return 0;
+    }
+    let (mut lanes, mut size) = (1, 0);
+    for m in instr.modifiers() {
+        match m {
             "v2" => lanes = 2,
             "v4" => lanes = 4,
             "v8" => lanes = 8,
@@ -218,11 +243,7 @@ pub fn global_bytes(instr: &Instruction) -> u32 {
             _ => {}
         }
     }
-    if global || !other_space {
-        lanes * size
-    } else {
-        0
-    }
+    lanes * size
 }
 
 /// f64 -> fp64; f32, f16, bf16, tf32 -> fp32; anything else -> int.
@@ -401,8 +422,8 @@ mod tests {
                 OpClass::Arith(Int, Div),
                 OpClass::Sfu,
                 OpClass::Sfu,
-                OpClass::Mem,
-                OpClass::Mem,
+                OpClass::GlobalMem,
+                OpClass::GlobalMem,
                 OpClass::Other,
                 OpClass::Other,
                 OpClass::Other,
@@ -424,6 +445,26 @@ mod tests {
         );
         let bytes: Vec<u32> = c.iter().map(|c| c.instr.global_bytes).collect();
         assert_eq!(bytes, [4, 16, 16, 1, 4, 4, 4, 0, 0, 0, 0, 0, 0]);
+        use OpClass::*;
+        let classes: Vec<OpClass> = c.iter().map(|c| c.instr.class).collect();
+        assert_eq!(
+            classes,
+            [
+                GlobalMem,
+                GlobalMem,
+                GlobalMem,
+                GlobalMem,
+                GlobalMem,
+                GlobalMem,
+                GlobalMem,
+                SharedMem,
+                Mem,
+                Mem,
+                Mem,
+                Arith(DataKind::Int, ArithOp::Add),
+                SharedMem
+            ]
+        );
     }
 
     #[test]

@@ -210,6 +210,12 @@ pub struct OpTable {
     pub sfu: OpTiming,
     /// Loads, stores and atomics; the latency is the best case (an L1 hit, coalesced).
     pub mem: OpTiming,
+    /// Those on global memory, if they differ from `mem` (absent: `mem`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mem_global: Option<OpTiming>,
+    /// Those on shared (OpenCL local) memory, if they differ from `mem` (absent: `mem`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mem_shared: Option<OpTiming>,
     /// Everything else (moves, compares, logic, conversions, branches).
     pub other: OpTiming,
 }
@@ -259,13 +265,20 @@ impl OpTable {
                 (Fp64, Div) => &self.fp64_div,
             },
             OpClass::Sfu => &self.sfu,
+            OpClass::GlobalMem => self.mem_global.as_ref().unwrap_or(&self.mem),
+            OpClass::SharedMem => self.mem_shared.as_ref().unwrap_or(&self.mem),
             OpClass::Mem => &self.mem,
             OpClass::Other => &self.other,
         }
     }
 
-    fn rows(&self) -> [(&'static str, &OpTiming); 18] {
-        [
+    /// Every row the description gives, optional ones included.
+    fn rows(&self) -> Vec<(&'static str, &OpTiming)> {
+        let optional = [
+            ("mem_global", self.mem_global.as_ref()),
+            ("mem_shared", self.mem_shared.as_ref()),
+        ];
+        let mut rows = vec![
             ("int_add", &self.int_add),
             ("int_max", &self.int_max),
             ("int_mul", &self.int_mul),
@@ -284,7 +297,13 @@ impl OpTable {
             ("sfu", &self.sfu),
             ("mem", &self.mem),
             ("other", &self.other),
-        ]
+        ];
+        rows.extend(
+            optional
+                .into_iter()
+                .filter_map(|(name, row)| row.map(|r| (name, r))),
+        );
+        rows
     }
 }
 

@@ -39,7 +39,13 @@ pub enum OpClass {
     Arith(DataKind, ArithOp),
     /// A special-function-unit operation (sqrt, rsqrt, rcp, sin, cos, ex2, lg2, tanh).
     Sfu,
-    /// A load, store or atomic.
+    /// A load, store or atomic on global memory (or a generic address, which in a kernel
+    /// almost always points there).
+    GlobalMem,
+    /// A load, store or atomic on shared (OpenCL `__local`) memory.
+    SharedMem,
+    /// Any other memory instruction: parameters, constants, private (local) memory,
+    /// textures, prefetches.
     Mem,
     /// Anything else: latency and unit from the `other` row.
     Other,
@@ -65,6 +71,8 @@ impl OpClass {
                 format!("{kind}_{op}")
             }
             OpClass::Sfu => "sfu".into(),
+            OpClass::GlobalMem => "mem_global".into(),
+            OpClass::SharedMem => "mem_shared".into(),
             OpClass::Mem => "mem".into(),
             OpClass::Other => "other".into(),
         }

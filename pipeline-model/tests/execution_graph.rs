@@ -148,3 +148,40 @@ proptest! {
         prop_assert!(tij <= ti + tj + l, "{tij} > {ti} + {tj} + {l}");
     }
 }
+
+#[test]
+fn global_and_shared_accesses_take_their_own_rows_where_a_description_gives_them() {
+    // The shipped H100 charges every memory instruction the `mem` row (1 cycle); a copy
+    // with a `mem_global` row of 41 cycles (Accel-Sim's L1 hit) delays an add that reads
+    // a loaded value by 40 more cycles, and leaves shared and other accesses on `mem`.
+    let shipped = include_str!("../arch/hopper_h100.toml");
+    let mem_row = "mem      = { unit = \"MEM\",  latency = 1,   initiation = 1 }";
+    assert!(shipped.contains(mem_row));
+    let with_l1 = shipped.replace(
+        mem_row,
+        &format!("{mem_row}\nmem_global = {{ unit = \"MEM\", latency = 41, initiation = 1 }}"),
+    );
+    let slow = Architecture::from_toml(&with_l1, "with_l1.toml").unwrap();
+    let h100 = Architecture::load("hopper_h100").unwrap();
+    assert_eq!(slow.describe(OpClass::GlobalMem).latency, 41);
+    assert_eq!(slow.describe(OpClass::SharedMem).latency, 1);
+    assert_eq!(slow.describe(OpClass::Mem).latency, 1);
+    assert_eq!(h100.describe(OpClass::GlobalMem).latency, 1);
+    let load_then_add = |class| [Instr::new(class, &[1], &[2]), fadd(3, 2, 2)];
+    let t = |arch: &Architecture, class| block_timing(arch, &load_then_add(class)).cycles;
+    assert_eq!(
+        t(&slow, OpClass::GlobalMem),
+        t(&h100, OpClass::GlobalMem) + 40
+    );
+    assert_eq!(t(&slow, OpClass::SharedMem), t(&h100, OpClass::SharedMem));
+    // A row naming no unit is refused like any other.
+    let bad = with_l1.replace(
+        "mem_global = { unit = \"MEM\"",
+        "mem_global = { unit = \"LSU\"",
+    );
+    let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bad.toml: field `ops.mem_global.unit`: `LSU` is not one of the units"
+    );
+}
