@@ -293,6 +293,10 @@ pub struct Sidecar {
     pub called_functions: Vec<AnnotatedKernel>,
     /// The static analysis (architecture, blocks, edges, timing tables).
     pub analysis: Analysis,
+    /// Why the file was timed as compiled without loop unrolling, if it was: the compiler
+    /// unrolled a loop into a shape the annotator cannot count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_without_unrolling: Option<String>,
 }
 
 /// An annotated kernel file.
@@ -394,8 +398,53 @@ fn describe_profiled(
         .collect()
 }
 
+/// The clang option that keeps loops as the source writes them (loops behind an unroll
+/// pragma or hint are still unrolled, as they ask).
+pub const NO_UNROLL: &str = "-fno-unroll-loops";
+
 /// Annotates the OpenCL C file `path` for `arch`, as `how` says.
+///
+/// Where the compiler unrolled a loop into a shape the annotator cannot count, the file is
+/// compiled again without unrolling ([`NO_UNROLL`]) and timed from that PTX: an estimate of
+/// a slightly different binary (loop overhead on every iteration) rather than none. The
+/// sidecar says so ([`Sidecar::timed_without_unrolling`]).
 pub fn annotate_file_with(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+    how: AnnotateOptions,
+) -> Result<Annotation, AnnotateError> {
+    match annotate_compiled(compiler, path, options, arch, how) {
+        Err(AnnotateError::UnrolledLoop {
+            path: file,
+            line,
+            kernel,
+            ptx_blocks,
+        }) => {
+            let refusal = AnnotateError::UnrolledLoop {
+                path: file.clone(),
+                line,
+                kernel: kernel.clone(),
+                ptx_blocks,
+            };
+            let mut rolled = options.clone();
+            rolled.other.push(NO_UNROLL.to_string());
+            // Should even that fail, the first reason is the one to give.
+            let mut a =
+                annotate_compiled(compiler, path, &rolled, arch, how).map_err(|_| refusal)?;
+            a.sidecar.timed_without_unrolling = Some(format!(
+                "timed as compiled without loop unrolling ({NO_UNROLL}): at {file}:{line} the \
+                 compiler unrolled a loop of `{kernel}` into a shape the annotator cannot count"
+            ));
+            Ok(a)
+        }
+        other => other,
+    }
+}
+
+/// Annotates `path` compiled with `options` exactly.
+fn annotate_compiled(
     compiler: &Compiler,
     path: &Path,
     options: &BuildOptions,
@@ -517,6 +566,7 @@ pub fn annotate_file_with(
             kernels,
             called_functions: called,
             analysis,
+            timed_without_unrolling: None,
         },
     })
 }

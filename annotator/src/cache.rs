@@ -31,8 +31,9 @@ use crate::compile::{BuildOptions, Compiler};
 /// completely is counted per copy; a loop with a copy that lost its mapping is refused.
 /// 7: in the profile mode, blocks that only count their executions no longer settle
 /// unrolled loops (they changed t). 8: a DRAM resource counts global-memory bytes, and
-/// kernels carry their parameters' kinds.
-const ANNOTATION_REVISION: &str = "8";
+/// kernels carry their parameters' kinds. 9: loops unrolled into shapes the annotator
+/// cannot count are timed from a compile without unrolling instead of refused.
+const ANNOTATION_REVISION: &str = "9";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -529,6 +529,7 @@ mod tests {
             latency_cycles: cycles / 2,
             bound: bound.to_string(),
             dram_bytes: None,
+            note: None,
             work_groups_per_sm: 8,
             occupancy_limiter: "work-groups".to_string(),
             work_groups: 4,

@@ -194,6 +194,10 @@ pub struct Estimate {
     /// work-items' global loads, stores and atomics, at most the bound buffers' bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dram_bytes: Option<u64>,
+    /// How the kernel was timed, where that is not the usual way (e.g. from a compile
+    /// without loop unrolling, and why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Work-groups resident per SM.
     pub work_groups_per_sm: u32,
     /// What limited them.
@@ -215,6 +219,7 @@ impl From<&KernelEstimate> for Estimate {
                 Bound::Resource { resource } => resource.clone(),
             },
             dram_bytes: e.dram_bytes,
+            note: None,
             work_groups_per_sm: e.occupancy.work_groups_per_sm,
             occupancy_limiter: e.occupancy.limiter.describe().to_string(),
             work_groups: e.work_groups,
@@ -486,6 +491,24 @@ impl Report {
         out
     }
 
+    /// The notes of simulated launches (how their kernels were timed), one per kernel and
+    /// note, in order of first appearance.
+    pub fn notes(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for l in &self.launches {
+            if let Outcome::Simulated(Estimate {
+                note: Some(note), ..
+            }) = &l.outcome
+            {
+                let row = (l.kernel.clone(), note.clone());
+                if !out.contains(&row) {
+                    out.push(row);
+                }
+            }
+        }
+        out
+    }
+
     /// The table printed at exit.
     pub fn table(&self) -> String {
         let mut t = Table::new();
@@ -527,6 +550,9 @@ impl Report {
             "srcsim: estimated kernel times on {} ({} MHz); * = local size chosen by srcsim\n{t}\n",
             self.arch, self.clock_mhz
         );
+        for (kernel, note) in self.notes() {
+            let _ = writeln!(out, "srcsim: {kernel}: {note}");
+        }
         for (kernel, reason, n) in self.unsimulated() {
             let _ = writeln!(
                 out,
@@ -560,6 +586,7 @@ impl Report {
             "work_groups",
             "warps",
             "dram_bytes",
+            "note",
             "reason",
         ])?;
         for l in &self.launches {
@@ -584,11 +611,12 @@ impl Report {
                     e.work_groups.to_string(),
                     e.warps.to_string(),
                     e.dram_bytes.map_or_else(String::new, |b| b.to_string()),
+                    e.note.clone().unwrap_or_default(),
                     String::new(),
                 ]),
                 Outcome::NotSimulated { reason } => {
                     row.push("not_simulated".to_string());
-                    row.extend(std::iter::repeat_n(String::new(), 9));
+                    row.extend(std::iter::repeat_n(String::new(), 10));
                     row.push(reason.clone());
                 }
             }
@@ -1136,6 +1164,45 @@ mod tests {
         assert!(apportion(9, &[]).is_empty());
         // Proportions are kept when the parts are scaled otherwise than the total.
         assert_eq!(apportion(100, &[1.0, 3.0]), vec![25, 75]);
+    }
+
+    #[test]
+    fn a_kernels_note_is_reported_once_and_read_back() {
+        let mut r = Report::new("gtx480", 700.0);
+        let simulated = |note: Option<&str>| {
+            Outcome::Simulated(Estimate {
+                cycles: 700,
+                micros: 1.0,
+                latency_cycles: 700,
+                bound: "latency".into(),
+                dram_bytes: Some(256),
+                note: note.map(String::from),
+                work_groups_per_sm: 2,
+                occupancy_limiter: "warps".into(),
+                work_groups: 2,
+                warps: 2,
+            })
+        };
+        let note = "timed as compiled without loop unrolling (-fno-unroll-loops): at k.cl:3 ...";
+        for (i, (kernel, n)) in [("k", Some(note)), ("k", Some(note)), ("j", None)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut l = launch(i, kernel, None);
+            l.outcome = simulated(n);
+            r.launches.push(l);
+        }
+        assert_eq!(r.notes(), [("k".to_string(), note.to_string())]);
+        let table = r.table();
+        assert_eq!(table.matches(note).count(), 1, "{table}");
+        assert!(table.contains(&format!("srcsim: k: {note}")), "{table}");
+        let back: Report = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+        let csv = r.to_csv().unwrap();
+        let rows: Vec<&str> = csv.lines().collect();
+        assert!(rows[0].ends_with("dram_bytes,note,reason"), "{csv}");
+        assert!(rows[1].contains(",256,timed as compiled"), "{csv}");
+        assert!(rows[3].ends_with(",256,,"), "{csv}");
     }
 
     #[test]

@@ -100,6 +100,8 @@ struct KernelModel {
     usage_scale: u64,
     registers: u32,
     static_shared_bytes: u64,
+    /// What the report must say of how the kernel was timed, if anything.
+    note: Option<String>,
     /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.
     profile: Option<KernelProfile>,
 }
@@ -636,6 +638,7 @@ impl Shim {
                 usage_scale: sidecar.records.usage_scale,
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
+                note: sidecar.timed_without_unrolling.clone(),
                 profile: p.profile.as_ref().map(|program| KernelProfile {
                     kernel: name.to_string(),
                     program: Arc::clone(program),
@@ -933,7 +936,10 @@ fn model(arch: Option<&Architecture>, job: &Job) -> Outcome {
         usage_scale: job.model.usage_scale,
     };
     match estimate(arch, &job.geometry, &job.resources, &records) {
-        Ok(e) => Outcome::Simulated(Estimate::from(&e)),
+        Ok(e) => Outcome::Simulated(Estimate {
+            note: job.model.note.clone(),
+            ..Estimate::from(&e)
+        }),
         Err(e) => Outcome::NotSimulated {
             reason: format!("model: {e}"),
         },

@@ -637,6 +637,14 @@ mod random {
         };
         let profiled =
             annotate(true).map_err(|e| TestCaseError::fail(format!("profile mode: {e}\n{src}")))?;
+        // Both modes fall back to the compile without unrolling alike.
+        prop_assert_eq!(
+            &timed.sidecar.timed_without_unrolling,
+            &profiled.sidecar.timed_without_unrolling
+        );
+        if let Some(note) = &timed.sidecar.timed_without_unrolling {
+            eprintln!("{note}");
+        }
 
         let range = NdRange::d1(ITEMS).with_local([32, 1, 1]);
         // -1 marks what a work-item that returned early did not write.
@@ -775,9 +783,10 @@ mod random {
     fn random_kernels_compute_the_same_and_profile_consistently_when_annotated() {
         // About 2.5 s a case on 2 cores (two annotations, three PoCL builds); set
         // PROPTEST_CASES to search longer. The same kernels on every run unless
-        // PROPTEST_RNG_SEED says otherwise: about 1 in 5 is refused (loops the compiler
-        // unrolled into shapes the annotator does not count), so that a random draw of 16
-        // would now and then cross the limit below without any change to the annotator.
+        // PROPTEST_RNG_SEED says otherwise: some are refused (loops a pragma forces the
+        // compiler to unroll into shapes the annotator does not count), so that a random
+        // draw of 16 could now and then cross the limit below without any change to the
+        // annotator.
         let cases = std::env::var("PROPTEST_CASES")
             .ok()
             .and_then(|c| c.parse().ok())
@@ -1602,10 +1611,11 @@ fn fma_copies(f: &annotator::ptx::Function) -> Vec<(usize, usize, usize)> {
 /// work-item's time is that of the PTX path through the copies in order, for trip counts
 /// 0 to 12, with one unrolled loop around (3 copies) and two (a 3 x 3 stencil: 9 copies;
 /// the copies' times differ, so a pass charged on another copy shows). Shapes the
-/// annotator cannot count stay refused, naming the line: a `continue` that skips the
-/// inner loop in some passes, copies of the statements around the inner loop that the
-/// matching cannot tell apart, and a trip count that differs from copy to copy (the
-/// inner loop's condition then has code in each copy's guard).
+/// annotator cannot count unrolled are timed from a compile without unrolling, and the
+/// sidecar names the line: a `continue` that skips the inner loop in some passes, copies
+/// of the statements around the inner loop that the matching cannot tell apart, and a
+/// trip count that differs from copy to copy (the inner loop's condition then has code in
+/// each copy's guard).
 #[test]
 fn loops_inside_loops_the_compiler_unrolled_completely_are_timed_exactly() {
     let src = "\
@@ -1687,6 +1697,8 @@ __kernel void stencil(__global const float *a, __global const int *counts, __glo
         assert_ne!(both.t(1), both.t(2), "{name}");
     }
 
+    // Shapes the annotator cannot count when unrolled: timed from a compile without
+    // unrolling.
     let refused = "\
 __kernel void skipped(__global const float *a, __global const int *counts, __global float *out, const float b)
 {
@@ -1743,21 +1755,51 @@ __kernel void shrinking(__global const float *a, __global const int *counts, __g
             })
             .collect();
         std::fs::write(&path, &text).unwrap();
-        let e = annotate_file(
+        // Not refused: timed as compiled without unrolling, and the sidecar says why.
+        let a = annotate_file(
             &compiler,
             &path,
             &BuildOptions::default(),
             &Architecture::default_arch(),
         )
-        .map(|_| ())
-        .expect_err(kernel)
-        .to_string();
+        .unwrap_or_else(|e| panic!("{kernel}: {e}"));
+        let note = a.sidecar.timed_without_unrolling.clone().expect(kernel);
         assert!(
-            e.contains(&format!(
-                "refused_{kernel}.cl:{line}: the compiler unrolled"
+            note.contains(&format!(
+                "refused_{kernel}.cl:{line} the compiler unrolled a loop of `{kernel}`"
             )),
-            "{kernel}: {e}"
+            "{kernel}: {note}"
         );
+        assert!(
+            a.sidecar.kernels.iter().all(|k| k.unrolled.is_empty()),
+            "{kernel}: no loop is unrolled without unrolling"
+        );
+        // Work-item w runs its inner loops n = 9 + w, n - 2c or n - 4c times: every
+        // further n adds the same iterations, so t grows by the same step (an unrolled
+        // loop mistimed would step by its copies).
+        let items = 8;
+        let counts: Vec<i32> = (0..items).map(|w| 9 + w as i32).collect();
+        let outputs = if kernel == "per_channel" {
+            3 * items
+        } else {
+            items
+        };
+        let both = run_source_both(
+            kernel,
+            &text,
+            kernel,
+            vec![
+                KernelArg::from_slice(&[0.5f32; 64]),
+                KernelArg::from_slice(&counts),
+                KernelArg::zeroed::<f32>(outputs),
+                KernelArg::scalar(0.9f32),
+            ],
+            NdRange::d1(items).with_local([items, 1, 1]),
+            &a,
+        );
+        let steps: Vec<u64> = (1..items).map(|w| both.t(w) - both.t(w - 1)).collect();
+        assert!(steps[0] > 0, "{kernel}: {steps:?}");
+        assert!(steps.iter().all(|&s| s == steps[0]), "{kernel}: {steps:?}");
     }
 }
 

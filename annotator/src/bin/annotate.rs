@@ -53,6 +53,9 @@ fn run(args: &Args) -> Result<()> {
             profile: args.profile,
         },
     )?;
+    if let Some(note) = &a.sidecar.timed_without_unrolling {
+        eprintln!("annotate: warning: {note}");
+    }
     if let Some(out) = &args.output {
         std::fs::write(out, &a.source)
             .with_context(|| format!("cannot write {}", out.display()))?;
