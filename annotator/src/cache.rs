@@ -33,7 +33,7 @@ use crate::compile::{BuildOptions, Compiler};
 /// unrolled loops (they changed t). 8: a DRAM resource counts global-memory bytes, and
 /// kernels carry their parameters' kinds. 9: loops unrolled into shapes the annotator
 /// cannot count are timed from a compile without unrolling instead of refused.
-const ANNOTATION_REVISION: &str = "9";
+pub const ANNOTATION_REVISION: &str = "9";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -498,6 +498,16 @@ impl Architecture {
             .fold(1, |l, c| l / gcd(l, c) * c)
     }
 
+    /// 64 bits of FNV-1a over the description as TOML, in hex: two descriptions that give
+    /// one number differently have different fingerprints (almost surely).
+    pub fn fingerprint(&self) -> String {
+        let text = toml::to_string(self).unwrap_or_else(|_| format!("{self:?}"));
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
+
     /// Converts cycles to microseconds at the core clock.
     pub fn cycles_to_us(&self, cycles: f64) -> f64 {
         cycles / self.clock_mhz
@@ -534,6 +544,23 @@ mod tests {
             let arch = Architecture::load(name).unwrap();
             assert_eq!(&arch.name, name);
         }
+    }
+
+    #[test]
+    fn a_changed_number_changes_the_fingerprint() {
+        let a = Architecture::load("gtx480").unwrap();
+        assert_eq!(
+            a.fingerprint(),
+            Architecture::load("gtx480").unwrap().fingerprint()
+        );
+        assert_eq!(a.fingerprint().len(), 16);
+        let mut b = a.clone();
+        b.ops.fp32_div.latency += 1;
+        assert_ne!(a.fingerprint(), b.fingerprint());
+        assert_ne!(
+            a.fingerprint(),
+            Architecture::load("hopper_h100").unwrap().fingerprint()
+        );
     }
 
     #[test]

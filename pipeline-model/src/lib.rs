@@ -25,6 +25,12 @@ pub mod occupancy;
 pub mod timing;
 
 pub use arch::{ArchError, Architecture, InstrTiming, Scope, Unit, DRAM, ISSUE};
+
+/// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
+/// raised whenever the same records and description give other estimates, so that a
+/// baseline can tell the simulator's changes from the program's. 1: the paper's model with
+/// sub-cores. 2: the DRAM term.
+pub const MODEL_REVISION: u32 = 2;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};

@@ -13,7 +13,10 @@ use serde::{Deserialize, Serialize};
 use crate::report::{Outcome, Report};
 
 /// The version tag of the baseline's JSON schema.
-pub const BASELINE_SCHEMA: &str = "srcsim.baseline/1";
+pub const BASELINE_SCHEMA: &str = "srcsim.baseline/2";
+
+/// The tag of baselines written before they named their model; they still read.
+pub const BASELINE_SCHEMA_1: &str = "srcsim.baseline/1";
 
 /// The recorded estimates of one run, one entry per kernel and configuration.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -23,6 +26,9 @@ pub struct Baseline {
     pub schema: String,
     /// The architecture simulated (its name, as in the report).
     pub arch: String,
+    /// What simulated the run ([`crate::report::model_identity`]); absent in version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// Sorted by kernel, then configuration (numbers in it compared as numbers).
     pub entries: Vec<Entry>,
 }
@@ -175,7 +181,7 @@ pub fn observe(report: &Report) -> Vec<Observed> {
 impl Baseline {
     /// The baseline of a run on `arch`: its simulated configurations (launches that were
     /// not simulated have no cycles to record).
-    pub fn from_observed(arch: &str, observed: &[Observed]) -> Self {
+    pub fn from_observed(arch: &str, model: Option<&str>, observed: &[Observed]) -> Self {
         let mut entries: Vec<Entry> = observed
             .iter()
             .filter_map(|o| o.simulated.clone())
@@ -184,6 +190,7 @@ impl Baseline {
         Baseline {
             schema: BASELINE_SCHEMA.to_string(),
             arch: arch.to_string(),
+            model: model.map(String::from),
             entries,
         }
     }
@@ -204,7 +211,7 @@ impl Baseline {
         let value: serde_json::Value = serde_json::from_str(text)
             .map_err(|source| BaselineError::Format { path: at(), source })?;
         match value.get("schema").and_then(|s| s.as_str()) {
-            Some(BASELINE_SCHEMA) => {}
+            Some(BASELINE_SCHEMA | BASELINE_SCHEMA_1) => {}
             Some(other) => {
                 return Err(invalid(format!(
                     "schema is \"{other}\", expected \"{BASELINE_SCHEMA}\""
@@ -563,7 +570,7 @@ mod tests {
     }
 
     fn baseline_of(launches: Vec<(&str, u64, u64, Outcome)>) -> Baseline {
-        Baseline::from_observed("gtx480", &observe(&report(launches)))
+        Baseline::from_observed("gtx480", None, &observe(&report(launches)))
     }
 
     fn row<'a>(c: &'a Comparison, kernel: &str, configuration: &str) -> &'a Row {

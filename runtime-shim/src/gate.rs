@@ -15,7 +15,7 @@ use crate::run;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The baseline: JSON (schema srcsim.baseline/1) written by --update.
+    /// The baseline: JSON (schema srcsim.baseline/2; /1 still reads) written by --update.
     #[arg(long, value_name = "FILE")]
     baseline: PathBuf,
     /// The slowdown in cycles per launch, in percent, that still passes (and the speed-up
@@ -136,12 +136,19 @@ pub fn check(args: &CheckArgs) -> Result<u8> {
     if let Some(old) = &old {
         let comparison = compare(old, &observed, args.tolerance);
         print!("{}", comparison.table());
+        if old.model != report.model {
+            println!(
+                "srcsim check: note: the baseline was made by {}, this run by {}: differences may come from the simulator, not the program; review them, then record the baseline again with --update",
+                old.model.as_deref().unwrap_or("an srcsim that did not record its model"),
+                report.model.as_deref().unwrap_or("an srcsim that did not say")
+            );
+        }
         if !args.update {
             println!("srcsim check: {} against {at}", comparison.summary());
             return Ok(if comparison.fails() { 1 } else { 0 });
         }
     }
-    let new = Baseline::from_observed(&arch, &observed);
+    let new = Baseline::from_observed(&arch, report.model.as_deref(), &observed);
     new.write(&args.baseline)?;
     for line in unrecorded(&observed) {
         println!("srcsim check: {line}");

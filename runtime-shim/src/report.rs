@@ -31,6 +31,10 @@ pub struct Report {
     pub arch: String,
     /// Its clock, MHz.
     pub clock_mhz: f64,
+    /// What simulated it ([`model_identity`]): the same program gives the same cycles under
+    /// the same identity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// Every launch, in the order the application enqueued them.
     pub launches: Vec<Launch>,
     /// With `SRCSIM_PROFILE=1`: every program with a profiled launch, once (programs of
@@ -179,6 +183,19 @@ pub enum Outcome {
     },
 }
 
+/// What gives a run its cycles, in one line: srcsim's version, the revisions of the model's
+/// arithmetic and of the annotation, and the architecture's name and fingerprint.
+pub fn model_identity(arch: &pipeline_model::Architecture) -> String {
+    format!(
+        "srcsim {} (model {}, annotation {}), {} {}",
+        env!("CARGO_PKG_VERSION"),
+        pipeline_model::MODEL_REVISION,
+        annotator::cache::ANNOTATION_REVISION,
+        arch.name,
+        arch.fingerprint()
+    )
+}
+
 /// The model's estimate of one launch, as reported.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Estimate {
@@ -282,6 +299,7 @@ impl Report {
             schema: REPORT_SCHEMA.to_string(),
             arch: arch.to_string(),
             clock_mhz,
+            model: None,
             launches: Vec::new(),
             programs: Vec::new(),
         }

@@ -332,6 +332,8 @@ impl Shim {
             Ok(a) => (a.name.clone(), a.clock_mhz),
             Err(_) => (config.arch.clone(), 0.0),
         };
+        let mut report = Report::new(&name, clock);
+        report.model = arch.as_ref().ok().map(crate::report::model_identity);
         if let Err(e) = &arch {
             config.log(
                 Level::Warn,
@@ -342,7 +344,7 @@ impl Shim {
             cache: AnnotationCache::from_env(),
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
-            report: Arc::new(Mutex::new(Report::new(&name, clock))),
+            report: Arc::new(Mutex::new(report)),
             worker: Mutex::new(None),
             arch,
             config,

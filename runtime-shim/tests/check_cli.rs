@@ -110,8 +110,13 @@ fn a_recorded_baseline_passes_and_holds_the_reports_cycles_each_run_the_same() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let report = Report::read(&report_path).unwrap();
     let baseline = read_json(&first);
-    assert_eq!(baseline["schema"], "srcsim.baseline/1");
+    assert_eq!(baseline["schema"], "srcsim.baseline/2");
     assert_eq!(baseline["arch"], "gtx480");
+    // The model that made it, as the report names it.
+    let model = report.model.clone().expect("the report names its model");
+    assert!(model.starts_with("srcsim "), "{model}");
+    assert!(model.contains(", gtx480 "), "{model}");
+    assert_eq!(baseline["model"], model.as_str());
     assert_eq!(entries(&baseline).len(), report.launches.len());
     for l in &report.launches {
         let cycles = l.estimate().expect("scan is simulated").cycles;
@@ -148,6 +153,34 @@ fn a_recorded_baseline_passes_and_holds_the_reports_cycles_each_run_the_same() {
         assert!(r.contains(" same "), "{r}");
         assert!(r.contains(&format!(" {} ", e["cycles"])), "{r}");
     }
+    assert!(!out.contains("note:"), "the same model: {out}");
+
+    // A baseline of another model (or of version 1, which named none) still compares, and
+    // the check says that the differences may be the simulator's.
+    let mut other = baseline.clone();
+    other["model"] = "srcsim 0.0.1 (model 1, annotation 1), gtx480 0123456789abcdef".into();
+    let older = dir.path().join("older.json");
+    write_json(&older, &other);
+    let o = check(&older, &[], "scan");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains(&format!(
+            "note: the baseline was made by srcsim 0.0.1 (model 1, annotation 1), gtx480 0123456789abcdef, this run by {model}"
+        )),
+        "{out}"
+    );
+    let mut v1 = baseline.clone();
+    v1["schema"] = "srcsim.baseline/1".into();
+    v1.as_object_mut().unwrap().remove("model");
+    write_json(&older, &v1);
+    let o = check(&older, &[], "scan");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("note: the baseline was made by an srcsim that did not record its model"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -311,7 +344,7 @@ fn a_malformed_baseline_is_an_error_naming_the_file_before_the_program_runs() {
     let o = check(&baseline, &[], "vector_add");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        text(&o).contains("expected \"srcsim.baseline/1\""),
+        text(&o).contains("expected \"srcsim.baseline/2\""),
         "{}",
         text(&o)
     );
