@@ -1,11 +1,14 @@
 """Unit tests of scripts/gpu_validate.py on hand-made data: the join of predictions and
 measurements, ratio, absolute percentage error, MAPE per class, the errors, and the
-manifest's argument resolution (the same the GPU side launches with). Run by
+manifest's argument resolution (the same the GPU side launches with), and the measure
+side's loop on a fake CuPy and NumPy (what it launches, how often, with which grid, block
+and arguments, and what it records; not that CuPy's API is what the fake says). Run by
 tests/tests/validation.rs (python3 -m unittest)."""
 
 import os
 import sys
 import tempfile
+import types
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -118,6 +121,125 @@ sweep = [ { global = 256, local = 64, vars = { n = 1000 } }, { global = 512, loc
         for case, kernel, launch, _ in cs:
             # At least one work-group per SM of the H100 (132).
             self.assertGreaterEqual(launch["global"] // launch["local"], 132, case)
+
+
+class FakeArray:
+    """An array's length and element type, not its (millions of) elements."""
+
+    def __init__(self, length, dtype):
+        self.length, self.dtype = length, dtype
+
+    def astype(self, dtype):
+        return FakeArray(self.length, dtype)
+
+
+class FakeNumpy(types.ModuleType):
+    """What host_arrays uses of NumPy: dtypes that convert, zeros and arange."""
+    float32 = float64 = float
+    int32 = uint32 = int64 = int
+
+    def __init__(self):
+        super().__init__("numpy")
+
+    @staticmethod
+    def zeros(length, dtype):
+        return FakeArray(length, dtype)
+
+    @staticmethod
+    def arange(length, dtype):
+        return FakeArray(length, dtype)
+
+
+class FakeCupy(types.ModuleType):
+    """What measure uses of CuPy, recording every launch; each timed launch takes the next
+    of `times_ms`."""
+
+    def __init__(self, times_ms):
+        super().__init__("cupy")
+        fake = self
+        self.launches, self.loaded, self.times = [], [], iter(times_ms)
+
+        class Function:
+            def __init__(self, name):
+                self.name = name
+
+            def __call__(self, grid, block, args):
+                fake.launches.append((self.name, grid, block, len(args)))
+
+        class RawModule:
+            def __init__(self, path):
+                fake.loaded.append(os.path.basename(path))
+
+            def get_function(self, name):
+                return Function(name)
+
+        class Device:
+            id = 0
+
+            def synchronize(self):
+                pass
+
+        class Event:
+            def record(self):
+                pass
+
+            def synchronize(self):
+                pass
+
+        self.RawModule = RawModule
+        self.asarray = lambda v: v
+        self.cuda = types.SimpleNamespace(
+            Device=Device, Event=Event,
+            get_elapsed_time=lambda start, end: next(fake.times),
+            runtime=types.SimpleNamespace(
+                getDeviceProperties=lambda i: {"name": b"Fake H100"},
+                driverGetVersion=lambda: 12040))
+
+
+class Measure(unittest.TestCase):
+    """The GPU side on a fake CuPy: every case of the committed predictions is launched
+    with its PTX, grid = global / local, its arguments, warm-up and timed launches, and
+    the median lands in the CSV."""
+
+    def test_measure_launches_every_case_and_records_the_median(self):
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        suite = os.path.join(root, "validation", "suite.toml")
+        predictions = os.path.join(root, "validation", "predictions", "hopper_h100")
+        cs = gv.cases(suite, quick=True)
+        # Three timed launches a case, 10, 30 and 20 microseconds: the median is 20.
+        cupy = FakeCupy([0.010, 0.030, 0.020] * len(cs))
+        out = os.path.join(tempfile.mkdtemp(), "measured.csv")
+        modules = {"cupy": cupy, "numpy": FakeNumpy()}
+        saved = {m: sys.modules.get(m) for m in modules}
+        sys.modules.update(modules)
+        no_smi = lambda *a, **k: (_ for _ in ()).throw(OSError("no nvidia-smi"))
+        run, gv.subprocess.run = gv.subprocess.run, no_smi
+        try:
+            args = types.SimpleNamespace(suite=suite, predictions=predictions, quick=True,
+                                         warmup=2, runs=3, out=out)
+            self.assertEqual(gv.measure(args), out)
+        finally:
+            gv.subprocess.run = run
+            for m, mod in saved.items():
+                if mod is None:
+                    del sys.modules[m]
+                else:
+                    sys.modules[m] = mod
+        self.assertEqual(sorted(set(cupy.loaded)), ["compute.ptx", "memory.ptx"])
+        expected = []
+        for case, kernel, launch, spec in cs:
+            grid = (launch["global"] // launch["local"], 1, 1)
+            expected += [(kernel["name"], grid, (launch["local"], 1, 1), len(spec))] * 5
+        self.assertEqual(cupy.launches, expected)
+        rows = gv.read_csv(out)
+        self.assertEqual([r["case"] for r in rows], [c[0] for c in cs])
+        for r in rows:
+            self.assertEqual((r["measured_us"], r["min_us"], r["max_us"], r["runs"]),
+                             ("20.000", "10.000", "30.000", "3"))
+            self.assertEqual((r["gpu"], r["driver"]), ("Fake H100", "12040"))
+        # The report side reads what measure wrote.
+        joined, missing = gv.join(gv.read_csv(os.path.join(predictions, "predictions.csv")), rows)
+        self.assertEqual(len(joined), len(cs))
 
 
 if __name__ == "__main__":
