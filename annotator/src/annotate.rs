@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming};
-use crate::compile::{BuildOptions, Compiler};
+use crate::compile::{BuildOptions, Compiler, KEEP_LOOPS};
 use crate::lines::{attribute, function_lines};
 use crate::matching::{
     match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
@@ -398,16 +398,12 @@ fn describe_profiled(
         .collect()
 }
 
-/// The clang option that keeps loops as the source writes them (loops behind an unroll
-/// pragma or hint are still unrolled, as they ask).
-pub const NO_UNROLL: &str = "-fno-unroll-loops";
-
 /// Annotates the OpenCL C file `path` for `arch`, as `how` says.
 ///
 /// Where the compiler unrolled a loop into a shape the annotator cannot count, the file is
-/// compiled again without unrolling ([`NO_UNROLL`]) and timed from that PTX: an estimate of
-/// a slightly different binary (loop overhead on every iteration) rather than none. The
-/// sidecar says so ([`Sidecar::timed_without_unrolling`]).
+/// compiled again without unrolling ([`BuildOptions::keep_loops`]) and timed from that PTX:
+/// an estimate of a slightly different binary (loop overhead on every iteration) rather
+/// than none. The sidecar says so ([`Sidecar::timed_without_unrolling`]).
 pub fn annotate_file_with(
     compiler: &Compiler,
     path: &Path,
@@ -428,14 +424,17 @@ pub fn annotate_file_with(
                 kernel: kernel.clone(),
                 ptx_blocks,
             };
-            let mut rolled = options.clone();
-            rolled.other.push(NO_UNROLL.to_string());
+            let rolled = BuildOptions {
+                keep_loops: true,
+                ..options.clone()
+            };
             // Should even that fail, the first reason is the one to give.
             let mut a =
                 annotate_compiled(compiler, path, &rolled, arch, how).map_err(|_| refusal)?;
             a.sidecar.timed_without_unrolling = Some(format!(
-                "timed as compiled without loop unrolling ({NO_UNROLL}): at {file}:{line} the \
-                 compiler unrolled a loop of `{kernel}` into a shape the annotator cannot count"
+                "timed as compiled without loop unrolling ({}): at {file}:{line} the compiler \
+                 unrolled a loop of `{kernel}` into a shape the annotator cannot count",
+                KEEP_LOOPS.join(" ")
             ));
             Ok(a)
         }

@@ -1201,7 +1201,7 @@ mod tests {
                 warps: 2,
             })
         };
-        let note = "timed as compiled without loop unrolling (-fno-unroll-loops): at k.cl:3 ...";
+        let note = "timed as compiled without loop unrolling (-fno-unroll-loops -mllvm -unroll-count=1): at k.cl:3 ...";
         for (i, (kernel, n)) in [("k", Some(note)), ("k", Some(note)), ("j", None)]
             .into_iter()
             .enumerate()

@@ -1803,6 +1803,52 @@ __kernel void shrinking(__global const float *a, __global const int *counts, __g
     }
 }
 
+/// A loop an unroll hint makes the compiler copy, with an `if` in its body: the copies'
+/// branches cannot be counted, so the kernel is timed as compiled with the hint ignored,
+/// and the note says so. Every iteration costs the same here (the test never holds), so
+/// t grows by one step per further trip.
+#[test]
+fn a_hinted_unroll_the_annotator_cannot_count_is_timed_as_written() {
+    let src = "\
+__kernel void hinted(__global const int *a, __global int *out, const int n)
+{
+    int gid = get_global_id(0);
+    int c = 0;
+    __attribute__((opencl_unroll_hint(2)))
+    for (int i = 0; i < n + gid; i++) {
+        if (a[i] == gid) {
+            c += a[i + 1];
+            out[64 + i] = c;
+        }
+    }
+    out[gid] = c;
+}
+";
+    let (a, _, _) = annotate_source("hinted.cl", src);
+    let note = a.sidecar.timed_without_unrolling.clone().expect("a note");
+    assert!(
+        note.contains("-unroll-count=1): at ")
+            && note.contains("hinted.cl:7 the compiler unrolled"),
+        "{note}"
+    );
+    let items = 16;
+    let both = run_source_both(
+        "hinted",
+        src,
+        "hinted",
+        vec![
+            KernelArg::from_slice(&[-1i32; 64]),
+            KernelArg::zeroed::<i32>(128),
+            KernelArg::scalar(8i32),
+        ],
+        NdRange::d1(items).with_local([items, 1, 1]),
+        &a,
+    );
+    let steps: Vec<u64> = (1..items).map(|w| both.t(w) - both.t(w - 1)).collect();
+    assert!(steps[0] > 0, "{steps:?}");
+    assert!(steps.iter().all(|&s| s == steps[0]), "{steps:?}");
+}
+
 /// The path of fewest blocks from `from` to `to` in `k`'s PTX CFG (both ends included),
 /// entering no block of `avoid` but `to`.
 fn fewest_blocks_path(k: &FunctionAnalysis, from: usize, to: usize, avoid: &[usize]) -> Vec<usize> {

@@ -22,7 +22,15 @@ pub struct BuildOptions {
     pub cl_std: Option<String>,
     /// Other options clang understands (`-cl-mad-enable`, `-cl-fast-relaxed-math`, `-w`, ...).
     pub other: Vec<String>,
+    /// Not an OpenCL option but srcsim's own: compile loops as the source writes them, with
+    /// no unrolling and unroll pragmas and hints ignored ([`KEEP_LOOPS`], given to the
+    /// compiler's code generation only, not to libclang, whose LLVM options are the whole
+    /// process's). The fallback for loops unrolled into shapes the annotator cannot count.
+    pub keep_loops: bool,
 }
+
+/// What [`BuildOptions::keep_loops`] adds to the compile.
+pub const KEEP_LOOPS: [&str; 3] = ["-fno-unroll-loops", "-mllvm", "-unroll-count=1"];
 
 impl BuildOptions {
     /// Reads an OpenCL build-option string (`"-D N=16 -I inc -cl-std=CL1.2"`).
@@ -234,6 +242,11 @@ impl Compiler {
                 .arg("-include")
                 .arg(prelude)
                 .args(options.clang_args())
+                .args(if options.keep_loops {
+                    &KEEP_LOOPS[..]
+                } else {
+                    &[]
+                })
                 .arg(source),
         )?;
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
