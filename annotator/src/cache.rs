@@ -190,13 +190,17 @@ impl AnnotationCache {
         std::fs::create_dir_all(&entry).map_err(io(&entry))?;
         let file = entry.join(Path::new(name).file_name().unwrap_or("kernel.cl".as_ref()));
         write_atomically(&file, source)?;
+        let kept = file.display().to_string();
+        let named = |text: &str| text.replace(&kept, &format!("{name} ({origin}, kept at {kept})"));
         let a = match annotate_file_with(compiler, &file, options, arch, how) {
-            Ok(a) => a,
+            Ok(mut a) => {
+                // The note names the source as errors do.
+                a.sidecar.timed_without_unrolling =
+                    a.sidecar.timed_without_unrolling.as_deref().map(named);
+                a
+            }
             Err(e) => {
-                let kept = file.display().to_string();
-                let message = e
-                    .to_string()
-                    .replace(&kept, &format!("{name} ({origin}, kept at {kept})"));
+                let message = named(&e.to_string());
                 // What the source and options decide is decided again the same way: keep
                 // it, so that a program that cannot be annotated costs no compile per run.
                 // Missing tools, I/O trouble and compiler crashes may pass; try them anew.

@@ -224,6 +224,7 @@ const COMPARED: &[(&str, &[&str])] = &[
     ("events_profile", &[]),
     ("gpu_by_type", &[]),
     ("microbenchmark", &[]),
+    ("match_count", &[]),
 ];
 
 /// One source block of a launch as srcsim's profile counts it.

@@ -107,6 +107,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("volume3d", 1),
     ("dp_saxpy", 1),
     ("histogram", 1),
+    ("match_count", 1),
 ];
 
 #[test]
@@ -570,6 +571,34 @@ fn an_svm_host_computes_the_same_and_every_launch_is_simulated() {
     );
     assert_eq!(executions("return w[k & 3] * (float)(k + 1)"), 2 * negative);
     assert_eq!(executions("out[i] = v"), 2 * n);
+}
+
+/// match_count's loop is unrolled by the compiler into copies the annotator cannot count:
+/// the launch is simulated all the same, timed as compiled without unrolling, and the
+/// report and the table at exit say so, naming the line and the source as the host gave it.
+#[test]
+fn a_loop_unrolled_past_counting_is_timed_as_written_and_the_report_says_so() {
+    let (out, report) = simulated("match_count", &[], &[("SRCSIM_TABLE", "1")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, plain("match_count").stdout);
+    assert_all_simulated("match_count", &report, 1);
+    let note = report.launches[0]
+        .estimate()
+        .and_then(|e| e.note.clone())
+        .expect("a note");
+    assert!(
+        note.starts_with("timed as compiled without loop unrolling (-fno-unroll-loops -mllvm -unroll-count=1): at program.cl (the source given to clCreateProgramWithSource, kept at "),
+        "{note}"
+    );
+    assert!(
+        note.ends_with("program.cl):13 the compiler unrolled a loop of `match_count` into a shape the annotator cannot count"),
+        "{note}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("srcsim: match_count: {note}")),
+        "{stderr}"
+    );
 }
 
 /// On the H100 the DRAM term sees the host's buffers: vector_add moves what its work-items
