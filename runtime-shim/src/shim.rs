@@ -1029,6 +1029,24 @@ mod tests {
     }
 
     #[test]
+    fn the_footprint_sums_distinct_buffers_and_is_unknown_with_an_svm_pointer() {
+        let mut args = ShadowArgs::default();
+        assert_eq!(args.buffer_footprint(), Some(0));
+        // Two arguments bound to one buffer count it once; a null buffer counts nothing.
+        args.buffers.insert(0, Some((0x1000, 4096)));
+        args.buffers.insert(1, Some((0x1000, 4096)));
+        args.buffers.insert(2, Some((0x2000, 100)));
+        args.buffers.insert(3, Some((0, 0)));
+        assert_eq!(args.buffer_footprint(), Some(4196));
+        // An SVM pointer (size unknown) makes the whole footprint unknown ...
+        args.buffers.insert(2, None);
+        assert_eq!(args.buffer_footprint(), None);
+        // ... until the argument is a buffer again.
+        args.buffers.insert(2, Some((0x3000, 8)));
+        assert_eq!(args.buffer_footprint(), Some(4104));
+    }
+
+    #[test]
     fn a_given_local_size_is_kept() {
         let g = geometry(&NdRange {
             work_dim: 2,
