@@ -292,18 +292,21 @@ pub fn estimate(
         .into_iter()
         .enumerate()
         .map(|(r, scope)| {
-            let busiest = usage
-                .iter()
-                .map(|sm| match scope {
-                    Scope::Sm => sm.iter().map(|sub| sub[r]).sum(),
-                    Scope::SubCore => sm.iter().map(|sub| sub[r]).max().unwrap_or(0),
-                    Scope::Device => 0,
-                })
-                .max()
-                .unwrap_or(0);
-            match (scope, dram_bytes, arch.dram_bytes_per_cycle()) {
-                (Scope::Device, Some(bytes), Some(per_cycle)) => bytes as f64 / per_cycle,
-                _ => busiest as f64 / scale,
+            let per_sm = |sm: &Vec<Vec<u64>>| {
+                let subs = sm.iter().map(|sub| sub[r]);
+                match scope {
+                    Scope::SubCore => subs.max().unwrap_or(0),
+                    Scope::Sm | Scope::Device => subs.sum(),
+                }
+            };
+            match scope {
+                // The GPU's one DRAM: the launch's traffic over its bandwidth.
+                Scope::Device => dram_bytes
+                    .zip(arch.dram_bytes_per_cycle())
+                    .map_or(0.0, |(bytes, per_cycle)| bytes as f64 / per_cycle),
+                Scope::Sm | Scope::SubCore => {
+                    usage.iter().map(per_sm).max().unwrap_or(0) as f64 / scale
+                }
             }
         })
         .collect();
