@@ -411,34 +411,32 @@ pub fn annotate_file_with(
     arch: &Architecture,
     how: AnnotateOptions,
 ) -> Result<Annotation, AnnotateError> {
-    match annotate_compiled(compiler, path, options, arch, how) {
-        Err(AnnotateError::UnrolledLoop {
-            path: file,
-            line,
-            kernel,
-            ptx_blocks,
-        }) => {
-            let refusal = AnnotateError::UnrolledLoop {
-                path: file.clone(),
-                line,
-                kernel: kernel.clone(),
-                ptx_blocks,
-            };
-            let rolled = BuildOptions {
-                keep_loops: true,
-                ..options.clone()
-            };
-            // Should even that fail, the first reason is the one to give.
-            let mut a =
-                annotate_compiled(compiler, path, &rolled, arch, how).map_err(|_| refusal)?;
-            a.sidecar.timed_without_unrolling = Some(format!(
-                "timed as compiled without loop unrolling ({}): at {file}:{line} the compiler \
-                 unrolled a loop of `{kernel}` into a shape the annotator cannot count",
-                KEEP_LOOPS.join(" ")
-            ));
+    let first = annotate_compiled(compiler, path, options, arch, how);
+    let Err(AnnotateError::UnrolledLoop {
+        path: file,
+        line,
+        kernel,
+        ..
+    }) = &first
+    else {
+        return first;
+    };
+    let note = format!(
+        "timed as compiled without loop unrolling ({}): at {file}:{line} the compiler \
+         unrolled a loop of `{kernel}` into a shape the annotator cannot count",
+        KEEP_LOOPS.join(" ")
+    );
+    let rolled = BuildOptions {
+        keep_loops: true,
+        ..options.clone()
+    };
+    match annotate_compiled(compiler, path, &rolled, arch, how) {
+        Ok(mut a) => {
+            a.sidecar.timed_without_unrolling = Some(note);
             Ok(a)
         }
-        other => other,
+        // Should even that fail, the first reason is the one to give.
+        Err(_) => first,
     }
 }
 
