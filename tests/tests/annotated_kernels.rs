@@ -64,6 +64,14 @@ impl Both {
     fn t(&self, work_item: usize) -> u64 {
         self.records[work_item * self.stride]
     }
+
+    /// Asserts that work-items `0..items` take times that grow by one positive step each
+    /// (where each runs one more trip of the same loop than the one before).
+    fn assert_t_grows_evenly(&self, items: usize, name: &str) {
+        let steps: Vec<u64> = (1..items).map(|w| self.t(w) - self.t(w - 1)).collect();
+        assert!(steps[0] > 0, "{name}: {steps:?}");
+        assert!(steps.iter().all(|&s| s == steps[0]), "{name}: {steps:?}");
+    }
 }
 
 /// Runs `kernel` of example `name` and its annotated version on the same arguments.
@@ -1797,9 +1805,7 @@ __kernel void shrinking(__global const float *a, __global const int *counts, __g
             NdRange::d1(items).with_local([items, 1, 1]),
             &a,
         );
-        let steps: Vec<u64> = (1..items).map(|w| both.t(w) - both.t(w - 1)).collect();
-        assert!(steps[0] > 0, "{kernel}: {steps:?}");
-        assert!(steps.iter().all(|&s| s == steps[0]), "{kernel}: {steps:?}");
+        both.assert_t_grows_evenly(items, kernel);
     }
 }
 
@@ -1844,9 +1850,7 @@ __kernel void hinted(__global const int *a, __global int *out, const int n)
         NdRange::d1(items).with_local([items, 1, 1]),
         &a,
     );
-    let steps: Vec<u64> = (1..items).map(|w| both.t(w) - both.t(w - 1)).collect();
-    assert!(steps[0] > 0, "{steps:?}");
-    assert!(steps.iter().all(|&s| s == steps[0]), "{steps:?}");
+    both.assert_t_grows_evenly(items, "hinted");
 }
 
 /// The path of fewest blocks from `from` to `to` in `k`'s PTX CFG (both ends included),
