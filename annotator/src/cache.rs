@@ -41,8 +41,9 @@ pub struct AnnotationCache {
     dir: PathBuf,
 }
 
-/// 128 bits of FNV-1a over the parts, each followed by a separator.
-fn key(parts: &[&str]) -> String {
+/// 128 bits of FNV-1a over the parts, each followed by a separator, in hex: the cache's
+/// keys, and a fingerprint wherever one is wanted.
+pub fn fingerprint(parts: &[&str]) -> String {
     let mut a = 0xcbf2_9ce4_8422_2325u64;
     let mut b = 0x6c62_272e_07bb_0142u64;
     for part in parts {
@@ -123,7 +124,9 @@ impl AnnotationCache {
     fn binary_path(&self, parts: &[&str]) -> PathBuf {
         let mut all = vec![env!("CARGO_PKG_VERSION")];
         all.extend_from_slice(parts);
-        self.dir.join("binaries").join(format!("{}.bin", key(&all)))
+        self.dir
+            .join("binaries")
+            .join(format!("{}.bin", fingerprint(&all)))
     }
 
     /// Annotates `source` (named `name`; `origin` says where it came from, e.g. "the
@@ -156,9 +159,9 @@ impl AnnotationCache {
         arch: &Architecture,
         how: AnnotateOptions,
     ) -> Result<(Annotation, bool), AnnotateError> {
-        let arch_text = toml::to_string(arch).unwrap_or_else(|_| format!("{arch:?}"));
+        let arch_text = arch.to_toml();
         let options_text = options.clang_args().join("\u{1}");
-        let entry = self.dir.join(key(&[
+        let entry = self.dir.join(fingerprint(&[
             env!("CARGO_PKG_VERSION"),
             ANNOTATION_REVISION,
             name,

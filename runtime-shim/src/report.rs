@@ -192,7 +192,7 @@ pub fn model_identity(arch: &pipeline_model::Architecture) -> String {
         pipeline_model::MODEL_REVISION,
         annotator::cache::ANNOTATION_REVISION,
         arch.name,
-        arch.fingerprint()
+        annotator::cache::fingerprint(&[&arch.to_toml()])
     )
 }
 
@@ -1182,6 +1182,26 @@ mod tests {
         assert!(apportion(9, &[]).is_empty());
         // Proportions are kept when the parts are scaled otherwise than the total.
         assert_eq!(apportion(100, &[1.0, 3.0]), vec![25, 75]);
+    }
+
+    #[test]
+    fn the_model_identity_names_the_architecture_and_changes_with_any_number() {
+        let a = pipeline_model::Architecture::load("gtx480").unwrap();
+        let id = model_identity(&a);
+        assert!(
+            id.starts_with(&format!(
+                "srcsim {} (model {}, annotation {}), gtx480 ",
+                env!("CARGO_PKG_VERSION"),
+                pipeline_model::MODEL_REVISION,
+                annotator::cache::ANNOTATION_REVISION
+            )),
+            "{id}"
+        );
+        assert_eq!(id.rsplit(' ').next().unwrap().len(), 32, "{id}");
+        assert_eq!(id, model_identity(&a));
+        let mut b = a.clone();
+        b.ops.fp32_div.latency += 1;
+        assert_ne!(id, model_identity(&b));
     }
 
     #[test]
