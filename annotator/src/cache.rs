@@ -32,8 +32,10 @@ use crate::compile::{BuildOptions, Compiler};
 /// 7: in the profile mode, blocks that only count their executions no longer settle
 /// unrolled loops (they changed t). 8: a DRAM resource counts global-memory bytes, and
 /// kernels carry their parameters' kinds. 9: loops unrolled into shapes the annotator
-/// cannot count are timed from a compile without unrolling instead of refused.
-pub const ANNOTATION_REVISION: &str = "9";
+/// cannot count are timed from a compile without unrolling instead of refused. 10: global
+/// and shared accesses carry their analysed memory behaviour (level, lines, sectors, bank
+/// conflicts), which changes t and the usage counters.
+pub const ANNOTATION_REVISION: &str = "10";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

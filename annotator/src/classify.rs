@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use pipeline_model::{ArithOp, DataKind, Instr, OpClass, Reg};
 
+use crate::access::{access_width, analyze_accesses};
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
 
 /// Every opcode of the PTX ISA (8.x), so that only a truly unknown one is warned about.
@@ -229,21 +230,7 @@ pub fn global_bytes(instr: &Instruction) -> u32 {
     {
         return 0;
     }
-    let (mut lanes, mut size) = (1, 0);
-    for m in instr.modifiers() {
-        match m {
-            "v2" => lanes = 2,
-            "v4" => lanes = 4,
-            "v8" => lanes = 8,
-            "b8" | "u8" | "s8" => size = 1,
-            "b16" | "u16" | "s16" | "f16" | "bf16" => size = 2,
-            "b32" | "u32" | "s32" | "f32" | "f16x2" | "bf16x2" => size = 4,
-            "b64" | "u64" | "s64" | "f64" => size = 8,
-            "b128" => size = 16,
-            _ => {}
-        }
-    }
-    lanes * size
+    access_width(instr)
 }
 
 /// f64 -> fp64; f32, f16, bf16, tf32 -> fp32; anything else -> int.
@@ -310,13 +297,26 @@ pub struct ClassifiedFunction {
     pub register_widths: Vec<u32>,
 }
 
-/// Classifies every instruction of `f`, numbering its registers.
+/// Classifies every instruction of `f`, numbering its registers, with the memory behaviour
+/// of its global and shared accesses ([`crate::access`]).
 pub fn classify_function(f: &Function) -> ClassifiedFunction {
     let mut regs = RegisterFile::new(f);
+    let accesses = analyze_accesses(f);
     let blocks = f
         .blocks
         .iter()
-        .map(|b| b.instrs.iter().map(|i| classify(i, &mut regs)).collect())
+        .zip(accesses)
+        .map(|(b, acc)| {
+            b.instrs
+                .iter()
+                .zip(acc)
+                .map(|(i, a)| {
+                    let mut c = classify(i, &mut regs);
+                    c.instr.access = a;
+                    c
+                })
+                .collect()
+        })
         .collect();
     ClassifiedFunction {
         blocks,
@@ -370,6 +370,7 @@ pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified 
             writes,
             operand_reads,
             global_bytes: global_bytes(instr),
+            access: None,
         },
         known,
     }

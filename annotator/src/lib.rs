@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod analysis;
 pub mod annotate;
 pub mod cache;

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::instr::{ArithOp, DataKind, OpClass};
+use crate::instr::{ArithOp, DataKind, Instr, MemLevel, OpClass};
 
 /// The names of the shipped descriptions, default first.
 pub const BUILTIN_ARCHS: &[&str] = &["gtx480", "ampere_a100", "hopper_h100"];
@@ -96,6 +96,25 @@ pub struct Architecture {
     pub ops: OpTable,
     /// Memory latencies and bandwidth.
     pub memory: MemorySystem,
+    /// What every launch costs beyond its work-groups; absent: nothing.
+    #[serde(default, skip_serializing_if = "LaunchCost::is_free")]
+    pub launch: LaunchCost,
+}
+
+/// The fixed cost of a kernel launch: the front end and work distributor set the grid up,
+/// the first work-groups reach the SMs, and the last one's completion is retired (fill and
+/// drain). Charged once per launch, on top of the work-groups' own time.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LaunchCost {
+    /// Cycles a launch takes beyond its work-groups' time.
+    pub fixed_cycles: u32,
+}
+
+impl LaunchCost {
+    fn is_free(&self) -> bool {
+        self.fixed_cycles == 0
+    }
 }
 
 /// The PTX target a kernel is compiled for.
@@ -220,19 +239,20 @@ pub struct OpTable {
     pub other: OpTiming,
 }
 
-/// The memory hierarchy: latencies in cycles and the DRAM bandwidth. The best-case block
-/// analysis charges `ops.mem.latency`; the latencies are the figures of the hierarchy for
-/// the models that need them. The bandwidth bounds the kernel as a whole.
+/// The memory hierarchy: load-to-use latencies in cycles and the DRAM bandwidth. A memory
+/// instruction whose address the front end analysed ([`crate::MemAccess`]) is charged the
+/// latency of the level it is served from; one it did not analyse keeps its `ops` row. The
+/// bandwidth bounds the kernel as a whole.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemorySystem {
-    /// Shared (local) memory access.
+    /// Shared (local) memory load to use, without bank conflicts.
     pub shared: u32,
-    /// L1 data cache hit.
+    /// Global load to use on an L1 data cache hit.
     pub l1_hit: u32,
-    /// L2 hit.
+    /// Global load to use on an L1 miss that hits in the L2.
     pub l2_hit: u32,
-    /// DRAM access.
+    /// Global load to use on a miss in both caches (the whole trip to DRAM and back).
     pub dram: u32,
     /// DRAM bandwidth in GB/s (10^9 bytes a second). With it the model has a resource
     /// [`DRAM`] of the whole GPU: the bytes a launch must move between the SMs and DRAM over
@@ -481,6 +501,26 @@ impl Architecture {
         }
     }
 
+    /// How `instr` behaves: [`Architecture::describe`] of its class, except for a memory
+    /// access whose address was analysed: its latency is its level's (the shared memory's
+    /// for a shared access), and it holds the memory pipeline once per transaction (line
+    /// or bank-conflict pass), the last transaction's result arriving that much later.
+    pub fn describe_instr(&self, instr: &Instr) -> InstrTiming {
+        let mut t = self.describe(instr.class);
+        if let Some(access) = instr.access {
+            let base = match (instr.class, access.level) {
+                (OpClass::SharedMem, _) => self.memory.shared,
+                (_, MemLevel::L1) => self.memory.l1_hit,
+                (_, MemLevel::L2) => self.memory.l2_hit,
+                (_, MemLevel::Dram) => self.memory.dram,
+            };
+            let extra = access.transactions.max(1) - 1;
+            t.latency = base + extra * t.initiation;
+            t.initiation *= extra + 1;
+        }
+        t
+    }
+
     /// Usage counter units per cycle: the least common multiple of the units' copies, so
     /// that every use(r, B) (an initiation interval divided by copies) is a whole number
     /// of units and counters can be integers.
@@ -597,6 +637,32 @@ mod tests {
         );
     }
 
+    #[test]
+    fn an_analysed_access_takes_its_levels_latency_and_a_pass_per_transaction() {
+        use crate::instr::{Instr, MemAccess};
+        let a = Architecture::default_arch();
+        let access = |level, transactions| MemAccess {
+            level,
+            transactions,
+            sectors: 4,
+        };
+        let load = Instr::new(OpClass::GlobalMem, &[1], &[2]);
+        // Not analysed: the `mem` row.
+        assert_eq!(a.describe_instr(&load).latency, a.ops.mem.latency);
+        let t = a.describe_instr(&load.clone().with_access(access(MemLevel::Dram, 1)));
+        assert_eq!((t.latency, t.initiation), (a.memory.dram, 1));
+        let t = a.describe_instr(&load.clone().with_access(access(MemLevel::L2, 1)));
+        assert_eq!(t.latency, a.memory.l2_hit);
+        // 32 lines: the memory pipeline is held 32 passes, the last line 31 passes later.
+        let t = a.describe_instr(&load.with_access(access(MemLevel::L1, 32)));
+        assert_eq!((t.latency, t.initiation), (a.memory.l1_hit + 31, 32));
+        // A 2-way bank conflict on shared memory: the shared latency and two passes.
+        let shared =
+            Instr::new(OpClass::SharedMem, &[1], &[2]).with_access(access(MemLevel::L1, 2));
+        let t = a.describe_instr(&shared);
+        assert_eq!((t.latency, t.initiation), (a.memory.shared + 1, 2));
+    }
+
     fn gtx480_src() -> &'static str {
         builtin_source("gtx480").unwrap()
     }
@@ -639,7 +705,7 @@ mod tests {
         );
         let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
         assert!(err.contains("`units[1].lanes`"), "{err}");
-        let src = gtx480_src().replace("issue_scope = \"sm\"", "issue_scope = \"gpc\"");
+        let src = gtx480_src().replace("issue_scope = \"sub_core\"", "issue_scope = \"gpc\"");
         let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
         assert!(err.contains("gpc") && err.contains("sub_core"), "{err}");
         let src = gtx480_src().replace("sub_cores_per_sm = 2", "sub_cores_per_sm = 0");

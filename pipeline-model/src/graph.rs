@@ -112,7 +112,7 @@ impl ExecutionGraph {
         let mut edge = |from: (usize, Stage), to: (usize, Stage), latency: u32| {
             graph.add_edge(node_index(from.0, from.1), node_index(to.0, to.1), latency);
         };
-        let timings: Vec<_> = instrs.iter().map(|i| arch.describe(i.class)).collect();
+        let timings: Vec<_> = instrs.iter().map(|i| arch.describe_instr(i)).collect();
         let group = fe.fetch_group as usize;
         let wb_width = fe.writeback_width as usize;
         // For each unit, the instructions seen on it so far (for the k-copies edges).

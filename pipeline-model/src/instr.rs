@@ -96,6 +96,48 @@ pub struct Instr {
     /// Bytes one work-item moves between the SM and global memory (loads, stores and
     /// atomics on global or generic addresses); 0 for everything else.
     pub global_bytes: u32,
+    /// How the warp's access behaves in the memory system, when the front end analysed its
+    /// address (global and shared accesses); `None` times it with its class's row.
+    pub access: Option<MemAccess>,
+}
+
+/// The memory level that serves a global access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemLevel {
+    /// The SM's L1 data cache.
+    L1,
+    /// The GPU's L2 cache.
+    L2,
+    /// DRAM.
+    Dram,
+}
+
+impl MemLevel {
+    /// The name used in reports (`L1`, `L2`, `DRAM`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MemLevel::L1 => "L1",
+            MemLevel::L2 => "L2",
+            MemLevel::Dram => "DRAM",
+        }
+    }
+}
+
+/// What one warp-wide memory instruction costs the memory system, from an analysis of its
+/// address across the warp's lanes (the annotator's `access` module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MemAccess {
+    /// The level a global access is charged at (its load-to-use latency); for a shared
+    /// access, [`MemLevel::L1`] (the shared memory's own latency applies).
+    pub level: MemLevel,
+    /// Times the access occupies the SM's memory pipeline: the distinct 128-byte lines a
+    /// global access touches (the coalescer issues one request per line), or the
+    /// bank-conflict degree of a shared access (one pass per conflicting word). At least 1.
+    pub transactions: u32,
+    /// The distinct 32-byte sectors a global access moves (what DRAM and L2 bandwidth are
+    /// spent on); 0 for shared accesses.
+    pub sectors: u32,
 }
 
 impl Instr {
@@ -108,12 +150,19 @@ impl Instr {
             writes: writes.to_vec(),
             operand_reads: reads.len() as u32,
             global_bytes: 0,
+            access: None,
         }
     }
 
     /// The same instruction, moving `bytes` per work-item to or from global memory.
     pub fn with_global_bytes(mut self, bytes: u32) -> Self {
         self.global_bytes = bytes;
+        self
+    }
+
+    /// The same instruction, with its analysed memory behaviour.
+    pub fn with_access(mut self, access: MemAccess) -> Self {
+        self.access = Some(access);
         self
     }
 }

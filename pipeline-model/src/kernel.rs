@@ -17,6 +17,8 @@
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
 //!   and over every SM (and sub-core) of that sum)`.
+//! - launch: the architecture's fixed cost of a launch (`[launch] fixed_cycles`: grid set-up,
+//!   work distribution, fill and drain) is added to `t_kernel`.
 //! - DRAM (`Scope::Device`, when the architecture gives a bandwidth): the global-memory
 //!   bytes of all work-items, summed, at most the launch's buffer footprint
 //!   ([`KernelResources::global_memory_bytes`]: the caches keep what is touched again), over
@@ -87,12 +89,15 @@ pub enum Bound {
 /// The model's estimate for one launch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KernelEstimate {
-    /// `t_kernel`, rounded up to whole cycles.
+    /// `t_kernel`, rounded up to whole cycles: the launch cost plus the larger of the
+    /// latency and contention terms.
     pub cycles: u64,
     /// `t_kernel` in microseconds at the architecture's clock.
     pub micros: f64,
     /// `t_opt`: the latency term.
     pub latency_cycles: u64,
+    /// The architecture's fixed cost of a launch (fill and drain), included in `cycles`.
+    pub launch_cycles: u64,
     /// Per resource, the contention term (the usage of the most loaded SM, or sub-core for
     /// a resource of each sub-core; for DRAM, the launch's traffic over its bandwidth), in
     /// cycles.
@@ -100,7 +105,7 @@ pub struct KernelEstimate {
     /// Bytes the launch moves to and from DRAM, when the architecture models DRAM: the
     /// work-items' global-memory bytes, at most the buffer footprint.
     pub dram_bytes: Option<u64>,
-    /// What bound it.
+    /// What bound the launch's work (the term after the launch cost).
     pub bound: Bound,
     /// Work-groups per SM and their limiter.
     pub occupancy: Occupancy,
@@ -328,11 +333,13 @@ pub fn estimate(
     } else {
         (t_opt as f64, Bound::Latency)
     };
-    let cycles = t_kernel.ceil() as u64;
+    let launch_cycles = u64::from(arch.launch.fixed_cycles);
+    let cycles = launch_cycles + t_kernel.ceil() as u64;
     Ok(KernelEstimate {
         cycles,
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_opt,
+        launch_cycles,
         contention_cycles: contention,
         dram_bytes,
         bound,

@@ -29,10 +29,11 @@ pub use arch::{ArchError, Architecture, InstrTiming, Scope, Unit, DRAM, ISSUE};
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
 /// raised whenever the same records and description give other estimates, so that a
 /// baseline can tell the simulator's changes from the program's. 1: the paper's model with
-/// sub-cores. 2: the DRAM term.
-pub const MODEL_REVISION: u32 = 2;
+/// sub-cores. 2: the DRAM term. 3: the launch cost and memory levels (latency by level,
+/// DRAM traffic in sectors).
+pub const MODEL_REVISION: u32 = 3;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
-pub use instr::{ArithOp, DataKind, Instr, OpClass, Reg};
+pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
 pub use timing::{block_timing, pair_cycles, schedule, BlockTiming, ResourceUsage};

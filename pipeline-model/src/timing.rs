@@ -29,14 +29,24 @@ impl ResourceUsage {
         let mut usage = vec![0.0; arch.resources().len()];
         let dram = arch.dram_resource();
         for instr in instrs {
-            let t = arch.describe(instr.class);
+            let t = arch.describe_instr(instr);
             usage[0] += f64::from(arch.frontend.issue_interval);
             usage[t.unit + 1] += f64::from(t.initiation) / f64::from(t.copies);
             if let Some(d) = dram {
-                usage[d] += f64::from(instr.global_bytes);
+                usage[d] += dram_bytes(arch, instr);
             }
         }
         ResourceUsage(usage)
+    }
+}
+
+/// Bytes one work-item's share of `instr` moves to and from global memory: the warp's
+/// 32-byte sectors spread over its lanes when the access was analysed (an uncoalesced
+/// access moves whole sectors for a few useful bytes), else the useful bytes.
+fn dram_bytes(arch: &Architecture, instr: &Instr) -> f64 {
+    match instr.access {
+        Some(a) if a.sectors > 0 => f64::from(a.sectors * 32) / f64::from(arch.warp_size),
+        _ => f64::from(instr.global_bytes),
     }
 }
 

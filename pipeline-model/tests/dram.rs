@@ -5,9 +5,11 @@
 use pipeline_model::*;
 
 /// gtx480 shrunk: warps of 4, one SM, a 1000 MHz clock and 64 GB/s of DRAM, so the DRAM
-/// moves 64 bytes a cycle. Resources: issue, ALU, SFU, MEM, DRAM; usage scale 2.
+/// moves 64 bytes a cycle, no launch cost. Resources: issue, ALU, SFU, MEM, DRAM; usage
+/// scale 2.
 fn toy() -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
+    a.launch.fixed_cycles = 0;
     a.warp_size = 4;
     a.sm_count = 1;
     a.clock_mhz = 1000.0;

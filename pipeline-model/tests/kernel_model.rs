@@ -4,12 +4,15 @@
 
 use pipeline_model::*;
 
-/// gtx480 shrunk so that cases fit in a test: warps of 4, one SM, two schedulers,
-/// two resident work-groups. Resources: issue, ALU, SFU, MEM (DRAM has tests of its own);
-/// usage scale 2.
+/// gtx480 shrunk so that cases fit in a test: warps of 4, one SM, two schedulers sharing
+/// one issue a cycle (the paper's model), two resident work-groups, no launch cost.
+/// Resources: issue, ALU, SFU, MEM (DRAM, the launch cost and issue per scheduler have
+/// tests of their own); usage scale 2.
 fn toy(sms: u32, groups_per_sm: u32) -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
     a.memory.dram_gb_per_s = None;
+    a.launch.fixed_cycles = 0;
+    a.issue_scope = Scope::Sm;
     a.warp_size = 4;
     a.sm_count = sms;
     a.limits.max_work_groups = groups_per_sm;
@@ -133,6 +136,7 @@ fn partial_work_groups_in_three_dimensions() {
 fn microseconds_at_the_clock() {
     let mut arch = Architecture::load("gtx480").unwrap();
     arch.memory.dram_gb_per_s = None;
+    arch.launch.fixed_cycles = 0;
     let t = [700u64; 32];
     let e = run(&arch, [32, 1, 1], [32, 1, 1], &records(&t, |_| [0; R]));
     assert_eq!(e.cycles, 700);

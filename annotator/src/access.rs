@@ -1,0 +1,560 @@
+//! How each memory instruction of a kernel behaves across the 32 lanes of a warp, from a
+//! static analysis of its address (DESIGN.md, "Model v2": "static stride analysis where
+//! that is enough").
+//!
+//! Every register gets a [`Lanes`] value: the same in every lane of a warp (uniform), an
+//! affine function of the lane with a known byte stride (`%tid.x * 4 + base`), affine with a
+//! stride known only at run time (`%tid.x * n`), or anything else (a loaded index). The
+//! analysis is flow-insensitive: a register's value is the join over all its definitions,
+//! iterated to a fixpoint, which is sound for LLVM's PTX (one definition per virtual
+//! register, except the moves that carry loop values). From the address's value and the
+//! access width:
+//! - a global access moves the distinct 32-byte sectors and 128-byte lines its lanes touch
+//!   (the coalescer's requests); an address with no known stride is taken as one line per
+//!   lane (a gather);
+//! - a shared access takes as many passes as the most words any of the 32 banks must serve
+//!   (bank conflicts; a uniform address is a broadcast);
+//! - a global load is charged the level it is most likely served from: a warp-uniform
+//!   address (a value every lane reads, reused by every warp) the L1; a per-lane address
+//!   outside any loop is a first touch, from DRAM; one inside a loop the L2 (data the
+//!   work-group's neighbours or earlier iterations brought in). Stores and atomics complete
+//!   at the L2.
+//!
+//! Assumptions: a warp is 32 consecutive work-items along x (work-groups at least 32 wide;
+//! `%tid.y` and `%tid.z` are uniform in a warp), and addresses are aligned as the lane-0
+//! address is at a line boundary.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use pipeline_model::{MemAccess, MemLevel};
+
+use crate::ptx::{Function, Instruction, Operand};
+
+/// Lanes in a warp: PTX fixes the warp size at 32 (`WARP_SZ`).
+const WARP: i64 = 32;
+/// Bytes of a DRAM/L2 sector.
+const SECTOR: i64 = 32;
+/// Bytes of a cache line: one coalesced request.
+const LINE: i64 = 128;
+/// Shared memory banks, each 4 bytes wide.
+const BANKS: i64 = 32;
+
+/// The value of a register across the lanes of a warp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lanes {
+    /// Not defined yet (the fixpoint's start).
+    Undef,
+    /// The same in every lane; the constant, when known.
+    Uniform(Option<i64>),
+    /// `base + lane * stride` with a known, non-zero stride.
+    Stride(i64),
+    /// `base + lane * stride` with a stride known only at run time.
+    UnknownStride,
+    /// Anything else.
+    Varying,
+}
+
+impl Lanes {
+    fn uniform() -> Self {
+        Lanes::Uniform(None)
+    }
+
+    fn stride(s: i64) -> Self {
+        if s == 0 {
+            Lanes::uniform()
+        } else {
+            Lanes::Stride(s)
+        }
+    }
+
+    /// The least value above both (the join of two definitions).
+    pub fn join(self, other: Lanes) -> Lanes {
+        use Lanes::*;
+        match (self, other) {
+            (Undef, x) | (x, Undef) => x,
+            (Uniform(a), Uniform(b)) => Uniform(if a == b { a } else { None }),
+            (Stride(a), Stride(b)) if a == b => Stride(a),
+            (Stride(_) | UnknownStride, Stride(_) | UnknownStride) => UnknownStride,
+            _ => Varying,
+        }
+    }
+
+    fn add(self, other: Lanes) -> Lanes {
+        use Lanes::*;
+        match (self, other) {
+            (Undef, _) | (_, Undef) => Undef,
+            (Varying, _) | (_, Varying) => Varying,
+            (Uniform(a), Uniform(b)) => Uniform(a.zip(b).map(|(a, b)| a.wrapping_add(b))),
+            (Stride(s), Uniform(_)) | (Uniform(_), Stride(s)) => Stride(s),
+            (Stride(a), Stride(b)) => Lanes::stride(a.wrapping_add(b)),
+            (UnknownStride, _) | (_, UnknownStride) => UnknownStride,
+        }
+    }
+
+    fn scale(self, by: Lanes) -> Lanes {
+        use Lanes::*;
+        match (self, by) {
+            (Undef, _) | (_, Undef) => Undef,
+            (Varying, _) | (_, Varying) => Varying,
+            (Uniform(a), Uniform(b)) => Uniform(a.zip(b).map(|(a, b)| a.wrapping_mul(b))),
+            (Stride(s), Uniform(Some(c))) | (Uniform(Some(c)), Stride(s)) => {
+                Lanes::stride(s.wrapping_mul(c))
+            }
+            (Stride(_) | UnknownStride, Uniform(_)) | (Uniform(_), Stride(_) | UnknownStride) => {
+                UnknownStride
+            }
+            _ => Varying,
+        }
+    }
+
+    fn negate(self) -> Lanes {
+        self.scale(Lanes::Uniform(Some(-1)))
+    }
+
+    fn is_uniform(self) -> bool {
+        matches!(self, Lanes::Uniform(_))
+    }
+}
+
+/// The value of a special register: `%tid.x` and `%laneid` step by one per lane; the other
+/// ids, sizes and counters are the same in a warp.
+fn special(name: &str) -> Lanes {
+    match name {
+        "%tid.x" | "%laneid" => Lanes::Stride(1),
+        "%clock" | "%clock64" | "%globaltimer" | "%lanemask_lt" | "%lanemask_le"
+        | "%lanemask_gt" | "%lanemask_ge" | "%lanemask_eq" => Lanes::Varying,
+        _ => Lanes::uniform(),
+    }
+}
+
+fn immediate(text: &str) -> Lanes {
+    let (neg, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let digits = digits.trim_end_matches(['U', 'u']);
+    let value = if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        u64::from_str_radix(hex, 16).ok().map(|v| v as i64)
+    } else {
+        digits.parse::<i64>().ok()
+    };
+    Lanes::Uniform(value.map(|v| if neg { v.wrapping_neg() } else { v }))
+}
+
+/// The registers' values of one function.
+struct Values<'f> {
+    regs: HashMap<&'f str, Lanes>,
+}
+
+impl<'f> Values<'f> {
+    fn operand(&self, op: &Operand) -> Lanes {
+        match op {
+            Operand::Reg { name, .. } if name.contains('.') || !self.is_register(name) => {
+                special(name)
+            }
+            Operand::Reg { name, .. } => self
+                .regs
+                .get(name.as_str())
+                .copied()
+                .unwrap_or(Lanes::Undef),
+            Operand::Imm(text) => immediate(text),
+            Operand::Symbol(_) => Lanes::uniform(),
+            Operand::Address { base, .. } => base
+                .as_deref()
+                .map_or(Lanes::uniform(), |b| self.operand(b)),
+            Operand::Vector(_) | Operand::List(_) | Operand::Pair(..) => Lanes::Varying,
+        }
+    }
+
+    /// Special registers (`%tid.x`, `%laneid`) are not declared; every declared one is in
+    /// the map from the start.
+    fn is_register(&self, name: &str) -> bool {
+        self.regs.contains_key(name)
+    }
+
+    /// The address operand of a memory instruction, as a value across lanes.
+    fn address(&self, instr: &Instruction) -> Lanes {
+        instr
+            .operands
+            .iter()
+            .find(|o| matches!(o, Operand::Address { .. }))
+            .map_or(Lanes::Varying, |a| self.operand(a))
+    }
+
+    /// What `instr` writes into its destination(s).
+    fn result(&self, instr: &Instruction) -> Lanes {
+        let srcs = &instr.operands[1.min(instr.operands.len())..];
+        let arg = |i: usize| srcs.get(i).map_or(Lanes::Varying, |o| self.operand(o));
+        let all_uniform = || {
+            let vals: Vec<Lanes> = srcs.iter().map(|o| self.operand(o)).collect();
+            if vals.contains(&Lanes::Undef) {
+                Lanes::Undef
+            } else if vals.iter().all(|v| v.is_uniform()) {
+                Lanes::uniform()
+            } else {
+                Lanes::Varying
+            }
+        };
+        let hi = instr.modifiers().any(|m| m == "hi");
+        match instr.base() {
+            "mov" | "cvt" | "cvta" => arg(0),
+            "add" => arg(0).add(arg(1)),
+            "sub" => arg(0).add(arg(1).negate()),
+            "neg" => arg(0).negate(),
+            "mul" | "mul24" if !hi => arg(0).scale(arg(1)),
+            "mad" | "mad24" if !hi => arg(0).scale(arg(1)).add(arg(2)),
+            "shl" => match arg(1) {
+                Lanes::Uniform(Some(k)) if (0..63).contains(&k) => {
+                    arg(0).scale(Lanes::Uniform(Some(1i64 << k)))
+                }
+                Lanes::Uniform(_) => arg(0).scale(Lanes::uniform()),
+                Lanes::Undef => Lanes::Undef,
+                _ => Lanes::Varying,
+            },
+            // A load reads the same value in every lane when every lane reads the same
+            // address (parameters, constants, a warp-uniform global or shared address).
+            "ld" | "ldu" => match self.address(instr) {
+                Lanes::Uniform(_) => Lanes::uniform(),
+                Lanes::Undef => Lanes::Undef,
+                _ => Lanes::Varying,
+            },
+            "atom" | "call" | "shfl" | "vote" | "activemask" | "match" | "redux" => Lanes::Varying,
+            _ => all_uniform(),
+        }
+    }
+}
+
+/// Bytes one lane moves: the vector width times the element type's size.
+pub fn access_width(instr: &Instruction) -> u32 {
+    let (mut lanes, mut size) = (1, 0);
+    for m in instr.modifiers() {
+        match m {
+            "v2" => lanes = 2,
+            "v4" => lanes = 4,
+            "v8" => lanes = 8,
+            "b8" | "u8" | "s8" => size = 1,
+            "b16" | "u16" | "s16" | "f16" | "bf16" => size = 2,
+            "b32" | "u32" | "s32" | "f32" | "f16x2" | "bf16x2" => size = 4,
+            "b64" | "u64" | "s64" | "f64" => size = 8,
+            "b128" => size = 16,
+            _ => {}
+        }
+    }
+    lanes * size
+}
+
+/// Distinct `unit`-byte blocks that 32 lanes touch, each `width` bytes at `lane * stride`.
+fn distinct_blocks(stride: i64, width: i64, unit: i64) -> u32 {
+    let mut blocks = BTreeSet::new();
+    for lane in 0..WARP {
+        let start = lane * stride;
+        let (first, last) = (start.div_euclid(unit), (start + width - 1).div_euclid(unit));
+        blocks.extend(first..=last);
+    }
+    blocks.len() as u32
+}
+
+/// The global access of a warp whose lanes address `lanes` with `width` bytes each.
+pub fn global_access(lanes: Lanes, width: u32, level: MemLevel) -> MemAccess {
+    let width = i64::from(width.max(1));
+    let (transactions, sectors) = match lanes {
+        Lanes::Undef | Lanes::Uniform(_) => (
+            distinct_blocks(0, width, LINE),
+            distinct_blocks(0, width, SECTOR),
+        ),
+        Lanes::Stride(s) => (
+            distinct_blocks(s, width, LINE),
+            distinct_blocks(s, width, SECTOR),
+        ),
+        // No known stride: every lane its own line (a gather, or rows of a runtime width).
+        Lanes::UnknownStride | Lanes::Varying => (
+            WARP as u32 * (width as u32).div_ceil(LINE as u32),
+            WARP as u32 * (width as u32).div_ceil(SECTOR as u32),
+        ),
+    };
+    MemAccess {
+        level,
+        transactions,
+        sectors,
+    }
+}
+
+/// The shared access of a warp: the bank-conflict degree (most distinct 4-byte words any
+/// bank serves; one word read by many lanes is a broadcast). Addresses with no known
+/// stride are charged as conflict-free.
+pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
+    let width = i64::from(width.max(1));
+    let stride = match lanes {
+        Lanes::Stride(s) => s,
+        _ => 0,
+    };
+    let mut words: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    for lane in 0..WARP {
+        let start = lane * stride;
+        for word in start.div_euclid(4)..=(start + width - 1).div_euclid(4) {
+            words
+                .entry(word.rem_euclid(BANKS))
+                .or_default()
+                .insert(word);
+        }
+    }
+    let degree = words.values().map(BTreeSet::len).max().unwrap_or(1) as u32;
+    MemAccess {
+        level: MemLevel::L1,
+        transactions: degree.max(1),
+        sectors: 0,
+    }
+}
+
+/// Whether each block of `f` lies on a cycle of its control-flow graph (inside a loop).
+fn in_loop(f: &Function) -> Vec<bool> {
+    (0..f.blocks.len())
+        .map(|b| {
+            let mut seen = vec![false; f.blocks.len()];
+            let mut stack: Vec<usize> = f.blocks[b].successors.clone();
+            while let Some(n) = stack.pop() {
+                if n == b {
+                    return true;
+                }
+                if n < seen.len() && !seen[n] {
+                    seen[n] = true;
+                    stack.extend(&f.blocks[n].successors);
+                }
+            }
+            false
+        })
+        .collect()
+}
+
+/// The state space of a memory instruction that the access model distinguishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Space {
+    Global,
+    Shared,
+}
+
+fn space(instr: &Instruction) -> Option<Space> {
+    if !matches!(instr.base(), "ld" | "ldu" | "st" | "atom" | "red") {
+        return None;
+    }
+    for m in instr.modifiers() {
+        match m {
+            "global" => return Some(Space::Global),
+            "shared" => return Some(Space::Shared),
+            "local" | "const" | "param" | "tex" => return None,
+            _ => {}
+        }
+    }
+    // A generic address: in a kernel almost always a global buffer.
+    Some(Space::Global)
+}
+
+/// The memory behaviour of every instruction of `f`, block by block (`None` for the
+/// instructions that are no global or shared access).
+pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
+    let mut values = Values {
+        regs: HashMap::new(),
+    };
+    for block in &f.blocks {
+        for instr in &block.instrs {
+            for op in instr.operands.iter() {
+                for name in op.registers() {
+                    if f.registers.iter().any(|d| d.declares(name)) {
+                        values.regs.entry(name).or_insert(Lanes::Undef);
+                    }
+                }
+            }
+        }
+    }
+    // The fixpoint: each definition joins its value into its destination until nothing
+    // changes. Joins only go up a lattice of height 4, so this ends; the bound is a guard.
+    for _ in 0..64 {
+        let mut changed = false;
+        for instr in f.blocks.iter().flat_map(|b| &b.instrs) {
+            let Some(dst) = instr.operands.first() else {
+                continue;
+            };
+            if matches!(instr.base(), "st" | "red" | "bra" | "bar" | "ret" | "exit") {
+                continue;
+            }
+            let mut value = values.result(instr);
+            // A guarded definition keeps the register's other value in the lanes it skips.
+            if instr.guard.is_some() && !value.is_uniform() && value != Lanes::Undef {
+                value = value.join(Lanes::Varying);
+            }
+            if value == Lanes::Undef {
+                continue;
+            }
+            for name in dst.registers() {
+                if let Some(old) = values.regs.get_mut(name) {
+                    let new = old.join(value);
+                    if new != *old {
+                        *old = new;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let looped = in_loop(f);
+    f.blocks
+        .iter()
+        .enumerate()
+        .map(|(b, block)| {
+            block
+                .instrs
+                .iter()
+                .map(|instr| {
+                    let lanes = values.address(instr);
+                    let width = access_width(instr);
+                    match space(instr)? {
+                        Space::Shared => Some(shared_access(lanes, width)),
+                        Space::Global => {
+                            let level = match instr.base() {
+                                "ld" | "ldu" if lanes.is_uniform() => MemLevel::L1,
+                                "ld" | "ldu" if looped[b] => MemLevel::L2,
+                                "ld" | "ldu" => MemLevel::Dram,
+                                _ => MemLevel::L2,
+                            };
+                            Some(global_access(lanes, width, level))
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx::parse;
+
+    fn accesses(body: &str) -> Vec<MemAccess> {
+        let src = format!(
+            ".visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)\n{{\n.reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<20>;\n{body}\n}}\n"
+        );
+        let m = parse(&src).unwrap();
+        analyze_accesses(&m.functions[0])
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect()
+    }
+
+    /// The address `param_0 + 4 * (ctaid.x * ntid.x + tid.x) * scale`, as clang emits it.
+    const GID: &str = "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd2, %rd1;\n\
+        mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n\
+        mad.lo.s32 %r4, %r1, %r2, %r3;\n";
+
+    #[test]
+    fn a_coalesced_float_load_is_four_sectors_on_one_line_from_dram() {
+        let a = accesses(&format!(
+            "{GID}mul.wide.s32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.f32 %f1, [%rd4];"
+        ));
+        assert_eq!(
+            a,
+            [MemAccess {
+                level: MemLevel::Dram,
+                transactions: 1,
+                sectors: 4
+            }]
+        );
+    }
+
+    #[test]
+    fn a_stride_of_32_floats_touches_a_line_and_a_sector_per_lane() {
+        let a = accesses(&format!(
+            "{GID}shl.b32 %r5, %r4, 5;\nmul.wide.s32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+             st.global.f32 [%rd4], %f1;"
+        ));
+        assert_eq!(
+            (a[0].transactions, a[0].sectors, a[0].level),
+            (32, 32, MemLevel::L2)
+        );
+        // Stride 2 floats: 8 bytes a lane, 256 bytes: 2 lines, 8 sectors.
+        let a = accesses(&format!(
+            "{GID}shl.b32 %r5, %r4, 1;\nmul.wide.s32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+             ld.global.f32 %f1, [%rd4];"
+        ));
+        assert_eq!((a[0].transactions, a[0].sectors), (2, 8));
+    }
+
+    #[test]
+    fn a_runtime_row_width_and_a_loaded_index_are_gathers() {
+        // in[gid * n]: the stride is a parameter.
+        let a = accesses(&format!(
+            "{GID}ld.param.u32 %r6, [k_param_1];\nmul.lo.s32 %r5, %r4, %r6;\n\
+             mul.wide.s32 %rd3, %r5, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.f32 %f1, [%rd4];\n\
+             ld.global.u32 %r7, [%rd4];\nmul.wide.s32 %rd5, %r7, 4;\nadd.s64 %rd6, %rd2, %rd5;\n\
+             ld.global.f32 %f2, [%rd6];"
+        ));
+        assert_eq!((a[0].transactions, a[0].sectors), (32, 32));
+        assert_eq!((a[2].transactions, a[2].sectors), (32, 32));
+    }
+
+    #[test]
+    fn a_warp_uniform_load_is_one_sector_from_the_l1() {
+        let a = accesses(
+            "ld.param.u64 %rd1, [k_param_0];\nmov.u32 %r1, %ctaid.x;\nmul.wide.u32 %rd3, %r1, 4;\n\
+             add.s64 %rd4, %rd1, %rd3;\nld.global.f32 %f1, [%rd4];",
+        );
+        assert_eq!(
+            a,
+            [MemAccess {
+                level: MemLevel::L1,
+                transactions: 1,
+                sectors: 1
+            }]
+        );
+    }
+
+    #[test]
+    fn a_loop_carried_grid_stride_index_keeps_its_stride_and_loads_in_loops_are_l2() {
+        let a = accesses(&format!(
+            "{GID}mov.u32 %r8, %nctaid.x;\nmul.lo.s32 %r9, %r8, %r2;\n\
+             $L__BB0_1:\nmul.wide.s32 %rd3, %r4, 4;\nadd.s64 %rd4, %rd2, %rd3;\n\
+             ld.global.f32 %f1, [%rd4];\nadd.s32 %r4, %r4, %r9;\nsetp.lt.s32 %p1, %r4, 100;\n\
+             @%p1 bra $L__BB0_1;\nret;"
+        ));
+        assert_eq!(
+            (a[0].transactions, a[0].sectors, a[0].level),
+            (1, 4, MemLevel::L2)
+        );
+    }
+
+    #[test]
+    fn shared_bank_conflicts_follow_the_word_stride() {
+        let body = |shift: u32| {
+            format!(
+                "mov.u32 %r3, %tid.x;\nshl.b32 %r5, %r3, {shift};\nmov.u32 %r6, smem;\n\
+                 add.s32 %r7, %r6, %r5;\nld.shared.f32 %f1, [%r7];"
+            )
+        };
+        // Consecutive words: no conflict; 2 words apart: 2-way; 32 words apart: 32-way.
+        for (shift, degree) in [(2, 1), (3, 2), (7, 32)] {
+            assert_eq!(
+                accesses(&body(shift))[0].transactions,
+                degree,
+                "shift {shift}"
+            );
+        }
+        // Every lane reads one word: a broadcast.
+        let a = accesses("mov.u32 %r6, smem;\nld.shared.f32 %f1, [%r6+8];");
+        assert_eq!(a[0].transactions, 1);
+    }
+
+    #[test]
+    fn the_join_is_a_lattice() {
+        use Lanes::*;
+        assert_eq!(Stride(4).join(Stride(4)), Stride(4));
+        assert_eq!(Stride(4).join(Stride(8)), UnknownStride);
+        assert_eq!(Uniform(Some(1)).join(Uniform(Some(2))), Uniform(None));
+        assert_eq!(Uniform(None).join(Stride(4)), Varying);
+        assert_eq!(Undef.join(Stride(4)), Stride(4));
+        assert_eq!(Stride(4).scale(Uniform(Some(0))), Uniform(None));
+    }
+}
