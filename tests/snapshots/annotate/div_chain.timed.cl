@@ -4,22 +4,22 @@ typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 49ul; s->u[0] += 28ul; s->u[1] += 12ul; s->u[3] += 8ul; s->u[4] += 8ul; s->last = 1u; return;
+    case 0u: s->t += 544ul; s->u[0] += 28ul; s->u[1] += 12ul; s->u[3] += 8ul; s->u[4] += 8ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
-    case 2u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
+    case 1u: s->t += 303ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
+    case 2u: s->t += 301ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1292ul; s->u[0] += 66ul; s->u[1] += 3ul; s->u[2] += 240ul; s->last = 2u; return;
+    case 1u: s->t += 1294ul; s->u[0] += 66ul; s->u[1] += 3ul; s->u[2] += 240ul; s->last = 2u; return;
     case 2u: s->t += 1293ul; s->u[0] += 68ul; s->u[1] += 4ul; s->u[2] += 240ul; s->last = 2u; return;
     default: return;
     }
@@ -27,8 +27,8 @@ static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 2u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 1u: s->t += 303ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 2u: s->t += 301ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

@@ -4,15 +4,15 @@ typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 61ul; s->u[0] += 34ul; s->u[1] += 15ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 1u; return;
+    case 0u: s->t += 555ul; s->u[0] += 34ul; s->u[1] += 15ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
-    case 3u: s->t += 5ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
+    case 2u: s->t += 309ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
+    case 3u: s->t += 304ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
     default: return;
     }
 }
@@ -33,8 +33,8 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_3(__privat
 static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 3u: s->t += 5ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 2u: s->t += 309ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 3u: s->t += 304ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

@@ -11,7 +11,7 @@ static inline __attribute__((always_inline)) void __srcsim_daxpy_div_0(__private
 static inline __attribute__((always_inline)) void __srcsim_daxpy_div_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 389ul; s->u[0] += 26ul; s->u[1] += 4ul; s->u[2] += 292ul; s->u[3] += 12ul; s->u[4] += 48ul; s->last = 2u; return;
+    case 1u: s->t += 1183ul; s->u[0] += 26ul; s->u[1] += 4ul; s->u[2] += 292ul; s->u[3] += 18ul; s->u[4] += 48ul; s->last = 2u; return;
     default: return;
     }
 }

@@ -4,14 +4,14 @@ typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_scale_offset4_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 75ul; s->u[0] += 46ul; s->u[1] += 18ul; s->u[3] += 12ul; s->u[4] += 64ul; s->last = 1u; return;
+    case 0u: s->t += 879ul; s->u[0] += 46ul; s->u[1] += 18ul; s->u[3] += 24ul; s->u[4] += 64ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 75ul; s->u[0] += 46ul; s->u[1] += 18ul; s->u[3] += 12ul; s->u[4] += 64ul; break;
+    case 0u: s->t += 879ul; s->u[0] += 46ul; s->u[1] += 18ul; s->u[3] += 24ul; s->u[4] += 64ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }

@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 27ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 2u; return;
+    case 1u: s->t += 526ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -26,8 +26,8 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
 {
     switch (s->last) {
     case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
-    case 2u: s->t += 10ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 3u: s->t += 6ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 2u: s->t += 309ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 3u: s->t += 305ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)

@@ -11,24 +11,24 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 27ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 5u; return;
-    case 3u: s->t += 25ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 5u; return;
+    case 1u: s->t += 326ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 5u; return;
+    case 3u: s->t += 324ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 5u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 286ul; s->u[0] += 164ul; s->u[1] += 48ul; s->u[3] += 76ul; s->u[4] += 16ul; s->last = 3u; return;
-    case 3u: s->t += 228ul; s->u[0] += 128ul; s->u[1] += 30ul; s->u[3] += 72ul; s->u[4] += 16ul; s->last = 3u; return;
+    case 1u: s->t += 1462ul; s->u[0] += 164ul; s->u[1] += 48ul; s->u[3] += 76ul; s->u[4] += 16ul; s->last = 3u; return;
+    case 3u: s->t += 1404ul; s->u[0] += 128ul; s->u[1] += 30ul; s->u[3] += 72ul; s->u[4] += 16ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 27ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 3u: s->t += 25ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 1u: s->t += 326ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 3u: s->t += 324ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
     case 5u: s->t += 0ul; break;
     default: break;
     }

@@ -11,7 +11,7 @@ static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__privat
 static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 36ul; s->u[0] += 24ul; s->u[1] += 6ul; s->u[3] += 12ul; s->u[4] += 24ul; s->last = 2u; return;
+    case 1u: s->t += 834ul; s->u[0] += 24ul; s->u[1] += 6ul; s->u[3] += 12ul; s->u[4] += 24ul; s->last = 2u; return;
     default: return;
     }
 }
