@@ -171,7 +171,7 @@ fn timeline_shows_every_instruction_of_the_block() {
         "analyze",
         &example("vector_add.cl"),
         "--timeline",
-        "vector_add:1",
+        "vector_add:0",
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -188,7 +188,7 @@ fn timeline_shows_every_instruction_of_the_block() {
         assert!(s.windows(2).all(|w| w[0] < w[1]), "{s:?}");
     }
     assert_eq!(
-        t["cycles"], v["kernels"][0]["blocks"][1]["cycles"],
+        t["cycles"], v["kernels"][0]["blocks"][0]["cycles"],
         "the timeline's length is t_B"
     );
 }
