@@ -191,6 +191,30 @@ pub struct Frontend {
     pub writeback_width: u32,
     /// WB of a producer -> IS of a consumer (read after write).
     pub writeback_to_issue: u32,
+    /// The order a block's instructions issue in; absent: as the PTX gives them.
+    #[serde(default, skip_serializing_if = "IssueOrder::is_ptx")]
+    pub issue_order: IssueOrder,
+}
+
+/// The order in which a block's instructions reach the pipeline.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueOrder {
+    /// The PTX order, as a simulator of PTX (GPGPU-Sim) runs it.
+    #[default]
+    Ptx,
+    /// The order a backend compiler's list scheduler gives the machine code (ptxas on real
+    /// GPUs): among the instructions whose operands are computed, the one with the longest
+    /// latency path to the block's end first, so that loads are hoisted above independent
+    /// work and their latency is paid at their first use. Stores, branches and barriers stay
+    /// in place (nothing moves across them).
+    ListScheduled,
+}
+
+impl IssueOrder {
+    fn is_ptx(&self) -> bool {
+        *self == IssueOrder::Ptx
+    }
 }
 
 /// Latency and throughput of one instruction class.

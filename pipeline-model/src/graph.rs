@@ -87,6 +87,22 @@ impl Schedule {
         self.start.len() / Stage::ALL.len()
     }
 
+    /// The schedule of instructions that were given in `order` (the `k`-th scheduled
+    /// instruction is `order[k]` of the original sequence), indexed by the original
+    /// positions.
+    pub fn in_original_order(self, order: &[usize]) -> Schedule {
+        let mut start = vec![0; self.start.len()];
+        for (k, &i) in order.iter().enumerate() {
+            for stage in Stage::ALL {
+                start[node_index(i, stage).index()] = self.start[node_index(k, stage).index()];
+            }
+        }
+        Schedule {
+            start,
+            length: self.length,
+        }
+    }
+
     /// Whether no instruction was scheduled.
     pub fn is_empty(&self) -> bool {
         self.start.is_empty()

@@ -24,7 +24,7 @@ pub mod kernel;
 pub mod occupancy;
 pub mod timing;
 
-pub use arch::{ArchError, Architecture, InstrTiming, Scope, Unit, DRAM, ISSUE};
+pub use arch::{ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, ISSUE};
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
 /// raised whenever the same records and description give other estimates, so that a
@@ -36,4 +36,6 @@ pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
-pub use timing::{block_timing, pair_cycles, schedule, BlockTiming, ResourceUsage};
+pub use timing::{
+    block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage,
+};

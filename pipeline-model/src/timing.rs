@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::arch::Architecture;
+use crate::arch::{Architecture, IssueOrder};
 use crate::graph::{ExecutionGraph, Schedule};
 use crate::instr::Instr;
 
@@ -50,9 +50,80 @@ fn dram_bytes(arch: &Architecture, instr: &Instr) -> f64 {
     }
 }
 
-/// Schedules `instrs` alone on the pipeline.
+/// The order in which the instructions of one block issue on `arch`
+/// ([`IssueOrder`]): positions into `instrs`.
+pub fn issue_order(arch: &Architecture, instrs: &[Instr]) -> Vec<usize> {
+    match arch.frontend.issue_order {
+        IssueOrder::Ptx => (0..instrs.len()).collect(),
+        IssueOrder::ListScheduled => list_schedule(arch, instrs),
+    }
+}
+
+/// A list scheduler: dependencies are read-after-write, write-after-read and
+/// write-after-write on registers, and every instruction that writes no register (a
+/// store, branch, barrier or fence) is a wall nothing crosses; among the ready
+/// instructions the one with the longest latency path to the block's end goes first (ties:
+/// the earlier one).
+fn list_schedule(arch: &Architecture, instrs: &[Instr]) -> Vec<usize> {
+    let n = instrs.len();
+    let wall = |i: usize| instrs[i].writes.is_empty();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for j in 0..n {
+        for i in 0..j {
+            let (a, b) = (&instrs[i], &instrs[j]);
+            let raw = b.reads.iter().any(|r| a.writes.contains(r));
+            let war = b.writes.iter().any(|w| a.reads.contains(w));
+            let waw = b.writes.iter().any(|w| a.writes.contains(w));
+            if raw || war || waw || wall(i) || wall(j) {
+                preds[j].push(i);
+            }
+        }
+    }
+    // Height: the instruction's latency plus the highest of its successors.
+    let latency: Vec<u64> = instrs
+        .iter()
+        .map(|i| u64::from(arch.describe_instr(i).latency))
+        .collect();
+    let mut height = latency.clone();
+    for j in (0..n).rev() {
+        for &i in &preds[j] {
+            height[i] = height[i].max(latency[i] + height[j]);
+        }
+    }
+    let mut waiting: Vec<usize> = preds.iter().map(Vec::len).collect();
+    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, ps) in preds.iter().enumerate() {
+        for &i in ps {
+            succs[i].push(j);
+        }
+    }
+    let mut done = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    while order.len() < n {
+        let next = (0..n)
+            .filter(|&i| !done[i] && waiting[i] == 0)
+            .max_by_key(|&i| (height[i], std::cmp::Reverse(i)))
+            .expect("dependencies go forward, so some instruction is ready");
+        done[next] = true;
+        order.push(next);
+        for &j in &succs[next] {
+            waiting[j] -= 1;
+        }
+    }
+    order
+}
+
+fn reordered(instrs: &[Instr], order: &[usize]) -> Vec<Instr> {
+    order.iter().map(|&i| instrs[i].clone()).collect()
+}
+
+/// Schedules `instrs` alone on the pipeline, in the order they issue on `arch`; the
+/// schedule is indexed by the positions in `instrs`.
 pub fn schedule(arch: &Architecture, instrs: &[Instr]) -> Schedule {
-    ExecutionGraph::build(arch, instrs).schedule()
+    let order = issue_order(arch, instrs);
+    ExecutionGraph::build(arch, &reordered(instrs, &order))
+        .schedule()
+        .in_original_order(&order)
 }
 
 /// t_B and use(r, B) of a basic block.
@@ -65,7 +136,9 @@ pub fn block_timing(arch: &Architecture, instrs: &[Instr]) -> BlockTiming {
 
 /// t_(Bi,Bj): the time of `first`'s instructions followed by `second`'s, so that the
 /// overlap of adjacent blocks in the pipeline is counted once.
+/// Each block is ordered on its own (a compiler schedules within basic blocks).
 pub fn pair_cycles(arch: &Architecture, first: &[Instr], second: &[Instr]) -> u64 {
-    let both: Vec<Instr> = first.iter().chain(second).cloned().collect();
-    schedule(arch, &both).length
+    let mut both = reordered(first, &issue_order(arch, first));
+    both.extend(reordered(second, &issue_order(arch, second)));
+    ExecutionGraph::build(arch, &both).schedule().length
 }
