@@ -111,7 +111,8 @@ impl Lanes {
         self.scale(Lanes::Uniform(Some(-1)))
     }
 
-    fn is_uniform(self) -> bool {
+    /// Whether every lane has the same value.
+    pub fn is_uniform(self) -> bool {
         matches!(self, Lanes::Uniform(_))
     }
 }
@@ -307,7 +308,7 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
 }
 
 /// Whether each block of `f` lies on a cycle of its control-flow graph (inside a loop).
-fn in_loop(f: &Function) -> Vec<bool> {
+pub(crate) fn in_loop(f: &Function) -> Vec<bool> {
     (0..f.blocks.len())
         .map(|b| {
             let mut seen = vec![false; f.blocks.len()];
@@ -349,9 +350,21 @@ fn space(instr: &Instruction) -> Option<Space> {
     Some(Space::Global)
 }
 
-/// The memory behaviour of every instruction of `f`, block by block (`None` for the
-/// instructions that are no global or shared access).
-pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
+/// The value across a warp's lanes of every register of `f`: the join over all its
+/// definitions, iterated to a fixpoint.
+pub(crate) struct LaneValues<'f> {
+    values: Values<'f>,
+}
+
+impl LaneValues<'_> {
+    /// The value of `op` (a register, special register, immediate or symbol).
+    pub(crate) fn of(&self, op: &Operand) -> Lanes {
+        self.values.operand(op)
+    }
+}
+
+/// Computes the lane values of `f`'s registers.
+pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
     let mut values = Values {
         regs: HashMap::new(),
     };
@@ -399,6 +412,13 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
             break;
         }
     }
+    LaneValues { values }
+}
+
+/// The memory behaviour of every instruction of `f`, block by block (`None` for the
+/// instructions that are no global or shared access).
+pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
+    let values = lane_values(f).values;
     let looped = in_loop(f);
     f.blocks
         .iter()

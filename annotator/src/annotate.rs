@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming};
 use crate::compile::{BuildOptions, Compiler, KEEP_LOOPS};
+use crate::divergence::divergent_arms;
 use crate::lines::{attribute, function_lines};
 use crate::matching::{
     match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
@@ -68,9 +69,10 @@ pub enum AnnotateError {
 /// How the counters of one work-item are laid out in the records buffer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RecordLayout {
-    /// `ulong`s per work-item: `t`, then one per resource.
+    /// `ulong`s per work-item: `t`, one per resource, one per divergent arm (the cycles
+    /// charged inside it, [`crate::divergence`]), then the profile's counters.
     pub stride: usize,
-    /// Field names: `t`, then the resources.
+    /// Field names: `t`, the resources, then `arm0`, `arm1`, ...
     pub fields: Vec<String>,
     /// Usage counters are in units of `1 / usage_scale` cycles.
     pub usage_scale: u64,
@@ -275,6 +277,10 @@ pub struct AnnotatedKernel {
     pub paths: PathTable,
     /// Loops the compiler unrolled, counted and charged when left.
     pub unrolled: Vec<UnrolledLoop>,
+    /// Per PTX block, the divergent arm whose counter its charges also go to
+    /// ([`crate::divergence`]); empty for called functions.
+    #[serde(default)]
+    pub arms: Vec<Option<usize>>,
 }
 
 /// The sidecar written beside the annotated file.
@@ -493,6 +499,7 @@ fn annotate_compiled(
             block_map,
             paths,
             unrolled,
+            arms: divergent_arms(f).of_block,
         });
     }
     // Functions the kernels call rather than inline: timed as units of their own.
@@ -514,6 +521,7 @@ fn annotate_compiled(
             block_map,
             paths,
             unrolled,
+            arms: Vec::new(),
         });
     }
     let timings: Vec<KernelTiming<'_>> = kernels
@@ -524,6 +532,7 @@ fn annotate_compiled(
             map: &k.block_map,
             table: &k.paths,
             unrolled: &k.unrolled,
+            arms: &k.arms,
             called,
         })
         .collect();
@@ -538,8 +547,9 @@ fn annotate_compiled(
     )?;
     let mut fields = vec!["t".to_string()];
     fields.extend(analysis.resources.iter().cloned());
+    fields.extend((0..annotated.arms).map(|a| format!("arm{a}")));
     let profile = how.profile.then(|| ProfileLayout {
-        offset: resources + 1,
+        offset: resources + 1 + annotated.arms,
         fields: ["executions", "cycles", "instructions"]
             .map(String::from)
             .to_vec(),
@@ -553,7 +563,7 @@ fn annotate_compiled(
             schema: SIDECAR_SCHEMA.to_string(),
             source: path.display().to_string(),
             records: RecordLayout {
-                stride: resources + 1 + counters,
+                stride: resources + 1 + annotated.arms + counters,
                 fields,
                 usage_scale: arch.usage_scale(),
                 index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)"

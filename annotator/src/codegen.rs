@@ -36,6 +36,10 @@ pub const STATE: &str = "__srcsim";
 /// The name of the records parameter appended to every kernel.
 pub const RECORDS: &str = "__srcsim_records";
 
+/// A timing function's case: the path charged, its scaled usage, the block it reaches
+/// (encoded) and the divergent arm it ends in.
+type Case<'p> = (&'p TimedPath, Vec<u64>, u32, Option<usize>);
+
 /// One kernel to annotate: its PTX-to-source map and path table.
 pub struct KernelTiming<'a> {
     /// The block map.
@@ -44,9 +48,21 @@ pub struct KernelTiming<'a> {
     pub table: &'a PathTable,
     /// Loops the compiler unrolled (each with a shape): counted, charged when left.
     pub unrolled: &'a [UnrolledLoop],
+    /// Per PTX block, the divergent arm counter its charges also go to (empty: none).
+    pub arms: &'a [Option<usize>],
     /// A function the kernels call (not inlined) rather than a kernel: it keeps the
     /// caller's last block aside while it runs, and writes no record.
     pub called: bool,
+}
+
+impl KernelTiming<'_> {
+    /// The arm counter of the charges of paths that end at `to`.
+    fn arm(&self, to: To) -> Option<usize> {
+        match to {
+            To::Block(v) => self.arms.get(v).copied().flatten(),
+            To::Exit => None,
+        }
+    }
 }
 
 /// Where a charge is also booked in profile mode: the profiled block's slot, the charged
@@ -61,9 +77,20 @@ struct Booking {
 }
 
 /// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once),
-/// and in profile mode the same cycles and the path's instructions to a block's slot.
-fn charge(out: &mut String, cycles: u64, usage: &[u64], times: &str, booking: Option<Booking>) {
+/// the same cycles to the counter of the divergent arm the path ends in, and in profile
+/// mode the same cycles and the path's instructions to a block's slot.
+fn charge(
+    out: &mut String,
+    cycles: u64,
+    usage: &[u64],
+    times: &str,
+    arm: Option<usize>,
+    booking: Option<Booking>,
+) {
     let _ = write!(out, " s->t += {times}{cycles}ul;");
+    if let Some(a) = arm {
+        let _ = write!(out, " s->a[{a}] += {times}{cycles}ul;");
+    }
     for (r, u) in usage.iter().enumerate() {
         if *u > 0 {
             let _ = write!(out, " s->u[{r}] += {times}{u}ul;");
@@ -292,7 +319,14 @@ fn settle_shape(
         let _ = writeln!(out, "    if ({count} != 0) {{\n        switch (s->last) {{");
         for p in table.paths.iter().filter(|p| p.to == To::Block(target)) {
             let _ = write!(out, "        case {}u:", encode(ki, p.from));
-            charge(out, p.cycles, &scaled(&p.usage, usage_scale), "", book(p));
+            charge(
+                out,
+                p.cycles,
+                &scaled(&p.usage, usage_scale),
+                "",
+                None,
+                book(p),
+            );
             out.push_str(" break;\n");
         }
         let _ = write!(
@@ -306,6 +340,7 @@ fn settle_shape(
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 &format!("({count} - 1) * "),
+                None,
                 book(p),
             );
         }
@@ -419,6 +454,8 @@ pub struct Annotated {
     /// Pairs of counters (cycles, instructions) after the blocks' counters, one per
     /// share beyond each block's first.
     pub extra_counters: usize,
+    /// Divergent arm counters in each record, after the usage (the most any kernel has).
+    pub arms: usize,
 }
 
 /// Annotates `file`: the annotated text and, with `profile`, the profiled source blocks
@@ -445,6 +482,12 @@ pub fn annotate(
         .filter(|k| !k.called)
         .map(|k| k.map.kernel.as_str())
         .collect();
+    let arms = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .filter_map(|k| k.arms.iter().flatten().max().map(|m| m + 1))
+        .max()
+        .unwrap_or(0);
     // A called function whose blocks are also inlined into a kernel would switch the
     // kernel's timing state in the inlined copy.
     for c in kernels.iter().filter(|k| k.called) {
@@ -563,7 +606,7 @@ pub fn annotate(
                 .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
                 .map(|(l, _)| l)
                 .collect();
-            let mut cases: BTreeMap<u32, (&TimedPath, Vec<u64>, u32)> = BTreeMap::new();
+            let mut cases: BTreeMap<u32, Case<'_>> = BTreeMap::new();
             for (ki, k) in kernels.iter().enumerate() {
                 let targets: Vec<usize> = k
                     .map
@@ -587,7 +630,7 @@ pub fn annotate(
                     let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
                     if better {
                         let to = encode(ki, From::Block(v));
-                        cases.insert(key, (p, usage, to));
+                        cases.insert(key, (p, usage, to, k.arm(p.to)));
                     }
                 }
             }
@@ -624,10 +667,10 @@ pub fn annotate(
                 );
             }
             functions.push_str("    switch (s->last) {\n");
-            for (from, (path, usage, to)) in &cases {
+            for (from, (path, usage, to, arm)) in &cases {
                 let _ = write!(functions, "    case {from}u:");
                 let booking = slot.map(|slot| shares.book(slot, path));
-                charge(&mut functions, path.cycles, usage, "", booking);
+                charge(&mut functions, path.cycles, usage, "", *arm, booking);
                 let _ = writeln!(functions, " s->last = {to}u; return;");
             }
             functions.push_str("    default: return;\n    }\n}\n");
@@ -691,22 +734,25 @@ pub fn annotate(
         functions.push_str("    switch (s->last) {\n");
         for (from, (cycles, usage, booking)) in &kernel_exits[ki] {
             let _ = write!(functions, "    case {from}u:");
-            charge(&mut functions, *cycles, usage, "", *booking);
+            charge(&mut functions, *cycles, usage, "", None, *booking);
             functions.push_str(" break;\n");
         }
         let _ = writeln!(
             functions,
             "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
-            stride = resources + 1 + counters
+            stride = resources + 1 + arms + counters
         );
         for r in 0..resources {
             let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
+        }
+        for a in 0..arms {
+            let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", resources + 1 + a);
         }
         if !profiled.is_empty() {
             let _ = writeln!(
                 functions,
                 "    for (uint i = 0; i < {counters}u; ++i) rec[{} + i] = s->p[i];",
-                resources + 1
+                resources + 1 + arms
             );
         }
         functions.push_str("}\n");
@@ -773,7 +819,7 @@ pub fn annotate(
         });
     }
     let header = format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{counters}{profile} }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{counters}{profile} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
         counters = match (loops.len(), copied) {
             (0, _) => String::new(),
@@ -787,8 +833,14 @@ pub fn annotate(
         } else {
             format!(" ulong p[{counters}];")
         },
+        arm_counters = if arms == 0 {
+            String::new()
+        } else {
+            format!(" ulong a[{arms}];")
+        },
     );
     Ok(Annotated {
+        arms,
         text: apply(&file.text, header, edits),
         profiled,
         extra_counters: shares.extra,
@@ -846,6 +898,7 @@ fn called_function(
             p.cycles,
             &scaled(&p.usage, usage_scale),
             "",
+            None,
             booking,
         );
         functions.push_str(" break;\n");

@@ -28,6 +28,7 @@ pub mod classify;
 pub mod cli;
 pub mod codegen;
 pub mod compile;
+pub mod divergence;
 pub mod lines;
 pub mod matching;
 pub mod ptx;

@@ -2,7 +2,11 @@
 //! counter records -> warps -> work-groups -> SMs -> the kernel's time, and what bound it.
 //!
 //! - warp: `t_W` = max over its work-items of `t`; warps are 32 (the warp size)
-//!   consecutive local linear ids of a work-group.
+//!   consecutive local linear ids of a work-group. Where the kernel has divergent arms (the
+//!   records carry the cycles each work-item spent in each), the arms run one after the
+//!   other: `t_W` = max over work-items of `t` less its arms' cycles, plus for each arm the
+//!   max over work-items of its cycles; the warp's usage grows by the same factor over the
+//!   slowest work-item's `t` (it issued every path).
 //! - sub-cores: an SM has `S` sub-cores (`sub_cores_per_sm`), each with a scheduler that
 //!   issues one instruction a cycle. The warps an SM receives are dealt to its sub-cores in
 //!   turn (the SM keeps one round-robin counter across its work-groups), so the warps of a
@@ -60,14 +64,17 @@ impl LaunchGeometry {
 }
 
 /// The counter records of a launch: one record per work-item, in linear global id order
-/// (`x + y * gx + z * gx * gy`, offsets removed), each `[t, use_0 .. use_{R-1}]`; the
-/// usage counters are in units of `1 / usage_scale` cycles
+/// (`x + y * gx + z * gx * gy`, offsets removed), each `[t, use_0 .. use_{R-1}, arm_0 ..
+/// arm_{A-1}]`: the cycles, the usage of the architecture's R resources, and the cycles
+/// spent in each of the kernel's A divergent arms; the usage counters are in units of
+/// `1 / usage_scale` cycles
 /// ([`Architecture::usage_scale`]), so that fractional usage stays exact in integers.
 #[derive(Debug, Clone, Copy)]
 pub struct Records<'a> {
     /// The flat counter buffer.
     pub data: &'a [u64],
-    /// Resources per record (R), in the order of [`Architecture::resources`].
+    /// Values after `t` per record: the R resources, in the order of
+    /// [`Architecture::resources`], then the A divergent arms.
     pub resources: usize,
     /// Usage counter units per cycle.
     pub usage_scale: u64,
@@ -98,6 +105,9 @@ pub struct KernelEstimate {
     pub latency_cycles: u64,
     /// The architecture's fixed cost of a launch (fill and drain), included in `cycles`.
     pub launch_cycles: u64,
+    /// The most cycles serialising divergent paths added to one warp's time (0 without
+    /// divergent branches).
+    pub divergence_cycles: u64,
     /// Per resource, the contention term (the usage of the most loaded SM, or sub-core for
     /// a resource of each sub-core; for DRAM, the launch's traffic over its bandwidth), in
     /// cycles.
@@ -153,7 +163,35 @@ pub enum ModelError {
     DoesNotFit(#[from] DoesNotFit),
 }
 
-/// Estimates a launch of `geometry` from its `records`.
+/// Ends a warp: its time is the slowest lane outside the divergent arms plus, arm by arm,
+/// the slowest lane inside it (the paths run one after the other). Where that exceeds the
+/// slowest lane's whole time, the warp issued both sides: its usage grows in proportion.
+/// Resets the accumulators and returns the warp's time.
+fn close_warp(
+    outside: &mut u64,
+    lane_max: &mut u64,
+    arm_max: &mut [u64],
+    usage: &mut [u64],
+    divergence: &mut u64,
+) -> u64 {
+    let t_w = *outside + arm_max.iter().sum::<u64>();
+    if t_w > *lane_max && *lane_max > 0 {
+        let grow = t_w as f64 / *lane_max as f64;
+        usage
+            .iter_mut()
+            .for_each(|u| *u = (*u as f64 * grow).round() as u64);
+        *divergence = (*divergence).max(t_w - *lane_max);
+    }
+    *outside = 0;
+    *lane_max = 0;
+    arm_max.iter_mut().for_each(|m| *m = 0);
+    t_w
+}
+
+/// Estimates a launch of `geometry` from its `records`: one record per work-item, `t`,
+/// the usage of each of the architecture's resources, then the cycles of each divergent
+/// arm (`records.resources` minus the architecture's resources of them; none without
+/// divergent branches).
 pub fn estimate(
     arch: &Architecture,
     geometry: &LaunchGeometry,
@@ -167,13 +205,15 @@ pub fn estimate(
         });
     }
     let n_res = arch.resources().len();
-    if records.resources != n_res {
+    if records.resources < n_res {
         return Err(ModelError::Resources {
             records: records.resources,
             arch: n_res,
         });
     }
-    let stride = 1 + n_res;
+    // After the usage, one counter per divergent arm: the cycles charged inside it.
+    let arms = records.resources - n_res;
+    let stride = 1 + records.resources;
     let work_items = geometry.work_items();
     if records.data.len() as u64 != work_items * stride as u64 {
         return Err(ModelError::RecordCount {
@@ -207,6 +247,9 @@ pub fn estimate(
     let mut dram_total = 0u64;
     // Per-warp and per-group accumulators, reused.
     let mut warp_use = vec![0u64; n_res];
+    let mut arm_max = vec![0u64; arms];
+    let mut warp_lane_max = 0u64;
+    let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
 
@@ -219,6 +262,7 @@ pub fn estimate(
                 let ez = lz.min(geometry.global[2] - bz * lz);
                 let mut t_last = 0u64;
                 group_use.iter_mut().flatten().for_each(|u| *u = 0);
+                // The warp's slowest lane outside the arms, and in each arm.
                 let mut warp_t = 0u64;
                 let mut in_warp = 0u64;
                 let mut warp_index = 0u64;
@@ -231,19 +275,35 @@ pub fn estimate(
                             dram_total += slice[1 + d..].iter().step_by(stride).sum::<u64>();
                         }
                         for rec in slice.chunks_exact(stride) {
-                            warp_t = warp_t.max(rec[0]);
+                            if arms == 0 {
+                                warp_t = warp_t.max(rec[0]);
+                            } else {
+                                let in_arms = &rec[1 + n_res..];
+                                let outside = rec[0].saturating_sub(in_arms.iter().sum());
+                                warp_t = warp_t.max(outside);
+                                warp_lane_max = warp_lane_max.max(rec[0]);
+                                for (m, &a) in arm_max.iter_mut().zip(in_arms) {
+                                    *m = (*m).max(a);
+                                }
+                            }
                             for (m, &u) in warp_use.iter_mut().zip(&rec[1..]) {
                                 *m = (*m).max(u);
                             }
                             in_warp += 1;
                             if in_warp == warp_size {
-                                t_last = t_last.max(warp_t + warp_index / sub_cores);
+                                let t_w = close_warp(
+                                    &mut warp_t,
+                                    &mut warp_lane_max,
+                                    &mut arm_max,
+                                    &mut warp_use,
+                                    &mut divergence,
+                                );
+                                t_last = t_last.max(t_w + warp_index / sub_cores);
                                 let sub = (warp_index % sub_cores) as usize;
                                 for (g, w) in group_use[sub].iter_mut().zip(warp_use.iter_mut()) {
                                     *g += *w;
                                     *w = 0;
                                 }
-                                warp_t = 0;
                                 in_warp = 0;
                                 warp_index += 1;
                             }
@@ -251,7 +311,14 @@ pub fn estimate(
                     }
                 }
                 if in_warp > 0 {
-                    t_last = t_last.max(warp_t + warp_index / sub_cores);
+                    let t_w = close_warp(
+                        &mut warp_t,
+                        &mut warp_lane_max,
+                        &mut arm_max,
+                        &mut warp_use,
+                        &mut divergence,
+                    );
+                    t_last = t_last.max(t_w + warp_index / sub_cores);
                     let sub = (warp_index % sub_cores) as usize;
                     for (g, w) in group_use[sub].iter_mut().zip(warp_use.iter_mut()) {
                         *g += *w;
@@ -340,6 +407,7 @@ pub fn estimate(
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_opt,
         launch_cycles,
+        divergence_cycles: divergence,
         contention_cycles: contention,
         dram_bytes,
         bound,

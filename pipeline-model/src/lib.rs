@@ -36,6 +36,4 @@ pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
-pub use timing::{
-    block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage,
-};
+pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

@@ -535,6 +535,7 @@ mod tests {
             micros: cycles as f64 / 700.0,
             latency_cycles: cycles / 2,
             launch_cycles: 0,
+            divergence_cycles: 0,
             bound: bound.to_string(),
             dram_bytes: None,
             note: None,

@@ -209,6 +209,10 @@ pub struct Estimate {
     /// of models before it: 0).
     #[serde(default)]
     pub launch_cycles: u64,
+    /// The most cycles that running divergent paths one after the other added to a warp
+    /// (0: no warp diverged).
+    #[serde(default)]
+    pub divergence_cycles: u64,
     /// `latency` or the saturated resource.
     pub bound: String,
     /// Bytes the launch moves to and from DRAM (the architecture models DRAM): the
@@ -236,6 +240,7 @@ impl From<&KernelEstimate> for Estimate {
             micros: e.micros,
             latency_cycles: e.latency_cycles,
             launch_cycles: e.launch_cycles,
+            divergence_cycles: e.divergence_cycles,
             bound: match &e.bound {
                 Bound::Latency => "latency".to_string(),
                 Bound::Resource { resource } => resource.clone(),
@@ -604,6 +609,7 @@ impl Report {
             "micros",
             "latency_cycles",
             "launch_cycles",
+            "divergence_cycles",
             "bound",
             "work_groups_per_sm",
             "occupancy_limiter",
@@ -630,6 +636,7 @@ impl Report {
                     format!("{:.4}", e.micros),
                     e.latency_cycles.to_string(),
                     e.launch_cycles.to_string(),
+                    e.divergence_cycles.to_string(),
                     e.bound.clone(),
                     e.work_groups_per_sm.to_string(),
                     e.occupancy_limiter.clone(),
@@ -1220,6 +1227,7 @@ mod tests {
                 micros: 1.0,
                 latency_cycles: 700,
                 launch_cycles: 0,
+                divergence_cycles: 0,
                 bound: "latency".into(),
                 dram_bytes: Some(256),
                 note: note.map(String::from),

@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[5]; uint last; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -19,14 +19,14 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_1(__privat
 static inline __attribute__((always_inline)) void __srcsim_divergence_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 21ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[2] += 16ul; s->last = 2u; return;
+    case 1u: s->t += 21ul; s->a[1] += 21ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[2] += 16ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 48ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[2] += 8ul; s->last = 3u; return;
+    case 1u: s->t += 48ul; s->a[0] += 48ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[2] += 8ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -41,13 +41,15 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 6;
+    __global ulong *rec = records + id * 8;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
+    rec[6] = s->a[0];
+    rec[7] = s->a[1];
 }
 #line 1
 // Even and odd work-items take different paths: within a warp both run, one after the other.

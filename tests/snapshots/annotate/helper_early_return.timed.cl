@@ -1,10 +1,10 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[5]; uint last; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 84ul; s->u[0] += 24ul; s->u[1] += 9ul; s->u[2] += 8ul; s->u[3] += 4ul; s->last = 3u; return;
+    case 2u: s->t += 84ul; s->a[1] += 84ul; s->u[0] += 24ul; s->u[1] += 9ul; s->u[2] += 8ul; s->u[3] += 4ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 526ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 2u; return;
+    case 1u: s->t += 526ul; s->a[0] += 526ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -33,13 +33,15 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 6;
+    __global ulong *rec = records + id * 8;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
+    rec[6] = s->a[0];
+    rec[7] = s->a[1];
 }
 #line 1
 // A helper function (inlined at -O3) and an early return for work-items past the end.

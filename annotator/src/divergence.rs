@@ -1,0 +1,202 @@
+//! Divergent branches: where the lanes of a warp may take different paths, which a GPU then
+//! runs one after the other, the warp's lanes masked off on the path they do not take.
+//!
+//! A conditional branch diverges when its predicate is not the same in every lane
+//! ([`crate::access`]'s lane analysis: `if (get_global_id(0) % 2)` does, `if (n > 4)` does
+//! not). Each of its two sides is an *arm*: the blocks reachable from that successor before
+//! the branch's immediate post-dominator (where the paths meet again). Branches that
+//! leave or close a loop (a side that comes back to the branch) are no arms: a warp runs a
+//! loop until its last lane is done, which the slowest lane's time already says. Each
+//! block belongs to its innermost arm, so that nested divergence is serialised too.
+//!
+//! The annotated kernel adds the cycles charged in each arm to a counter of that arm; the
+//! model then times a warp as the slowest lane outside the arms plus, for every arm, the
+//! slowest lane inside it (`pipeline_model::kernel`).
+
+use crate::access::lane_values;
+use crate::ptx::{Function, Operand};
+
+/// At most this many arm counters per kernel (the record's size grows by one a counter);
+/// arms beyond them count as the code around them.
+pub const MAX_ARMS: usize = 32;
+
+/// The arms of one kernel.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Arms {
+    /// Per PTX block, the arm counter it is charged to (its innermost arm), if any.
+    pub of_block: Vec<Option<usize>>,
+    /// Arm counters (at most [`MAX_ARMS`]).
+    pub count: usize,
+}
+
+/// Post-dominator sets: `pdom[b][p]` when every path from `b` to an exit passes `p`.
+fn post_dominators(f: &Function) -> Vec<Vec<bool>> {
+    let n = f.blocks.len();
+    let mut pdom: Vec<Vec<bool>> = (0..n)
+        .map(|b| {
+            if f.blocks[b].successors.is_empty() {
+                (0..n).map(|p| p == b).collect()
+            } else {
+                vec![true; n]
+            }
+        })
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            let succs = &f.blocks[b].successors;
+            if succs.is_empty() {
+                continue;
+            }
+            let mut set: Vec<bool> = (0..n)
+                .map(|p| succs.iter().all(|&s| s < n && pdom[s][p]))
+                .collect();
+            set[b] = true;
+            if set != pdom[b] {
+                pdom[b] = set;
+                changed = true;
+            }
+        }
+    }
+    pdom
+}
+
+/// The strict post-dominator of `b` that every other one post-dominates.
+fn immediate_post_dominator(pdom: &[Vec<bool>], b: usize) -> Option<usize> {
+    (0..pdom.len())
+        .filter(|&p| p != b && pdom[b][p])
+        .max_by_key(|&p| pdom[p].iter().filter(|&&x| x).count())
+}
+
+/// The blocks reachable from `start` without passing `stop`; `None` when `from` is among
+/// them (the side returns to its branch: a loop's).
+fn region(f: &Function, start: usize, stop: Option<usize>, from: usize) -> Option<Vec<usize>> {
+    let n = f.blocks.len();
+    let mut seen = vec![false; n];
+    let mut stack = vec![start];
+    let mut out = Vec::new();
+    while let Some(b) = stack.pop() {
+        if b >= n || Some(b) == stop || seen[b] {
+            continue;
+        }
+        if b == from {
+            return None;
+        }
+        seen[b] = true;
+        out.push(b);
+        stack.extend(&f.blocks[b].successors);
+    }
+    Some(out)
+}
+
+/// The divergent arms of kernel `f`.
+pub fn divergent_arms(f: &Function) -> Arms {
+    let n = f.blocks.len();
+    let lanes = lane_values(f);
+    let pdom = post_dominators(f);
+    let mut regions: Vec<Vec<usize>> = Vec::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        let Some(last) = block.instrs.last() else {
+            continue;
+        };
+        let Some(guard) = &last.guard else { continue };
+        if last.base() != "bra" || block.successors.len() != 2 {
+            continue;
+        }
+        let predicate = Operand::Reg {
+            name: guard.reg.clone(),
+            negated: false,
+        };
+        if lanes.of(&predicate).is_uniform() {
+            continue;
+        }
+        let join = immediate_post_dominator(&pdom, b);
+        let sides: Option<Vec<Vec<usize>>> = block
+            .successors
+            .iter()
+            .map(|&s| region(f, s, join, b))
+            .collect();
+        if let Some(sides) = sides {
+            regions.extend(sides.into_iter().filter(|r| !r.is_empty()));
+        }
+    }
+    regions.truncate(MAX_ARMS);
+    let mut of_block = vec![None; n];
+    for (b, arm) in of_block.iter_mut().enumerate() {
+        *arm = regions
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.contains(&b))
+            .min_by_key(|(_, r)| r.len())
+            .map(|(i, _)| i);
+    }
+    Arms {
+        of_block,
+        count: regions.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx::parse;
+
+    fn arms(body: &str) -> Arms {
+        let src = format!(
+            ".visible .entry k(.param .u32 k_param_0)\n{{\n.reg .pred %p<5>;\n.reg .b32 %r<20>;\n{body}\n}}\n"
+        );
+        let m = parse(&src).unwrap();
+        divergent_arms(&m.functions[0])
+    }
+
+    /// `if (tid & 1) { A } else { B }`, then C: blocks 0 (branch), 1 (else), 2 (then), 3.
+    const PARITY: &str = "mov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 1;\nsetp.eq.s32 %p1, %r2, 0;\n\
+        @%p1 bra $L__A;\nadd.s32 %r3, %r1, 2;\nbra.uni $L__C;\n$L__A:\nadd.s32 %r3, %r1, 1;\n\
+        $L__C:\nadd.s32 %r4, %r3, 1;\nret;";
+
+    #[test]
+    fn both_sides_of_a_branch_on_the_lane_are_arms() {
+        let a = arms(PARITY);
+        assert_eq!(a.count, 2);
+        assert_eq!(a.of_block[0], None);
+        assert!(a.of_block[1].is_some() && a.of_block[2].is_some());
+        assert_ne!(a.of_block[1], a.of_block[2]);
+        assert_eq!(a.of_block[3], None, "the join is outside both arms");
+    }
+
+    #[test]
+    fn a_branch_on_a_uniform_value_is_no_arm() {
+        let uniform = PARITY.replace("mov.u32 %r1, %tid.x;", "ld.param.u32 %r1, [k_param_0];");
+        assert_eq!(arms(&uniform).count, 0);
+    }
+
+    #[test]
+    fn a_loop_exit_on_the_lane_is_no_arm() {
+        // for (i = 0; i < tid; i++): the trip count diverges, the slowest lane says it.
+        let a = arms(
+            "mov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n$L__H:\nadd.s32 %r2, %r2, 1;\n\
+             setp.lt.s32 %p1, %r2, %r1;\n@%p1 bra $L__H;\nret;",
+        );
+        assert_eq!(a.count, 0);
+    }
+
+    #[test]
+    fn a_nested_divergent_branch_gets_its_own_innermost_arms() {
+        // if (tid & 1) { if (tid & 2) X else Y } else Z; W
+        let a = arms(
+            "mov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 1;\nsetp.eq.s32 %p1, %r2, 0;\n\
+             @%p1 bra $L__Z;\nand.b32 %r5, %r1, 2;\nsetp.eq.s32 %p2, %r5, 0;\n@%p2 bra $L__Y;\n\
+             add.s32 %r3, %r1, 7;\nbra.uni $L__W;\n$L__Y:\nadd.s32 %r3, %r1, 8;\nbra.uni $L__W;\n\
+             $L__Z:\nadd.s32 %r3, %r1, 9;\n$L__W:\nadd.s32 %r4, %r3, 1;\nret;",
+        );
+        // Blocks: 0 branch, 1 inner branch, 2 X, 3 Y, 4 Z, 5 W.
+        assert_eq!(a.count, 4);
+        let arms: Vec<Option<usize>> = a.of_block.clone();
+        assert_eq!(arms[0], None);
+        assert_eq!(arms[5], None);
+        let distinct: std::collections::BTreeSet<usize> =
+            arms[1..5].iter().flatten().copied().collect();
+        assert_eq!(distinct.len(), 4, "{arms:?}");
+    }
+}

@@ -1,0 +1,84 @@
+//! Divergent arms on hand-computed cases: a warp runs the paths its work-items take one
+//! after the other, so its time is the slowest work-item outside the arms plus the slowest
+//! inside each arm, and it issues every path.
+
+use pipeline_model::*;
+
+/// gtx480 shrunk: warps of 4, one SM, the paper's one issue a cycle per SM, no launch
+/// cost, no DRAM. Resources: issue, ALU, SFU, MEM; usage scale 2.
+fn toy() -> Architecture {
+    let mut a = Architecture::load("gtx480").unwrap();
+    a.memory.dram_gb_per_s = None;
+    a.launch.fixed_cycles = 0;
+    a.issue_scope = Scope::Sm;
+    a.warp_size = 4;
+    a.sm_count = 1;
+    a
+}
+
+const R: usize = 4;
+
+/// One work-group of the records `(t, issue cycles, arm cycles)`.
+fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
+    let arch = toy();
+    let arms = items[0].2.len();
+    let data: Vec<u64> = items
+        .iter()
+        .flat_map(|(t, issue, a)| {
+            let mut rec = vec![*t, issue * 2, 0, 0, 0];
+            rec.extend(a);
+            rec
+        })
+        .collect();
+    let n = items.len() as u64;
+    let geometry = LaunchGeometry {
+        global: [n, 1, 1],
+        local: [n, 1, 1],
+    };
+    let records = Records {
+        data: &data,
+        resources: R + arms,
+        usage_scale: 2,
+    };
+    estimate(&arch, &geometry, &KernelResources::default(), &records).unwrap()
+}
+
+#[test]
+fn an_if_else_on_parity_runs_both_sides() {
+    // Each work-item: 10 cycles before, 100 in its side (then for even, else for odd),
+    // 5 after: t = 115. The warp: 15 outside, then 100 and 100: 215.
+    let even = (115, 115, vec![100, 0]);
+    let odd = (115, 115, vec![0, 100]);
+    let e = run(&[even.clone(), odd.clone(), even, odd]);
+    assert_eq!(e.latency_cycles, 215);
+    assert_eq!(e.divergence_cycles, 100);
+    // It issued both sides: 115 issue cycles grow by 215 / 115.
+    assert_eq!(e.contention_cycles[0], 215.0);
+}
+
+#[test]
+fn an_arm_every_work_item_takes_costs_what_it_did() {
+    // A bounds check every work-item passes: the then-side is an arm, the else-side empty.
+    let inside = (115, 115, vec![100, 0]);
+    let e = run(&[inside.clone(), inside.clone(), inside.clone(), inside]);
+    assert_eq!(e.latency_cycles, 115);
+    assert_eq!(e.divergence_cycles, 0);
+    assert_eq!(e.contention_cycles[0], 115.0);
+    // The same records without arms.
+    let plain: Vec<(u64, u64, Vec<u64>)> = vec![(115, 115, vec![]); 4];
+    assert_eq!(run(&plain).latency_cycles, 115);
+}
+
+#[test]
+fn uneven_arms_take_the_slowest_work_item_of_each() {
+    // Outside: 20, 30, 10, 0 (t less arms); arm 0: 50, 0, 70, 0; arm 1: 0, 40, 0, 90.
+    let e = run(&[
+        (70, 70, vec![50, 0]),
+        (70, 70, vec![0, 40]),
+        (80, 80, vec![70, 0]),
+        (90, 90, vec![0, 90]),
+    ]);
+    // 30 + 70 + 90 = 190, against the slowest work-item's 90.
+    assert_eq!(e.latency_cycles, 190);
+    assert_eq!(e.divergence_cycles, 100);
+}
