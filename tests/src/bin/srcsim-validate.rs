@@ -6,11 +6,11 @@
 //! sweep with the suite's arguments, and turns the counter records into the model's
 //! estimate. It writes `ptx/<file>.ptx` and `predictions.csv` into the output folder.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use annotator::annotate::annotate_file;
+use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -561,6 +561,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
         "checksums",
     ])?;
     let options = BuildOptions::default();
+    let mut annotations: HashMap<PathBuf, Annotation> = HashMap::new();
     for kernel in &suite.kernel {
         let file = base.join(&kernel.file);
         let stem = kernel
@@ -569,13 +570,18 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             .and_then(|s| s.to_str())
             .context("kernel file name")?;
         let ptx_name = format!("{stem}.ptx");
-        // The PTX of the original kernel, as the GPU will run it.
-        let ptx = compiler.compile(&file, &options, &arch.compile.ptx_target)?;
-        annotator::ptx::parse(&ptx.ptx)
-            .map_err(|e| anyhow::anyhow!("{}: PTX does not parse: {e}", file.display()))?;
-        fs::write(ptx_dir.join(&ptx_name), &ptx.ptx)?;
-        let annotation = annotate_file(&compiler, &file, &options, &arch)
-            .with_context(|| format!("annotating {}", file.display()))?;
+        // One compile and annotation per file, however many of its kernels the suite runs.
+        if !annotations.contains_key(&file) {
+            // The PTX of the original kernel, as the GPU will run it.
+            let ptx = compiler.compile(&file, &options, &arch.compile.ptx_target)?;
+            annotator::ptx::parse(&ptx.ptx)
+                .map_err(|e| anyhow::anyhow!("{}: PTX does not parse: {e}", file.display()))?;
+            fs::write(ptx_dir.join(&ptx_name), &ptx.ptx)?;
+            let annotation = annotate_file(&compiler, &file, &options, &arch)
+                .with_context(|| format!("annotating {}", file.display()))?;
+            annotations.insert(file.clone(), annotation);
+        }
+        let annotation = &annotations[&file];
         let analysis = annotation
             .sidecar
             .analysis
@@ -726,5 +732,53 @@ fn main() -> Result<()> {
             quick,
         } => predict(&suite, &arch, &out, quick),
         Command::HostArgs { suite, quick } => host_args(&suite, quick),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix64_matches_the_reference_sequence() {
+        // splitmix64 from seed 0 (Vigna's reference implementation); host.cc is the same code.
+        let mut r = SplitMix64(0);
+        assert_eq!(r.next(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    fn launch(vars: &[(&str, i64)]) -> Launch {
+        Launch {
+            global: Dims::Many(vec![8, 4]),
+            local: Dims::Many(vec![4, 2]),
+            vars: vars.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        }
+    }
+
+    #[test]
+    fn fills_resolve_launch_variables() {
+        let l = launch(&[("n", 10)]);
+        let fill = Fill::try_from("randint:7:n".to_string()).unwrap();
+        assert_eq!(fill_label(&fill, &l).unwrap(), "randint:7:10");
+        let bytes = buffer_bytes(ElemType::I32, 100, &fill, &l).unwrap();
+        let v: Vec<i32> = from_bytes(&bytes).unwrap();
+        assert!(v.iter().all(|x| (0..10).contains(x)));
+        assert!(Fill::try_from("randint:7".to_string()).is_err());
+        assert!(Fill::try_from("gauss:1".to_string()).is_err());
+        assert_eq!(l.work_items(), 32);
+        assert_eq!(l.grid_label(), "2x2");
+        assert_eq!(l.global.label(), "8x4");
+    }
+
+    #[test]
+    fn csr_offsets_start_at_zero_and_never_fall() {
+        let l = launch(&[]);
+        let fill = Fill::try_from("csr:3:4".to_string()).unwrap();
+        let v: Vec<i32> =
+            from_bytes(&buffer_bytes(ElemType::I32, 1001, &fill, &l).unwrap()).unwrap();
+        assert_eq!(v[0], 0);
+        assert!(v.windows(2).all(|w| (0..=8).contains(&(w[1] - w[0]))));
+        // Mean degree 4.
+        assert!((3500..4500).contains(&v[1000]), "{}", v[1000]);
     }
 }

@@ -1,0 +1,162 @@
+//! The GPGPU-Sim cross-check (scripts/gpgpusim-crosscheck) without GPGPU-Sim, as CI runs
+//! it: the suite manifest parses and resolves for the host, every kernel of it compiles,
+//! annotates and runs under `srcsim-validate predict --quick` for gtx480 (the CSV has the
+//! columns the script reads), the committed tables cover the suite, and the script exits 0
+//! where GPGPU-Sim is not built.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+const SUITE: &str = "validation/gpgpusim/suite.toml";
+
+fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// `srcsim-validate host-args`: one line per launch.
+fn host_args(quick: bool) -> Vec<Vec<String>> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_srcsim-validate"));
+    cmd.current_dir(root())
+        .args(["host-args", "--suite", SUITE]);
+    if quick {
+        cmd.arg("--quick");
+    }
+    let out = cmd.output().expect("srcsim-validate runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn suite_resolves_for_the_host() {
+    let launches = host_args(false);
+    assert!(launches.len() >= 25, "{} launches", launches.len());
+    let mut cases = std::collections::HashSet::new();
+    for l in &launches {
+        let [case, kernel, file, global, local, grid, block, args @ ..] = &l[..] else {
+            panic!("{l:?}")
+        };
+        assert!(cases.insert(case.clone()), "case {case} twice");
+        assert!(root().join(file).is_file(), "{file}");
+        assert!(!kernel.is_empty() && !args.is_empty(), "{l:?}");
+        // grid x block = global, per dimension.
+        let dims = |s: &str| -> Vec<u64> { s.split('x').map(|d| d.parse().unwrap()).collect() };
+        let (g, lo, gr, b) = (dims(global), dims(local), dims(grid), dims(block));
+        assert_eq!(lo, b, "{case}");
+        let prod: Vec<u64> = gr.iter().zip(&b).map(|(x, y)| x * y).collect();
+        assert_eq!(prod, g, "{case}");
+        for a in args {
+            let kind = a.split(':').next().unwrap();
+            assert!(["buf", "scalar", "local"].contains(&kind), "{case}: {a}");
+            if let Some(bytes) = a.strip_prefix("local:") {
+                assert!(bytes.parse::<u64>().is_ok_and(|b| b > 0), "{case}: {a}");
+            }
+        }
+    }
+    // The paper's microbenchmark: one work-group of 1, 32, 256, 512 and 1024 work-items.
+    let divloop: Vec<&str> = launches
+        .iter()
+        .filter(|l| l[1] == "divloop")
+        .map(|l| l[3].as_str())
+        .collect();
+    assert_eq!(divloop, ["1", "32", "256", "512", "1024"]);
+}
+
+#[test]
+fn every_kernel_runs_under_srcsim_for_gtx480() {
+    let out = std::env::temp_dir().join(format!("srcsim-gpgpusim-suite-{}", std::process::id()));
+    let result = Command::new(env!("CARGO_BIN_EXE_srcsim-validate"))
+        .current_dir(root())
+        .args([
+            "predict", "--quick", "--arch", "gtx480", "--suite", SUITE, "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("srcsim-validate runs");
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let predicted = rows(&out.join("predictions.csv"));
+    let expected: Vec<String> = host_args(true).into_iter().map(|l| l[0].clone()).collect();
+    let cases: Vec<String> = predicted.iter().map(|r| r["case"].clone()).collect();
+    assert_eq!(cases, expected);
+    for row in &predicted {
+        let cycles: u64 = row["predicted_cycles"].parse().unwrap();
+        assert!(cycles > 0, "{row:?}");
+        // What scripts/gpgpusim-crosscheck reads.
+        for key in [
+            "latency_cycles",
+            "bound",
+            "work_groups_per_sm",
+            "work_groups",
+        ] {
+            assert!(!row[key].is_empty(), "{key}: {row:?}");
+        }
+        assert!(row["contention_cycles"].starts_with("issue="), "{row:?}");
+        assert!(row["checksums"].starts_with("b0="), "{row:?}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn committed_tables_cover_the_suite() {
+    let cases: Vec<String> = host_args(false).into_iter().map(|l| l[0].clone()).collect();
+    for config in ["stock", "perfect-1sm"] {
+        let path = root().join(format!("validation/gpgpusim/crosscheck-{config}.csv"));
+        let table = rows(&path);
+        let listed: Vec<String> = table.iter().map(|r| r["case"].clone()).collect();
+        assert_eq!(
+            listed, cases,
+            "{config}: rerun scripts/gpgpusim-crosscheck (--srcsim-only where GPGPU-Sim is not built)"
+        );
+    }
+}
+
+#[test]
+fn crosscheck_script_without_gpgpusim_exits_0() {
+    let script = root().join("scripts/gpgpusim-crosscheck");
+    let help = Command::new("python3")
+        .arg(&script)
+        .arg("--help")
+        .output()
+        .expect("python3 runs");
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--srcsim-only"));
+    let missing = Command::new("python3")
+        .arg(&script)
+        .env("GPGPUSIM_DIR", root().join("no-such-gpgpusim"))
+        .output()
+        .expect("python3 runs");
+    assert!(missing.status.success());
+    assert!(
+        String::from_utf8_lossy(&missing.stdout).contains("not built"),
+        "{}",
+        String::from_utf8_lossy(&missing.stdout)
+    );
+}
