@@ -203,6 +203,21 @@ impl<'f> Values<'f> {
             "sub" => arg(0).add(arg(1).negate()),
             "neg" => arg(0).negate(),
             "mul" | "mul24" if !hi => arg(0).scale(arg(1)),
+            // Clamping a per-lane index to a uniform bound (`max(i - 1, 0)`, or a select
+            // of the index and the bound) keeps the stride in every lane but the edge ones.
+            "min" | "max" => clamp(arg(0), arg(1)),
+            "selp" | "slct" => clamp(arg(0), arg(1)),
+            // `(x << 32) >> 30`: LLVM's sign extension of a 32-bit index times 4.
+            "shr" => match (arg(0), arg(1)) {
+                (Lanes::Undef, _) | (_, Lanes::Undef) => Lanes::Undef,
+                (Lanes::Uniform(_), Lanes::Uniform(_)) => Lanes::uniform(),
+                (Lanes::Stride(s), Lanes::Uniform(Some(k)))
+                    if (0..63).contains(&k) && s % (1i64 << k) == 0 =>
+                {
+                    Lanes::stride(s >> k)
+                }
+                _ => Lanes::Varying,
+            },
             "mad" | "mad24" if !hi => arg(0).scale(arg(1)).add(arg(2)),
             "shl" => match arg(1) {
                 Lanes::Uniform(Some(k)) if (0..63).contains(&k) => {
@@ -222,6 +237,19 @@ impl<'f> Values<'f> {
             "atom" | "call" | "shfl" | "vote" | "activemask" | "match" | "redux" => Lanes::Varying,
             _ => all_uniform(),
         }
+    }
+}
+
+/// A per-lane value or a uniform bound, whichever each lane picks: the stride holds for
+/// all lanes but the few at the bound.
+fn clamp(a: Lanes, b: Lanes) -> Lanes {
+    match (a, b) {
+        (Lanes::Undef, _) | (_, Lanes::Undef) => Lanes::Undef,
+        (Lanes::Stride(s), Lanes::Uniform(_)) | (Lanes::Uniform(_), Lanes::Stride(s)) => {
+            Lanes::Stride(s)
+        }
+        (a, b) if a == b => a,
+        (a, b) => a.join(b).join(Lanes::uniform()),
     }
 }
 
@@ -565,6 +593,27 @@ mod tests {
         // Every lane reads one word: a broadcast.
         let a = accesses("mov.u32 %r6, smem;\nld.shared.f32 %f1, [%r6+8];");
         assert_eq!(a[0].transactions, 1);
+    }
+
+    #[test]
+    fn a_clamped_index_keeps_its_stride() {
+        // in[max(i - 1, 0)] and in[min(i + 1, n - 1)]: coalesced but for the edge lanes.
+        let a = accesses(&format!(
+            "{GID}add.s32 %r5, %r4, -1;\nmax.s32 %r6, %r5, 0;\nmul.wide.s32 %rd3, %r6, 4;\n\
+             add.s64 %rd4, %rd2, %rd3;\nld.global.f32 %f1, [%rd4];\n\
+             ld.param.u32 %r7, [k_param_1];\nadd.s32 %r8, %r4, 1;\nmin.s32 %r9, %r8, %r7;\n\
+             mul.wide.s32 %rd5, %r9, 4;\nadd.s64 %rd6, %rd2, %rd5;\nld.global.f32 %f2, [%rd6];"
+        ));
+        assert_eq!((a[0].transactions, a[0].sectors), (1, 4));
+        assert_eq!((a[1].transactions, a[1].sectors), (1, 4));
+        // clamp(j, 0, n - 1) as LLVM writes it, and the index sign-extended by shifts.
+        let a = accesses(&format!(
+            "{GID}ld.param.u32 %r7, [k_param_1];\nsetp.lt.s32 %p1, %r4, %r7;\n\
+             max.s32 %r6, %r4, 0;\nselp.b32 %r8, %r6, %r7, %p1;\ncvt.u64.u32 %rd7, %r8;\n\
+             shl.b64 %rd8, %rd7, 32;\nshr.s64 %rd9, %rd8, 30;\nadd.s64 %rd4, %rd2, %rd9;\n\
+             st.global.f32 [%rd4], %f1;"
+        ));
+        assert_eq!((a[0].transactions, a[0].sectors), (1, 4));
     }
 
     #[test]

@@ -34,8 +34,9 @@ use crate::compile::{BuildOptions, Compiler};
 /// kernels carry their parameters' kinds. 9: loops unrolled into shapes the annotator
 /// cannot count are timed from a compile without unrolling instead of refused. 10: global
 /// and shared accesses carry their analysed memory behaviour (level, lines, sectors, bank
-/// conflicts), which changes t and the usage counters.
-pub const ANNOTATION_REVISION: &str = "10";
+/// conflicts), which changes t and the usage counters. 11: records carry the cycles of
+/// each divergent arm after the usage.
+pub const ANNOTATION_REVISION: &str = "11";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

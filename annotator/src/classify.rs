@@ -371,6 +371,7 @@ pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified 
             operand_reads,
             global_bytes: global_bytes(instr),
             access: None,
+            branch: instr.ends_block(),
         },
         known,
     }

@@ -191,6 +191,10 @@ pub struct Frontend {
     pub writeback_width: u32,
     /// WB of a producer -> IS of a consumer (read after write).
     pub writeback_to_issue: u32,
+    /// Cycles from a branch's execution to the fetch of the instruction after it (the
+    /// warp's instruction buffer is refilled once the branch has resolved); absent: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub branch_to_fetch: u32,
     /// The order a block's instructions issue in; absent: as the PTX gives them.
     #[serde(default, skip_serializing_if = "IssueOrder::is_ptx")]
     pub issue_order: IssueOrder,
@@ -278,11 +282,24 @@ pub struct MemorySystem {
     pub l2_hit: u32,
     /// Global load to use on a miss in both caches (the whole trip to DRAM and back).
     pub dram: u32,
+    /// Bytes a miss moves from DRAM: 32 where the caches fill 32-byte sectors (Volta and
+    /// later), 128 where they fill whole 128-byte lines (Fermi's L1). An uncoalesced
+    /// access moves this much per lane.
+    #[serde(default = "sector_bytes")]
+    pub fetch_bytes: u32,
     /// DRAM bandwidth in GB/s (10^9 bytes a second). With it the model has a resource
     /// [`DRAM`] of the whole GPU: the bytes a launch must move between the SMs and DRAM over
     /// this bandwidth bound its time. Without it, global memory costs only latency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dram_gb_per_s: Option<f64>,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn sector_bytes() -> u32 {
+    32
 }
 
 impl OpTable {
@@ -423,6 +440,12 @@ impl Architecture {
             if !(bw.is_finite() && bw > 0.0) {
                 return Err(invalid("memory.dram_gb_per_s", "must be a positive number"));
             }
+        }
+        if !matches!(self.memory.fetch_bytes, 32 | 128) {
+            return Err(invalid(
+                "memory.fetch_bytes",
+                "must be 32 (sectors) or 128 (lines)",
+            ));
         }
         if self.issue_scope == Scope::Device {
             return Err(invalid(
@@ -680,11 +703,13 @@ mod tests {
         // 32 lines: the memory pipeline is held 32 passes, the last line 31 passes later.
         let t = a.describe_instr(&load.with_access(access(MemLevel::L1, 32)));
         assert_eq!((t.latency, t.initiation), (a.memory.l1_hit + 31, 32));
-        // A 2-way bank conflict on shared memory: the shared latency and two passes.
+        // A 2-way bank conflict on shared memory (gtx480: 2 cycles a pass): the shared
+        // latency, two passes, the second one pass later.
         let shared =
             Instr::new(OpClass::SharedMem, &[1], &[2]).with_access(access(MemLevel::L1, 2));
         let t = a.describe_instr(&shared);
-        assert_eq!((t.latency, t.initiation), (a.memory.shared + 1, 2));
+        assert_eq!(a.ops.get(OpClass::SharedMem).initiation, 2);
+        assert_eq!((t.latency, t.initiation), (a.memory.shared + 2, 4));
     }
 
     fn gtx480_src() -> &'static str {

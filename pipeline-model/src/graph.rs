@@ -146,9 +146,13 @@ impl ExecutionGraph {
                 instr.operand_reads.max(1) * fe.operand_cycles_per_read,
             );
             edge((i, Execute), (i, Writeback), timing.latency);
-            // In program order: fetch in groups, one issue per interval.
+            // In program order: fetch in groups, one issue per interval; after a branch,
+            // fetch waits for it to resolve.
             if i >= 1 {
                 edge((i - 1, Fetch), (i, Fetch), 0);
+                if instrs[i - 1].branch && fe.branch_to_fetch > 0 {
+                    edge((i - 1, Execute), (i, Fetch), fe.branch_to_fetch);
+                }
                 edge((i - 1, Issue), (i, Issue), fe.issue_interval);
             }
             if i >= group {

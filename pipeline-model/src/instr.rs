@@ -99,6 +99,9 @@ pub struct Instr {
     /// How the warp's access behaves in the memory system, when the front end analysed its
     /// address (global and shared accesses); `None` times it with its class's row.
     pub access: Option<MemAccess>,
+    /// Whether it transfers control (a branch, return or exit): the warp fetches what
+    /// follows only once it has resolved.
+    pub branch: bool,
 }
 
 /// The memory level that serves a global access.
@@ -151,12 +154,19 @@ impl Instr {
             operand_reads: reads.len() as u32,
             global_bytes: 0,
             access: None,
+            branch: false,
         }
     }
 
     /// The same instruction, moving `bytes` per work-item to or from global memory.
     pub fn with_global_bytes(mut self, bytes: u32) -> Self {
         self.global_bytes = bytes;
+        self
+    }
+
+    /// The same instruction, transferring control.
+    pub fn as_branch(mut self) -> Self {
+        self.branch = true;
         self
     }
 

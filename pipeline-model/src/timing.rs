@@ -41,11 +41,20 @@ impl ResourceUsage {
 }
 
 /// Bytes one work-item's share of `instr` moves to and from global memory: the warp's
-/// 32-byte sectors spread over its lanes when the access was analysed (an uncoalesced
-/// access moves whole sectors for a few useful bytes), else the useful bytes.
+/// 32-byte sectors (or 128-byte lines, where the caches fill whole lines:
+/// `memory.fetch_bytes`) spread over its lanes when the access was analysed (an
+/// uncoalesced access moves whole sectors for a few useful bytes), else the useful bytes.
 fn dram_bytes(arch: &Architecture, instr: &Instr) -> f64 {
+    let fetch = arch.memory.fetch_bytes;
     match instr.access {
-        Some(a) if a.sectors > 0 => f64::from(a.sectors * 32) / f64::from(arch.warp_size),
+        Some(a) if a.sectors > 0 => {
+            let units = if fetch >= 128 {
+                a.transactions
+            } else {
+                a.sectors
+            };
+            f64::from(units * fetch) / f64::from(arch.warp_size)
+        }
         _ => f64::from(instr.global_bytes),
     }
 }

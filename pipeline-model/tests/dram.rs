@@ -137,3 +137,31 @@ fn a_bandwidth_the_model_cannot_use_is_refused_with_its_field() {
     let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
     assert!(err.to_string().contains("`device` is the DRAM's"), "{err}");
 }
+
+#[test]
+fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
+    // A warp's float load, a line and a sector per lane (stride 32 floats): each lane's
+    // share is a 128-byte line on Fermi, whose L1 fills whole lines, and a 32-byte sector
+    // on the H100; coalesced, the warp's 4 sectors in 1 line are 4 bytes a lane on both.
+    let load = |transactions, sectors| {
+        Instr::new(OpClass::GlobalMem, &[1], &[2])
+            .with_global_bytes(4)
+            .with_access(MemAccess {
+                level: MemLevel::Dram,
+                transactions,
+                sectors,
+            })
+    };
+    let dram_of = |arch: &Architecture, i: &Instr| {
+        ResourceUsage::of(arch, std::slice::from_ref(i)).0[arch.dram_resource().unwrap()]
+    };
+    let fermi = Architecture::load("gtx480").unwrap();
+    let hopper = Architecture::load("hopper_h100").unwrap();
+    assert_eq!(dram_of(&fermi, &load(32, 32)), 128.0);
+    assert_eq!(dram_of(&hopper, &load(32, 32)), 32.0);
+    assert_eq!(dram_of(&fermi, &load(1, 4)), 4.0);
+    assert_eq!(dram_of(&hopper, &load(1, 4)), 4.0);
+    // Not analysed: the useful bytes.
+    let plain = Instr::new(OpClass::GlobalMem, &[1], &[2]).with_global_bytes(4);
+    assert_eq!(dram_of(&fermi, &plain), 4.0);
+}

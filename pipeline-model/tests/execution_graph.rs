@@ -185,3 +185,28 @@ fn global_and_shared_accesses_take_their_own_rows_where_a_description_gives_them
         "bad.toml: field `ops.mem_global.unit`: `LSU` is not one of the units"
     );
 }
+
+#[test]
+fn fetch_after_a_branch_waits_for_it_to_resolve() {
+    // gtx480: the instruction after a branch is fetched `branch_to_fetch` cycles after the
+    // branch executes, so a loop's back edge costs that much more than falling through.
+    let arch = Architecture::load("gtx480").unwrap();
+    let bra = Instr::new(OpClass::Other, &[], &[]).as_branch();
+    let block = [fadd(3, 1, 2), bra];
+    let next = [fadd(4, 1, 2)];
+    let schedule = pipeline_model::schedule(&arch, &[block.to_vec(), next.to_vec()].concat());
+    assert_eq!(
+        schedule.start(2, Stage::Fetch),
+        schedule.start(1, Stage::Execute) + u64::from(arch.frontend.branch_to_fetch)
+    );
+    // Everything after the branch moves by the fetch's delay.
+    let mut no_penalty = arch.clone();
+    no_penalty.frontend.branch_to_fetch = 0;
+    let before = pipeline_model::schedule(&no_penalty, &[block.to_vec(), next.to_vec()].concat());
+    let delay = schedule.start(2, Stage::Fetch) - before.start(2, Stage::Fetch);
+    assert!(delay > 0);
+    assert_eq!(
+        pair_cycles(&arch, &block, &next),
+        pair_cycles(&no_penalty, &block, &next) + delay
+    );
+}
