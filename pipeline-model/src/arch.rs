@@ -191,6 +191,12 @@ pub struct Frontend {
     pub writeback_width: u32,
     /// WB of a producer -> IS of a consumer (read after write).
     pub writeback_to_issue: u32,
+    /// Fetch groups the SM's one fetch unit reads a cycle, for all its warps together; with
+    /// it the model has a resource [`FETCH`] of the SM, each block holding it
+    /// `ceil(instructions / fetch_group)` over this many cycles. Absent (0): each warp
+    /// fetches on its own and only the per-warp edges apply.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sm_fetch_groups_per_cycle: u32,
     /// Cycles from a branch's execution to the fetch of the instruction after it (the
     /// warp's instruction buffer is refilled once the branch has resolved); absent: 0.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -468,6 +474,7 @@ impl Architecture {
             }
             if unit.name == ISSUE
                 || unit.name == DRAM
+                || unit.name == FETCH
                 || self.units[..i].iter().any(|u| u.name == unit.name)
             {
                 return Err(invalid(
@@ -503,6 +510,7 @@ impl Architecture {
     pub fn resources(&self) -> Vec<String> {
         std::iter::once(ISSUE.to_string())
             .chain(self.units.iter().map(|u| u.name.clone()))
+            .chain(self.fetch_resource().map(|_| FETCH.to_string()))
             .chain(self.dram_resource().map(|_| DRAM.to_string()))
             .collect()
     }
@@ -511,13 +519,23 @@ impl Architecture {
     pub fn resource_scopes(&self) -> Vec<Scope> {
         std::iter::once(self.issue_scope)
             .chain(self.units.iter().map(|u| u.scope))
+            .chain(self.fetch_resource().map(|_| Scope::Sm))
             .chain(self.dram_resource().map(|_| Scope::Device))
             .collect()
     }
 
+    /// The index of [`FETCH`] in [`Architecture::resources`], if the SM's warps share one
+    /// fetch unit (`frontend.sm_fetch_groups_per_cycle`).
+    pub fn fetch_resource(&self) -> Option<usize> {
+        (self.frontend.sm_fetch_groups_per_cycle > 0).then(|| 1 + self.units.len())
+    }
+
     /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
     pub fn dram_resource(&self) -> Option<usize> {
-        self.memory.dram_gb_per_s.map(|_| 1 + self.units.len())
+        let fetch = usize::from(self.fetch_resource().is_some());
+        self.memory
+            .dram_gb_per_s
+            .map(|_| 1 + self.units.len() + fetch)
     }
 
     /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
@@ -600,6 +618,9 @@ impl Architecture {
 /// The name of the issue resource (index 0 of [`Architecture::resources`]).
 pub const ISSUE: &str = "issue";
 
+/// The name of the SM's shared fetch unit (after the units, when present).
+pub const FETCH: &str = "fetch";
+
 /// The name of the DRAM resource (the last of [`Architecture::resources`], when present):
 /// its usage is bytes moved to and from global memory.
 pub const DRAM: &str = "DRAM";
@@ -674,7 +695,7 @@ mod tests {
             .map(lat),
             [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
         );
-        assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM", "DRAM"]);
+        assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM", "fetch", "DRAM"]);
         assert_eq!(a.usage_scale(), 2);
         assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
         assert_eq!(

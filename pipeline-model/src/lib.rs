@@ -24,7 +24,7 @@ pub mod kernel;
 pub mod occupancy;
 pub mod timing;
 
-pub use arch::{ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, ISSUE};
+pub use arch::{ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE};
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
 /// raised whenever the same records and description give other estimates, so that a

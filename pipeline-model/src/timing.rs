@@ -36,6 +36,10 @@ impl ResourceUsage {
                 usage[d] += dram_bytes(arch, instr);
             }
         }
+        if let Some(f) = arch.fetch_resource() {
+            let groups = instrs.len().div_ceil(arch.frontend.fetch_group as usize);
+            usage[f] = groups as f64 / f64::from(arch.frontend.sm_fetch_groups_per_cycle);
+        }
         ResourceUsage(usage)
     }
 }

@@ -8,6 +8,7 @@ use pipeline_model::*;
 /// cost, no DRAM. Resources: issue, ALU, SFU, MEM; usage scale 2.
 fn toy() -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
+    a.frontend.sm_fetch_groups_per_cycle = 0;
     a.memory.dram_gb_per_s = None;
     a.launch.fixed_cycles = 0;
     a.issue_scope = Scope::Sm;

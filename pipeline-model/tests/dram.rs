@@ -9,6 +9,7 @@ use pipeline_model::*;
 /// scale 2.
 fn toy() -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
+    a.frontend.sm_fetch_groups_per_cycle = 0;
     a.launch.fixed_cycles = 0;
     a.warp_size = 4;
     a.sm_count = 1;

@@ -6,6 +6,7 @@ use pipeline_model::*;
 /// gtx480 with warps of 4 and one SM, no DRAM term, and a launch cost of `fixed` cycles.
 fn arch(fixed: u32) -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
+    a.frontend.sm_fetch_groups_per_cycle = 0;
     a.memory.dram_gb_per_s = None;
     a.warp_size = 4;
     a.sm_count = 1;
