@@ -293,6 +293,12 @@ pub struct MemorySystem {
     /// access moves this much per lane.
     #[serde(default = "sector_bytes")]
     pub fetch_bytes: u32,
+    /// Misses to the L2 an SM can have in flight (its L1's miss status holding
+    /// registers). With it the model has a resource [`MSHR`] of the SM: every load request
+    /// that misses the L1 holds an entry for its latency, so that the SM's memory-level
+    /// parallelism bounds how much latency its warps hide (Hong and Kim, ISCA 2009).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mshrs_per_sm: Option<u32>,
     /// DRAM bandwidth in GB/s (10^9 bytes a second). With it the model has a resource
     /// [`DRAM`] of the whole GPU: the bytes a launch must move between the SMs and DRAM over
     /// this bandwidth bound its time. Without it, global memory costs only latency.
@@ -447,6 +453,9 @@ impl Architecture {
                 return Err(invalid("memory.dram_gb_per_s", "must be a positive number"));
             }
         }
+        if self.memory.mshrs_per_sm == Some(0) {
+            return Err(invalid("memory.mshrs_per_sm", "must be at least 1"));
+        }
         if !matches!(self.memory.fetch_bytes, 32 | 128) {
             return Err(invalid(
                 "memory.fetch_bytes",
@@ -475,6 +484,7 @@ impl Architecture {
             if unit.name == ISSUE
                 || unit.name == DRAM
                 || unit.name == FETCH
+                || unit.name == MSHR
                 || self.units[..i].iter().any(|u| u.name == unit.name)
             {
                 return Err(invalid(
@@ -511,6 +521,7 @@ impl Architecture {
         std::iter::once(ISSUE.to_string())
             .chain(self.units.iter().map(|u| u.name.clone()))
             .chain(self.fetch_resource().map(|_| FETCH.to_string()))
+            .chain(self.mshr_resource().map(|_| MSHR.to_string()))
             .chain(self.dram_resource().map(|_| DRAM.to_string()))
             .collect()
     }
@@ -520,6 +531,7 @@ impl Architecture {
         std::iter::once(self.issue_scope)
             .chain(self.units.iter().map(|u| u.scope))
             .chain(self.fetch_resource().map(|_| Scope::Sm))
+            .chain(self.mshr_resource().map(|_| Scope::Sm))
             .chain(self.dram_resource().map(|_| Scope::Device))
             .collect()
     }
@@ -530,12 +542,22 @@ impl Architecture {
         (self.frontend.sm_fetch_groups_per_cycle > 0).then(|| 1 + self.units.len())
     }
 
-    /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
-    pub fn dram_resource(&self) -> Option<usize> {
+    /// The index of [`MSHR`] in [`Architecture::resources`], if the description bounds
+    /// the misses in flight (`memory.mshrs_per_sm`).
+    pub fn mshr_resource(&self) -> Option<usize> {
         let fetch = usize::from(self.fetch_resource().is_some());
         self.memory
-            .dram_gb_per_s
+            .mshrs_per_sm
             .map(|_| 1 + self.units.len() + fetch)
+    }
+
+    /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
+    pub fn dram_resource(&self) -> Option<usize> {
+        let before = usize::from(self.fetch_resource().is_some())
+            + usize::from(self.mshr_resource().is_some());
+        self.memory
+            .dram_gb_per_s
+            .map(|_| 1 + self.units.len() + before)
     }
 
     /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
@@ -621,6 +643,10 @@ pub const ISSUE: &str = "issue";
 /// The name of the SM's shared fetch unit (after the units, when present).
 pub const FETCH: &str = "fetch";
 
+/// The name of the SM's misses in flight (after the fetch unit, when present): its usage
+/// is entry-cycles over the number of entries.
+pub const MSHR: &str = "MSHR";
+
 /// The name of the DRAM resource (the last of [`Architecture::resources`], when present):
 /// its usage is bytes moved to and from global memory.
 pub const DRAM: &str = "DRAM";
@@ -695,7 +721,10 @@ mod tests {
             .map(lat),
             [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
         );
-        assert_eq!(a.resources(), ["issue", "ALU", "SFU", "MEM", "fetch", "DRAM"]);
+        assert_eq!(
+            a.resources(),
+            ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "DRAM"]
+        );
         assert_eq!(a.usage_scale(), 2);
         assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
         assert_eq!(

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arch::{Architecture, IssueOrder};
 use crate::graph::{ExecutionGraph, Schedule};
-use crate::instr::Instr;
+use crate::instr::{Instr, MemLevel, OpClass};
 
 /// The best-case timing of one basic block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +35,10 @@ impl ResourceUsage {
             if let Some(d) = dram {
                 usage[d] += dram_bytes(arch, instr);
             }
+        }
+        if let (Some(m), Some(entries)) = (arch.mshr_resource(), arch.memory.mshrs_per_sm) {
+            usage[m] =
+                instrs.iter().map(|i| mshr_cycles(arch, i)).sum::<f64>() / f64::from(entries);
         }
         if let Some(f) = arch.fetch_resource() {
             let groups = instrs.len().div_ceil(arch.frontend.fetch_group as usize);
@@ -128,6 +132,22 @@ fn list_schedule(arch: &Architecture, instrs: &[Instr]) -> Vec<usize> {
 
 fn reordered(instrs: &[Instr], order: &[usize]) -> Vec<Instr> {
     order.iter().map(|&i| instrs[i].clone()).collect()
+}
+
+/// Cycles `instr` holds miss entries: a global load charged at DRAM (a first touch)
+/// holds one per line for the trip to DRAM. Loads charged at the L2 (inside loops) are
+/// not counted: the analysis cannot tell how many of their lines the L1 merges or keeps.
+fn mshr_cycles(arch: &Architecture, instr: &Instr) -> f64 {
+    match instr.access {
+        Some(a)
+            if instr.class == OpClass::GlobalMem
+                && !instr.writes.is_empty()
+                && a.level == MemLevel::Dram =>
+        {
+            f64::from(a.transactions) * f64::from(arch.memory.dram)
+        }
+        _ => 0.0,
+    }
 }
 
 /// Schedules `instrs` alone on the pipeline, in the order they issue on `arch`; the

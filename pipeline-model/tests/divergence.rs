@@ -9,6 +9,7 @@ use pipeline_model::*;
 fn toy() -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
     a.frontend.sm_fetch_groups_per_cycle = 0;
+    a.memory.mshrs_per_sm = None;
     a.memory.dram_gb_per_s = None;
     a.launch.fixed_cycles = 0;
     a.issue_scope = Scope::Sm;

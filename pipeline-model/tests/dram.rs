@@ -10,6 +10,7 @@ use pipeline_model::*;
 fn toy() -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
     a.frontend.sm_fetch_groups_per_cycle = 0;
+    a.memory.mshrs_per_sm = None;
     a.launch.fixed_cycles = 0;
     a.warp_size = 4;
     a.sm_count = 1;

@@ -62,6 +62,7 @@ fn corpus() -> String {
     // without them (one issue a cycle per SM) must give every number it gave.
     let mut arch = Architecture::load("gtx480").unwrap();
     arch.frontend.sm_fetch_groups_per_cycle = 0;
+    arch.memory.mshrs_per_sm = None;
     arch.memory.dram_gb_per_s = None;
     arch.launch.fixed_cycles = 0;
     arch.issue_scope = Scope::Sm;

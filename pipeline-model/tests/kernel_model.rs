@@ -11,6 +11,7 @@ use pipeline_model::*;
 fn toy(sms: u32, groups_per_sm: u32) -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
     a.frontend.sm_fetch_groups_per_cycle = 0;
+    a.memory.mshrs_per_sm = None;
     a.memory.dram_gb_per_s = None;
     a.launch.fixed_cycles = 0;
     a.issue_scope = Scope::Sm;
@@ -139,6 +140,7 @@ fn microseconds_at_the_clock() {
     arch.memory.dram_gb_per_s = None;
     arch.launch.fixed_cycles = 0;
     arch.frontend.sm_fetch_groups_per_cycle = 0;
+    arch.memory.mshrs_per_sm = None;
     let t = [700u64; 32];
     let e = run(&arch, [32, 1, 1], [32, 1, 1], &records(&t, |_| [0; R]));
     assert_eq!(e.cycles, 700);

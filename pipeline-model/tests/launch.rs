@@ -7,6 +7,7 @@ use pipeline_model::*;
 fn arch(fixed: u32) -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
     a.frontend.sm_fetch_groups_per_cycle = 0;
+    a.memory.mshrs_per_sm = None;
     a.memory.dram_gb_per_s = None;
     a.warp_size = 4;
     a.sm_count = 1;
