@@ -26,7 +26,7 @@
 //! - DRAM (`Scope::Device`, when the architecture gives a bandwidth): the global-memory
 //!   bytes of all work-items, summed, at most the launch's buffer footprint
 //!   ([`KernelResources::global_memory_bytes`]: the caches keep what is touched again), over
-//!   the bytes the DRAM moves a cycle. A roofline bound: it assumes coalesced accesses and
+//!   the bytes the DRAM moves a cycle, plus one DRAM latency (the last request's trip). A roofline bound: it assumes coalesced accesses and
 //!   a DRAM busy all the time, so it is a floor on the time of a memory-bound launch.
 
 use std::cmp::Reverse;
@@ -372,10 +372,15 @@ pub fn estimate(
                 }
             };
             match scope {
-                // The GPU's one DRAM: the launch's traffic over its bandwidth.
+                // The GPU's one DRAM: the launch's traffic over its bandwidth, and the
+                // last request's trip after it (a busy DRAM still answers the last
+                // request a load-to-use latency after it is sent).
                 Scope::Device => dram_bytes
                     .zip(arch.dram_bytes_per_cycle())
-                    .map_or(0.0, |(bytes, per_cycle)| bytes as f64 / per_cycle),
+                    .filter(|(bytes, _)| *bytes > 0)
+                    .map_or(0.0, |(bytes, per_cycle)| {
+                        bytes as f64 / per_cycle + f64::from(arch.memory.dram)
+                    }),
                 Scope::Sm | Scope::SubCore => {
                     usage.iter().map(per_sm).max().unwrap_or(0) as f64 / scale
                 }

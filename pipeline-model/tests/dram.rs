@@ -1,11 +1,12 @@
 //! The DRAM term on hand-computed cases: the work-items' global-memory bytes add up over
 //! the whole launch, at most the buffer footprint, and take `bytes / (GB/s / clock)`
-//! cycles; the launch is DRAM-bound when that exceeds every other term.
+//! cycles plus one DRAM latency (the last request's trip); the launch is DRAM-bound when
+//! that exceeds every other term.
 
 use pipeline_model::*;
 
 /// gtx480 shrunk: warps of 4, one SM, a 1000 MHz clock and 64 GB/s of DRAM, so the DRAM
-/// moves 64 bytes a cycle, no launch cost. Resources: issue, ALU, SFU, MEM, DRAM; usage
+/// moves 64 bytes a cycle, a DRAM latency of 10 cycles, no launch cost. Resources: issue, ALU, SFU, MEM, DRAM; usage
 /// scale 2.
 fn toy() -> Architecture {
     let mut a = Architecture::load("gtx480").unwrap();
@@ -16,6 +17,7 @@ fn toy() -> Architecture {
     a.sm_count = 1;
     a.clock_mhz = 1000.0;
     a.memory.dram_gb_per_s = Some(64.0);
+    a.memory.dram = 10;
     a
 }
 
@@ -76,14 +78,14 @@ fn the_dram_is_the_last_resource_and_belongs_to_the_whole_gpu() {
 #[test]
 fn bytes_of_all_work_items_add_up_over_the_bandwidth() {
     // 1024 work-items of 8 bytes each (a float2 load, say), t = 1: 8192 bytes / 64 = 128
-    // cycles, more than the latency (16 groups of 16 warps, 3 at once, each 1 + 7 issue
+    // cycles and 10 of latency, more than the latency term (16 groups of 16 warps, 3 at once, each 1 + 7 issue
     // offsets: 6 rounds of 8 cycles).
     let t = vec![1; 1024];
     let e = run(&t, &[8; 1024], 64, None);
     assert_eq!(e.latency_cycles, 48);
     assert_eq!(e.dram_bytes, Some(8192));
-    assert_eq!(e.contention_cycles[DRAM_COLUMN], 128.0);
-    assert_eq!(e.cycles, 128);
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 138.0);
+    assert_eq!(e.cycles, 138);
     assert_eq!(
         e.bound,
         Bound::Resource {
@@ -95,28 +97,28 @@ fn bytes_of_all_work_items_add_up_over_the_bandwidth() {
     bytes[5] = 6400;
     let e = run(&[1; 32], &bytes, 32, None);
     assert_eq!(e.dram_bytes, Some(6400));
-    assert_eq!(e.cycles, 100);
+    assert_eq!(e.cycles, 110);
 }
 
 #[test]
 fn the_buffer_footprint_caps_the_traffic() {
     let t = vec![1; 1024];
-    // Counted 8192 bytes, buffers of 4096: the caches keep the rest, 64 cycles.
+    // Counted 8192 bytes, buffers of 4096: the caches keep the rest, 64 + 10 cycles.
     let e = run(&t, &[8; 1024], 64, Some(4096));
     assert_eq!(e.dram_bytes, Some(4096));
-    assert_eq!(e.cycles, 64);
+    assert_eq!(e.cycles, 74);
     // Buffers larger than what the work-items touch: the counted bytes stay.
     let e = run(&t, &[8; 1024], 64, Some(1 << 20));
     assert_eq!(e.dram_bytes, Some(8192));
-    assert_eq!(e.cycles, 128);
+    assert_eq!(e.cycles, 138);
 }
 
 #[test]
 fn a_long_latency_hides_the_dram() {
-    // 64 work-items in one group, t = 500, 2 bytes each: 128 bytes are 2 cycles; the group's
-    // 16 warps of 4 end at 500 + floor(15 / 2).
+    // 64 work-items in one group, t = 500, 2 bytes each: 128 bytes are 2 cycles, 12 with
+    // the latency; the group's 16 warps of 4 end at 500 + floor(15 / 2).
     let e = run(&[500; 64], &[2; 64], 64, None);
-    assert_eq!(e.contention_cycles[DRAM_COLUMN], 2.0);
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 12.0);
     assert_eq!(e.bound, Bound::Latency);
     assert_eq!(e.cycles, 507);
 }
