@@ -35,8 +35,8 @@ use crate::compile::{BuildOptions, Compiler};
 /// cannot count are timed from a compile without unrolling instead of refused. 10: global
 /// and shared accesses carry their analysed memory behaviour (level, lines, sectors, bank
 /// conflicts), which changes t and the usage counters. 11: records carry the cycles of
-/// each divergent arm after the usage.
-pub const ANNOTATION_REVISION: &str = "11";
+/// each divergent arm after the usage. 12: identical arms are counted once, at most 16.
+pub const ANNOTATION_REVISION: &str = "12";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -18,7 +18,7 @@ use crate::ptx::{Function, Operand};
 
 /// At most this many arm counters per kernel (the record's size grows by one a counter);
 /// arms beyond them count as the code around them.
-pub const MAX_ARMS: usize = 32;
+pub const MAX_ARMS: usize = 16;
 
 /// The arms of one kernel.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -118,7 +118,12 @@ pub fn divergent_arms(f: &Function) -> Arms {
             .map(|&s| region(f, s, join, b))
             .collect();
         if let Some(sides) = sides {
-            regions.extend(sides.into_iter().filter(|r| !r.is_empty()));
+            for mut r in sides.into_iter().filter(|r| !r.is_empty()) {
+                r.sort_unstable();
+                if !regions.contains(&r) {
+                    regions.push(r);
+                }
+            }
         }
     }
     regions.truncate(MAX_ARMS);

@@ -608,9 +608,10 @@ impl Architecture {
         t
     }
 
-    /// Usage counter units per cycle: the least common multiple of the units' copies, so
-    /// that every use(r, B) (an initiation interval divided by copies) is a whole number
-    /// of units and counters can be integers.
+    /// Usage counter units per cycle: the least common multiple of the units' copies (and
+    /// of the fetch groups a cycle and the miss entries, where given), so that every
+    /// use(r, B) (an initiation interval divided by copies) is a whole number of units and
+    /// counters can be integers.
     pub fn usage_scale(&self) -> u64 {
         fn gcd(a: u64, b: u64) -> u64 {
             if b == 0 {
@@ -619,9 +620,15 @@ impl Architecture {
                 gcd(b, a % b)
             }
         }
+        // The fetch unit's groups per cycle and the miss entries divide usage too.
         self.units
             .iter()
             .map(|u| u64::from(u.count))
+            .chain(
+                (self.frontend.sm_fetch_groups_per_cycle > 0)
+                    .then_some(u64::from(self.frontend.sm_fetch_groups_per_cycle)),
+            )
+            .chain(self.memory.mshrs_per_sm.map(u64::from))
             .fold(1, |l, c| l / gcd(l, c) * c)
     }
 
@@ -725,7 +732,7 @@ mod tests {
             a.resources(),
             ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "DRAM"]
         );
-        assert_eq!(a.usage_scale(), 2);
+        assert_eq!(a.usage_scale(), 64, "2 ALUs and 64 miss entries");
         assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
         assert_eq!(
             a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div))

@@ -684,7 +684,15 @@ mod random {
         let timed_records = run(&timed)?;
         let profiled_records = run(&profiled)?;
 
-        let fields = 1 + timed.sidecar.analysis.resources.len();
+        // t, the usage, then a counter per divergent arm.
+        let arms = timed
+            .sidecar
+            .records
+            .fields
+            .iter()
+            .filter(|f| f.starts_with("arm"))
+            .count();
+        let fields = 1 + timed.sidecar.analysis.resources.len() + arms;
         prop_assert_eq!(timed.sidecar.records.stride, fields);
         let layout = profiled.sidecar.records.profile.clone().unwrap();
         let stride = profiled.sidecar.records.stride;

@@ -1,73 +1,75 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; ulong a[3]; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; ulong a[3]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 21ul; s->u[0] += 20ul; s->u[1] += 9ul; s->u[3] += 2ul; s->last = 1u; return;
+    case 0u: s->t += 21ul; s->u[0] += 640ul; s->u[1] += 288ul; s->u[3] += 64ul; s->u[4] += 320ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 35ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
-    case 3u: s->t += 34ul; s->u[0] += 16ul; s->u[1] += 9ul; s->last = 4u; return;
+    case 1u: s->t += 43ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
+    case 3u: s->t += 34ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 55ul; s->a[0] += 55ul; s->u[0] += 18ul; s->u[1] += 8ul; s->u[3] += 2ul; s->last = 3u; return;
-    case 3u: s->t += 45ul; s->a[0] += 45ul; s->u[0] += 10ul; s->u[1] += 4ul; s->u[3] += 2ul; s->last = 3u; return;
+    case 1u: s->t += 63ul; s->a[0] += 63ul; s->u[0] += 576ul; s->u[1] += 256ul; s->u[3] += 128ul; s->u[4] += 320ul; s->last = 3u; return;
+    case 3u: s->t += 45ul; s->a[0] += 45ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[3] += 128ul; s->u[4] += 192ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 2ul; s->last = 7u; return;
-    case 6u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 2ul; s->last = 7u; return;
+    case 4u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
+    case 6u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 398ul; s->a[1] += 398ul; s->u[0] += 32ul; s->u[1] += 15ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 6u; return;
-    case 6u: s->t += 388ul; s->a[1] += 388ul; s->u[0] += 24ul; s->u[1] += 11ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 6u; return;
+    case 4u: s->t += 406ul; s->a[1] += 406ul; s->u[0] += 1024ul; s->u[1] += 480ul; s->u[3] += 256ul; s->u[4] += 512ul; s->u[6] += 256ul; s->last = 6u; return;
+    case 6u: s->t += 396ul; s->a[1] += 396ul; s->u[0] += 768ul; s->u[1] += 352ul; s->u[3] += 192ul; s->u[4] += 384ul; s->u[6] += 256ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: s->t += 361ul; s->a[2] += 361ul; s->u[0] += 20ul; s->u[1] += 7ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 9u; return;
-    case 9u: s->t += 357ul; s->a[2] += 357ul; s->u[0] += 16ul; s->u[1] += 6ul; s->u[3] += 4ul; s->u[4] += 8ul; s->last = 9u; return;
+    case 7u: s->t += 368ul; s->a[2] += 368ul; s->u[0] += 640ul; s->u[1] += 224ul; s->u[3] += 256ul; s->u[4] += 320ul; s->u[6] += 256ul; s->last = 9u; return;
+    case 9u: s->t += 357ul; s->a[2] += 357ul; s->u[0] += 512ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 256ul; s->u[6] += 256ul; s->last = 9u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 7u: s->t += 2ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
-    case 9u: s->t += 0ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 7u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
+    case 9u: s->t += 0ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 9;
+    __global ulong *rec = records + id * 11;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
-    rec[6] = s->a[0];
-    rec[7] = s->a[1];
-    rec[8] = s->a[2];
+    rec[6] = s->u[5];
+    rec[7] = s->u[6];
+    rec[8] = s->a[0];
+    rec[9] = s->a[1];
+    rec[10] = s->a[2];
 }
 #line 1
 // A 64-bin histogram: per-work-group counts in local memory, merged with global atomics.

@@ -1,47 +1,49 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 544ul; s->u[0] += 28ul; s->u[1] += 12ul; s->u[3] += 8ul; s->u[4] += 8ul; s->last = 1u; return;
+    case 0u: s->t += 544ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 303ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
-    case 2u: s->t += 301ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 4u; return;
+    case 1u: s->t += 303ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 309ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1294ul; s->u[0] += 66ul; s->u[1] += 3ul; s->u[2] += 240ul; s->last = 2u; return;
-    case 2u: s->t += 1293ul; s->u[0] += 68ul; s->u[1] += 4ul; s->u[2] += 240ul; s->last = 2u; return;
+    case 1u: s->t += 1294ul; s->u[0] += 2112ul; s->u[1] += 96ul; s->u[2] += 7680ul; s->u[4] += 1088ul; s->last = 2u; return;
+    case 2u: s->t += 1309ul; s->u[0] += 2176ul; s->u[1] += 128ul; s->u[2] += 7680ul; s->u[4] += 1152ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 303ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 2u: s->t += 301ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 1u: s->t += 303ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
+    case 2u: s->t += 309ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 6;
+    __global ulong *rec = records + id * 8;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
+    rec[6] = s->u[5];
+    rec[7] = s->u[6];
 }
 #line 1
 // The microbenchmark of Gerum et al. 2015 (Figure 2): a loop of 30 data-dependent

@@ -1,47 +1,49 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; ulong a[2]; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 84ul; s->a[1] += 84ul; s->u[0] += 24ul; s->u[1] += 9ul; s->u[2] += 8ul; s->u[3] += 4ul; s->last = 3u; return;
+    case 2u: s->t += 92ul; s->a[1] += 92ul; s->u[0] += 768ul; s->u[1] += 288ul; s->u[2] += 256ul; s->u[3] += 128ul; s->u[4] += 384ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 38ul; s->u[0] += 20ul; s->u[1] += 10ul; s->u[3] += 2ul; s->last = 1u; return;
+    case 0u: s->t += 38ul; s->u[0] += 640ul; s->u[1] += 320ul; s->u[3] += 64ul; s->u[4] += 320ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 526ul; s->a[0] += 526ul; s->u[0] += 18ul; s->u[1] += 6ul; s->u[3] += 6ul; s->u[4] += 8ul; s->last = 2u; return;
+    case 1u: s->t += 535ul; s->a[0] += 535ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_return(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
-    case 2u: s->t += 309ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 3u: s->t += 305ul; s->u[0] += 6ul; s->u[1] += 2ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 1u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
+    case 2u: s->t += 317ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
+    case 3u: s->t += 305ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 10;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
-    rec[6] = s->a[0];
-    rec[7] = s->a[1];
+    rec[6] = s->u[5];
+    rec[7] = s->u[6];
+    rec[8] = s->a[0];
+    rec[9] = s->a[1];
 }
 #line 1
 // A helper function (inlined at -O3) and an early return for work-items past the end.

@@ -1,47 +1,49 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 41ul; s->u[0] += 28ul; s->u[1] += 13ul; s->u[3] += 4ul; s->last = 1u; return;
+    case 0u: s->t += 41ul; s->u[0] += 896ul; s->u[1] += 416ul; s->u[3] += 128ul; s->u[4] += 448ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 326ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 5u; return;
-    case 3u: s->t += 324ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; s->last = 5u; return;
+    case 1u: s->t += 330ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
+    case 3u: s->t += 332ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1462ul; s->u[0] += 164ul; s->u[1] += 48ul; s->u[3] += 76ul; s->u[4] += 16ul; s->last = 3u; return;
-    case 3u: s->t += 1404ul; s->u[0] += 128ul; s->u[1] += 30ul; s->u[3] += 72ul; s->u[4] += 16ul; s->last = 3u; return;
+    case 1u: s->t += 1489ul; s->u[0] += 5248ul; s->u[1] += 1536ul; s->u[3] += 4608ul; s->u[4] += 2688ul; s->u[6] += 512ul; s->last = 3u; return;
+    case 3u: s->t += 1437ul; s->u[0] += 4096ul; s->u[1] += 960ul; s->u[3] += 4480ul; s->u[4] += 2112ul; s->u[6] += 512ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 326ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
-    case 3u: s->t += 324ul; s->u[0] += 10ul; s->u[1] += 5ul; s->u[3] += 2ul; s->u[4] += 8ul; break;
+    case 1u: s->t += 330ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
+    case 3u: s->t += 332ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
     case 5u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 6;
+    __global ulong *rec = records + id * 8;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
+    rec[6] = s->u[5];
+    rec[7] = s->u[6];
 }
 #line 1
 // C = A * B for square n x n matrices (n a multiple of TILE), tiled through local memory.

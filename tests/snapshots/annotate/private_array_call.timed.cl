@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; ulong k[1]; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; ulong k[1]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_settle_0(__private __srcsim_state *s)
 {
     ulong k = s->k[0];
@@ -9,28 +9,28 @@ static inline __attribute__((always_inline)) void __srcsim_settle_0(__private __
     ulong q = k / 8ul, r = k % 8ul;
     if (q != 0) {
         switch (s->last) {
-        case 65537u: s->t += 88ul; s->u[0] += 36ul; s->u[1] += 17ul; s->u[3] += 2ul; break;
-        case 65540u: s->t += 77ul; s->u[0] += 24ul; s->u[1] += 12ul; break;
+        case 65537u: s->t += 105ul; s->u[0] += 1152ul; s->u[1] += 544ul; s->u[3] += 64ul; s->u[4] += 640ul; break;
+        case 65540u: s->t += 93ul; s->u[0] += 768ul; s->u[1] += 384ul; s->u[4] += 448ul; break;
         default: break;
         }
         s->last = 65540u;
-        s->t += (q - 1) * 77ul; s->u[0] += (q - 1) * 24ul; s->u[1] += (q - 1) * 12ul;
+        s->t += (q - 1) * 93ul; s->u[0] += (q - 1) * 768ul; s->u[1] += (q - 1) * 384ul; s->u[4] += (q - 1) * 448ul;
     }
     if (r != 0) {
         switch (s->last) {
-        case 65537u: s->t += 25ul; s->u[0] += 22ul; s->u[1] += 10ul; s->u[3] += 2ul; break;
-        case 65540u: s->t += 18ul; s->u[0] += 12ul; s->u[1] += 6ul; break;
-        case 65543u: s->t += 13ul; s->u[0] += 8ul; s->u[1] += 4ul; break;
+        case 65537u: s->t += 50ul; s->u[0] += 704ul; s->u[1] += 320ul; s->u[3] += 64ul; s->u[4] += 384ul; break;
+        case 65540u: s->t += 34ul; s->u[0] += 384ul; s->u[1] += 192ul; s->u[4] += 192ul; break;
+        case 65543u: s->t += 21ul; s->u[0] += 256ul; s->u[1] += 128ul; s->u[4] += 128ul; break;
         default: break;
         }
         s->last = 65543u;
-        s->t += (r - 1) * 13ul; s->u[0] += (r - 1) * 8ul; s->u[1] += (r - 1) * 4ul;
+        s->t += (r - 1) * 21ul; s->u[0] += (r - 1) * 256ul; s->u[1] += (r - 1) * 128ul; s->u[4] += (r - 1) * 128ul;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_horner_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 65536u: s->t += 13ul; s->u[0] += 8ul; s->u[1] += 3ul; s->u[3] += 2ul; s->last = 65537u; return;
+    case 65536u: s->t += 13ul; s->u[0] += 256ul; s->u[1] += 96ul; s->u[3] += 64ul; s->u[4] += 128ul; s->last = 65537u; return;
     default: return;
     }
 }
@@ -38,9 +38,9 @@ static inline __attribute__((always_inline)) void __srcsim_horner_3(__private __
 {
     __srcsim_settle_0(s);
     switch (s->last) {
-    case 65537u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->last = 65544u; return;
-    case 65540u: s->t += 7ul; s->u[0] += 8ul; s->u[1] += 3ul; s->u[3] += 2ul; s->last = 65544u; return;
-    case 65543u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; s->last = 65544u; return;
+    case 65537u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->last = 65544u; return;
+    case 65540u: s->t += 23ul; s->u[0] += 256ul; s->u[1] += 96ul; s->u[3] += 64ul; s->u[4] += 128ul; s->last = 65544u; return;
+    case 65543u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->last = 65544u; return;
     default: return;
     }
 }
@@ -54,7 +54,7 @@ static inline __attribute__((always_inline)) void __srcsim_horner_4(__private __
 static inline __attribute__((always_inline)) void __srcsim_private_array_call_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 8712ul; s->u[0] += 108ul; s->u[1] += 16ul; s->u[3] += 590ul; s->u[4] += 1088ul; s->last = 1u; return;
+    case 0u: s->t += 8712ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 128000ul; s->u[6] += 69632ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -62,9 +62,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_horner(__private
 {
     __srcsim_settle_0(s);
     switch (s->last) {
-    case 65537u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; break;
-    case 65540u: s->t += 7ul; s->u[0] += 8ul; s->u[1] += 3ul; s->u[3] += 2ul; break;
-    case 65543u: s->t += 2ul; s->u[0] += 4ul; s->u[1] += 1ul; s->u[3] += 2ul; break;
+    case 65537u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; break;
+    case 65540u: s->t += 23ul; s->u[0] += 256ul; s->u[1] += 96ul; s->u[3] += 64ul; s->u[4] += 128ul; break;
+    case 65543u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; break;
     case 65544u: s->t += 0ul; break;
     default: break;
     }
@@ -72,20 +72,22 @@ static inline __attribute__((always_inline)) void __srcsim_exit_horner(__private
 static inline __attribute__((always_inline)) void __srcsim_exit_private_array_call(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 8712ul; s->u[0] += 108ul; s->u[1] += 16ul; s->u[3] += 590ul; s->u[4] += 1088ul; break;
+    case 0u: s->t += 8712ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 128000ul; s->u[6] += 69632ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 6;
+    __global ulong *rec = records + id * 8;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
+    rec[6] = s->u[5];
+    rec[7] = s->u[6];
 }
 #line 1
 // A private array indexed at run time (it lives in the local-memory depot) and a helper

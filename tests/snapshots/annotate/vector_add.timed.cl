@@ -1,38 +1,40 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[5]; uint last; ulong a[1]; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; ulong a[1]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 38ul; s->u[0] += 20ul; s->u[1] += 10ul; s->u[3] += 2ul; s->last = 1u; return;
+    case 0u: s->t += 38ul; s->u[0] += 640ul; s->u[1] += 320ul; s->u[3] += 64ul; s->u[4] += 320ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 834ul; s->a[0] += 834ul; s->u[0] += 24ul; s->u[1] += 6ul; s->u[3] += 12ul; s->u[4] += 24ul; s->last = 2u; return;
+    case 1u: s->t += 843ul; s->a[0] += 843ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 1000ul; s->u[6] += 768ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 1ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
-    case 2u: s->t += 0ul; s->u[0] += 2ul; s->u[1] += 1ul; break;
+    case 1u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
+    case 2u: s->t += 0ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 7;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
     rec[3] = s->u[2];
     rec[4] = s->u[3];
     rec[5] = s->u[4];
-    rec[6] = s->a[0];
+    rec[6] = s->u[5];
+    rec[7] = s->u[6];
+    rec[8] = s->a[0];
 }
 #line 1
 // c = a + b, one work-item per element; the guard handles a global size rounded up.
