@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use pipeline_model::{block_timing, pair_cycles, schedule, Architecture, Instr, Stage};
+use pipeline_model::{block_timing, pair_cycles, schedule, Architecture, Instr, OpClass, Stage};
 use serde::{Deserialize, Serialize};
 
 use crate::cfg::{Cfg, NaturalLoop};
@@ -125,6 +125,30 @@ pub struct BlockAnalysis {
     pub loop_depth: usize,
     /// The PTX lines of its first and last instruction.
     pub ptx_lines: Option<(u32, u32)>,
+    /// What each of its global and shared accesses is charged ([`crate::access`]).
+    #[serde(default)]
+    pub memory: Vec<AccessCharge>,
+}
+
+/// How one memory instruction is charged: its level and the warp's lines, sectors or
+/// bank-conflict passes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AccessCharge {
+    /// The source line (0: none).
+    pub line: u32,
+    /// The PTX instruction, e.g. `ld.global.f32`.
+    pub opcode: String,
+    /// `global` or `shared`.
+    pub space: String,
+    /// The level a global access is charged at (`L1`, `L2`, `DRAM`); none for shared.
+    pub level: Option<String>,
+    /// Passes through the memory pipeline: 128-byte lines (global) or the bank-conflict
+    /// degree (shared).
+    pub transactions: u32,
+    /// 32-byte sectors the warp's access moves (global; 0 for shared).
+    pub sectors: u32,
+    /// Its load-to-use latency in cycles, as the block timing charges it.
+    pub latency: u32,
 }
 
 /// A source line.
@@ -289,6 +313,24 @@ fn analyze_function(
                     .first()
                     .zip(block.instrs.last())
                     .map(|(a, b)| (a.ptx_line, b.ptx_line)),
+                memory: block
+                    .instrs
+                    .iter()
+                    .zip(instrs)
+                    .filter_map(|(p, i)| {
+                        let access = i.access?;
+                        let shared = i.class == OpClass::SharedMem;
+                        Some(AccessCharge {
+                            line: source_line(module, p).map_or(0, |l| l.line),
+                            opcode: p.opcode.clone(),
+                            space: if shared { "shared" } else { "global" }.to_string(),
+                            level: (!shared).then(|| access.level.name().to_string()),
+                            transactions: access.transactions,
+                            sectors: access.sectors,
+                            latency: arch.describe_instr(i).latency,
+                        })
+                    })
+                    .collect(),
             }
         })
         .collect();

@@ -223,6 +223,52 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
         }
         let _ = writeln!(out, "{e}");
     }
+    let accesses: Vec<_> = f
+        .blocks
+        .iter()
+        .flat_map(|b| b.memory.iter().map(move |m| (b.id, m)))
+        .collect();
+    if !accesses.is_empty() {
+        let mut m = Table::new();
+        m.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);
+        m.set_header([
+            "block",
+            "line",
+            "access",
+            "charged at",
+            "latency",
+            "lines / passes",
+            "sectors",
+        ]);
+        for (b, a) in accesses {
+            m.add_row([
+                format!("B{b}"),
+                if a.line == 0 {
+                    "-".to_string()
+                } else {
+                    a.line.to_string()
+                },
+                a.opcode.clone(),
+                a.level.clone().unwrap_or_else(|| "shared".to_string()),
+                a.latency.to_string(),
+                a.transactions.to_string(),
+                if a.space == "shared" {
+                    "-".to_string()
+                } else {
+                    a.sectors.to_string()
+                },
+            ]);
+        }
+        for i in [1, 4, 5, 6] {
+            if let Some(c) = m.column_mut(i) {
+                c.set_cell_alignment(CellAlignment::Right);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "memory accesses (per warp: 128-byte lines or bank-conflict passes, 32-byte sectors):\n{m}"
+        );
+    }
     for l in &f.loops {
         let body: Vec<String> = l.body.iter().map(|b| format!("B{b}")).collect();
         let _ = writeln!(out, "loop: header B{}, body {}", l.header, body.join(" "));

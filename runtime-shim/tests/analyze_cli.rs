@@ -193,6 +193,48 @@ fn timeline_shows_every_instruction_of_the_block() {
     );
 }
 
+/// vector_add's block B1 loads `a[i]` and `b[i]` and stores `c[i]`: coalesced (one line,
+/// four sectors a warp), the loads a first touch charged at DRAM, the store at the L2,
+/// each with the gtx480's latency of that level.
+#[test]
+fn memory_accesses_show_their_level_lines_and_sectors() {
+    let json = srcsim(&["analyze", &example("vector_add.cl"), "--json"]);
+    assert!(json.status.success(), "{}", stderr(&json));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let memory = &v["kernels"][0]["blocks"][1]["memory"];
+    let charged: Vec<(String, String, u64, u64, u64)> = memory
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["opcode"].as_str().unwrap().to_string(),
+                m["level"].as_str().unwrap().to_string(),
+                m["transactions"].as_u64().unwrap(),
+                m["sectors"].as_u64().unwrap(),
+                m["latency"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let arch = pipeline_model::Architecture::load("gtx480").unwrap();
+    let (dram, l2) = (u64::from(arch.memory.dram), u64::from(arch.memory.l2_hit));
+    let row = |op: &str, level: &str, latency| (op.to_string(), level.to_string(), 1, 4, latency);
+    assert_eq!(
+        charged,
+        [
+            row("ld.global.f32", "DRAM", dram),
+            row("ld.global.f32", "DRAM", dram),
+            row("st.global.f32", "L2", l2),
+        ]
+    );
+    let text = stdout(&srcsim(&["analyze", &example("vector_add.cl")]));
+    assert!(text.contains("memory accesses"), "{text}");
+    assert!(
+        text.contains("| B1         9   ld.global.f32   DRAM"),
+        "{text}"
+    );
+}
+
 #[test]
 fn unknown_block_and_kernel_are_explained() {
     let o = srcsim(&["analyze", &example("vector_add.cl"), "--timeline", "B99"]);
