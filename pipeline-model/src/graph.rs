@@ -133,6 +133,8 @@ impl ExecutionGraph {
         let wb_width = fe.writeback_width as usize;
         // For each unit, the instructions seen on it so far (for the k-copies edges).
         let mut on_unit: Vec<Vec<usize>> = vec![Vec::new(); arch.units.len()];
+        // The instructions that write back in order so far.
+        let mut in_order_wb: Vec<usize> = Vec::with_capacity(n);
         // The latest writer of each register so far (read-after-write edges).
         let mut last_writer = std::collections::HashMap::new();
 
@@ -158,8 +160,16 @@ impl ExecutionGraph {
             if i >= group {
                 edge((i - group, Fetch), (i, Fetch), fe.refill_gap);
             }
-            if i >= wb_width {
-                edge((i - wb_width, Writeback), (i, Writeback), 1);
+            // Results leave the execution pipelines in order, `writeback_width` a cycle. A
+            // memory access the front end analysed writes back through the load/store
+            // unit's own port when its data arrives, outside that order (GPGPU-Sim's
+            // ldst_unit::writeback), so a long miss holds back no later instruction.
+            if instr.access.is_none() {
+                if in_order_wb.len() >= wb_width {
+                    let p = in_order_wb[in_order_wb.len() - wb_width];
+                    edge((p, Writeback), (i, Writeback), 1);
+                }
+                in_order_wb.push(i);
             }
             // A unit with k copies: the k-th earlier instruction on it must have initiated.
             let seen = &mut on_unit[timing.unit];

@@ -459,11 +459,14 @@ __kernel void lines(__global const float *in, __global float *out)
         );
     }
     // The load's trip to DRAM (a first touch) is the largest part, on its line, then the
-    // last store's (it completes at the L2); the lines sum to t.
+    // lines of the two stores (they complete at the L2; line 7 also has the division);
+    // the lines sum to t.
     let mut by_cycles: Vec<(u32, f64)> = got.iter().map(|(l, c)| (*l, *c)).collect();
     by_cycles.sort_by(|a, b| b.1.total_cmp(&a.1));
     assert_eq!(by_cycles[0].0, 4, "{got:?}");
-    assert_eq!(by_cycles[1].0, 9, "{got:?}");
+    let mut next = [by_cycles[1].0, by_cycles[2].0];
+    next.sort_unstable();
+    assert_eq!(next, [7, 9], "{got:?}");
     let sum: f64 = got.values().sum();
     assert!((sum - total as f64).abs() < 1e-6 * total as f64);
 }

@@ -12,15 +12,15 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_3(__private
 {
     switch (s->last) {
     case 1u: s->t += 43ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
-    case 3u: s->t += 34ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
+    case 3u: s->t += 16ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 63ul; s->a[0] += 63ul; s->u[0] += 576ul; s->u[1] += 256ul; s->u[3] += 128ul; s->u[4] += 320ul; s->last = 3u; return;
-    case 3u: s->t += 45ul; s->a[0] += 45ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[3] += 128ul; s->u[4] += 192ul; s->last = 3u; return;
+    case 1u: s->t += 61ul; s->a[0] += 61ul; s->u[0] += 576ul; s->u[1] += 256ul; s->u[3] += 128ul; s->u[4] += 320ul; s->last = 3u; return;
+    case 3u: s->t += 22ul; s->a[0] += 22ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[3] += 128ul; s->u[4] += 192ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -28,23 +28,23 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 {
     switch (s->last) {
     case 4u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
-    case 6u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
+    case 6u: s->t += 0ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 406ul; s->a[1] += 406ul; s->u[0] += 1024ul; s->u[1] += 480ul; s->u[3] += 256ul; s->u[4] += 512ul; s->u[6] += 256ul; s->last = 6u; return;
-    case 6u: s->t += 396ul; s->a[1] += 396ul; s->u[0] += 768ul; s->u[1] += 352ul; s->u[3] += 192ul; s->u[4] += 384ul; s->u[6] += 256ul; s->last = 6u; return;
+    case 4u: s->t += 346ul; s->a[1] += 346ul; s->u[0] += 1024ul; s->u[1] += 480ul; s->u[3] += 256ul; s->u[4] += 512ul; s->u[6] += 256ul; s->last = 6u; return;
+    case 6u: s->t += 315ul; s->a[1] += 315ul; s->u[0] += 768ul; s->u[1] += 352ul; s->u[3] += 192ul; s->u[4] += 384ul; s->u[6] += 256ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: s->t += 368ul; s->a[2] += 368ul; s->u[0] += 640ul; s->u[1] += 224ul; s->u[3] += 256ul; s->u[4] += 320ul; s->u[6] += 256ul; s->last = 9u; return;
-    case 9u: s->t += 357ul; s->a[2] += 357ul; s->u[0] += 512ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 256ul; s->u[6] += 256ul; s->last = 9u; return;
+    case 7u: s->t += 316ul; s->a[2] += 316ul; s->u[0] += 640ul; s->u[1] += 224ul; s->u[3] += 256ul; s->u[4] += 320ul; s->u[6] += 256ul; s->last = 9u; return;
+    case 9u: s->t += 74ul; s->a[2] += 74ul; s->u[0] += 512ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 256ul; s->u[6] += 256ul; s->last = 9u; return;
     default: return;
     }
 }

@@ -4,22 +4,22 @@ typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 544ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 543ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 303ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
-    case 2u: s->t += 309ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1294ul; s->u[0] += 2112ul; s->u[1] += 96ul; s->u[2] += 7680ul; s->u[4] += 1088ul; s->last = 2u; return;
+    case 1u: s->t += 1295ul; s->u[0] += 2112ul; s->u[1] += 96ul; s->u[2] += 7680ul; s->u[4] += 1088ul; s->last = 2u; return;
     case 2u: s->t += 1309ul; s->u[0] += 2176ul; s->u[1] += 128ul; s->u[2] += 7680ul; s->u[4] += 1152ul; s->last = 2u; return;
     default: return;
     }
@@ -27,8 +27,8 @@ static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 303ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
-    case 2u: s->t += 309ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
+    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
+    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

@@ -4,37 +4,37 @@ typedef struct { ulong t; ulong u[7]; uint last; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 555ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 546ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 317ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->last = 4u; return;
-    case 3u: s->t += 304ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 29ul; s->a[1] += 29ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->last = 2u; return;
+    case 1u: s->t += 24ul; s->a[1] += 24ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 56ul; s->a[0] += 56ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->last = 3u; return;
+    case 1u: s->t += 51ul; s->a[0] += 51ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 2u: s->t += 317ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
-    case 3u: s->t += 304ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
+    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
+    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

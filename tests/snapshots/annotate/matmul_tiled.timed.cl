@@ -11,24 +11,24 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 330ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
-    case 3u: s->t += 332ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
+    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
+    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1489ul; s->u[0] += 5248ul; s->u[1] += 1536ul; s->u[3] += 4608ul; s->u[4] += 2688ul; s->u[6] += 512ul; s->last = 3u; return;
-    case 3u: s->t += 1437ul; s->u[0] += 4096ul; s->u[1] += 960ul; s->u[3] += 4480ul; s->u[4] += 2112ul; s->u[6] += 512ul; s->last = 3u; return;
+    case 1u: s->t += 1360ul; s->u[0] += 5248ul; s->u[1] += 1536ul; s->u[3] += 4608ul; s->u[4] += 2688ul; s->u[6] += 512ul; s->last = 3u; return;
+    case 3u: s->t += 1308ul; s->u[0] += 4096ul; s->u[1] += 960ul; s->u[3] += 4480ul; s->u[4] += 2112ul; s->u[6] += 512ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 330ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
-    case 3u: s->t += 332ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
+    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
+    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
     case 5u: s->t += 0ul; break;
     default: break;
     }
