@@ -24,13 +24,17 @@ pub mod kernel;
 pub mod occupancy;
 pub mod timing;
 
-pub use arch::{ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE};
+pub use arch::{
+    ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE, MSHR,
+};
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
 /// raised whenever the same records and description give other estimates, so that a
 /// baseline can tell the simulator's changes from the program's. 1: the paper's model with
-/// sub-cores. 2: the DRAM term. 3: the launch cost and memory levels (latency by level,
-/// DRAM traffic in sectors).
+/// sub-cores. 2: the DRAM term. 3: "Model v2": the launch cost, memory levels (latency by
+/// level, DRAM traffic in sectors or lines, the DRAM's last trip), divergent arms, the
+/// compiler's issue order, the branch's fetch delay, the SM's fetch unit and its misses in
+/// flight.
 pub const MODEL_REVISION: u32 = 3;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
