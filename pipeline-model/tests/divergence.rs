@@ -2,17 +2,14 @@
 //! after the other, so its time is the slowest work-item outside the arms plus the slowest
 //! inside each arm, and it issues every path.
 
+mod common;
+
 use pipeline_model::*;
 
 /// gtx480 shrunk: warps of 4, one SM, the paper's one issue a cycle per SM, no launch
 /// cost, no DRAM. Resources: issue, ALU, SFU, MEM; usage scale 2.
 fn toy() -> Architecture {
-    let mut a = Architecture::load("gtx480").unwrap();
-    a.frontend.sm_fetch_groups_per_cycle = 0;
-    a.memory.mshrs_per_sm = None;
-    a.memory.dram_gb_per_s = None;
-    a.launch.fixed_cycles = 0;
-    a.issue_scope = Scope::Sm;
+    let mut a = common::paper_gtx480();
     a.warp_size = 4;
     a.sm_count = 1;
     a

@@ -3,16 +3,16 @@
 //! cycles plus one DRAM latency (the last request's trip); the launch is DRAM-bound when
 //! that exceeds every other term.
 
+mod common;
+
 use pipeline_model::*;
 
 /// gtx480 shrunk: warps of 4, one SM, a 1000 MHz clock and 64 GB/s of DRAM, so the DRAM
 /// moves 64 bytes a cycle, a DRAM latency of 10 cycles, no launch cost. Resources: issue, ALU, SFU, MEM, DRAM; usage
 /// scale 2.
 fn toy() -> Architecture {
-    let mut a = Architecture::load("gtx480").unwrap();
-    a.frontend.sm_fetch_groups_per_cycle = 0;
-    a.memory.mshrs_per_sm = None;
-    a.launch.fixed_cycles = 0;
+    let mut a = common::paper_gtx480();
+    a.issue_scope = Scope::SubCore;
     a.warp_size = 4;
     a.sm_count = 1;
     a.clock_mhz = 1000.0;

@@ -5,6 +5,8 @@
 //! (commit "gtx480 regression snapshot"). `SRCSIM_BLESS=1` rewrites the file; do that only
 //! for a change that is meant to alter gtx480's numbers.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -60,12 +62,7 @@ fn corpus() -> String {
     // The DRAM term, the launch cost and the issue per scheduler came later and are tested
     // on their own (`dram.rs`, `launch.rs`, `sub_cores.rs`); the paper's configuration
     // without them (one issue a cycle per SM) must give every number it gave.
-    let mut arch = Architecture::load("gtx480").unwrap();
-    arch.frontend.sm_fetch_groups_per_cycle = 0;
-    arch.memory.mshrs_per_sm = None;
-    arch.memory.dram_gb_per_s = None;
-    arch.launch.fixed_cycles = 0;
-    arch.issue_scope = Scope::Sm;
+    let arch = common::paper_gtx480();
     let mut rng = Lcg(2015);
     let mut out = String::new();
     let blocks: Vec<Vec<Instr>> = (0..60).map(|_| block(&mut rng)).collect();

@@ -2,6 +2,8 @@
 //! and partial), the issue offset, more work-groups than run at once, work-groups dealt to
 //! SMs, the contention term, and multi-dimensional launches.
 
+mod common;
+
 use pipeline_model::*;
 
 /// gtx480 shrunk so that cases fit in a test: warps of 4, one SM, two schedulers sharing
@@ -9,12 +11,7 @@ use pipeline_model::*;
 /// Resources: issue, ALU, SFU, MEM (DRAM, the launch cost and issue per scheduler have
 /// tests of their own); usage scale 2.
 fn toy(sms: u32, groups_per_sm: u32) -> Architecture {
-    let mut a = Architecture::load("gtx480").unwrap();
-    a.frontend.sm_fetch_groups_per_cycle = 0;
-    a.memory.mshrs_per_sm = None;
-    a.memory.dram_gb_per_s = None;
-    a.launch.fixed_cycles = 0;
-    a.issue_scope = Scope::Sm;
+    let mut a = common::paper_gtx480();
     a.warp_size = 4;
     a.sm_count = sms;
     a.limits.max_work_groups = groups_per_sm;
@@ -136,11 +133,7 @@ fn partial_work_groups_in_three_dimensions() {
 
 #[test]
 fn microseconds_at_the_clock() {
-    let mut arch = Architecture::load("gtx480").unwrap();
-    arch.memory.dram_gb_per_s = None;
-    arch.launch.fixed_cycles = 0;
-    arch.frontend.sm_fetch_groups_per_cycle = 0;
-    arch.memory.mshrs_per_sm = None;
+    let arch = common::paper_gtx480();
     let t = [700u64; 32];
     let e = run(&arch, [32, 1, 1], [32, 1, 1], &records(&t, |_| [0; R]));
     assert_eq!(e.cycles, 700);

@@ -1,14 +1,15 @@
 //! The launch cost on hand-computed cases: the architecture's fixed cycles are added once
 //! per launch, on top of whichever term bounds the work, and reported on their own.
 
+mod common;
+
 use pipeline_model::*;
 
 /// gtx480 with warps of 4 and one SM, no DRAM term, and a launch cost of `fixed` cycles.
 fn arch(fixed: u32) -> Architecture {
-    let mut a = Architecture::load("gtx480").unwrap();
-    a.frontend.sm_fetch_groups_per_cycle = 0;
-    a.memory.mshrs_per_sm = None;
-    a.memory.dram_gb_per_s = None;
+    // The paper's gtx480 with its two schedulers issuing apart.
+    let mut a = common::paper_gtx480();
+    a.issue_scope = Scope::SubCore;
     a.warp_size = 4;
     a.sm_count = 1;
     a.launch.fixed_cycles = fixed;
