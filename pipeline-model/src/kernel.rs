@@ -163,29 +163,74 @@ pub enum ModelError {
     DoesNotFit(#[from] DoesNotFit),
 }
 
-/// Ends a warp: its time is the slowest lane outside the divergent arms plus, arm by arm,
-/// the slowest lane inside it (the paths run one after the other). Where that exceeds the
-/// slowest lane's whole time, the warp issued both sides: its usage grows in proportion.
-/// Resets the accumulators and returns the warp's time.
-fn close_warp(
-    outside: &mut u64,
-    lane_max: &mut u64,
-    arm_max: &mut [u64],
-    usage: &mut [u64],
-    divergence: &mut u64,
-) -> u64 {
-    let t_w = *outside + arm_max.iter().sum::<u64>();
-    if t_w > *lane_max && *lane_max > 0 {
-        let grow = t_w as f64 / *lane_max as f64;
-        usage
-            .iter_mut()
-            .for_each(|u| *u = (*u as f64 * grow).round() as u64);
-        *divergence = (*divergence).max(t_w - *lane_max);
+/// One warp's records as they are read, lane by lane.
+struct WarpTally {
+    /// The slowest lane's time outside the divergent arms (all of `t` without arms).
+    outside: u64,
+    /// The slowest lane's whole time.
+    lane_max: u64,
+    /// Per arm, the slowest lane's cycles in it.
+    arm_max: Vec<u64>,
+    /// Per resource, the most any lane used (`use_W(r)`).
+    usage: Vec<u64>,
+}
+
+impl WarpTally {
+    fn new(resources: usize, arms: usize) -> Self {
+        WarpTally {
+            outside: 0,
+            lane_max: 0,
+            arm_max: vec![0; arms],
+            usage: vec![0; resources],
+        }
     }
-    *outside = 0;
-    *lane_max = 0;
-    arm_max.iter_mut().for_each(|m| *m = 0);
-    t_w
+
+    /// Adds one lane's record `[t, use.., arm..]`.
+    #[inline]
+    fn add(&mut self, rec: &[u64]) {
+        let (usage, arms) = rec[1..].split_at(self.usage.len());
+        if arms.is_empty() {
+            self.outside = self.outside.max(rec[0]);
+        } else {
+            self.outside = self
+                .outside
+                .max(rec[0].saturating_sub(arms.iter().sum::<u64>()));
+            self.lane_max = self.lane_max.max(rec[0]);
+            for (m, &a) in self.arm_max.iter_mut().zip(arms) {
+                *m = (*m).max(a);
+            }
+        }
+        for (m, &u) in self.usage.iter_mut().zip(usage) {
+            *m = (*m).max(u);
+        }
+    }
+
+    /// Ends the warp: its time is the slowest lane outside the divergent arms plus, arm by
+    /// arm, the slowest lane inside it (the paths run one after the other). Where that
+    /// exceeds the slowest lane's whole time, the warp issued every path: its usage grows
+    /// in proportion. Adds the usage into `into` (its sub-core's), keeps the largest loss
+    /// to divergence in `divergence`, resets, and returns the warp's time.
+    fn close(&mut self, into: &mut [u64], divergence: &mut u64) -> u64 {
+        let t_w = self.outside + self.arm_max.iter().sum::<u64>();
+        let grow = if t_w > self.lane_max && self.lane_max > 0 {
+            *divergence = (*divergence).max(t_w - self.lane_max);
+            t_w as f64 / self.lane_max as f64
+        } else {
+            1.0
+        };
+        for (g, u) in into.iter_mut().zip(self.usage.iter_mut()) {
+            *g += if grow > 1.0 {
+                (*u as f64 * grow).round() as u64
+            } else {
+                *u
+            };
+            *u = 0;
+        }
+        self.outside = 0;
+        self.lane_max = 0;
+        self.arm_max.iter_mut().for_each(|m| *m = 0);
+        t_w
+    }
 }
 
 /// Estimates a launch of `geometry` from its `records`: one record per work-item, `t`,
@@ -246,9 +291,7 @@ pub fn estimate(
     let dram = arch.dram_resource();
     let mut dram_total = 0u64;
     // Per-warp and per-group accumulators, reused.
-    let mut warp_use = vec![0u64; n_res];
-    let mut arm_max = vec![0u64; arms];
-    let mut warp_lane_max = 0u64;
+    let mut warp = WarpTally::new(n_res, arms);
     let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
@@ -262,8 +305,6 @@ pub fn estimate(
                 let ez = lz.min(geometry.global[2] - bz * lz);
                 let mut t_last = 0u64;
                 group_use.iter_mut().flatten().for_each(|u| *u = 0);
-                // The warp's slowest lane outside the arms, and in each arm.
-                let mut warp_t = 0u64;
                 let mut in_warp = 0u64;
                 let mut warp_index = 0u64;
                 for z in 0..ez {
@@ -275,35 +316,12 @@ pub fn estimate(
                             dram_total += slice[1 + d..].iter().step_by(stride).sum::<u64>();
                         }
                         for rec in slice.chunks_exact(stride) {
-                            if arms == 0 {
-                                warp_t = warp_t.max(rec[0]);
-                            } else {
-                                let in_arms = &rec[1 + n_res..];
-                                let outside = rec[0].saturating_sub(in_arms.iter().sum());
-                                warp_t = warp_t.max(outside);
-                                warp_lane_max = warp_lane_max.max(rec[0]);
-                                for (m, &a) in arm_max.iter_mut().zip(in_arms) {
-                                    *m = (*m).max(a);
-                                }
-                            }
-                            for (m, &u) in warp_use.iter_mut().zip(&rec[1..]) {
-                                *m = (*m).max(u);
-                            }
+                            warp.add(rec);
                             in_warp += 1;
                             if in_warp == warp_size {
-                                let t_w = close_warp(
-                                    &mut warp_t,
-                                    &mut warp_lane_max,
-                                    &mut arm_max,
-                                    &mut warp_use,
-                                    &mut divergence,
-                                );
-                                t_last = t_last.max(t_w + warp_index / sub_cores);
                                 let sub = (warp_index % sub_cores) as usize;
-                                for (g, w) in group_use[sub].iter_mut().zip(warp_use.iter_mut()) {
-                                    *g += *w;
-                                    *w = 0;
-                                }
+                                let t_w = warp.close(&mut group_use[sub], &mut divergence);
+                                t_last = t_last.max(t_w + warp_index / sub_cores);
                                 in_warp = 0;
                                 warp_index += 1;
                             }
@@ -311,19 +329,9 @@ pub fn estimate(
                     }
                 }
                 if in_warp > 0 {
-                    let t_w = close_warp(
-                        &mut warp_t,
-                        &mut warp_lane_max,
-                        &mut arm_max,
-                        &mut warp_use,
-                        &mut divergence,
-                    );
-                    t_last = t_last.max(t_w + warp_index / sub_cores);
                     let sub = (warp_index % sub_cores) as usize;
-                    for (g, w) in group_use[sub].iter_mut().zip(warp_use.iter_mut()) {
-                        *g += *w;
-                        *w = 0;
-                    }
+                    let t_w = warp.close(&mut group_use[sub], &mut divergence);
+                    t_last = t_last.max(t_w + warp_index / sub_cores);
                     warp_index += 1;
                 }
                 warps_total += warp_index;
