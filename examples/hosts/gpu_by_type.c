@@ -3,6 +3,8 @@
  * clear message when there is none), CL_DEVICE_TYPE and CL_DEVICE_NAME read back with
  * clGetDeviceInfo, a context made with clCreateContextFromType for that type (and
  * CL_CONTEXT_PLATFORM), its device found again with clGetContextInfo(CL_CONTEXT_DEVICES),
+ * the limits a host sizes its launches by (compute units, work-group and work-item sizes,
+ * local memory, the kernel's work-group size and preferred multiple), printed,
  * a small embedded kernel, exact integer check. */
 #include "common.h"
 
@@ -58,6 +60,23 @@ int main(void)
     cl_program program = build_program(ctx, device, kernel_source, "");
     cl_kernel kernel = clCreateKernel(program, "squares", &err);
     CHECK(err);
+
+    cl_uint units;
+    size_t max_group, items[3], kernel_group, multiple;
+    cl_ulong local_mem;
+    CHECK(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL));
+    CHECK(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_group, &max_group,
+                          NULL));
+    CHECK(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL));
+    CHECK(clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL));
+    CHECK(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_group,
+                                   &kernel_group, NULL));
+    CHECK(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                   sizeof multiple, &multiple, NULL));
+    printf("gpu_by_type: limits: compute units %u, work-group %zu, work-items %zu %zu %zu, "
+           "local memory %llu, kernel work-group %zu, multiple %zu\n",
+           units, max_group, items[0], items[1], items[2], (unsigned long long)local_mem,
+           kernel_group, multiple);
     cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &err);
     CHECK(err);
     CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &dout));

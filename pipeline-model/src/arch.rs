@@ -137,6 +137,20 @@ pub struct SmLimits {
     pub registers: u32,
     /// Shared (OpenCL local) memory in bytes.
     pub shared_memory_bytes: u32,
+    /// Work-items in one work-group (threads per block) at most.
+    #[serde(default = "max_work_group_size")]
+    pub max_work_group_size: u32,
+    /// Work-items per dimension of a work-group at most.
+    #[serde(default = "max_work_group_dims")]
+    pub max_work_group_dims: [u32; 3],
+}
+
+fn max_work_group_size() -> u32 {
+    1024
+}
+
+fn max_work_group_dims() -> [u32; 3] {
+    [1024, 1024, 64]
 }
 
 /// Where a resource lives: in every sub-core (its own copy, used only by the warps dealt to

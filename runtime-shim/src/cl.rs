@@ -75,6 +75,7 @@ real_api! {
     34 => clCreateKernel(cl_program, *const c_char, *mut cl_int) -> cl_kernel;
     35 => clCreateKernelsInProgram(cl_program, cl_uint, *mut cl_kernel, *mut cl_uint) -> cl_int;
     39 => clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
+    40 => clGetKernelWorkGroupInfo(cl_kernel, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     38 => clSetKernelArg(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
     134 => clSetKernelArgSVMPointer(cl_kernel, cl_uint, *const c_void) -> cl_int;
     135 => clSetKernelExecInfo(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;

@@ -8,6 +8,7 @@ use std::ffi::{c_char, c_void};
 
 pub type cl_int = i32;
 pub type cl_uint = u32;
+pub type cl_ulong = u64;
 pub type cl_bool = u32;
 pub type cl_bitfield = u64;
 pub type cl_device_type = cl_bitfield;
@@ -40,6 +41,10 @@ pub const CL_DEVICE_TYPE_ALL: cl_device_type = 0xFFFF_FFFF;
 
 pub const CL_DEVICE_TYPE: cl_uint = 0x1000;
 pub const CL_DEVICE_NAME: cl_uint = 0x102B;
+pub const CL_DEVICE_MAX_COMPUTE_UNITS: cl_uint = 0x1002;
+pub const CL_DEVICE_MAX_WORK_GROUP_SIZE: cl_uint = 0x1004;
+pub const CL_DEVICE_MAX_WORK_ITEM_SIZES: cl_uint = 0x1005;
+pub const CL_DEVICE_LOCAL_MEM_SIZE: cl_uint = 0x1023;
 pub const CL_DEVICE_VENDOR: cl_uint = 0x102C;
 pub const CL_DRIVER_VERSION: cl_uint = 0x102D;
 pub const CL_DEVICE_VERSION: cl_uint = 0x102F;
@@ -55,6 +60,8 @@ pub const CL_PROGRAM_BINARY_SIZES: cl_uint = 0x1165;
 pub const CL_PROGRAM_BINARIES: cl_uint = 0x1166;
 pub const CL_PROGRAM_BUILD_LOG: cl_uint = 0x1183;
 pub const CL_KERNEL_FUNCTION_NAME: cl_uint = 0x1190;
+pub const CL_KERNEL_WORK_GROUP_SIZE: cl_uint = 0x11B0;
+pub const CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: cl_uint = 0x11B3;
 pub const CL_KERNEL_REFERENCE_COUNT: cl_uint = 0x1192;
 pub const CL_KERNEL_EXEC_INFO_SVM_PTRS: cl_uint = 0x11B6;
 pub const CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: cl_uint = 0x11B7;

@@ -11,7 +11,7 @@ use std::sync::Once;
 use crate::cl::{Device, Event, Kernel, Mem, NdRange, Platform, Program, Queue};
 use crate::ffi::*;
 use crate::real;
-use crate::shim::{shim, ArgValue, LaunchOutcome, MirroredSetting, ProgramOrigin};
+use crate::shim::{shim, ArgValue, DeviceLimits, LaunchOutcome, MirroredSetting, ProgramOrigin};
 
 /// Runs the shim's side of a call; a panic there is reported and swallowed.
 fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
@@ -98,9 +98,10 @@ pub unsafe extern "C" fn clGetDeviceInfo(
         param_value,
         param_value_size_ret
     ));
-    if code == CL_SUCCESS
-        && param_name == CL_DEVICE_TYPE
-        && !param_value.is_null()
+    if code != CL_SUCCESS || param_value.is_null() {
+        return code;
+    }
+    if param_name == CL_DEVICE_TYPE
         && param_value_size >= std::mem::size_of::<cl_device_type>()
         && guarded("clGetDeviceInfo", || shim().is_substitute(Device(device))) == Some(true)
     {
@@ -110,6 +111,123 @@ pub unsafe extern "C" fn clGetDeviceInfo(
                 .cast::<cl_device_type>()
                 .write_unaligned(CL_DEVICE_TYPE_GPU)
         };
+        return code;
+    }
+    if !matches!(
+        param_name,
+        CL_DEVICE_MAX_COMPUTE_UNITS
+            | CL_DEVICE_MAX_WORK_GROUP_SIZE
+            | CL_DEVICE_MAX_WORK_ITEM_SIZES
+            | CL_DEVICE_LOCAL_MEM_SIZE
+    ) {
+        return code;
+    }
+    let Some(Some(limits)) = guarded("clGetDeviceInfo", || {
+        shim().simulated_limits(Some(Device(device)))
+    }) else {
+        return code;
+    };
+    // The bytes the runtime wrote: what it said it wrote, within what the caller gave.
+    let written = if param_value_size_ret.is_null() {
+        param_value_size
+    } else {
+        // SAFETY: the runtime has just written the size there (the call succeeded).
+        unsafe { param_value_size_ret.read() }.min(param_value_size)
+    };
+    // SAFETY: `param_value` holds `written` bytes the runtime has just written, of the
+    // query's type (cl_uint, size_t, size_t[] or cl_ulong), which the patches respect.
+    unsafe { answer_as_simulated_gpu(param_name, param_value, written, &limits) };
+    code
+}
+
+/// Rewrites a device query's answer as the simulated GPU gives it: its SMs as compute
+/// units; sizes no larger than the GPU's, nor than the real device's.
+///
+/// # Safety
+/// `value` points to `bytes` bytes holding the answer to `param` as the runtime wrote it.
+unsafe fn answer_as_simulated_gpu(
+    param: cl_uint,
+    value: *mut c_void,
+    bytes: usize,
+    limits: &DeviceLimits,
+) {
+    let min_usize = |i: usize, cap: usize| {
+        if (i + 1) * std::mem::size_of::<usize>() <= bytes {
+            // SAFETY: in bounds (checked); size_t values, unaligned access.
+            unsafe {
+                let p = value.cast::<usize>().add(i);
+                p.write_unaligned(p.read_unaligned().min(cap));
+            }
+        }
+    };
+    match param {
+        CL_DEVICE_MAX_COMPUTE_UNITS if bytes >= std::mem::size_of::<cl_uint>() => {
+            // SAFETY: room for a cl_uint (checked).
+            unsafe {
+                value
+                    .cast::<cl_uint>()
+                    .write_unaligned(limits.compute_units)
+            }
+        }
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => min_usize(0, limits.max_work_group_size),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => {
+            for (i, &cap) in limits.max_work_item_sizes.iter().enumerate() {
+                min_usize(i, cap);
+            }
+        }
+        CL_DEVICE_LOCAL_MEM_SIZE if bytes >= std::mem::size_of::<cl_ulong>() => {
+            // SAFETY: room for a cl_ulong (checked).
+            unsafe {
+                let p = value.cast::<cl_ulong>();
+                p.write_unaligned(p.read_unaligned().min(limits.local_memory_bytes));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// # Safety
+/// As `clGetKernelWorkGroupInfo` in the OpenCL 1.2 specification.
+#[no_mangle]
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_uint,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    let code = real!(clGetKernelWorkGroupInfo(
+        kernel,
+        device,
+        param_name,
+        param_value_size,
+        param_value,
+        param_value_size_ret
+    ));
+    if code != CL_SUCCESS
+        || param_value.is_null()
+        || param_value_size < std::mem::size_of::<usize>()
+        || !matches!(
+            param_name,
+            CL_KERNEL_WORK_GROUP_SIZE | CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+        )
+    {
+        return code;
+    }
+    let device = (!device.is_null()).then_some(Device(device));
+    if let Some(Some(limits)) = guarded("clGetKernelWorkGroupInfo", || {
+        shim().simulated_limits(device)
+    }) {
+        let p = param_value.cast::<usize>();
+        // SAFETY: room for a size_t (checked), which the runtime has just written.
+        unsafe {
+            if param_name == CL_KERNEL_WORK_GROUP_SIZE {
+                p.write_unaligned(p.read_unaligned().min(limits.max_work_group_size));
+            } else {
+                p.write_unaligned(limits.preferred_multiple);
+            }
+        }
     }
     code
 }
@@ -687,6 +805,7 @@ pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
     entries!(
         clGetDeviceIDs,
         clGetDeviceInfo,
+        clGetKernelWorkGroupInfo,
         clCreateContextFromType,
         clCreateProgramWithSource,
         clCreateProgramWithBinary,

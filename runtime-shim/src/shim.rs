@@ -301,6 +301,23 @@ pub enum LaunchOutcome {
     Fallback(String),
 }
 
+/// What a device that stands in for a GPU answers to the queries hosts size launches by:
+/// the simulated GPU's figures, never above what the real device accepts (the interposer
+/// takes the smaller), so that the program still runs as the device allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceLimits {
+    /// `CL_DEVICE_MAX_COMPUTE_UNITS`: the SMs.
+    pub compute_units: u32,
+    /// `CL_DEVICE_MAX_WORK_GROUP_SIZE` and `CL_KERNEL_WORK_GROUP_SIZE`.
+    pub max_work_group_size: usize,
+    /// `CL_DEVICE_MAX_WORK_ITEM_SIZES`.
+    pub max_work_item_sizes: [usize; 3],
+    /// `CL_DEVICE_LOCAL_MEM_SIZE`: shared memory per SM.
+    pub local_memory_bytes: u64,
+    /// `CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE`: the warp size.
+    pub preferred_multiple: usize,
+}
+
 /// The shim.
 pub struct Shim {
     config: Config,
@@ -384,6 +401,25 @@ impl Shim {
     /// Whether `device` stands in for a GPU.
     pub fn is_substitute(&self, device: Device) -> bool {
         lock(&self.state).substitutes.contains(&device)
+    }
+
+    /// The simulated GPU's limits that a host sizes its launches from, where `device`
+    /// stands in for a GPU (any substitute for `None`: a query that names no device) and
+    /// the architecture loaded.
+    pub fn simulated_limits(&self, device: Option<Device>) -> Option<DeviceLimits> {
+        let arch = self.arch.as_ref().ok()?;
+        let state = lock(&self.state);
+        let substituted = match device {
+            Some(d) => state.substitutes.contains(&d),
+            None => !state.substitutes.is_empty(),
+        };
+        substituted.then(|| DeviceLimits {
+            compute_units: arch.sm_count,
+            max_work_group_size: arch.limits.max_work_group_size as usize,
+            max_work_item_sizes: arch.limits.max_work_group_dims.map(|d| d as usize),
+            local_memory_bytes: u64::from(arch.limits.shared_memory_bytes),
+            preferred_multiple: arch.warp_size as usize,
+        })
     }
 
     // ---- programs ------------------------------------------------------------------

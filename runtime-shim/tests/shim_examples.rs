@@ -184,7 +184,7 @@ fn events_and_profiling_still_work() {
 }
 
 #[test]
-fn a_host_asking_for_a_gpu_gets_the_cpu_unless_told_not_to() {
+fn a_host_asking_for_a_gpu_gets_the_cpu_answering_as_the_gpu_unless_told_not_to() {
     assert_eq!(
         plain("gpu_by_type").status.code(),
         Some(3),
@@ -198,6 +198,17 @@ fn a_host_asking_for_a_gpu_gets_the_cpu_unless_told_not_to() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_all_simulated("gpu_by_type", &report, 1);
+    // The device answers the queries hosts size launches by as the simulated GTX 480:
+    // 15 SMs, 1024 work-items a group (1024, 1024, 64 per dimension), 48 KiB of local
+    // memory, warps of 32 (PoCL's CPU device allows more of each).
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(
+            "limits: compute units 15, work-group 1024, work-items 1024 1024 64, \
+             local memory 49152, kernel work-group 1024, multiple 32"
+        ),
+        "{stdout}"
+    );
     let (kept, report) = simulated("gpu_by_type", &[], &[("SRCSIM_KEEP_DEVICE_TYPE", "1")]);
     assert_eq!(kept.status.code(), Some(3));
     assert!(report.launches.is_empty());
