@@ -36,7 +36,8 @@ use crate::compile::{BuildOptions, Compiler};
 /// and shared accesses carry their analysed memory behaviour (level, lines, sectors, bank
 /// conflicts), which changes t and the usage counters. 11: records carry the cycles of
 /// each divergent arm after the usage. 12: identical arms are counted once, at most 16.
-pub const ANNOTATION_REVISION: &str = "12";
+/// 13: only branches with two non-empty sides have arms.
+pub const ANNOTATION_REVISION: &str = "13";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -6,7 +6,8 @@
 //! not). Each of its two sides is an *arm*: the blocks reachable from that successor before
 //! the branch's immediate post-dominator (where the paths meet again). Branches that
 //! leave or close a loop (a side that comes back to the branch) are no arms: a warp runs a
-//! loop until its last lane is done, which the slowest lane's time already says. Each
+//! loop until its last lane is done, which the slowest lane's time already says; nor are
+//! branches with an empty side (an `if` without `else`), for the same reason. Each
 //! block belongs to its innermost arm, so that nested divergence is serialised too.
 //!
 //! The annotated kernel adds the cycles charged in each arm to a counter of that arm; the
@@ -117,8 +118,10 @@ pub fn divergent_arms(f: &Function) -> Arms {
             .iter()
             .map(|&s| region(f, s, join, b))
             .collect();
-        if let Some(sides) = sides {
-            for mut r in sides.into_iter().filter(|r| !r.is_empty()) {
+        // A branch with an empty side (an `if` without `else`, a bounds check) runs at
+        // most one path: the slowest lane already says what the warp takes.
+        if let Some(sides) = sides.filter(|s| s.iter().all(|r| !r.is_empty())) {
+            for mut r in sides {
                 r.sort_unstable();
                 if !regions.contains(&r) {
                     regions.push(r);
@@ -168,6 +171,16 @@ mod tests {
         assert!(a.of_block[1].is_some() && a.of_block[2].is_some());
         assert_ne!(a.of_block[1], a.of_block[2]);
         assert_eq!(a.of_block[3], None, "the join is outside both arms");
+    }
+
+    #[test]
+    fn an_if_without_else_is_no_arm() {
+        // if (tid & 1) { A }; C: one path at most, the slowest lane's.
+        let a = arms(
+            "mov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 1;\nsetp.eq.s32 %p1, %r2, 0;\n\
+             @%p1 bra $L__C;\nadd.s32 %r3, %r1, 2;\n$L__C:\nadd.s32 %r4, %r1, 1;\nret;",
+        );
+        assert_eq!(a.count, 0);
     }
 
     #[test]

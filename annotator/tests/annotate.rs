@@ -81,15 +81,13 @@ fn the_sidecar_describes_the_records() {
     let v = serde_json::to_value(&a.sidecar).unwrap();
     assert_eq!(v["schema"], "srcsim.annotation/1");
     // t, then issue, ALU, SFU, MEM, the SM's fetch unit, its miss entries and DRAM
-    // (bytes), then the one divergent arm: the body of `if (i < n)`, whose other side is
-    // empty.
-    assert_eq!(v["records"]["stride"], 9);
+    // (bytes); no divergent arm: `if (i < n)` has no `else`.
+    assert_eq!(v["records"]["stride"], 8);
     assert_eq!(v["records"]["fields"][0], "t");
     assert_eq!(v["records"]["fields"][5], "fetch");
     assert_eq!(v["records"]["fields"][6], "MSHR");
     assert_eq!(v["records"]["fields"][7], "DRAM");
-    assert_eq!(v["records"]["fields"][8], "arm0");
-    assert_eq!(v["kernels"][0]["arms"], serde_json::json!([null, 0, null]));
+    assert_eq!(v["kernels"][0]["arms"], serde_json::json!([null, null, null]));
     assert_eq!(v["records"]["usage_scale"], 64);
     assert_eq!(v["kernels"][0]["records_arg"], 4);
     // `(__global const float *a, __global const float *b, __global float *c, const int n)`

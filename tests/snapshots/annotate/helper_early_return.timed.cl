@@ -1,10 +1,10 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; ulong a[2]; } __srcsim_state;
+typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 92ul; s->a[1] += 92ul; s->u[0] += 768ul; s->u[1] += 288ul; s->u[2] += 256ul; s->u[3] += 128ul; s->u[4] += 384ul; s->last = 3u; return;
+    case 2u: s->t += 92ul; s->u[0] += 768ul; s->u[1] += 288ul; s->u[2] += 256ul; s->u[3] += 128ul; s->u[4] += 384ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 535ul; s->a[0] += 535ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 2u; return;
+    case 1u: s->t += 535ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -33,7 +33,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 10;
+    __global ulong *rec = records + id * 8;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -42,8 +42,6 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
-    rec[8] = s->a[0];
-    rec[9] = s->a[1];
 }
 #line 1
 // A helper function (inlined at -O3) and an early return for work-items past the end.
