@@ -87,7 +87,10 @@ fn the_sidecar_describes_the_records() {
     assert_eq!(v["records"]["fields"][5], "fetch");
     assert_eq!(v["records"]["fields"][6], "MSHR");
     assert_eq!(v["records"]["fields"][7], "DRAM");
-    assert_eq!(v["kernels"][0]["arms"], serde_json::json!([null, null, null]));
+    assert_eq!(
+        v["kernels"][0]["arms"],
+        serde_json::json!([null, null, null])
+    );
     assert_eq!(v["records"]["usage_scale"], 64);
     assert_eq!(v["kernels"][0]["records_arg"], 4);
     // `(__global const float *a, __global const float *b, __global float *c, const int n)`
