@@ -84,6 +84,9 @@ pub struct Records<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Bound {
+    /// The launch's fixed cost, which exceeds everything its work-groups take: the launch
+    /// is too small to pay for itself (batching the work helps more than tuning it).
+    Launch,
     /// The latency of the work-items' paths (`t_opt`).
     Latency,
     /// A saturated resource on one SM.
@@ -115,7 +118,7 @@ pub struct KernelEstimate {
     /// Bytes the launch moves to and from DRAM, when the architecture models DRAM: the
     /// work-items' global-memory bytes, at most the buffer footprint.
     pub dram_bytes: Option<u64>,
-    /// What bound the launch's work (the term after the launch cost).
+    /// What bound it: the launch cost where that exceeds the work, else the larger term.
     pub bound: Bound,
     /// Work-groups per SM and their limiter.
     pub occupancy: Occupancy,
@@ -414,6 +417,11 @@ pub fn estimate(
         (t_opt as f64, Bound::Latency)
     };
     let launch_cycles = u64::from(arch.launch.fixed_cycles);
+    let bound = if launch_cycles as f64 > t_kernel {
+        Bound::Launch
+    } else {
+        bound
+    };
     let cycles = launch_cycles + t_kernel.ceil() as u64;
     Ok(KernelEstimate {
         cycles,

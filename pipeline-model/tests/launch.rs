@@ -41,14 +41,17 @@ fn run(arch: &Architecture, t: &[u64], issue: u64) -> KernelEstimate {
 }
 
 #[test]
-fn the_launch_cost_is_added_once_to_the_latency_term() {
-    // One warp of 4, t = 100: 100 cycles of work, 450 of launch.
+fn the_launch_cost_is_added_once_and_bounds_a_launch_smaller_than_it() {
+    // One warp of 4, t = 100: 100 cycles of work, 450 of launch: the launch bounds it.
     let e = run(&arch(450), &[100; 4], 1);
     assert_eq!(e.latency_cycles, 100);
     assert_eq!(e.launch_cycles, 450);
     assert_eq!(e.cycles, 550);
-    assert_eq!(e.bound, Bound::Latency);
+    assert_eq!(e.bound, Bound::Launch);
     assert!((e.micros - 550.0 / 700.0).abs() < 1e-12);
+    // More work than launch: the work's term bounds it.
+    let e = run(&arch(450), &[600; 4], 1);
+    assert_eq!((e.cycles, e.bound), (1050, Bound::Latency));
     // Without a launch cost the same records give the work alone.
     assert_eq!(run(&arch(0), &[100; 4], 1).cycles, 100);
 }

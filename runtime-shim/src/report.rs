@@ -242,6 +242,7 @@ impl From<&KernelEstimate> for Estimate {
             launch_cycles: e.launch_cycles,
             divergence_cycles: e.divergence_cycles,
             bound: match &e.bound {
+                Bound::Launch => "launch".to_string(),
                 Bound::Latency => "latency".to_string(),
                 Bound::Resource { resource } => resource.clone(),
             },

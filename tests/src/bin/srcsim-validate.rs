@@ -659,6 +659,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             )
             .with_context(|| case.clone())?;
             let bound = match &e.bound {
+                Bound::Launch => "launch".to_string(),
                 Bound::Latency => "latency".to_string(),
                 Bound::Resource { resource } => resource.clone(),
             };
