@@ -36,8 +36,9 @@ use crate::compile::{BuildOptions, Compiler};
 /// and shared accesses carry their analysed memory behaviour (level, lines, sectors, bank
 /// conflicts), which changes t and the usage counters. 11: records carry the cycles of
 /// each divergent arm after the usage. 12: identical arms are counted once, at most 16.
-/// 13: only branches with two non-empty sides have arms.
-pub const ANNOTATION_REVISION: &str = "13";
+/// 13: only branches with two non-empty sides have arms. 14: helpers declared by a
+/// prototype before their definition are annotated (the prototype gets the parameter too).
+pub const ANNOTATION_REVISION: &str = "14";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

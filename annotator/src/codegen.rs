@@ -402,8 +402,9 @@ pub enum CodegenError {
         /// The helper.
         function: String,
     },
-    /// A helper is declared before its definition; both would need the new parameter.
-    #[error("{path}:{line}: `{function}` is declared before its definition; the annotator needs the definition to come first")]
+    /// A helper is declared before its definition in a way the annotator cannot give the
+    /// new parameter (a macro that names it, an unbalanced parameter list).
+    #[error("{path}:{line}: `{function}` is declared before its definition in a way the annotator cannot rewrite (a macro names it)")]
     Prototype {
         /// The file.
         path: String,
@@ -510,7 +511,6 @@ pub fn annotate(
         .iter()
         .filter(|f| !kernel_names.contains(&f.name.as_str()))
         .collect();
-    check_no_prototypes(file, &helpers)?;
     let profiled = if profile {
         profiled_blocks(cfgs, kernels)
     } else {
@@ -782,11 +782,9 @@ pub fn annotate(
     // Helpers take the state; every call of a helper passes it.
     let helper_names: Vec<&str> = helpers.iter().map(|h| h.name.as_str()).collect();
     for h in &helpers {
-        edits.extend(param_edits(
-            file,
-            h,
-            &format!("__private __srcsim_state *{STATE}"),
-        ));
+        let param = format!("__private __srcsim_state *{STATE}");
+        edits.extend(param_edits(file, h, &param));
+        edits.extend(prototype_edits(file, h, &param)?);
     }
     let mut through_macro = None;
     for f in &file.functions {
@@ -1113,27 +1111,86 @@ fn for_each(n: &AstNode, f: &mut dyn FnMut(&AstNode)) {
     }
 }
 
-/// A helper declared (not defined) before its definition would keep the old signature.
-fn check_no_prototypes(file: &SourceFile, helpers: &[&SourceFunction]) -> Result<(), CodegenError> {
-    for h in helpers {
-        let before = &file.text[..h.extent.start.offset as usize];
-        let pattern = format!("{}(", h.name);
-        let mut from = 0;
-        while let Some(at) = before[from..].find(&pattern) {
-            let pos = from + at;
-            let prev = before[..pos].chars().next_back();
-            if !prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                let line = before[..pos].matches('\n').count() as u32 + 1;
-                return Err(CodegenError::Prototype {
-                    path: file.path.display().to_string(),
-                    line,
-                    function: h.name.clone(),
-                });
+/// The prototypes of `h` before its definition (`float scale(float x, float s);` at file
+/// scope) get the new parameter as the definition does, so that both keep one signature.
+/// Mentions inside function bodies are calls, which the call edits handle.
+fn prototype_edits(
+    file: &SourceFile,
+    h: &SourceFunction,
+    param: &str,
+) -> Result<Vec<Edit>, CodegenError> {
+    let text = file.text.as_bytes();
+    let before = &file.text[..h.extent.start.offset as usize];
+    let in_a_body = |pos: usize| {
+        file.functions.iter().any(|f| {
+            (f.body.extent.start.offset as usize..f.body.extent.end.offset as usize).contains(&pos)
+        })
+    };
+    let refuse = |pos: usize| CodegenError::Prototype {
+        path: file.path.display().to_string(),
+        line: before[..pos].matches('\n').count() as u32 + 1,
+        function: h.name.clone(),
+    };
+    let pattern = format!("{}(", h.name);
+    let mut edits = Vec::new();
+    let mut from = 0;
+    while let Some(at) = before[from..].find(&pattern) {
+        let pos = from + at;
+        from = pos + pattern.len();
+        let prev = before[..pos].chars().next_back();
+        if prev.is_some_and(|c| c.is_alphanumeric() || c == '_') || in_a_body(pos) {
+            continue;
+        }
+        // A preprocessor line (a macro that names the helper) cannot be rewritten.
+        let line_start = before[..pos].rfind('\n').map_or(0, |n| n + 1);
+        if before[line_start..pos].trim_start().starts_with('#') {
+            return Err(refuse(pos));
+        }
+        let open = pos + h.name.len();
+        let mut depth = 0;
+        let mut close = None;
+        for (i, &c) in text.iter().enumerate().skip(open) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
             }
-            from = pos + pattern.len();
+        }
+        let close = close.ok_or_else(|| refuse(pos))?;
+        let inside = file.text[open + 1..close].trim();
+        if inside == "void" {
+            edits.push(Edit {
+                offset: (open + 1) as u32,
+                class: CLOSE,
+                nesting: i64::MIN,
+                text: format!("{param} /*"),
+            });
+            edits.push(Edit {
+                offset: close as u32,
+                class: CLOSE,
+                nesting: i64::MIN,
+                text: "*/".into(),
+            });
+        } else {
+            edits.push(Edit {
+                offset: close as u32,
+                class: CLOSE,
+                nesting: i64::MIN,
+                text: if inside.is_empty() {
+                    param.to_string()
+                } else {
+                    format!(", {param}")
+                },
+            });
         }
     }
-    Ok(())
+    Ok(edits)
 }
 
 fn apply(text: &str, header: String, mut edits: Vec<Edit>) -> String {

@@ -1889,3 +1889,69 @@ fn fewest_blocks_path(k: &FunctionAnalysis, from: usize, to: usize, avoid: &[usi
     }
     panic!("no path B{from} -> B{to}");
 }
+
+/// Helpers declared by a prototype before their definition (common in files with several
+/// kernels and helpers) get the counters' parameter in the prototype too: the annotated
+/// file builds, computes the same, and times every work-item exactly as the same file
+/// written with the definitions first.
+#[test]
+fn helpers_declared_by_prototypes_are_annotated_like_definitions_first() {
+    let helpers = "\
+float scale(float x, float s)
+{
+    float y = x;
+    for (int j = 0; j < 4; j++)
+        y = y * s + 1.0f;
+    return y;
+}
+
+int pick(void)
+{
+    return 3;
+}
+";
+    let kernel = "\
+__kernel void k(__global float *out, const float s)
+{
+    int i = get_global_id(0);
+    if (i % pick() == 0)
+        out[i] = scale(out[i], s);
+    else
+        out[i] = scale(out[i], 0.5f * s);
+}
+";
+    let prototypes = "float scale(float x, float s);\nint pick(void);\n\n";
+    let declared_first = format!("{prototypes}{kernel}\n{helpers}");
+    let defined_first = format!("{helpers}\n{kernel}");
+    let n = 96;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25 - 3.0).collect();
+    let run = |name: &str, src: &str| {
+        let (a, _, _) = annotate_source(name, src);
+        let both = run_source_both(
+            name,
+            src,
+            "k",
+            vec![KernelArg::from_slice(&input), KernelArg::scalar(1.5f32)],
+            NdRange::d1(n).with_local([32, 1, 1]),
+            &a,
+        );
+        (a, both)
+    };
+    let (a, with_prototypes) = run("prototypes.cl", &declared_first);
+    assert!(
+        a.source
+            .contains("float scale(float x, float s, __private __srcsim_state *__srcsim);"),
+        "{}",
+        a.source
+    );
+    assert!(
+        a.source
+            .contains("int pick(__private __srcsim_state *__srcsim /*void*/);"),
+        "{}",
+        a.source
+    );
+    let (_, definitions_first) = run("definitions_first.cl", &defined_first);
+    assert_eq!(with_prototypes.original, definitions_first.original);
+    let t = |b: &Both| (0..n).map(|w| b.t(w)).collect::<Vec<_>>();
+    assert_eq!(t(&with_prototypes), t(&definitions_first));
+}
