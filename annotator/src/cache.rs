@@ -38,7 +38,8 @@ use crate::compile::{BuildOptions, Compiler};
 /// each divergent arm after the usage. 12: identical arms are counted once, at most 16.
 /// 13: only branches with two non-empty sides have arms. 14: helpers declared by a
 /// prototype before their definition are annotated (the prototype gets the parameter too).
-pub const ANNOTATION_REVISION: &str = "14";
+/// 15: a lone loop or `if` body that starts with a macro invocation is wrapped whole.
+pub const ANNOTATION_REVISION: &str = "15";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

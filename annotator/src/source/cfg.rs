@@ -174,6 +174,9 @@ struct Builder<'a> {
     /// Enclosing loops and switches, innermost last: (where `continue` goes, for loops;
     /// where `break` goes).
     breakable: Vec<(Option<usize>, usize)>,
+    /// Blocks of a lone statement (a loop's or `if`'s body without braces) that no call
+    /// can precede: a call before it would take its place as the body.
+    sealed: Vec<usize>,
 }
 
 impl Builder<'_> {
@@ -234,6 +237,20 @@ impl Builder<'_> {
         }
     }
 
+    /// One past the `;` that ends statement `n`, which starts in a macro invocation, where
+    /// that `;` follows its end in the file (after spaces only).
+    fn macro_statement_end(&self, n: &AstNode) -> Option<u32> {
+        let text = self.file.text.as_bytes();
+        let mut i = n.extent.end.offset as usize;
+        if i <= n.extent.start.offset as usize {
+            return None;
+        }
+        while i < text.len() && text[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        (text.get(i) == Some(&b';')).then_some(i as u32 + 1)
+    }
+
     /// Where statement `n` starts.
     fn anchor(&self, n: &AstNode) -> Anchor {
         let offset = n.extent.start.offset;
@@ -247,7 +264,22 @@ impl Builder<'_> {
     /// A block that starts with statement `n`, entered from `from`.
     fn statement_block(&mut self, n: &AstNode, role: BlockRole) -> usize {
         let insertion = if n.in_macro {
-            Insertion::Nothing
+            // A statement that starts with a macro invocation (`AT(t, x) = in[i];`) is
+            // wrapped whole when its `;` follows it in the file; one the macro makes
+            // entirely cannot be, and its block takes no call (a call before it would
+            // become the body of its loop or `if`).
+            match self.macro_statement_end(n) {
+                Some(end) => Insertion::WrapStatement {
+                    start: n.extent.start.offset,
+                    end,
+                    directive: None,
+                },
+                None => {
+                    let b = self.new_block(role, Insertion::Nothing);
+                    self.sealed.push(b);
+                    return b;
+                }
+            }
         } else if n.kind == NodeKind::Compound {
             Insertion::Before {
                 offset: n.extent.start.offset + 1,
@@ -315,8 +347,9 @@ impl Builder<'_> {
     /// Appends `region` (a part of the statement starting at `statement`) to `cur`; a
     /// code-less block gets its call inserted before the statement.
     fn place_region(&mut self, region: Extent, statement: Anchor, cur: usize) {
+        let sealed = self.sealed.contains(&cur);
         let b = &mut self.blocks[cur];
-        if b.insertion == Insertion::Nothing {
+        if b.insertion == Insertion::Nothing && !sealed {
             b.insertion = Insertion::Before {
                 offset: statement.offset,
                 directive: statement.directive,
@@ -638,6 +671,7 @@ pub fn build(file: &SourceFile, f: &SourceFunction) -> Result<SourceCfg, Unsuppo
         blocks: Vec::new(),
         exits: Vec::new(),
         breakable: Vec::new(),
+        sealed: Vec::new(),
     };
     let entry = b.new_block(
         BlockRole::Entry,
