@@ -1073,6 +1073,12 @@ fn param_edits(file: &SourceFile, f: &SourceFunction, param: &str) -> Vec<Edit> 
         }
         open -= 1;
     }
+    parameter_list_edits(file, open, close, param)
+}
+
+/// `param` as the last parameter of the list between the parentheses at `open` and
+/// `close`.
+fn parameter_list_edits(file: &SourceFile, open: usize, close: usize, param: &str) -> Vec<Edit> {
     let inside = file.text[open + 1..close].trim();
     if inside == "void" {
         // `f(void)`: `void, x` is invalid; the `void` is commented out.
@@ -1163,32 +1169,7 @@ fn prototype_edits(
             }
         }
         let close = close.ok_or_else(|| refuse(pos))?;
-        let inside = file.text[open + 1..close].trim();
-        if inside == "void" {
-            edits.push(Edit {
-                offset: (open + 1) as u32,
-                class: CLOSE,
-                nesting: i64::MIN,
-                text: format!("{param} /*"),
-            });
-            edits.push(Edit {
-                offset: close as u32,
-                class: CLOSE,
-                nesting: i64::MIN,
-                text: "*/".into(),
-            });
-        } else {
-            edits.push(Edit {
-                offset: close as u32,
-                class: CLOSE,
-                nesting: i64::MIN,
-                text: if inside.is_empty() {
-                    param.to_string()
-                } else {
-                    format!(", {param}")
-                },
-            });
-        }
+        edits.extend(parameter_list_edits(file, open, close, param));
     }
     Ok(edits)
 }
