@@ -26,8 +26,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use pipeline_model::{MemAccess, MemLevel};
+use pipeline_model::{MemAccess, MemLevel, OpClass};
 
+use crate::cfg::Cfg;
+use crate::classify::op_class;
 use crate::ptx::{Function, Instruction, Operand};
 
 /// Lanes in a warp: PTX fixes the warp size at 32 (`WARP_SZ`).
@@ -142,13 +144,15 @@ fn immediate(text: &str) -> Lanes {
     Lanes::Uniform(value.map(|v| if neg { v.wrapping_neg() } else { v }))
 }
 
-/// The registers' values of one function.
-struct Values<'f> {
+/// The value across a warp's lanes of every register of one function: the join over all
+/// its definitions, iterated to a fixpoint.
+pub(crate) struct LaneValues<'f> {
     regs: HashMap<&'f str, Lanes>,
 }
 
-impl<'f> Values<'f> {
-    fn operand(&self, op: &Operand) -> Lanes {
+impl<'f> LaneValues<'f> {
+    /// The value of `op` (a register, special register, immediate or symbol).
+    pub(crate) fn operand(&self, op: &Operand) -> Lanes {
         match op {
             Operand::Reg { name, .. } if name.contains('.') || !self.is_register(name) => {
                 special(name)
@@ -335,65 +339,9 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
     }
 }
 
-/// Whether each block of `f` lies on a cycle of its control-flow graph (inside a loop).
-pub(crate) fn in_loop(f: &Function) -> Vec<bool> {
-    (0..f.blocks.len())
-        .map(|b| {
-            let mut seen = vec![false; f.blocks.len()];
-            let mut stack: Vec<usize> = f.blocks[b].successors.clone();
-            while let Some(n) = stack.pop() {
-                if n == b {
-                    return true;
-                }
-                if n < seen.len() && !seen[n] {
-                    seen[n] = true;
-                    stack.extend(&f.blocks[n].successors);
-                }
-            }
-            false
-        })
-        .collect()
-}
-
-/// The state space of a memory instruction that the access model distinguishes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Space {
-    Global,
-    Shared,
-}
-
-fn space(instr: &Instruction) -> Option<Space> {
-    if !matches!(instr.base(), "ld" | "ldu" | "st" | "atom" | "red") {
-        return None;
-    }
-    for m in instr.modifiers() {
-        match m {
-            "global" => return Some(Space::Global),
-            "shared" => return Some(Space::Shared),
-            "local" | "const" | "param" | "tex" => return None,
-            _ => {}
-        }
-    }
-    // A generic address: in a kernel almost always a global buffer.
-    Some(Space::Global)
-}
-
-/// The value across a warp's lanes of every register of `f`: the join over all its
-/// definitions, iterated to a fixpoint.
-pub(crate) struct LaneValues<'f> {
-    values: Values<'f>,
-}
-
-impl LaneValues<'_> {
-    /// The value of `op` (a register, special register, immediate or symbol).
-    pub(crate) fn of(&self, op: &Operand) -> Lanes {
-        self.values.operand(op)
-    }
-}
-
 /// Computes the lane values of `f`'s registers.
 pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
-    let mut values = Values {
+    let mut values = LaneValues {
         regs: HashMap::new(),
     };
     for block in &f.blocks {
@@ -440,14 +388,14 @@ pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
             break;
         }
     }
-    LaneValues { values }
+    values
 }
 
 /// The memory behaviour of every instruction of `f`, block by block (`None` for the
 /// instructions that are no global or shared access).
 pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
-    let values = lane_values(f).values;
-    let looped = in_loop(f);
+    let values = lane_values(f);
+    let cfg = Cfg::new(f);
     f.blocks
         .iter()
         .enumerate()
@@ -458,17 +406,18 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
                 .map(|instr| {
                     let lanes = values.address(instr);
                     let width = access_width(instr);
-                    match space(instr)? {
-                        Space::Shared => Some(shared_access(lanes, width)),
-                        Space::Global => {
+                    match op_class(instr).0 {
+                        OpClass::SharedMem => Some(shared_access(lanes, width)),
+                        OpClass::GlobalMem => {
                             let level = match instr.base() {
                                 "ld" | "ldu" if lanes.is_uniform() => MemLevel::L1,
-                                "ld" | "ldu" if looped[b] => MemLevel::L2,
+                                "ld" | "ldu" if cfg.loop_depth(b) > 0 => MemLevel::L2,
                                 "ld" | "ldu" => MemLevel::Dram,
                                 _ => MemLevel::L2,
                             };
                             Some(global_access(lanes, width, level))
                         }
+                        _ => None,
                     }
                 })
                 .collect()

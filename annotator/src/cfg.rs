@@ -172,6 +172,16 @@ impl PostDominators {
         }
     }
 
+    /// The strict post-dominator of `b` that every other one post-dominates (where the
+    /// paths from `b` meet again), if `b` reaches an exit and an exit is not the next step.
+    pub fn immediate_post_dominator(&self, b: usize) -> Option<usize> {
+        let end = self.dominators.root();
+        self.dominators
+            .immediate_dominator(NodeIndex::new(b))
+            .filter(|&d| d != end)
+            .map(|d| d.index())
+    }
+
     /// Whether `a` post-dominates `b` (a node post-dominates itself).
     pub fn post_dominates(&self, a: usize, b: usize) -> bool {
         self.dominators
@@ -222,5 +232,14 @@ mod tests {
             "a node that reaches no exit has none"
         );
         assert!(!p.post_dominates(4, 5));
+        assert_eq!(p.immediate_post_dominator(0), Some(4));
+        assert_eq!(p.immediate_post_dominator(1), Some(2));
+        assert_eq!(p.immediate_post_dominator(2), Some(3));
+        assert_eq!(
+            p.immediate_post_dominator(4),
+            None,
+            "an exit's is the virtual end"
+        );
+        assert_eq!(p.immediate_post_dominator(5), None, "it reaches no exit");
     }
 }

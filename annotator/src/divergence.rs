@@ -15,6 +15,7 @@
 //! slowest lane inside it (`pipeline_model::kernel`).
 
 use crate::access::lane_values;
+use crate::cfg::Cfg;
 use crate::ptx::{Function, Operand};
 
 /// At most this many arm counters per kernel (the record's size grows by one a counter);
@@ -28,46 +29,6 @@ pub struct Arms {
     pub of_block: Vec<Option<usize>>,
     /// Arm counters (at most [`MAX_ARMS`]).
     pub count: usize,
-}
-
-/// Post-dominator sets: `pdom[b][p]` when every path from `b` to an exit passes `p`.
-fn post_dominators(f: &Function) -> Vec<Vec<bool>> {
-    let n = f.blocks.len();
-    let mut pdom: Vec<Vec<bool>> = (0..n)
-        .map(|b| {
-            if f.blocks[b].successors.is_empty() {
-                (0..n).map(|p| p == b).collect()
-            } else {
-                vec![true; n]
-            }
-        })
-        .collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..n).rev() {
-            let succs = &f.blocks[b].successors;
-            if succs.is_empty() {
-                continue;
-            }
-            let mut set: Vec<bool> = (0..n)
-                .map(|p| succs.iter().all(|&s| s < n && pdom[s][p]))
-                .collect();
-            set[b] = true;
-            if set != pdom[b] {
-                pdom[b] = set;
-                changed = true;
-            }
-        }
-    }
-    pdom
-}
-
-/// The strict post-dominator of `b` that every other one post-dominates.
-fn immediate_post_dominator(pdom: &[Vec<bool>], b: usize) -> Option<usize> {
-    (0..pdom.len())
-        .filter(|&p| p != b && pdom[b][p])
-        .max_by_key(|&p| pdom[p].iter().filter(|&&x| x).count())
 }
 
 /// The blocks reachable from `start` without passing `stop`; `None` when `from` is among
@@ -95,7 +56,7 @@ fn region(f: &Function, start: usize, stop: Option<usize>, from: usize) -> Optio
 pub fn divergent_arms(f: &Function) -> Arms {
     let n = f.blocks.len();
     let lanes = lane_values(f);
-    let pdom = post_dominators(f);
+    let pdom = Cfg::new(f).post_dominators();
     let mut regions: Vec<Vec<usize>> = Vec::new();
     for (b, block) in f.blocks.iter().enumerate() {
         let Some(last) = block.instrs.last() else {
@@ -109,10 +70,10 @@ pub fn divergent_arms(f: &Function) -> Arms {
             name: guard.reg.clone(),
             negated: false,
         };
-        if lanes.of(&predicate).is_uniform() {
+        if lanes.operand(&predicate).is_uniform() {
             continue;
         }
-        let join = immediate_post_dominator(&pdom, b);
+        let join = pdom.immediate_post_dominator(b);
         let sides: Option<Vec<Vec<usize>>> = block
             .successors
             .iter()
