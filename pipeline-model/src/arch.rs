@@ -528,50 +528,62 @@ impl Architecture {
         self.units.iter().position(|u| u.name == name)
     }
 
-    /// The resources whose usage is counted: `issue` first, then every unit, then [`DRAM`]
-    /// when the description gives its bandwidth. The usage of `DRAM` is in bytes, not
-    /// cycles.
+    /// Every resource whose usage is counted, with where it lives, in record order: `issue`
+    /// first, then every unit, then those the description asks for: the SM's shared fetch
+    /// unit ([`FETCH`]), its misses in flight ([`MSHR`]) and the GPU's [`DRAM`] (whose
+    /// usage is bytes, not cycles).
+    fn resource_list(&self) -> impl Iterator<Item = (&str, Scope)> {
+        let optional = [
+            (
+                FETCH,
+                Scope::Sm,
+                self.frontend.sm_fetch_groups_per_cycle > 0,
+            ),
+            (MSHR, Scope::Sm, self.memory.mshrs_per_sm.is_some()),
+            (DRAM, Scope::Device, self.memory.dram_gb_per_s.is_some()),
+        ];
+        std::iter::once((ISSUE, self.issue_scope))
+            .chain(self.units.iter().map(|u| (u.name.as_str(), u.scope)))
+            .chain(
+                optional
+                    .into_iter()
+                    .filter(|(_, _, present)| *present)
+                    .map(|(name, scope, _)| (name, scope)),
+            )
+    }
+
+    /// The names of the resources whose usage is counted, in record
+    /// order: `issue`, the units, then `fetch`, `MSHR` and `DRAM` where present.
     pub fn resources(&self) -> Vec<String> {
-        std::iter::once(ISSUE.to_string())
-            .chain(self.units.iter().map(|u| u.name.clone()))
-            .chain(self.fetch_resource().map(|_| FETCH.to_string()))
-            .chain(self.mshr_resource().map(|_| MSHR.to_string()))
-            .chain(self.dram_resource().map(|_| DRAM.to_string()))
-            .collect()
+        self.resource_list().map(|(n, _)| n.to_string()).collect()
     }
 
     /// Where each resource of [`Architecture::resources`] lives, in the same order.
     pub fn resource_scopes(&self) -> Vec<Scope> {
-        std::iter::once(self.issue_scope)
-            .chain(self.units.iter().map(|u| u.scope))
-            .chain(self.fetch_resource().map(|_| Scope::Sm))
-            .chain(self.mshr_resource().map(|_| Scope::Sm))
-            .chain(self.dram_resource().map(|_| Scope::Device))
-            .collect()
+        self.resource_list().map(|(_, s)| s).collect()
+    }
+
+    /// The index of the resource `name` in [`Architecture::resources`], if present (unit
+    /// names never take the reserved ones: validated).
+    fn resource_index(&self, name: &str) -> Option<usize> {
+        self.resource_list().position(|(n, _)| n == name)
     }
 
     /// The index of [`FETCH`] in [`Architecture::resources`], if the SM's warps share one
     /// fetch unit (`frontend.sm_fetch_groups_per_cycle`).
     pub fn fetch_resource(&self) -> Option<usize> {
-        (self.frontend.sm_fetch_groups_per_cycle > 0).then(|| 1 + self.units.len())
+        self.resource_index(FETCH)
     }
 
     /// The index of [`MSHR`] in [`Architecture::resources`], if the description bounds
     /// the misses in flight (`memory.mshrs_per_sm`).
     pub fn mshr_resource(&self) -> Option<usize> {
-        let fetch = usize::from(self.fetch_resource().is_some());
-        self.memory
-            .mshrs_per_sm
-            .map(|_| 1 + self.units.len() + fetch)
+        self.resource_index(MSHR)
     }
 
     /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
     pub fn dram_resource(&self) -> Option<usize> {
-        let before = usize::from(self.fetch_resource().is_some())
-            + usize::from(self.mshr_resource().is_some());
-        self.memory
-            .dram_gb_per_s
-            .map(|_| 1 + self.units.len() + before)
+        self.resource_index(DRAM)
     }
 
     /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
