@@ -24,10 +24,12 @@
 //! - launch: the architecture's fixed cost of a launch (`[launch] fixed_cycles`: grid set-up,
 //!   work distribution, fill and drain) is added to `t_kernel`.
 //! - DRAM (`Scope::Device`, when the architecture gives a bandwidth): the global-memory
-//!   bytes of all work-items, summed, at most the launch's buffer footprint
+//!   bytes of all work-items (sectors or lines moved, where the annotator analysed the
+//!   access), summed, at most the launch's buffer footprint
 //!   ([`KernelResources::global_memory_bytes`]: the caches keep what is touched again), over
-//!   the bytes the DRAM moves a cycle, plus one DRAM latency (the last request's trip). A roofline bound: it assumes coalesced accesses and
-//!   a DRAM busy all the time, so it is a floor on the time of a memory-bound launch.
+//!   the bytes the DRAM moves a cycle, plus one DRAM latency (the last request's trip). A
+//!   roofline bound: it assumes a DRAM busy all the time at its peak, so it is a floor on
+//!   the time of a memory-bound launch.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
