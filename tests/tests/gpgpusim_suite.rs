@@ -4,31 +4,13 @@
 //! columns the script reads), the committed tables cover the suite, and the script exits 0
 //! where GPGPU-Sim is not built.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::{root, rows};
 
 const SUITE: &str = "validation/gpgpusim/suite.toml";
-
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
 
 /// `srcsim-validate host-args`: one line per launch.
 fn host_args(quick: bool) -> Vec<Vec<String>> {

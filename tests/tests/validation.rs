@@ -3,29 +3,11 @@
 //! the ones committed in validation/predictions/hopper_h100 (so the GPU side measures
 //! what the model says today), and the report's unit tests (Python) pass.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
+use common::{root, rows};
 
 #[test]
 fn predict_quick_covers_the_suite_with_parsable_ptx() {
