@@ -500,6 +500,15 @@ impl SuiteKernel {
     fn case_name(&self, i: usize) -> String {
         format!("{}#{i}", self.id.as_deref().unwrap_or(&self.name))
     }
+
+    /// Its launches: all of the sweep, or its first (smallest) alone for `--quick`.
+    fn launches(&self, quick: bool) -> &[Launch] {
+        if quick {
+            &self.sweep[..1]
+        } else {
+            &self.sweep
+        }
+    }
 }
 
 fn load_suite(path: &Path) -> Result<Suite> {
@@ -590,12 +599,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             .find(|k| k.name == kernel.name)
             .with_context(|| format!("{}: no kernel {}", file.display(), kernel.name))?;
         let stride = annotation.sidecar.records.stride;
-        let launches = if quick {
-            &kernel.sweep[..1]
-        } else {
-            &kernel.sweep[..]
-        };
-        for (i, launch) in launches.iter().enumerate() {
+        for (i, launch) in kernel.launches(quick).iter().enumerate() {
             let case = kernel.case_name(i);
             let mut args = args_of(kernel, launch).with_context(|| case.clone())?;
             let records_arg = args.len();
@@ -700,12 +704,7 @@ fn host_args(suite_path: &Path, quick: bool) -> Result<()> {
     let suite = load_suite(suite_path)?;
     let base = suite_path.parent().unwrap_or(Path::new("."));
     for kernel in &suite.kernel {
-        let launches = if quick {
-            &kernel.sweep[..1]
-        } else {
-            &kernel.sweep[..]
-        };
-        for (i, launch) in launches.iter().enumerate() {
+        for (i, launch) in kernel.launches(quick).iter().enumerate() {
             let case = kernel.case_name(i);
             let args = host_args_of(kernel, launch).with_context(|| case.clone())?;
             let block: Vec<String> = launch.local.list().iter().map(u64::to_string).collect();
