@@ -441,6 +441,22 @@ impl Architecture {
             ("limits.max_warps", self.limits.max_warps),
             ("limits.max_work_groups", self.limits.max_work_groups),
             ("limits.registers", self.limits.registers),
+            (
+                "limits.max_work_group_size",
+                self.limits.max_work_group_size,
+            ),
+            (
+                "limits.max_work_group_dims[0]",
+                self.limits.max_work_group_dims[0],
+            ),
+            (
+                "limits.max_work_group_dims[1]",
+                self.limits.max_work_group_dims[1],
+            ),
+            (
+                "limits.max_work_group_dims[2]",
+                self.limits.max_work_group_dims[2],
+            ),
             ("frontend.fetch_group", self.frontend.fetch_group),
             ("frontend.issue_interval", self.frontend.issue_interval),
             ("frontend.writeback_width", self.frontend.writeback_width),
@@ -827,6 +843,35 @@ mod tests {
         let src = gtx480_src().replace("clock_mhz = 700.0", "clock_mhz = -1.0");
         let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
         assert!(err.contains("clock_mhz"), "{err}");
+        // Model v2's fields: each bad value named.
+        for (from, to, field) in [
+            (
+                "mshrs_per_sm = 64",
+                "mshrs_per_sm = 0",
+                "`memory.mshrs_per_sm`",
+            ),
+            (
+                "fetch_bytes = 128",
+                "fetch_bytes = 64",
+                "`memory.fetch_bytes`",
+            ),
+            (
+                "max_work_group_size = 1024",
+                "max_work_group_size = 0",
+                "`limits.max_work_group_size`",
+            ),
+            (
+                "max_work_group_dims = [1024, 1024, 64]",
+                "max_work_group_dims = [1024, 1024, 0]",
+                "`limits.max_work_group_dims[2]`",
+            ),
+        ] {
+            assert!(gtx480_src().contains(from), "{from}");
+            let err = Architecture::from_toml(&gtx480_src().replace(from, to), "x")
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(field), "{err}");
+        }
     }
 
     #[test]
