@@ -39,7 +39,9 @@ use crate::compile::{BuildOptions, Compiler};
 /// 13: only branches with two non-empty sides have arms. 14: helpers declared by a
 /// prototype before their definition are annotated (the prototype gets the parameter too).
 /// 15: a lone loop or `if` body that starts with a macro invocation is wrapped whole.
-pub const ANNOTATION_REVISION: &str = "15";
+/// 16: `MSHR` usage counts miss entries (the model multiplies by the trip), and an `L2`
+/// resource counts the bytes past the L1.
+pub const ANNOTATION_REVISION: &str = "16";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -80,13 +80,14 @@ fn the_sidecar_describes_the_records() {
     let a = annotate(&p).unwrap();
     let v = serde_json::to_value(&a.sidecar).unwrap();
     assert_eq!(v["schema"], "srcsim.annotation/1");
-    // t, then issue, ALU, SFU, MEM, the SM's fetch unit, its miss entries and DRAM
-    // (bytes); no divergent arm: `if (i < n)` has no `else`.
-    assert_eq!(v["records"]["stride"], 8);
+    // t, then issue, ALU, SFU, MEM, the SM's fetch unit, its miss entries, the L2 and
+    // DRAM (bytes); no divergent arm: `if (i < n)` has no `else`.
+    assert_eq!(v["records"]["stride"], 9);
     assert_eq!(v["records"]["fields"][0], "t");
     assert_eq!(v["records"]["fields"][5], "fetch");
     assert_eq!(v["records"]["fields"][6], "MSHR");
-    assert_eq!(v["records"]["fields"][7], "DRAM");
+    assert_eq!(v["records"]["fields"][7], "L2");
+    assert_eq!(v["records"]["fields"][8], "DRAM");
     assert_eq!(
         v["kernels"][0]["arms"],
         serde_json::json!([null, null, null])

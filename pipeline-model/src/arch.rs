@@ -318,6 +318,19 @@ pub struct MemorySystem {
     /// this bandwidth bound its time. Without it, global memory costs only latency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dram_gb_per_s: Option<f64>,
+    /// L2 capacity in bytes. With it a launch whose buffers fit in the L2 is served from
+    /// it: what the host or an earlier launch last wrote is still there (the L2 is the
+    /// point every access to device memory passes, copies included), so the launch moves
+    /// nothing from DRAM and its misses in flight wait an L2 trip, not a DRAM one. A launch
+    /// whose buffers exceed it streams through an LRU cache that keeps nothing it needs
+    /// again: everything comes from DRAM, as without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_bytes: Option<u64>,
+    /// L2 bandwidth in GB/s, all slices together. With it the model has a resource [`L2`]
+    /// of the whole GPU (every byte past the L1 crosses it), and the first wave of a launch
+    /// served from the L2 queues there (see [`crate::kernel`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_gb_per_s: Option<f64>,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -478,10 +491,16 @@ impl Architecture {
         if self.units.is_empty() {
             return Err(invalid("units", "at least one unit is needed"));
         }
-        if let Some(bw) = self.memory.dram_gb_per_s {
-            if !(bw.is_finite() && bw > 0.0) {
-                return Err(invalid("memory.dram_gb_per_s", "must be a positive number"));
+        for (key, bw) in [
+            ("memory.dram_gb_per_s", self.memory.dram_gb_per_s),
+            ("memory.l2_gb_per_s", self.memory.l2_gb_per_s),
+        ] {
+            if bw.is_some_and(|bw| !(bw.is_finite() && bw > 0.0)) {
+                return Err(invalid(key, "must be a positive number"));
             }
+        }
+        if self.memory.l2_bytes == Some(0) {
+            return Err(invalid("memory.l2_bytes", "must be at least 1"));
         }
         if self.memory.mshrs_per_sm == Some(0) {
             return Err(invalid("memory.mshrs_per_sm", "must be at least 1"));
@@ -513,6 +532,7 @@ impl Architecture {
             }
             if unit.name == ISSUE
                 || unit.name == DRAM
+                || unit.name == L2
                 || unit.name == FETCH
                 || unit.name == MSHR
                 || self.units[..i].iter().any(|u| u.name == unit.name)
@@ -546,8 +566,8 @@ impl Architecture {
 
     /// Every resource whose usage is counted, with where it lives, in record order: `issue`
     /// first, then every unit, then those the description asks for: the SM's shared fetch
-    /// unit ([`FETCH`]), its misses in flight ([`MSHR`]) and the GPU's [`DRAM`] (whose
-    /// usage is bytes, not cycles).
+    /// unit ([`FETCH`]), its misses in flight ([`MSHR`]), the GPU's [`L2`] and [`DRAM`]
+    /// (whose usage is bytes, not cycles).
     fn resource_list(&self) -> impl Iterator<Item = (&str, Scope)> {
         let optional = [
             (
@@ -556,6 +576,7 @@ impl Architecture {
                 self.frontend.sm_fetch_groups_per_cycle > 0,
             ),
             (MSHR, Scope::Sm, self.memory.mshrs_per_sm.is_some()),
+            (L2, Scope::Device, self.memory.l2_gb_per_s.is_some()),
             (DRAM, Scope::Device, self.memory.dram_gb_per_s.is_some()),
         ];
         std::iter::once((ISSUE, self.issue_scope))
@@ -569,7 +590,7 @@ impl Architecture {
     }
 
     /// The names of the resources whose usage is counted, in record
-    /// order: `issue`, the units, then `fetch`, `MSHR` and `DRAM` where present.
+    /// order: `issue`, the units, then `fetch`, `MSHR`, `L2` and `DRAM` where present.
     pub fn resources(&self) -> Vec<String> {
         self.resource_list().map(|(n, _)| n.to_string()).collect()
     }
@@ -602,10 +623,22 @@ impl Architecture {
         self.resource_index(DRAM)
     }
 
+    /// The index of [`L2`] in [`Architecture::resources`], if the description has it.
+    pub fn l2_resource(&self) -> Option<usize> {
+        self.resource_index(L2)
+    }
+
     /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
     pub fn dram_bytes_per_cycle(&self) -> Option<f64> {
         self.memory
             .dram_gb_per_s
+            .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
+    }
+
+    /// Bytes the L2 moves per core clock cycle, if the description gives its bandwidth.
+    pub fn l2_bytes_per_cycle(&self) -> Option<f64> {
+        self.memory
+            .l2_gb_per_s
             .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
     }
 
@@ -696,6 +729,10 @@ pub const FETCH: &str = "fetch";
 /// is entry-cycles over the number of entries.
 pub const MSHR: &str = "MSHR";
 
+/// The name of the L2 resource (before [`DRAM`], when present): its usage is the bytes
+/// that cross the L2, to and from the SMs.
+pub const L2: &str = "L2";
+
 /// The name of the DRAM resource (the last of [`Architecture::resources`], when present):
 /// its usage is bytes moved to and from global memory.
 pub const DRAM: &str = "DRAM";
@@ -772,7 +809,7 @@ mod tests {
         );
         assert_eq!(
             a.resources(),
-            ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "DRAM"]
+            ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "L2", "DRAM"]
         );
         assert_eq!(a.usage_scale(), 64, "2 ALUs and 64 miss entries");
         assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);

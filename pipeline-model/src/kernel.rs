@@ -20,16 +20,23 @@
 //! - contention: `use_W(r)` = max over the warp's work-items. A resource of each sub-core
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
-//!   and over every SM (and sub-core) of that sum)`.
+//!   and over every SM (and sub-core) of that sum)`, with the latency term as below.
 //! - launch: the architecture's fixed cost of a launch (`[launch] fixed_cycles`: grid set-up,
 //!   work distribution, fill and drain) is added to `t_kernel`.
-//! - DRAM (`Scope::Device`, when the architecture gives a bandwidth): the global-memory
-//!   bytes of all work-items (sectors or lines moved, where the annotator analysed the
-//!   access), summed, at most the launch's buffer footprint
-//!   ([`KernelResources::global_memory_bytes`]: the caches keep what is touched again), over
-//!   the bytes the DRAM moves a cycle, plus one DRAM latency (the last request's trip). A
-//!   roofline bound: it assumes a DRAM busy all the time at its peak, so it is a floor on
-//!   the time of a memory-bound launch.
+//! - memory side (`Scope::Device`): the bytes past the L1 of all work-items (sectors or
+//!   lines moved, where the annotator analysed the access), summed. Where the architecture
+//!   gives the L2's capacity and the launch's buffers
+//!   ([`KernelResources::global_memory_bytes`]) fit in it, the launch is served from the
+//!   L2: what the host or an earlier launch wrote is still there, so nothing comes from
+//!   DRAM and a miss in flight waits an L2 trip (`memory.l2_hit`); else the DRAM serves it
+//!   (at most the footprint: the caches keep what is touched again) and a miss waits a
+//!   DRAM trip. `L2` and `DRAM` are each the bytes over the level's bandwidth plus one
+//!   load-to-use latency (the last request's trip): roofline bounds, a floor on the time
+//!   of a memory-bound launch. `MSHR` is the most loaded SM's miss entries times that
+//!   trip.
+//! - queueing: the first wave's work-groups start together and send their requests
+//!   together; the serving level drains the burst at its bandwidth, so the latency term is
+//!   `t_opt` plus the first wave's bytes over that bandwidth.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -106,8 +113,14 @@ pub struct KernelEstimate {
     pub cycles: u64,
     /// `t_kernel` in microseconds at the architecture's clock.
     pub micros: f64,
-    /// `t_opt`: the latency term.
+    /// The latency term: `t_opt` plus the first wave's queueing (`queue_cycles`).
     pub latency_cycles: u64,
+    /// The cycles the first wave's memory requests wait, in the latency term: its bytes
+    /// past the L1 over the bandwidth of the level that serves them.
+    pub queue_cycles: u64,
+    /// Whether the launch's buffers fit in the L2 (`memory.l2_bytes`), so that it is served
+    /// from there and moves nothing from DRAM.
+    pub l2_resident: bool,
     /// The architecture's fixed cost of a launch (fill and drain), included in `cycles`.
     pub launch_cycles: u64,
     /// The most cycles serialising divergent paths added to one warp's time (0 without
@@ -118,7 +131,8 @@ pub struct KernelEstimate {
     /// cycles.
     pub contention_cycles: Vec<f64>,
     /// Bytes the launch moves to and from DRAM, when the architecture models DRAM: the
-    /// work-items' global-memory bytes, at most the buffer footprint.
+    /// work-items' global-memory bytes, at most the buffer footprint; none when the
+    /// buffers fit in the L2.
     pub dram_bytes: Option<u64>,
     /// What bound it: the launch cost where that exceeds the work, else the larger term.
     pub bound: Bound,
@@ -291,10 +305,12 @@ pub fn estimate(
     let mut t_opt = 0u64;
     let mut group = 0u64;
     let mut warps_total = 0u64;
-    // The DRAM column, summed over every work-item (bytes add up; they are not a warp's
-    // occupancy of a unit).
-    let dram = arch.dram_resource();
-    let mut dram_total = 0u64;
+    // The bytes past the L1 (the L2's and the DRAM's column, which count the same bytes),
+    // summed over every work-item (bytes add up; they are not a warp's occupancy of a
+    // unit), and over the first wave's work-groups alone.
+    let memory_side = arch.l2_resource().or(arch.dram_resource());
+    let mut memory_total = 0u64;
+    let mut first_wave_bytes = 0u64;
     // Per-warp and per-group accumulators, reused.
     let mut warp = WarpTally::new(n_res, arms);
     let mut divergence = 0u64;
@@ -310,6 +326,7 @@ pub fn estimate(
                 let ez = lz.min(geometry.global[2] - bz * lz);
                 let mut t_last = 0u64;
                 group_use.iter_mut().flatten().for_each(|u| *u = 0);
+                let mut group_bytes = 0u64;
                 let mut in_warp = 0u64;
                 let mut warp_index = 0u64;
                 for z in 0..ez {
@@ -317,8 +334,8 @@ pub fn estimate(
                         let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
                         let start = row as usize * stride;
                         let slice = &records.data[start..start + ex as usize * stride];
-                        if let Some(d) = dram {
-                            dram_total += slice[1 + d..].iter().step_by(stride).sum::<u64>();
+                        if let Some(m) = memory_side {
+                            group_bytes += slice[1 + m..].iter().step_by(stride).sum::<u64>();
                         }
                         for rec in slice.chunks_exact(stride) {
                             warp.add(rec);
@@ -340,6 +357,10 @@ pub fn estimate(
                     warp_index += 1;
                 }
                 warps_total += warp_index;
+                memory_total += group_bytes;
+                if group < n_par {
+                    first_wave_bytes += group_bytes;
+                }
 
                 // The first n_par groups are dealt to the SMs in turn; each later one
                 // goes to the SM whose group finishes first.
@@ -366,12 +387,46 @@ pub fn estimate(
     }
 
     let scale = records.usage_scale.max(1) as f64;
-    let dram_bytes = dram.map(|_| {
-        let counted = (dram_total as f64 / scale).ceil() as u64;
-        resources
-            .global_memory_bytes
-            .map_or(counted, |footprint| counted.min(footprint))
+    let footprint = resources.global_memory_bytes;
+    let memory_bytes = (memory_total as f64 / scale).ceil() as u64;
+    // Served from the L2 when the launch's buffers fit in it (`memory.l2_bytes`).
+    let l2_resident = arch
+        .memory
+        .l2_bytes
+        .zip(footprint)
+        .is_some_and(|(l2, bytes)| bytes <= l2);
+    let dram_bytes = arch.dram_resource().map(|_| {
+        if l2_resident {
+            0
+        } else {
+            footprint.map_or(memory_bytes, |f| memory_bytes.min(f))
+        }
     });
+    // Where the misses go, and what one costs: an L2 trip when the data is there.
+    let (miss_latency, serving_bytes_per_cycle) = if l2_resident {
+        (arch.memory.l2_hit, arch.l2_bytes_per_cycle())
+    } else {
+        (
+            arch.memory.dram,
+            arch.dram_bytes_per_cycle().or(arch.l2_bytes_per_cycle()),
+        )
+    };
+    // The first wave's work-groups start together and send their first requests together:
+    // the level that serves them drains that burst at its bandwidth, so the last of them
+    // returns the burst's transfer time after an unloaded trip. The burst is the wave's
+    // share of the compulsory traffic (at most the footprint: what is touched again hits
+    // a cache, or waits behind the first touches anyway). Later waves start as earlier
+    // ones finish, spread out, and queue no more than the bandwidth terms say.
+    let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
+    let wave_bytes = if memory_total == 0 {
+        0.0
+    } else {
+        (compulsory * first_wave_bytes as f64 / memory_total as f64).ceil()
+    };
+    let queue_cycles = serving_bytes_per_cycle
+        .filter(|_| wave_bytes > 0.0)
+        .map_or(0, |per_cycle| (wave_bytes / per_cycle).ceil() as u64);
+    let (l2, mshr) = (arch.l2_resource(), arch.mshr_resource());
     let contention: Vec<f64> = arch
         .resource_scopes()
         .into_iter()
@@ -384,19 +439,31 @@ pub fn estimate(
                     Scope::Sm | Scope::Device => subs.sum(),
                 }
             };
+            let most_loaded = || usage.iter().map(per_sm).max().unwrap_or(0) as f64 / scale;
             match scope {
-                // The GPU's one DRAM: the launch's traffic over its bandwidth, and the
-                // last request's trip after it (a busy DRAM still answers the last
+                // The GPU's L2 and DRAM: the launch's traffic over the bandwidth, and the
+                // last request's trip after it (a busy level still answers the last
                 // request a load-to-use latency after it is sent).
-                Scope::Device => dram_bytes
-                    .zip(arch.dram_bytes_per_cycle())
-                    .filter(|(bytes, _)| *bytes > 0)
-                    .map_or(0.0, |(bytes, per_cycle)| {
-                        bytes as f64 / per_cycle + f64::from(arch.memory.dram)
-                    }),
-                Scope::Sm | Scope::SubCore => {
-                    usage.iter().map(per_sm).max().unwrap_or(0) as f64 / scale
+                Scope::Device => {
+                    let (bytes, per_cycle, latency) = if Some(r) == l2 {
+                        (
+                            Some(memory_bytes),
+                            arch.l2_bytes_per_cycle(),
+                            arch.memory.l2_hit,
+                        )
+                    } else {
+                        (dram_bytes, arch.dram_bytes_per_cycle(), arch.memory.dram)
+                    };
+                    bytes
+                        .zip(per_cycle)
+                        .filter(|(bytes, _)| *bytes > 0)
+                        .map_or(0.0, |(bytes, per_cycle)| {
+                            bytes as f64 / per_cycle + f64::from(latency)
+                        })
                 }
+                // Miss entries, each held for a trip to where the data is.
+                Scope::Sm if Some(r) == mshr => most_loaded() * f64::from(miss_latency),
+                Scope::Sm | Scope::SubCore => most_loaded(),
             }
         })
         .collect();
@@ -408,7 +475,8 @@ pub fn estimate(
             (0, 0.0),
             |best, (r, c)| if c > best.1 { (r, c) } else { best },
         );
-    let (t_kernel, bound) = if worst > t_opt as f64 {
+    let t_lat = t_opt + queue_cycles;
+    let (t_kernel, bound) = if worst > t_lat as f64 {
         (
             worst,
             Bound::Resource {
@@ -416,7 +484,7 @@ pub fn estimate(
             },
         )
     } else {
-        (t_opt as f64, Bound::Latency)
+        (t_lat as f64, Bound::Latency)
     };
     let launch_cycles = u64::from(arch.launch.fixed_cycles);
     let bound = if launch_cycles as f64 > t_kernel {
@@ -428,7 +496,9 @@ pub fn estimate(
     Ok(KernelEstimate {
         cycles,
         micros: arch.cycles_to_us(cycles as f64),
-        latency_cycles: t_opt,
+        latency_cycles: t_lat,
+        queue_cycles,
+        l2_resident,
         launch_cycles,
         divergence_cycles: divergence,
         contention_cycles: contention,

@@ -25,7 +25,7 @@ pub mod occupancy;
 pub mod timing;
 
 pub use arch::{
-    ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE, MSHR,
+    ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE, L2, MSHR,
 };
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
@@ -34,8 +34,10 @@ pub use arch::{
 /// sub-cores. 2: the DRAM term. 3: "Model v2": the launch cost, memory levels (latency by
 /// level, DRAM traffic in sectors or lines, the DRAM's last trip), divergent arms, the
 /// compiler's issue order, the branch's fetch delay, the SM's fetch unit and its misses in
-/// flight.
-pub const MODEL_REVISION: u32 = 3;
+/// flight. 4: the L2: a launch whose buffers fit in it is served from it (no DRAM traffic,
+/// misses wait an L2 trip), its bandwidth bounds the launch, and the first wave's requests
+/// queue at the level that serves them.
+pub const MODEL_REVISION: u32 = 4;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};

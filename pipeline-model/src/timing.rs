@@ -18,8 +18,10 @@ pub struct BlockTiming {
 
 /// Cycles each resource is held, indexed like [`Architecture::resources`]: the issue stage
 /// one cycle (issue interval) per instruction, a unit the initiation interval of each
-/// instruction on it divided by the unit's copies; for [`crate::arch::DRAM`], the bytes one
-/// work-item moves to and from global memory.
+/// instruction on it divided by the unit's copies; for [`crate::arch::MSHR`], the miss
+/// entries taken over the entries there are (the model turns them into cycles); for
+/// [`crate::arch::L2`] and [`crate::arch::DRAM`], the bytes one work-item moves to and from
+/// global memory.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ResourceUsage(pub Vec<f64>);
 
@@ -27,18 +29,19 @@ impl ResourceUsage {
     /// Usage of `instrs` on `arch`.
     pub fn of(arch: &Architecture, instrs: &[Instr]) -> Self {
         let mut usage = vec![0.0; arch.resources().len()];
-        let dram = arch.dram_resource();
+        // The L2 and the DRAM count the same bytes: every byte past the L1 crosses the
+        // L2; whether it also comes from DRAM the model decides per launch.
+        let memory_sides = [arch.l2_resource(), arch.dram_resource()];
         for instr in instrs {
             let t = arch.describe_instr(instr);
             usage[0] += f64::from(arch.frontend.issue_interval);
             usage[t.unit + 1] += f64::from(t.initiation) / f64::from(t.copies);
-            if let Some(d) = dram {
-                usage[d] += dram_bytes(arch, instr);
+            for side in memory_sides.into_iter().flatten() {
+                usage[side] += memory_bytes(arch, instr);
             }
         }
         if let (Some(m), Some(entries)) = (arch.mshr_resource(), arch.memory.mshrs_per_sm) {
-            usage[m] =
-                instrs.iter().map(|i| mshr_cycles(arch, i)).sum::<f64>() / f64::from(entries);
+            usage[m] = instrs.iter().map(missed_lines).sum::<f64>() / f64::from(entries);
         }
         if let Some(f) = arch.fetch_resource() {
             let groups = instrs.len().div_ceil(arch.frontend.fetch_group as usize);
@@ -52,7 +55,7 @@ impl ResourceUsage {
 /// 32-byte sectors (or 128-byte lines, where the caches fill whole lines:
 /// `memory.fetch_bytes`) spread over its lanes when the access was analysed (an
 /// uncoalesced access moves whole sectors for a few useful bytes), else the useful bytes.
-fn dram_bytes(arch: &Architecture, instr: &Instr) -> f64 {
+fn memory_bytes(arch: &Architecture, instr: &Instr) -> f64 {
     let fetch = arch.memory.fetch_bytes;
     match instr.access {
         Some(a) if a.sectors > 0 => {
@@ -134,17 +137,18 @@ fn reordered(instrs: &[Instr], order: &[usize]) -> Vec<Instr> {
     order.iter().map(|&i| instrs[i].clone()).collect()
 }
 
-/// Cycles `instr` holds miss entries: a global load charged at DRAM (a first touch)
-/// holds one per line for the trip to DRAM. Loads charged at the L2 (inside loops) are
-/// not counted: the analysis cannot tell how many of their lines the L1 merges or keeps.
-fn mshr_cycles(arch: &Architecture, instr: &Instr) -> f64 {
+/// Miss entries `instr` takes: a global load charged at DRAM (a first touch) takes one
+/// per line, held for the trip to wherever the launch's data is (the model multiplies by
+/// that latency: [`crate::kernel`]). Loads charged at the L2 (inside loops) are not
+/// counted: the analysis cannot tell how many of their lines the L1 merges or keeps.
+fn missed_lines(instr: &Instr) -> f64 {
     match instr.access {
         Some(a)
             if instr.class == OpClass::GlobalMem
                 && !instr.writes.is_empty()
                 && a.level == MemLevel::Dram =>
         {
-            f64::from(a.transactions) * f64::from(arch.memory.dram)
+            f64::from(a.transactions)
         }
         _ => 0.0,
     }

@@ -78,11 +78,14 @@ fn the_dram_is_the_last_resource_and_belongs_to_the_whole_gpu() {
 #[test]
 fn bytes_of_all_work_items_add_up_over_the_bandwidth() {
     // 1024 work-items of 8 bytes each (a float2 load, say), t = 1: 8192 bytes / 64 = 128
-    // cycles and 10 of latency, more than the latency term (16 groups of 16 warps, 3 at once, each 1 + 7 issue
-    // offsets: 6 rounds of 8 cycles).
+    // cycles and 10 of latency, more than the latency term (16 groups of 16 warps, 3 at
+    // once, each 1 + 7 issue offsets: 6 rounds of 8 cycles; and the first wave's 3 x 64 x
+    // 8 = 1536 bytes queue 1536 / 64 = 24 cycles at the DRAM).
     let t = vec![1; 1024];
     let e = run(&t, &[8; 1024], 64, None);
-    assert_eq!(e.latency_cycles, 48);
+    assert_eq!(e.queue_cycles, 24);
+    assert_eq!(e.latency_cycles, 48 + 24);
+    assert!(!e.l2_resident);
     assert_eq!(e.dram_bytes, Some(8192));
     assert_eq!(e.contention_cycles[DRAM_COLUMN], 138.0);
     assert_eq!(e.cycles, 138);
@@ -116,17 +119,18 @@ fn the_buffer_footprint_caps_the_traffic() {
 #[test]
 fn a_long_latency_hides_the_dram() {
     // 64 work-items in one group, t = 500, 2 bytes each: 128 bytes are 2 cycles, 12 with
-    // the latency; the group's 16 warps of 4 end at 500 + floor(15 / 2).
+    // the latency; the group's 16 warps of 4 end at 500 + floor(15 / 2), and its 128 bytes
+    // (all in the first wave) queue 2 cycles.
     let e = run(&[500; 64], &[2; 64], 64, None);
     assert_eq!(e.contention_cycles[DRAM_COLUMN], 12.0);
     assert_eq!(e.bound, Bound::Latency);
-    assert_eq!(e.cycles, 507);
+    assert_eq!(e.cycles, 507 + 2);
 }
 
 #[test]
 fn a_bandwidth_the_model_cannot_use_is_refused_with_its_field() {
     let shipped = include_str!("../arch/gtx480.toml");
-    let bad = shipped.replace("dram_gb_per_s = 177.4", "dram_gb_per_s = -1.0");
+    let bad = shipped.replace("dram_gb_per_s = 88.7", "dram_gb_per_s = -1.0");
     assert_ne!(bad, shipped);
     let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
     assert_eq!(

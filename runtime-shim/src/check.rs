@@ -534,6 +534,8 @@ mod tests {
             cycles,
             micros: cycles as f64 / 700.0,
             latency_cycles: cycles / 2,
+            queue_cycles: 0,
+            l2_resident: false,
             launch_cycles: 0,
             divergence_cycles: 0,
             bound: bound.to_string(),

@@ -196,6 +196,10 @@ pub fn model_identity(arch: &pipeline_model::Architecture) -> String {
     )
 }
 
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
 /// The model's estimate of one launch, as reported.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Estimate {
@@ -203,8 +207,16 @@ pub struct Estimate {
     pub cycles: u64,
     /// Estimated microseconds at the architecture's clock.
     pub micros: f64,
-    /// The latency term `t_opt`.
+    /// The latency term: `t_opt` plus `queue_cycles`.
     pub latency_cycles: u64,
+    /// The cycles the first wave's memory requests wait at the level that serves them,
+    /// included in `latency_cycles` (absent: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub queue_cycles: u64,
+    /// Whether the launch's buffers fit in the L2 (the architecture gives
+    /// `memory.l2_bytes`), so that it was served from there and moved nothing from DRAM.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub l2_resident: bool,
     /// The architecture's fixed cost of a launch, included in `cycles` (absent in reports
     /// of models before it: 0).
     #[serde(default)]
@@ -239,6 +251,8 @@ impl From<&KernelEstimate> for Estimate {
             cycles: e.cycles,
             micros: e.micros,
             latency_cycles: e.latency_cycles,
+            queue_cycles: e.queue_cycles,
+            l2_resident: e.l2_resident,
             launch_cycles: e.launch_cycles,
             divergence_cycles: e.divergence_cycles,
             bound: match &e.bound {
@@ -1227,6 +1241,8 @@ mod tests {
                 cycles: 700,
                 micros: 1.0,
                 latency_cycles: 700,
+                queue_cycles: 0,
+                l2_resident: false,
                 launch_cycles: 0,
                 divergence_cycles: 0,
                 bound: "latency".into(),

@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -35,16 +35,16 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 346ul; s->u[0] += 1024ul; s->u[1] += 480ul; s->u[3] += 256ul; s->u[4] += 512ul; s->u[6] += 256ul; s->last = 6u; return;
-    case 6u: s->t += 315ul; s->u[0] += 768ul; s->u[1] += 352ul; s->u[3] += 192ul; s->u[4] += 384ul; s->u[6] += 256ul; s->last = 6u; return;
+    case 4u: s->t += 346ul; s->u[0] += 1024ul; s->u[1] += 480ul; s->u[3] += 256ul; s->u[4] += 512ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 6u; return;
+    case 6u: s->t += 315ul; s->u[0] += 768ul; s->u[1] += 352ul; s->u[3] += 192ul; s->u[4] += 384ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: s->t += 316ul; s->u[0] += 640ul; s->u[1] += 224ul; s->u[3] += 256ul; s->u[4] += 320ul; s->u[6] += 256ul; s->last = 9u; return;
-    case 9u: s->t += 74ul; s->u[0] += 512ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 256ul; s->u[6] += 256ul; s->last = 9u; return;
+    case 7u: s->t += 316ul; s->u[0] += 640ul; s->u[1] += 224ul; s->u[3] += 256ul; s->u[4] += 320ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 9u; return;
+    case 9u: s->t += 74ul; s->u[0] += 512ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 256ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 9u; return;
     default: return;
     }
 }
@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -67,6 +67,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
+    rec[8] = s->u[7];
 }
 #line 1
 // A 64-bin histogram: per-work-group counts in local memory, merged with global atomics.

@@ -1,18 +1,18 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 543ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 543ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
-    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
@@ -27,15 +27,15 @@ static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
-    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; break;
+    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -44,6 +44,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__priv
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
+    rec[8] = s->u[7];
 }
 #line 1
 // The microbenchmark of Gerum et al. 2015 (Figure 2): a loop of 30 data-dependent

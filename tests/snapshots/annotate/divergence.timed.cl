@@ -1,18 +1,18 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; ulong a[2]; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 546ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 546ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->last = 4u; return;
-    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
@@ -33,15 +33,15 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_3(__privat
 static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
-    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
+    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 10;
+    __global ulong *rec = records + id * 11;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -50,8 +50,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
-    rec[8] = s->a[0];
-    rec[9] = s->a[1];
+    rec[8] = s->u[7];
+    rec[9] = s->a[0];
+    rec[10] = s->a[1];
 }
 #line 1
 // Even and odd work-items take different paths: within a warp both run, one after the other.

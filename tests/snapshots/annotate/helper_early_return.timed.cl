@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 535ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 500ul; s->u[6] += 256ul; s->last = 2u; return;
+    case 1u: s->t += 535ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -26,14 +26,14 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
 {
     switch (s->last) {
     case 1u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
-    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
-    case 3u: s->t += 255ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; break;
+    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 3u: s->t += 255ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -42,6 +42,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
+    rec[8] = s->u[7];
 }
 #line 1
 // A helper function (inlined at -O3) and an early return for work-items past the end.

@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -11,31 +11,31 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
-    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->last = 5u; return;
+    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
+    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1360ul; s->u[0] += 5248ul; s->u[1] += 1536ul; s->u[3] += 4608ul; s->u[4] += 2688ul; s->u[6] += 512ul; s->last = 3u; return;
-    case 3u: s->t += 1308ul; s->u[0] += 4096ul; s->u[1] += 960ul; s->u[3] += 4480ul; s->u[4] += 2112ul; s->u[6] += 512ul; s->last = 3u; return;
+    case 1u: s->t += 1360ul; s->u[0] += 5248ul; s->u[1] += 1536ul; s->u[3] += 4608ul; s->u[4] += 2688ul; s->u[6] += 512ul; s->u[7] += 512ul; s->last = 3u; return;
+    case 3u: s->t += 1308ul; s->u[0] += 4096ul; s->u[1] += 960ul; s->u[3] += 4480ul; s->u[4] += 2112ul; s->u[6] += 512ul; s->u[7] += 512ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
-    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; break;
+    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 5u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -44,6 +44,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
+    rec[8] = s->u[7];
 }
 #line 1
 // C = A * B for square n x n matrices (n a multiple of TILE), tiled through local memory.

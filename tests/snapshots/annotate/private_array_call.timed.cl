@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; ulong k[1]; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; ulong k[1]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_settle_0(__private __srcsim_state *s)
 {
     ulong k = s->k[0];
@@ -54,7 +54,7 @@ static inline __attribute__((always_inline)) void __srcsim_horner_4(__private __
 static inline __attribute__((always_inline)) void __srcsim_private_array_call_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 8662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 128000ul; s->u[6] += 69632ul; s->last = 1u; return;
+    case 0u: s->t += 8662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 256ul; s->u[6] += 69632ul; s->u[7] += 69632ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -72,14 +72,14 @@ static inline __attribute__((always_inline)) void __srcsim_exit_horner(__private
 static inline __attribute__((always_inline)) void __srcsim_exit_private_array_call(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 8662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 128000ul; s->u[6] += 69632ul; break;
+    case 0u: s->t += 8662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 256ul; s->u[6] += 69632ul; s->u[7] += 69632ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -88,6 +88,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_private_array_ca
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
+    rec[8] = s->u[7];
 }
 #line 1
 // A private array indexed at run time (it lives in the local-memory depot) and a helper

@@ -1,6 +1,6 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
-typedef struct { ulong t; ulong u[7]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -11,7 +11,7 @@ static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__privat
 static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 793ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 1000ul; s->u[6] += 768ul; s->last = 2u; return;
+    case 1u: s->t += 793ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 768ul; s->u[7] += 768ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -25,7 +25,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__pri
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 8;
+    __global ulong *rec = records + id * 9;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -34,6 +34,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__pri
     rec[5] = s->u[4];
     rec[6] = s->u[5];
     rec[7] = s->u[6];
+    rec[8] = s->u[7];
 }
 #line 1
 // c = a + b, one work-item per element; the guard handles a global size rounded up.

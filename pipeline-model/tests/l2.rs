@@ -1,0 +1,158 @@
+//! The L2 on hand-computed cases: a launch whose buffers fit in it is served from it (no
+//! DRAM traffic, misses in flight wait an L2 trip), one whose buffers exceed it comes from
+//! DRAM; the L2's bandwidth bounds every launch; and the first wave's compulsory traffic
+//! queues at the level that serves it, in the latency term.
+
+mod common;
+
+use pipeline_model::*;
+
+/// gtx480 shrunk: warps of 4, one SM with 2 miss entries, a 1000 MHz clock; an L2 of 4096
+/// bytes moving 128 bytes a cycle with a 20-cycle trip, a DRAM moving 32 bytes a cycle with
+/// a 100-cycle trip; no launch cost. Resources: issue, ALU, SFU, MEM, MSHR, L2, DRAM;
+/// usage scale 2 (2 ALUs, 2 entries).
+fn toy() -> Architecture {
+    let mut a = common::paper_gtx480();
+    a.issue_scope = Scope::SubCore;
+    a.warp_size = 4;
+    a.sm_count = 1;
+    a.clock_mhz = 1000.0;
+    a.memory.mshrs_per_sm = Some(2);
+    a.memory.l2_bytes = Some(4096);
+    a.memory.l2_gb_per_s = Some(128.0);
+    a.memory.l2_hit = 20;
+    a.memory.dram_gb_per_s = Some(32.0);
+    a.memory.dram = 100;
+    a
+}
+
+const R: usize = 7;
+const MSHR_COLUMN: usize = 4;
+const L2_COLUMN: usize = 5;
+const DRAM_COLUMN: usize = 6;
+
+/// A launch of `n` work-items in groups of `local`, each with time `t`, taking `misses`
+/// miss entries and moving `bytes` bytes past the L1, with the given buffer footprint.
+fn run(n: usize, local: u64, t: u64, misses: u64, bytes: u64, footprint: u64) -> KernelEstimate {
+    let arch = toy();
+    let scale = arch.usage_scale();
+    let mut rec = [0u64; R];
+    rec[MSHR_COLUMN] = misses * scale / 2;
+    rec[L2_COLUMN] = bytes * scale;
+    rec[DRAM_COLUMN] = bytes * scale;
+    let data: Vec<u64> = (0..n).flat_map(|_| std::iter::once(t).chain(rec)).collect();
+    estimate(
+        &arch,
+        &LaunchGeometry {
+            global: [n as u64, 1, 1],
+            local: [local, 1, 1],
+        },
+        &KernelResources {
+            global_memory_bytes: Some(footprint),
+            ..KernelResources::default()
+        },
+        &Records {
+            data: &data,
+            resources: R,
+            usage_scale: scale,
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_l2_comes_before_the_dram_and_counts_the_same_bytes() {
+    let arch = toy();
+    assert_eq!(
+        arch.resources(),
+        ["issue", "ALU", "SFU", "MEM", "MSHR", "L2", "DRAM"]
+    );
+    assert_eq!(arch.l2_resource(), Some(L2_COLUMN));
+    assert_eq!(arch.resource_scopes()[L2_COLUMN], Scope::Device);
+    assert_eq!(arch.l2_bytes_per_cycle(), Some(128.0));
+    // A float load of a coalesced warp: 4 bytes a lane past the L1, on both.
+    let load = Instr::new(OpClass::GlobalMem, &[1], &[2])
+        .with_global_bytes(4)
+        .with_access(MemAccess {
+            level: MemLevel::Dram,
+            transactions: 1,
+            sectors: 4,
+        });
+    let usage = ResourceUsage::of(&arch, &[load]).0;
+    assert_eq!(usage[L2_COLUMN], usage[DRAM_COLUMN]);
+    // One line, one miss entry of the 2.
+    assert_eq!(usage[MSHR_COLUMN], 0.5);
+}
+
+#[test]
+fn buffers_that_fit_in_the_l2_are_served_from_it() {
+    // 64 work-items in one group of 16 warps, t = 10, 16 bytes each: 1024 bytes, buffers
+    // of 2048 fit in the 4096-byte L2. No DRAM traffic; the L2 takes 1024 / 128 = 8 cycles
+    // plus its 20-cycle trip; the first (only) wave's 1024 bytes queue 8 cycles at the L2.
+    // Each warp takes the most any of its lanes took: 1 entry, 16 warps on the SM hold 16
+    // entries of 2, each for an L2 trip: 16 / 2 x 20 = 160 cycles.
+    let e = run(64, 64, 10, 1, 16, 2048);
+    assert!(e.l2_resident);
+    assert_eq!(e.dram_bytes, Some(0));
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 0.0);
+    assert_eq!(e.contention_cycles[L2_COLUMN], 8.0 + 20.0);
+    assert_eq!(e.queue_cycles, 8);
+    // The 16 warps' issue offsets: 10 + floor(15 / 2) = 17, plus the queue.
+    assert_eq!(e.latency_cycles, 17 + 8);
+    assert_eq!(e.contention_cycles[MSHR_COLUMN], 160.0);
+    assert_eq!(e.cycles, 160);
+    assert_eq!(
+        e.bound,
+        Bound::Resource {
+            resource: "MSHR".into()
+        }
+    );
+}
+
+#[test]
+fn buffers_larger_than_the_l2_come_from_dram() {
+    // The same launch with buffers of 8192 bytes: the DRAM moves the 1024 bytes in 32
+    // cycles plus its 100-cycle trip, the first wave queues 32 cycles at the DRAM, and the
+    // 16 entries wait DRAM trips: 16 / 2 x 100 = 800 cycles.
+    let e = run(64, 64, 10, 1, 16, 8192);
+    assert!(!e.l2_resident);
+    assert_eq!(e.dram_bytes, Some(1024));
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 32.0 + 100.0);
+    assert_eq!(e.contention_cycles[L2_COLUMN], 8.0 + 20.0);
+    assert_eq!(e.queue_cycles, 32);
+    assert_eq!(e.latency_cycles, 17 + 32);
+    assert_eq!(e.contention_cycles[MSHR_COLUMN], 800.0);
+    assert_eq!(e.cycles, 800);
+}
+
+#[test]
+fn only_the_first_waves_share_of_the_compulsory_traffic_queues() {
+    // 256 work-items in 16 groups of 16, each 64 bytes: 16384 bytes counted, but the
+    // buffers are 2048 bytes (the rest hits a cache). With one SM and at most 8 groups at
+    // once (gtx480's 8 work-group slots; 4 warps each), the first wave is 8 of 16 groups:
+    // half of the 2048 compulsory bytes, 1024 / 128 = 8 cycles at the L2.
+    let e = run(256, 16, 10, 0, 64, 2048);
+    assert!(e.l2_resident);
+    assert_eq!(e.parallel_work_groups, 8);
+    assert_eq!(e.queue_cycles, 8);
+    // The L2 term counts every byte that crosses it: 16384 / 128 + 20.
+    assert_eq!(e.contention_cycles[L2_COLUMN], 128.0 + 20.0);
+}
+
+#[test]
+fn an_l2_the_model_cannot_use_is_refused_with_its_field() {
+    let shipped = include_str!("../arch/gtx480.toml");
+    for (from, to, field) in [
+        ("l2_bytes = 786432", "l2_bytes = 0", "memory.l2_bytes"),
+        (
+            "l2_gb_per_s = 179.2",
+            "l2_gb_per_s = 0.0",
+            "memory.l2_gb_per_s",
+        ),
+    ] {
+        let bad = shipped.replace(from, to);
+        assert_ne!(bad, shipped, "{from}");
+        let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
+        assert!(err.to_string().contains(&format!("`{field}`")), "{err}");
+    }
+}
