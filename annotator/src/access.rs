@@ -16,9 +16,10 @@
 //!   (bank conflicts; a uniform address is a broadcast);
 //! - a global load is charged the level it is most likely served from: a warp-uniform
 //!   address (a value every lane reads, reused by every warp) the L1; a per-lane address
-//!   outside any loop is a first touch, from DRAM; one inside a loop the L2 (data the
-//!   work-group's neighbours or earlier iterations brought in). Stores and atomics complete
-//!   at the L2.
+//!   outside any loop is a first touch, from DRAM (or from the L2 where the architecture
+//!   says the launch's data is there: `Architecture::served_from`); one inside a loop the
+//!   L2 (data the work-group's neighbours or earlier iterations brought in). Stores and
+//!   atomics complete at the L2.
 //!
 //! Assumptions: a warp is 32 consecutive work-items along x (work-groups at least 32 wide;
 //! `%tid.y` and `%tid.z` are uniform in a warp), and addresses are aligned as the lane-0

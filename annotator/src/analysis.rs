@@ -324,7 +324,8 @@ fn analyze_function(
                             line: source_line(module, p).map_or(0, |l| l.line),
                             opcode: p.opcode.clone(),
                             space: if shared { "shared" } else { "global" }.to_string(),
-                            level: (!shared).then(|| access.level.name().to_string()),
+                            level: (!shared)
+                                .then(|| arch.served_from(access.level).name().to_string()),
                             transactions: access.transactions,
                             sectors: access.sectors,
                             latency: arch.describe_instr(i).latency,

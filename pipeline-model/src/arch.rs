@@ -670,7 +670,7 @@ impl Architecture {
     pub fn describe_instr(&self, instr: &Instr) -> InstrTiming {
         let mut t = self.describe(instr.class);
         if let Some(access) = instr.access {
-            let base = match (instr.class, access.level) {
+            let base = match (instr.class, self.served_from(access.level)) {
                 (OpClass::SharedMem, _) => self.memory.shared,
                 (_, MemLevel::L1) => self.memory.l1_hit,
                 (_, MemLevel::L2) => self.memory.l2_hit,
@@ -681,6 +681,19 @@ impl Architecture {
             t.initiation *= extra + 1;
         }
         t
+    }
+
+    /// The level whose latency an access the front end charged at `level` waits for. A
+    /// first touch ([`MemLevel::Dram`]) comes from the L2 where the description gives its
+    /// capacity (`memory.l2_bytes`): block times are fixed before any launch, and a
+    /// launch's data is in the L2 when its buffers fit (what the host or an earlier launch
+    /// wrote is still there). A launch whose buffers exceed the L2 pays DRAM's trip in the
+    /// model's throughput terms (misses in flight, DRAM), not in its paths' latency.
+    pub fn served_from(&self, level: MemLevel) -> MemLevel {
+        match level {
+            MemLevel::Dram if self.memory.l2_bytes.is_some() => MemLevel::L2,
+            level => level,
+        }
     }
 
     /// Usage counter units per cycle: the least common multiple of the units' copies (and
@@ -832,8 +845,16 @@ mod tests {
         let load = Instr::new(OpClass::GlobalMem, &[1], &[2]);
         // Not analysed: the `mem` row.
         assert_eq!(a.describe_instr(&load).latency, a.ops.mem.latency);
-        let t = a.describe_instr(&load.clone().with_access(access(MemLevel::Dram, 1)));
-        assert_eq!((t.latency, t.initiation), (a.memory.dram, 1));
+        // A first touch: from the L2 where the description gives its capacity (the
+        // launch's data is there when it fits), else from DRAM.
+        let first_touch = load.clone().with_access(access(MemLevel::Dram, 1));
+        assert_eq!(a.served_from(MemLevel::Dram), MemLevel::L2);
+        let t = a.describe_instr(&first_touch);
+        assert_eq!((t.latency, t.initiation), (a.memory.l2_hit, 1));
+        let mut no_l2 = a.clone();
+        no_l2.memory.l2_bytes = None;
+        assert_eq!(no_l2.served_from(MemLevel::Dram), MemLevel::Dram);
+        assert_eq!(no_l2.describe_instr(&first_touch).latency, a.memory.dram);
         let t = a.describe_instr(&load.clone().with_access(access(MemLevel::L2, 1)));
         assert_eq!(t.latency, a.memory.l2_hit);
         // 32 lines: the memory pipeline is held 32 passes, the last line 31 passes later.

@@ -33,7 +33,8 @@
 //!   DRAM trip. `L2` and `DRAM` are each the bytes over the level's bandwidth plus one
 //!   load-to-use latency (the last request's trip): roofline bounds, a floor on the time
 //!   of a memory-bound launch. `MSHR` is the most loaded SM's miss entries times that
-//!   trip.
+//!   trip, or, when longer, the time the serving level takes to drain the entries of every
+//!   SM that has misses (all of them full: Little's law).
 //! - queueing: the first wave's work-groups start together and send their requests
 //!   together; the serving level drains the burst at its bandwidth, so the latency term is
 //!   `t_opt` plus the first wave's bytes over that bandwidth.
@@ -461,8 +462,17 @@ pub fn estimate(
                             bytes as f64 / per_cycle + f64::from(latency)
                         })
                 }
-                // Miss entries, each held for a trip to where the data is.
-                Scope::Sm if Some(r) == mshr => most_loaded() * f64::from(miss_latency),
+                // Miss entries, each held for a trip to where the data is: at least the
+                // unloaded trip, and when every busy SM keeps its entries full, the time
+                // the serving level takes to drain them all (Little's law).
+                Scope::Sm if Some(r) == mshr => {
+                    let busy = usage.iter().filter(|sm| per_sm(sm) > 0).count() as f64;
+                    let in_flight = busy
+                        * f64::from(arch.memory.mshrs_per_sm.unwrap_or(0))
+                        * f64::from(arch.memory.fetch_bytes);
+                    let drain = serving_bytes_per_cycle.map_or(0.0, |b| in_flight / b);
+                    most_loaded() * f64::from(miss_latency).max(drain)
+                }
                 Scope::Sm | Scope::SubCore => most_loaded(),
             }
         })

@@ -34,7 +34,18 @@ const DRAM_COLUMN: usize = 6;
 /// A launch of `n` work-items in groups of `local`, each with time `t`, taking `misses`
 /// miss entries and moving `bytes` bytes past the L1, with the given buffer footprint.
 fn run(n: usize, local: u64, t: u64, misses: u64, bytes: u64, footprint: u64) -> KernelEstimate {
-    let arch = toy();
+    run_on(&toy(), n, local, t, misses, bytes, footprint)
+}
+
+fn run_on(
+    arch: &Architecture,
+    n: usize,
+    local: u64,
+    t: u64,
+    misses: u64,
+    bytes: u64,
+    footprint: u64,
+) -> KernelEstimate {
     let scale = arch.usage_scale();
     let mut rec = [0u64; R];
     rec[MSHR_COLUMN] = misses * scale / 2;
@@ -42,7 +53,7 @@ fn run(n: usize, local: u64, t: u64, misses: u64, bytes: u64, footprint: u64) ->
     rec[DRAM_COLUMN] = bytes * scale;
     let data: Vec<u64> = (0..n).flat_map(|_| std::iter::once(t).chain(rec)).collect();
     estimate(
-        &arch,
+        arch,
         &LaunchGeometry {
             global: [n as u64, 1, 1],
             local: [local, 1, 1],
@@ -155,4 +166,22 @@ fn an_l2_the_model_cannot_use_is_refused_with_its_field() {
         let err = Architecture::from_toml(&bad, "bad.toml").unwrap_err();
         assert!(err.to_string().contains(&format!("`{field}`")), "{err}");
     }
+}
+
+#[test]
+fn full_miss_entries_wait_for_the_serving_level_to_drain_them() {
+    // The resident launch above on an L2 of 8 bytes a cycle: the SM's 2 entries of 128-byte
+    // lines (gtx480's fetch) take 2 x 128 / 8 = 32 cycles to drain, more than the 20-cycle
+    // trip, so each entry is held 32 cycles: 16 / 2 x 32 = 256.
+    let mut arch = toy();
+    arch.memory.l2_gb_per_s = Some(8.0);
+    assert_eq!(arch.memory.fetch_bytes, 128);
+    let e = run_on(&arch, 64, 64, 10, 1, 16, 2048);
+    assert!(e.l2_resident);
+    assert_eq!(e.contention_cycles[MSHR_COLUMN], 256.0);
+    // A fast L2 drains them within the trip: 16 / 2 x 20.
+    assert_eq!(
+        run(64, 64, 10, 1, 16, 2048).contention_cycles[MSHR_COLUMN],
+        160.0
+    );
 }

@@ -4,7 +4,7 @@ typedef struct { ulong t; ulong u[8]; uint last; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 546ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 1u; return;
     default: return;
     }
 }

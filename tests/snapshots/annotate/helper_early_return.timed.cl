@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 535ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 2u; return;
+    case 1u: s->t += 285ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 2u; return;
     default: return;
     }
 }
