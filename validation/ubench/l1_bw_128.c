@@ -9,8 +9,12 @@
 int main(int argc, char **argv)
 {
     ub_config c = ub_parse(argc, argv);
+    if (c.threads_per_block > 1024) {
+        fprintf(stderr, "l1_bw_128: at most 1024 threads per block (the slack past the array)\n");
+        return 64;
+    }
     ub_cl cl = ub_open("l1_bw_128", "l1_bw_128.cl", "");
-    size_t n = ARRAY_SIZE, threads = c.total_threads;
+    size_t n = ARRAY_SIZE + 4 * 1024 /* slack: kernels/l1_bw_128.cl */, threads = c.total_threads;
     float *pos = ub_alloc(n * sizeof *pos), *sink = ub_alloc(threads * sizeof *sink);
     for (size_t i = 0; i < n; i++)
         pos[i] = (float)i;

@@ -10,7 +10,7 @@ int main(int argc, char **argv)
 {
     ub_config c = ub_parse(argc, argv);
     ub_cl cl = ub_open("l1_bw_32f_unroll", "l1_bw_32f_unroll.cl", "");
-    size_t n = WARM, threads = c.total_threads;
+    size_t n = WARM + 1024 /* slack: kernels/l1_bw_32f_unroll.cl */, threads = c.total_threads;
     if (c.threads_per_block > 1024) {
         fprintf(stderr, "l1_bw_32f_unroll: at most 1024 threads per block\n");
         return 64;

@@ -5,11 +5,15 @@
 
 #define REPEAT_TIMES 256
 #define ARRAY_SIZE 8192
-#define SLACK 32
+#define SLACK (1024 + 32) /* see kernels/l1_bw_64f.cl */
 
 int main(int argc, char **argv)
 {
     ub_config c = ub_parse(argc, argv);
+    if (c.threads_per_block > 1024) {
+        fprintf(stderr, "l1_bw_64f: at most 1024 threads per block (the slack past the array)\n");
+        return 64;
+    }
     ub_cl cl = ub_open("l1_bw_64f", "l1_bw_64f.cl", "");
     size_t n = ARRAY_SIZE + SLACK, threads = c.total_threads;
     double *pos = ub_alloc(n * sizeof *pos), *sink = ub_alloc(threads * sizeof *sink);

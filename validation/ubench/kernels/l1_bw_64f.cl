@@ -1,6 +1,6 @@
 /* L1 read bandwidth, 64-bit loads (port of GPU_Microbenchmark/l1_bw_64f): two doubles
- * 256 bytes apart per iteration, sliding 64 doubles an iteration. 32 doubles of slack past
- * the array, which the original's last offsets reach. */
+ * 256 bytes apart per iteration, sliding 64 doubles an iteration. As in l1_bw_32f.cl only
+ * the uniform part of the index wraps; 1024 + 32 doubles of slack past the array. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void l1_bw_64f(__global const double *pos, __global double *sink_out, uint mask,
                         uint repeat)
@@ -11,7 +11,7 @@ __kernel void l1_bw_64f(__global const double *pos, __global double *sink_out, u
         s0 += pos[i];
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint j = 0; j < repeat; j++) {
-        __global const double *p = pos + ((tid + j * 64u) & mask);
+        __global const double *p = pos + ((j * 64u) & mask) + tid;
         s0 += p[0];
         s1 += p[32];
     }

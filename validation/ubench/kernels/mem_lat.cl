@@ -16,13 +16,13 @@ __kernel void mem_lat(__global volatile ulong *pos, __global ulong *sink_out, ui
     if (get_group_id(0) == 0) {
         for (uint i = tid; i < iters + THREADS && i < n - THREADS; i += get_local_size(0))
             pos[i] = i + THREADS;
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        if (uid < THREADS) {
-            pos[n - (THREADS - tid)] = tid;
-            ulong p = pos[tid];
-            for (uint i = tid; i < iters - THREADS; i += THREADS)
-                p = pos[p];
-            sink_out[tid] = p;
-        }
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (uid < THREADS) {
+        pos[n - (THREADS - tid)] = tid;
+        ulong p = pos[tid];
+        for (uint i = tid; i < iters - THREADS; i += THREADS)
+            p = pos[p];
+        sink_out[tid] = p;
     }
 }
