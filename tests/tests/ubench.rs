@@ -1,0 +1,145 @@
+//! The GPU microbenchmark ports (validation/ubench) as scripts/calibrate runs them: the
+//! small ones build, run on the OpenCL device alone and under `srcsim run`, print the same
+//! output (their checksum line) both ways, and every launch gets an estimate; and the
+//! committed calibration tables have a row for every port in the directory.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{root, rows};
+
+/// Small ports and a command line of their measured runs: a few thousand work-items and
+/// short loops, so that the test takes seconds.
+const SMALL: &[(&str, &[&str])] = &[
+    ("l2_lat", &["--fast"]),
+    ("shared_lat", &["--blocks", "1"]),
+    ("shared_bank_conflicts", &["1"]),
+    ("shared_bank_conflicts", &["2"]),
+];
+
+/// srcsim's binary, built by the same cargo profile as this test (target/<profile>/srcsim);
+/// built here when a run of this crate alone has not built it.
+fn srcsim() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    let bin = profile_dir.join("srcsim");
+    if !bin.is_file() {
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.current_dir(root())
+            .args(["build", "-q", "-p", "runtime-shim"]);
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().expect("cargo runs").success());
+    }
+    assert!(bin.is_file(), "{} not built", bin.display());
+    bin
+}
+
+/// Builds the given ports with validation/ubench/Makefile into a directory of this test's.
+fn build(ports: &[&str]) -> PathBuf {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ubench");
+    let targets: Vec<String> = ports
+        .iter()
+        .map(|p| out.join(p).display().to_string())
+        .collect();
+    let status = Command::new("make")
+        .arg("-s")
+        .arg("-C")
+        .arg(root().join("validation/ubench"))
+        .arg(format!("OUT={}", out.display()))
+        .args(&targets)
+        .status()
+        .expect("make runs");
+    assert!(status.success(), "building the ports failed");
+    out
+}
+
+fn text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn small_ports_run_alike_under_srcsim_and_are_simulated() {
+    let names: Vec<&str> = SMALL.iter().map(|(p, _)| *p).collect();
+    let bins = build(&names);
+    let srcsim = srcsim();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ubench-reports");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (port, args)) in SMALL.iter().enumerate() {
+        let exe = bins.join(port);
+        let plain = Command::new(&exe).args(*args).output().unwrap();
+        assert_eq!(
+            plain.status.code(),
+            Some(0),
+            "{port} {args:?} fails on its own"
+        );
+        assert!(
+            text(&plain).starts_with(&format!("{port}: checksum ")),
+            "{port}: {}",
+            text(&plain)
+        );
+
+        let report = dir.join(format!("{port}-{i}.json"));
+        let _ = std::fs::remove_file(&report);
+        let sim = Command::new(&srcsim)
+            .args(["run", "--arch", "hopper_h100", "--report"])
+            .arg(&report)
+            .arg("--")
+            .arg(&exe)
+            .args(*args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            sim.status.code(),
+            Some(0),
+            "{port} {args:?} under srcsim: {}",
+            String::from_utf8_lossy(&sim.stderr)
+        );
+        assert_eq!(text(&sim), text(&plain), "{port} {args:?}: output differs");
+
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let launches = json["launches"].as_array().unwrap();
+        assert_eq!(launches.len(), 1, "{port}: {json}");
+        for l in launches {
+            assert_eq!(l["status"], "simulated", "{port}: {l}");
+            let cycles = l["cycles"].as_u64().unwrap();
+            let latency = l["latency_cycles"].as_u64().unwrap();
+            assert!(cycles > 0 && cycles >= latency, "{port}: {l}");
+        }
+    }
+}
+
+/// Every port in validation/ubench (one C file each) has a row in the committed tables of
+/// scripts/calibrate, and every row names a port that is there.
+#[test]
+fn calibration_tables_list_every_port() {
+    let dir = root().join("validation/ubench");
+    let ports: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let path = e.unwrap().path();
+            let stem = path.file_stem()?.to_string_lossy().into_owned();
+            (path.extension()? == "c").then_some(stem)
+        })
+        .collect();
+    assert!(ports.len() >= 15, "{ports:?}");
+    for arch in ["hopper_h100", "ampere_a100"] {
+        let table = rows(&dir.join(format!("calibration-{arch}.csv")));
+        let listed: BTreeSet<String> = table.iter().map(|r| r["port"].clone()).collect();
+        assert_eq!(
+            listed, ports,
+            "calibration-{arch}.csv: rerun scripts/calibrate --arch {arch}"
+        );
+        for r in &table {
+            assert_eq!(r["status"], "simulated", "{arch}: {r:?}");
+            let predicted: u64 = r["predicted_cycles"].parse().unwrap();
+            let measured: u64 = r["measured_cycles"].parse().unwrap();
+            assert!(predicted > 0 && measured > 0, "{arch}: {r:?}");
+        }
+    }
+}
