@@ -15,7 +15,8 @@
 //! - a shared access takes as many passes as the most words any of the 32 banks must serve
 //!   (bank conflicts; a uniform address is a broadcast);
 //! - a global load is charged the level it is most likely served from: a warp-uniform
-//!   address (a value every lane reads, reused by every warp) the L1; a per-lane address
+//!   address (a value every lane reads, reused by every warp) the L1, unless the load is
+//!   volatile (the L1 never serves those); a per-lane address
 //!   outside any loop is a first touch, from DRAM (or from the L2 where the architecture
 //!   says the launch's data is there: `Architecture::served_from`); one inside a loop the
 //!   L2 (data the work-group's neighbours or earlier iterations brought in). Stores and
@@ -410,8 +411,15 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
                     match op_class(instr).0 {
                         OpClass::SharedMem => Some(shared_access(lanes, width)),
                         OpClass::GlobalMem => {
+                            // A volatile load (OpenCL's `volatile`, PTX's `ld.volatile`)
+                            // must see other threads' writes: the PTX ISA gives it the
+                            // semantics of `ld.relaxed.sys` on sm_70 and later, a load at
+                            // a scope beyond the work-group, which the SM's L1 (not
+                            // coherent across SMs) does not serve; older GPUs bypass the L1
+                            // for it too (NVIDIA, "Tuning CUDA Applications for Fermi").
+                            let volatile = instr.modifiers().any(|m| m == "volatile");
                             let level = match instr.base() {
-                                "ld" | "ldu" if lanes.is_uniform() => MemLevel::L1,
+                                "ld" | "ldu" if lanes.is_uniform() && !volatile => MemLevel::L1,
                                 "ld" | "ldu" if cfg.loop_depth(b) > 0 => MemLevel::L2,
                                 "ld" | "ldu" => MemLevel::Dram,
                                 _ => MemLevel::L2,
@@ -508,6 +516,33 @@ mod tests {
                 sectors: 1
             }]
         );
+    }
+
+    #[test]
+    fn a_volatile_load_is_never_an_l1_hit() {
+        // One work-item chasing pointers in a loop: a warp-uniform address, from the L2
+        // when volatile, from the L1 when not; outside loops a volatile load is a first
+        // touch.
+        let chase = |op: &str| {
+            accesses(&format!(
+                "ld.param.u64 %rd1, [k_param_0];
+mov.u64 %rd2, 0;
+$L__BB0_1:
+                 shl.b64 %rd3, %rd2, 3;
+add.s64 %rd4, %rd1, %rd3;
+{op} %rd2, [%rd4];
+                 setp.ne.s64 %p1, %rd2, 0;
+@%p1 bra $L__BB0_1;
+ret;"
+            ))[0]
+        };
+        assert_eq!(chase("ld.volatile.global.u64").level, MemLevel::L2);
+        assert_eq!(chase("ld.global.u64").level, MemLevel::L1);
+        let a = accesses(
+            "ld.param.u64 %rd1, [k_param_0];
+ld.volatile.global.f32 %f1, [%rd1];",
+        );
+        assert_eq!(a[0].level, MemLevel::Dram);
     }
 
     #[test]

@@ -118,6 +118,7 @@ fn usage_counts_the_dispatch_cycles() {
 fn toy(groups_per_sm: u32) -> Architecture {
     let mut a = Architecture::load("hopper_h100").unwrap();
     a.memory.dram_gb_per_s = None;
+    a.launch.fixed_cycles = 0;
     a.warp_size = 4;
     a.sm_count = 1;
     a.limits.max_work_groups = groups_per_sm;
