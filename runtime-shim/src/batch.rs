@@ -119,8 +119,10 @@ struct Filling<T> {
     outstanding: usize,
     /// Each committed launch's slot and what the caller keeps with it.
     launches: Vec<(usize, T)>,
-    /// The committed launches' events (this library's references).
-    events: Vec<Event>,
+    /// The events the read waits on (this library's references): each committed
+    /// launch's, or for an in-order queue its last launch's only (it ends after the
+    /// queue's earlier ones).
+    events: Vec<(Option<Queue>, Event)>,
 }
 
 impl<T> Filling<T> {
@@ -243,6 +245,7 @@ impl<T> Batches<T> {
                         a
                     }
                 };
+                let count = arena.slots.len();
                 let id = inner.next_id;
                 inner.next_id += 1;
                 inner.fillings.insert(
@@ -251,7 +254,7 @@ impl<T> Batches<T> {
                         arena,
                         next: 0,
                         outstanding: 0,
-                        launches: Vec::new(),
+                        launches: Vec::with_capacity(count),
                         events: Vec::new(),
                     },
                 );
@@ -261,6 +264,7 @@ impl<T> Batches<T> {
         };
         let f = inner.fillings.get_mut(&id).expect("the open arena");
         let index = f.next;
+        debug_assert!(index < f.arena.slots.len());
         f.next += 1;
         f.outstanding += 1;
         Ok(Slot {
@@ -271,9 +275,15 @@ impl<T> Batches<T> {
     }
 
     /// The launch bound to `slot` was enqueued with `event` (this library's reference,
-    /// released once the read is enqueued); `what` goes with its records. Gives the
-    /// arena back when it is full, to be read.
-    pub fn commit(&self, slot: Slot, event: Event, what: T) -> Option<Full<T>> {
+    /// released once the read is enqueued) on `queue` (given when it is in order);
+    /// `what` goes with its records. Gives the arena back when it is full, to be read.
+    pub fn commit(
+        &self,
+        slot: Slot,
+        queue: Option<Queue>,
+        event: Event,
+        what: T,
+    ) -> Option<Full<T>> {
         let mut inner = lock(&self.inner);
         let f = inner
             .fillings
@@ -281,7 +291,12 @@ impl<T> Batches<T> {
             .expect("a slot's arena stays until the slot is committed");
         f.outstanding -= 1;
         f.launches.push((slot.index, what));
-        f.events.push(event);
+        let earlier = queue.and_then(|q| f.events.iter_mut().find(|(e, _)| *e == Some(q)));
+        match earlier {
+            // Its queue's earlier launch is over once this one is.
+            Some((_, e)) => std::mem::replace(e, event).release(),
+            None => f.events.push((queue, event)),
+        }
         Self::take_if_ready(&mut inner, slot.filling)
     }
 
@@ -347,10 +362,11 @@ impl<T> Batches<T> {
             }
         };
         let used = f.next * key.slot_bytes / 8;
+        let events: Vec<Event> = f.events.drain(..).map(|(_, e)| e).collect();
         let read =
-            queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host[..used], &f.events));
+            queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host[..used], &events));
         // The read holds what it waits on; this library's references can go.
-        f.events.drain(..).for_each(Event::release);
+        events.into_iter().for_each(Event::release);
         match read {
             Ok(read) => Ok(Some(Batch {
                 read,

@@ -387,6 +387,20 @@ impl Queue {
         Ok(Device(d))
     }
 
+    /// Whether the queue runs its commands in order (`CL_QUEUE_PROPERTIES` without
+    /// out-of-order execution); `false` when it cannot be read.
+    pub fn in_order(self) -> bool {
+        let mut props: cl_bitfield = 0;
+        real!(clGetCommandQueueInfo(
+            self.0,
+            CL_QUEUE_PROPERTIES,
+            std::mem::size_of::<cl_bitfield>(),
+            (&mut props as *mut cl_bitfield).cast(),
+            ptr::null_mut()
+        )) == CL_SUCCESS
+            && props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0
+    }
+
     /// Enqueues a non-blocking read of the start of `mem` into `dst` after all of
     /// `after` (events of any queue of the context), and flushes.
     ///

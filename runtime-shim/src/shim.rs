@@ -539,6 +539,7 @@ impl Shim {
         if let Ok(cwd) = std::env::current_dir() {
             build.include_dirs.push(cwd);
         }
+        let started = Instant::now();
         let annotation = {
             let mut compiler = lock(&self.compiler);
             let compiler = compiler
@@ -562,13 +563,14 @@ impl Shim {
             self.log(
                 Level::Info,
                 &format!(
-                    "annotated program with kernels {:?} ({})",
+                    "annotated program with kernels {:?} ({}, {:.1} ms)",
                     a.sidecar
                         .kernels
                         .iter()
                         .map(|k| &k.name)
                         .collect::<Vec<_>>(),
-                    if hit { "cached" } else { "new" }
+                    if hit { "cached" } else { "new" },
+                    started.elapsed().as_secs_f64() * 1e3
                 ),
             );
             a
@@ -582,9 +584,17 @@ impl Shim {
                 .devices()
                 .map_err(|e| format!("program devices: {e}"))?,
         };
+        let building = Instant::now();
         let shadow = self
             .build_annotated(context, &annotation.source, &devices, options)
             .map_err(|e| format!("the annotated program did not build: {e}"))?;
+        self.log(
+            Level::Info,
+            &format!(
+                "annotated program built in {:.1} ms",
+                building.elapsed().as_secs_f64() * 1e3
+            ),
+        );
         Ok(ShadowProgram {
             program: shadow,
             profile: annotation
@@ -910,7 +920,8 @@ impl Shim {
             resources,
             model: shadow.model.clone(),
         };
-        if let Some(full) = self.batches.commit(slot, event, pending) {
+        let in_order = queue.in_order().then_some(queue);
+        if let Some(full) = self.batches.commit(slot, in_order, event, pending) {
             self.read_back(full);
         }
         LaunchOutcome::Enqueued(event)
