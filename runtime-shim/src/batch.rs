@@ -49,8 +49,10 @@ pub struct Arena {
 }
 
 impl Arena {
-    fn new(key: Key, bytes_per_launch: usize) -> Result<Arena, ClError> {
-        let count = (ARENA_BYTES / key.slot_bytes).clamp(1, MAX_SLOTS);
+    /// An arena of `count` slots at most (fewer when that many would exceed
+    /// [`ARENA_BYTES`]).
+    fn new(key: Key, bytes_per_launch: usize, count: usize) -> Result<Arena, ClError> {
+        let count = count.min(ARENA_BYTES / key.slot_bytes).clamp(1, MAX_SLOTS);
         // Sub-buffers must start where every device of the context allows; with one
         // slot there are none.
         let align = if count > 1 {
@@ -63,7 +65,7 @@ impl Arena {
         } else {
             1
         };
-        let count = if key.slot_bytes % align == 0 {
+        let count = if key.slot_bytes / align * align == key.slot_bytes {
             count
         } else {
             1
@@ -160,6 +162,10 @@ struct Inner<T> {
     next_id: u64,
     /// The arena each key hands slots out of.
     open: HashMap<Key, u64>,
+    /// The slots the next new arena of each key gets: one at first, so that a program
+    /// of a few launches has each read back (and modelled) while it runs, as many as
+    /// [`MAX_SLOTS`] (doubling) for a program of many.
+    grow: HashMap<Key, usize>,
     fillings: HashMap<u64, Filling<T>>,
     idle: HashMap<Key, Vec<Arena>>,
     idle_bytes: usize,
@@ -187,6 +193,7 @@ impl<T> Default for Batches<T> {
             inner: Mutex::new(Inner {
                 next_id: 0,
                 open: HashMap::new(),
+                grow: HashMap::new(),
                 fillings: HashMap::new(),
                 idle: HashMap::new(),
                 idle_bytes: 0,
@@ -232,13 +239,27 @@ impl<T> Batches<T> {
         let id = match open {
             Some(id) => id,
             None => {
-                let arena = match inner.idle.get_mut(&key).and_then(Vec::pop) {
-                    Some(a) => {
-                        inner.idle_bytes -= a.bytes();
-                        a
-                    }
-                    None => {
-                        let a = Arena::new(key, bytes)?;
+                let wanted = inner
+                    .grow
+                    .get(&key)
+                    .copied()
+                    .unwrap_or(1)
+                    .min(ARENA_BYTES / key.slot_bytes)
+                    .max(1);
+                inner.grow.insert(key, (wanted * 2).min(MAX_SLOTS));
+                let idle = inner.idle.get_mut(&key).and_then(Vec::pop);
+                if let Some(a) = &idle {
+                    inner.idle_bytes -= a.bytes();
+                }
+                let arena = match idle {
+                    Some(a) if a.slots.len() >= wanted => a,
+                    small => {
+                        // An idle arena smaller than the launches now call for goes.
+                        if let Some(a) = small {
+                            inner.alive_bytes -= a.bytes();
+                            a.release();
+                        }
+                        let a = Arena::new(key, bytes, wanted)?;
                         inner.created += 1;
                         inner.alive_bytes += a.bytes();
                         inner.peak_bytes = inner.peak_bytes.max(inner.alive_bytes);
