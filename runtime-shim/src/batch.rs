@@ -25,9 +25,12 @@ use crate::cl::{ClError, Context, Device, Event, Mem, Queue};
 const ARENA_BYTES: usize = 4 << 20;
 /// The most launches one read brings back.
 const MAX_SLOTS: usize = 256;
-/// Idle arenas kept for reuse, per slot size and in all (bytes).
-const IDLE_PER_KEY: usize = 1 << 20;
-const IDLE_BYTES: usize = 256 << 20;
+/// Idle arenas kept for reuse, per slot size and in all (bytes): a few, for programs
+/// that wait for their launches (their arenas come back before the next launches);
+/// when a program runs far ahead of the device, an arena freed once used lets the
+/// runtime back a new one (it allocates at first use) with memory already touched.
+const IDLE_PER_KEY: usize = 2;
+const IDLE_BYTES: usize = 32 << 20;
 
 /// Arenas are interchangeable when they are of one context, for one device, with slots
 /// of one size.
@@ -38,13 +41,15 @@ struct Key {
     slot_bytes: usize,
 }
 
-/// Device memory for the records of up to `slots.len()` launches, and the host memory
-/// they are read into.
+/// Device memory for the records of up to `slots.len()` launches, and, while they are
+/// read back and used, the host memory they are read into.
 pub struct Arena {
     key: Key,
     buffer: Mem,
     /// One sub-buffer per slot; the buffer itself when there is one slot.
     slots: Vec<Mem>,
+    /// Allocated for each read and freed once used: an arena that waits for reuse holds
+    /// no host memory, and the allocator hands the same memory to the next read.
     host: Vec<u64>,
 }
 
@@ -89,7 +94,7 @@ impl Arena {
         Ok(Arena {
             key,
             buffer,
-            host: vec![0u64; key.slot_bytes * count / 8],
+            host: Vec::new(),
             slots,
         })
     }
@@ -383,9 +388,9 @@ impl<T> Batches<T> {
             }
         };
         let used = f.next * key.slot_bytes / 8;
+        f.arena.host = vec![0u64; used];
         let events: Vec<Event> = f.events.drain(..).map(|(_, e)| e).collect();
-        let read =
-            queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host[..used], &events));
+        let read = queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host, &events));
         // The read holds what it waits on; this library's references can go.
         events.into_iter().for_each(Event::release);
         match read {
@@ -402,7 +407,8 @@ impl<T> Batches<T> {
     }
 
     /// Takes back an arena whose records have been used: kept for reuse, or freed.
-    pub fn recycle(&self, arena: Arena) {
+    pub fn recycle(&self, mut arena: Arena) {
+        arena.host = Vec::new();
         let mut inner = lock(&self.inner);
         let bytes = arena.bytes();
         let keep = !inner.retired.contains(&arena.key.context)
