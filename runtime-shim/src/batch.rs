@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use crate::cl::{ClError, Context, Device, Event, Mem, Queue};
 
 /// An arena holds about this many bytes (one slot at least, however large).
-const ARENA_BYTES: usize = 4 << 20;
+const ARENA_BYTES: usize = 1 << 20;
 /// The most launches one read brings back.
 const MAX_SLOTS: usize = 256;
 /// Idle arenas kept for reuse, per slot size and in all (bytes): a few, for programs
