@@ -56,7 +56,7 @@ pub struct Arena {
 impl Arena {
     /// An arena of `count` slots at most (fewer when that many would exceed
     /// [`ARENA_BYTES`]).
-    fn new(key: Key, bytes_per_launch: usize, count: usize) -> Result<Arena, ClError> {
+    fn new(key: Key, count: usize) -> Result<Arena, ClError> {
         let count = count.min(ARENA_BYTES / key.slot_bytes).clamp(1, MAX_SLOTS);
         // Sub-buffers must start where every device of the context allows; with one
         // slot there are none.
@@ -81,7 +81,9 @@ impl Arena {
             slots.push(buffer);
         } else {
             for i in 0..count {
-                match buffer.sub_buffer(i * key.slot_bytes, bytes_per_launch.max(8)) {
+                // The whole slot: a later launch whose records round up to the same
+                // slot size may need more than the launch the arena was made for.
+                match buffer.sub_buffer(i * key.slot_bytes, key.slot_bytes) {
                     Ok(m) => slots.push(m),
                     Err(e) => {
                         slots.into_iter().for_each(Mem::release);
@@ -264,7 +266,7 @@ impl<T> Batches<T> {
                             inner.alive_bytes -= a.bytes();
                             a.release();
                         }
-                        let a = Arena::new(key, bytes, wanted)?;
+                        let a = Arena::new(key, wanted)?;
                         inner.created += 1;
                         inner.alive_bytes += a.bytes();
                         inner.peak_bytes = inner.peak_bytes.max(inner.alive_bytes);
