@@ -61,6 +61,7 @@ real_api! {
     2 => clGetDeviceIDs(cl_platform_id, cl_device_type, cl_uint, *mut cl_device_id, *mut cl_uint) -> cl_int;
     3 => clGetDeviceInfo(cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     5 => clCreateContextFromType(*const cl_context_properties, cl_device_type, ContextNotify, *mut c_void, *mut cl_int) -> cl_context;
+    7 => clReleaseContext(cl_context) -> cl_int;
     8 => clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     12 => clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     26 => clCreateProgramWithSource(cl_context, cl_uint, *const *const c_char, *const usize, *mut cl_int) -> cl_program;
@@ -90,6 +91,9 @@ real_api! {
     43 => clRetainEvent(cl_event) -> cl_int;
     44 => clReleaseEvent(cl_event) -> cl_int;
     46 => clFlush(cl_command_queue) -> cl_int;
+    9 => clCreateCommandQueue(cl_context, cl_device_id, cl_bitfield, *mut cl_int) -> cl_command_queue;
+    11 => clReleaseCommandQueue(cl_command_queue) -> cl_int;
+    82 => clCreateSubBuffer(cl_mem, cl_mem_flags, cl_uint, *const c_void, *mut cl_int) -> cl_mem;
 }
 
 fn lookup(name: &str) -> *mut c_void {
@@ -235,6 +239,19 @@ impl Device {
         .join("\u{1}")
     }
 
+    /// `CL_DEVICE_MEM_BASE_ADDR_ALIGN` in bytes: where a sub-buffer may start.
+    pub fn base_addr_align(self) -> Result<usize, ClError> {
+        let mut bits: cl_uint = 0;
+        check(real!(clGetDeviceInfo(
+            self.0,
+            CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+            std::mem::size_of::<cl_uint>(),
+            (&mut bits as *mut cl_uint).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok((bits as usize / 8).max(1))
+    }
+
     /// The devices of `platform` of `kind`.
     pub fn of_type(platform: Platform, kind: cl_device_type) -> Result<Vec<Device>, ClError> {
         let mut n = 0;
@@ -277,6 +294,14 @@ impl Context {
         ));
         check(err)?;
         Ok(Mem(m))
+    }
+
+    /// A new in-order command queue on `device`, for this library's own commands.
+    pub fn create_queue(self, device: Device) -> Result<Queue, ClError> {
+        let mut err = CL_SUCCESS;
+        let q = real!(clCreateCommandQueue(self.0, device.0, 0, &mut err));
+        check(err)?;
+        Ok(Queue(q))
     }
 
     /// Creates and builds a program from `source` for `devices` with `options`; a failed
@@ -349,12 +374,40 @@ impl Queue {
         Ok(Context(c))
     }
 
-    /// Enqueues a non-blocking read of `mem` into `dst` after `after`, and flushes.
+    /// `CL_QUEUE_DEVICE`.
+    pub fn device(self) -> Result<Device, ClError> {
+        let mut d: cl_device_id = ptr::null_mut();
+        check(real!(clGetCommandQueueInfo(
+            self.0,
+            CL_QUEUE_DEVICE,
+            std::mem::size_of::<cl_device_id>(),
+            (&mut d as *mut cl_device_id).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok(Device(d))
+    }
+
+    /// Whether the queue runs its commands in order (`CL_QUEUE_PROPERTIES` without
+    /// out-of-order execution); `false` when it cannot be read.
+    pub fn in_order(self) -> bool {
+        let mut props: cl_bitfield = 0;
+        real!(clGetCommandQueueInfo(
+            self.0,
+            CL_QUEUE_PROPERTIES,
+            std::mem::size_of::<cl_bitfield>(),
+            (&mut props as *mut cl_bitfield).cast(),
+            ptr::null_mut()
+        )) == CL_SUCCESS
+            && props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0
+    }
+
+    /// Enqueues a non-blocking read of the start of `mem` into `dst` after all of
+    /// `after` (events of any queue of the context), and flushes.
     ///
     /// `dst` must stay allocated, and untouched, until the returned event completes.
-    pub fn read_after(self, mem: Mem, dst: &mut [u64], after: Event) -> Result<Event, ClError> {
+    pub fn read_after(self, mem: Mem, dst: &mut [u64], after: &[Event]) -> Result<Event, ClError> {
         let mut ev: cl_event = ptr::null_mut();
-        let wait = [after.0];
+        let wait: Vec<cl_event> = after.iter().map(|e| e.0).collect();
         check(real!(clEnqueueReadBuffer(
             self.0,
             mem.0,
@@ -362,12 +415,26 @@ impl Queue {
             0,
             std::mem::size_of_val(dst),
             dst.as_mut_ptr().cast(),
-            1,
-            wait.as_ptr(),
+            wait.len() as cl_uint,
+            if wait.is_empty() {
+                ptr::null()
+            } else {
+                wait.as_ptr()
+            },
             &mut ev
         )))?;
-        real!(clFlush(self.0));
+        self.flush();
         Ok(Event(ev))
+    }
+
+    /// `clFlush`: submits what is queued (commands of another queue may then wait on it).
+    pub fn flush(self) {
+        real!(clFlush(self.0));
+    }
+
+    /// Drops this library's reference.
+    pub fn release(self) {
+        real!(clReleaseCommandQueue(self.0));
     }
 }
 
@@ -511,6 +578,22 @@ impl Mem {
     /// Drops this library's reference (the runtime keeps it until queued commands end).
     pub fn release(self) {
         real!(clReleaseMemObject(self.0));
+    }
+
+    /// A sub-buffer of `bytes` at `origin` (aligned to the devices' base address
+    /// alignment), with this buffer's flags.
+    pub fn sub_buffer(self, origin: usize, bytes: usize) -> Result<Mem, ClError> {
+        let region = [origin, bytes];
+        let mut err = CL_SUCCESS;
+        let m = real!(clCreateSubBuffer(
+            self.0,
+            0,
+            CL_BUFFER_CREATE_TYPE_REGION,
+            region.as_ptr().cast(),
+            &mut err
+        ));
+        check(err)?;
+        Ok(Mem(m))
     }
 
     /// `CL_MEM_SIZE`: the bytes of the buffer.

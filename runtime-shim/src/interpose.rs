@@ -274,6 +274,18 @@ pub unsafe extern "C" fn clCreateContextFromType(
     ctx
 }
 
+/// # Safety
+/// As `clReleaseContext` in the OpenCL 1.2 specification.
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
+    if !context.is_null() {
+        guarded("clReleaseContext", || {
+            shim().context_releasing(crate::cl::Context(context))
+        });
+    }
+    real!(clReleaseContext(context))
+}
+
 fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
     exit_hook();
     if !program.is_null() {
@@ -807,6 +819,7 @@ pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
         clGetDeviceInfo,
         clGetKernelWorkGroupInfo,
         clCreateContextFromType,
+        clReleaseContext,
         clCreateProgramWithSource,
         clCreateProgramWithBinary,
         clCreateProgramWithIL,

@@ -9,6 +9,7 @@
 // arguments are raw pointers from the application or buffers owned right there.
 #![allow(clippy::macro_metavars_in_unsafe)]
 
+mod batch;
 pub mod check;
 pub mod cl;
 pub mod config;

@@ -10,9 +10,11 @@
 //! the shadow, and launches enqueue the shadow.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use annotator::annotate::{AnnotateOptions, ProfileLayout};
 use annotator::cache::AnnotationCache;
@@ -20,6 +22,7 @@ use annotator::compile::{BuildOptions, Compiler};
 use annotator::source::ParamKind;
 use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
 
+use crate::batch::{Batch, Batches, Full};
 use crate::cl::{Context, Device, Event, Kernel, Mem, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
@@ -277,19 +280,71 @@ struct State {
     kernels: HashMap<Kernel, KernelState>,
 }
 
-/// A launch whose records are on their way back.
-struct Job {
+/// A launch whose records are on their way back, as far as the model cares.
+struct Pending {
+    /// Its index in the report.
     index: usize,
-    read: Event,
-    records: Vec<u64>,
+    /// The `u64`s of its records (the start of its slot).
+    words: usize,
     geometry: LaunchGeometry,
     resources: KernelResources,
     model: Arc<KernelModel>,
 }
 
 struct Worker {
-    jobs: Sender<Job>,
+    jobs: Sender<Batch<Pending>>,
     thread: JoinHandle<()>,
+}
+
+/// Where the shim's time goes, for `SRCSIM_LOG=info` (printed at exit).
+#[derive(Default)]
+struct Stats {
+    /// Launches enqueued annotated, and the time the application's threads spent in
+    /// the shim's side of them.
+    launches: AtomicU64,
+    launch_ns: AtomicU64,
+    /// Reads of records (one per batch of launches).
+    batches: AtomicU64,
+    /// The model thread: waiting for reads, modelling, estimates reused.
+    wait_ns: AtomicU64,
+    model_ns: AtomicU64,
+    modelled: AtomicU64,
+    reused: AtomicU64,
+}
+
+impl Stats {
+    fn add(counter: &AtomicU64, since: Instant) {
+        counter.fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    fn summary(&self) -> String {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let per = |ns: u64, n: u64| ns as f64 / 1e3 / n.max(1) as f64;
+        let launches = get(&self.launches);
+        let modelled = get(&self.modelled);
+        format!(
+            "{launches} launches annotated, {:.1} µs each in the application's thread; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
+            per(get(&self.launch_ns), launches),
+            get(&self.batches),
+            get(&self.wait_ns) as f64 / 1e6,
+            per(get(&self.model_ns), modelled),
+            get(&self.reused),
+        )
+    }
+}
+
+/// The last launch the worker modelled of one kernel: a launch of the same geometry and
+/// resources that left the same records gets the same estimate (and profile) without
+/// running the model again. A time-stepped program launches the same kernels thousands
+/// of times, mostly with the same counts.
+struct Modelled {
+    /// Held, so that the kernel (and the address it is known by) stays.
+    model: Arc<KernelModel>,
+    geometry: LaunchGeometry,
+    resources: KernelResources,
+    records: Vec<u64>,
+    outcome: Outcome,
+    profile: Option<LaunchProfile>,
 }
 
 /// What `launch` did.
@@ -327,7 +382,10 @@ pub struct Shim {
     cache: AnnotationCache,
     state: Mutex<State>,
     report: Arc<Mutex<Report>>,
+    /// The records' buffers, and their reads back.
+    batches: Arc<Batches<Pending>>,
     worker: Mutex<Option<Worker>>,
+    stats: Arc<Stats>,
 }
 
 /// The process's shim, created on first use.
@@ -362,7 +420,9 @@ impl Shim {
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),
+            batches: Arc::new(Batches::default()),
             worker: Mutex::new(None),
+            stats: Arc::new(Stats::default()),
             arch,
             config,
         }
@@ -479,6 +539,7 @@ impl Shim {
         if let Ok(cwd) = std::env::current_dir() {
             build.include_dirs.push(cwd);
         }
+        let started = Instant::now();
         let annotation = {
             let mut compiler = lock(&self.compiler);
             let compiler = compiler
@@ -502,13 +563,14 @@ impl Shim {
             self.log(
                 Level::Info,
                 &format!(
-                    "annotated program with kernels {:?} ({})",
+                    "annotated program with kernels {:?} ({}, {:.1} ms)",
                     a.sidecar
                         .kernels
                         .iter()
                         .map(|k| &k.name)
                         .collect::<Vec<_>>(),
-                    if hit { "cached" } else { "new" }
+                    if hit { "cached" } else { "new" },
+                    started.elapsed().as_secs_f64() * 1e3
                 ),
             );
             a
@@ -522,9 +584,17 @@ impl Shim {
                 .devices()
                 .map_err(|e| format!("program devices: {e}"))?,
         };
+        let building = Instant::now();
         let shadow = self
             .build_annotated(context, &annotation.source, &devices, options)
             .map_err(|e| format!("the annotated program did not build: {e}"))?;
+        self.log(
+            Level::Info,
+            &format!(
+                "annotated program built in {:.1} ms",
+                building.elapsed().as_secs_f64() * 1e3
+            ),
+        );
         Ok(ShadowProgram {
             program: shadow,
             profile: annotation
@@ -751,6 +821,22 @@ impl Shim {
         range: &NdRange,
         wait: &[Event],
     ) -> LaunchOutcome {
+        let start = Instant::now();
+        let outcome = self.launch_annotated(queue, kernel, range, wait);
+        if matches!(outcome, LaunchOutcome::Enqueued(_)) {
+            self.stats.launches.fetch_add(1, Ordering::Relaxed);
+            Stats::add(&self.stats.launch_ns, start);
+        }
+        outcome
+    }
+
+    fn launch_annotated(
+        &self,
+        queue: Queue,
+        kernel: Kernel,
+        range: &NdRange,
+        wait: &[Event],
+    ) -> LaunchOutcome {
         let (name, shadow) = match lock(&self.state).kernels.get(&kernel) {
             None => {
                 return LaunchOutcome::Fallback(
@@ -768,13 +854,15 @@ impl Shim {
             return LaunchOutcome::Fallback(reason.clone());
         }
         let geometry = geometry(range);
-        self.log(
-            Level::Debug,
-            &format!(
-                "launch of `{name}`: global {:?}, local {:?}",
-                geometry.global, geometry.local
-            ),
-        );
+        if self.config.log >= Level::Debug {
+            self.log(
+                Level::Debug,
+                &format!(
+                    "launch of `{name}`: global {:?}, local {:?}",
+                    geometry.global, geometry.local
+                ),
+            );
+        }
         let items = geometry.work_items() as usize;
         let Some(bytes) = items
             .checked_mul(shadow.model.stride * 8)
@@ -788,20 +876,24 @@ impl Shim {
             Ok(c) => c,
             Err(e) => return LaunchOutcome::Fallback(format!("queue context: {e}")),
         };
-        let mem = match context.records_buffer(bytes.max(8)) {
-            Ok(m) => m,
+        let device = match queue.device() {
+            Ok(d) => d,
+            Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
+        };
+        let slot = match self.batches.take(context, device, bytes) {
+            Ok(s) => s,
             Err(e) => {
                 return LaunchOutcome::Fallback(format!("records buffer of {bytes} bytes: {e}"))
             }
         };
-        if let Err(e) = shadow.kernel.set_buffer_arg(shadow.records_arg, mem) {
-            mem.release();
+        if let Err(e) = shadow.kernel.set_buffer_arg(shadow.records_arg, slot.mem) {
+            self.abandon(slot);
             return LaunchOutcome::Fallback(format!("binding the records buffer: {e}"));
         }
         let event = match queue.enqueue_kernel(shadow.kernel, range, wait) {
             Ok(ev) => ev,
             Err(e) => {
-                mem.release();
+                self.abandon(slot);
                 return LaunchOutcome::Fallback(format!(
                     "the annotated kernel did not enqueue: {e}"
                 ));
@@ -814,26 +906,59 @@ impl Shim {
             global_memory_bytes: args.buffer_footprint(),
         };
         drop(args);
+        // The read of the records waits on the launch from the shim's own queue: the
+        // application's queue must have submitted it (a flush, as OpenCL asks of events
+        // waited on across queues; the runtime does it anyway, so it costs little).
+        queue.flush();
         let index = self.push_launch(&name, range, &geometry, None);
-        let mut records = vec![0u64; items * shadow.model.stride];
-        match queue.read_after(mem, &mut records, event) {
-            Ok(read) => self.submit(Job {
-                index,
-                read,
-                records,
-                geometry,
-                resources,
-                model: shadow.model.clone(),
-            }),
-            Err(e) => self.set_outcome(
-                index,
-                Outcome::NotSimulated {
-                    reason: format!("reading the records back: {e}"),
-                },
-            ),
+        // One reference for the application (or released for it), one for the read.
+        event.retain();
+        let pending = Pending {
+            index,
+            words: items * shadow.model.stride,
+            geometry,
+            resources,
+            model: shadow.model.clone(),
+        };
+        let in_order = queue.in_order().then_some(queue);
+        if let Some(full) = self.batches.commit(slot, in_order, event, pending) {
+            self.read_back(full);
         }
-        mem.release();
         LaunchOutcome::Enqueued(event)
+    }
+
+    fn abandon(&self, slot: crate::batch::Slot) {
+        if let Some(full) = self.batches.abandon(slot) {
+            self.read_back(full);
+        }
+    }
+
+    /// Reads `full`'s records back and hands them to the model's thread.
+    fn read_back(&self, full: Full<Pending>) {
+        match self.batches.read_back(full) {
+            Ok(Some(batch)) => {
+                self.stats.batches.fetch_add(1, Ordering::Relaxed);
+                self.submit(batch)
+            }
+            Ok(None) => {}
+            Err((e, launches)) => {
+                let mut report = lock(&self.report);
+                for p in launches {
+                    report.launches[p.index].outcome = Outcome::NotSimulated {
+                        reason: format!("reading the records back: {e}"),
+                    };
+                }
+            }
+        }
+    }
+
+    /// The application is releasing `context`: its launches' records are read now, and
+    /// the shim's buffers and queue stop holding it.
+    pub fn context_releasing(&self, context: Context) {
+        for full in self.batches.drain(Some(context)) {
+            self.read_back(full);
+        }
+        self.batches.retire(context);
     }
 
     /// Records a launch that ran unannotated.
@@ -881,52 +1006,48 @@ impl Shim {
         index
     }
 
-    fn set_outcome(&self, index: usize, outcome: Outcome) {
-        lock(&self.report).launches[index].outcome = outcome;
-    }
-
-    fn submit(&self, job: Job) {
+    fn submit(&self, batch: Batch<Pending>) {
         let mut worker = lock(&self.worker);
         let w = worker.get_or_insert_with(|| {
-            let (jobs, rx) = channel::<Job>();
+            let (jobs, rx) = channel::<Batch<Pending>>();
             let arch = self.arch.clone().ok();
             let report = Arc::clone(&self.report);
+            let batches = Arc::clone(&self.batches);
+            let stats = Arc::clone(&self.stats);
             let thread = std::thread::Builder::new()
                 .name("srcsim-model".to_string())
                 .spawn(move || {
-                    for job in rx {
-                        let outcome = model(arch.as_ref(), &job);
-                        job.read.release();
-                        let mut report = lock(&report);
-                        if let (Outcome::Simulated(_), Some(p)) = (&outcome, &job.model.profile) {
-                            // The program's blocks and text go into the report once, with
-                            // its first profiled launch.
-                            let program = *p.program.id.get_or_init(|| {
-                                report.add_program(&p.program.blocks, &p.program.source_lines)
-                            });
-                            report.launches[job.index].profile =
-                                Some(p.summarise(&job.records, job.model.stride, program));
-                        }
-                        report.launches[job.index].outcome = outcome;
+                    let mut last: HashMap<*const KernelModel, Modelled> = HashMap::new();
+                    for batch in rx {
+                        model_batch(arch.as_ref(), &batch, &report, &mut last, &stats);
+                        batch.read.release();
+                        batches.recycle(batch.arena);
                     }
                 })
                 .expect("spawning the model thread");
             Worker { jobs, thread }
         });
-        if let Err(e) = w.jobs.send(job) {
+        if let Err(e) = w.jobs.send(batch) {
             // The worker is gone (it only ends when the channel closes): nothing to do
-            // but drop the records; the launch stays unsimulated with its default reason.
+            // but drop the records; the launches stay unsimulated with their default
+            // reason.
             e.0.read.release();
         }
     }
 
-    /// Waits for every launch's model, prints the table and writes the report file.
+    /// Reads back what is left, waits for every launch's model, prints the table and
+    /// writes the report file.
     pub fn finish(&self) {
+        let start = Instant::now();
+        for full in self.batches.drain(None) {
+            self.read_back(full);
+        }
         if let Some(w) = lock(&self.worker).take() {
             drop(w.jobs);
             let _ = w.thread.join();
         }
-        let report = lock(&self.report).clone();
+        let waited = start.elapsed();
+        let report = lock(&self.report);
         if self.config.log >= Level::Warn && self.config.table && !report.launches.is_empty() {
             eprint!("{}", report.table());
         }
@@ -938,44 +1059,130 @@ impl Shim {
                 );
             }
         }
+        drop(report);
+        if self.config.log >= Level::Info {
+            self.log(
+                Level::Info,
+                &format!(
+                    "timing: {}; {} arenas of records created, at most {:.1} MiB at once; at exit {:.1} ms for the last records and models, {:.1} ms in all",
+                    self.stats.summary(),
+                    self.batches.arenas().0,
+                    self.batches.arenas().1 as f64 / (1 << 20) as f64,
+                    waited.as_secs_f64() * 1e3,
+                    start.elapsed().as_secs_f64() * 1e3
+                ),
+            );
+        }
     }
 }
 
-/// The model's verdict on one launch, once its records are back.
-fn model(arch: Option<&Architecture>, job: &Job) -> Outcome {
+/// Models every launch of `batch` once its records are back (reusing `last`'s estimate
+/// for a launch identical to its kernel's previous one) and puts the outcomes in
+/// `report`.
+fn model_batch(
+    arch: Option<&Architecture>,
+    batch: &Batch<Pending>,
+    report: &Mutex<Report>,
+    last: &mut HashMap<*const KernelModel, Modelled>,
+    stats: &Stats,
+) {
+    let start = Instant::now();
+    let read = batch.read.wait();
+    Stats::add(&stats.wait_ns, start);
+    let mut done = Vec::with_capacity(batch.launches.len());
+    for (slot, p) in &batch.launches {
+        if let Err(e) = read {
+            let outcome = Outcome::NotSimulated {
+                reason: format!("reading the records back: {e}"),
+            };
+            done.push((p, outcome, None));
+            continue;
+        }
+        let records = batch.arena.records(*slot, p.words);
+        let key = Arc::as_ptr(&p.model);
+        if let Some(m) = last.get(&key) {
+            if Arc::ptr_eq(&m.model, &p.model)
+                && m.geometry == p.geometry
+                && m.resources == p.resources
+                && m.records == records
+            {
+                done.push((p, m.outcome.clone(), m.profile.clone()));
+                stats.reused.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+        }
+        let modelling = Instant::now();
+        let outcome = model(arch, p, records);
+        Stats::add(&stats.model_ns, modelling);
+        stats.modelled.fetch_add(1, Ordering::Relaxed);
+        let profile = match (&outcome, &p.model.profile) {
+            (Outcome::Simulated(_), Some(profile)) => {
+                // The program's blocks and text go into the report once, with its first
+                // profiled launch.
+                let program = *profile.program.id.get_or_init(|| {
+                    lock(report).add_program(&profile.program.blocks, &profile.program.source_lines)
+                });
+                Some(profile.summarise(records, p.model.stride, program))
+            }
+            _ => None,
+        };
+        // The previous records' memory is reused.
+        let mut kept = last.remove(&key).map(|m| m.records).unwrap_or_default();
+        kept.clear();
+        kept.extend_from_slice(records);
+        last.insert(
+            key,
+            Modelled {
+                model: Arc::clone(&p.model),
+                geometry: p.geometry,
+                resources: p.resources,
+                records: kept,
+                outcome: outcome.clone(),
+                profile: profile.clone(),
+            },
+        );
+        done.push((p, outcome, profile));
+    }
+    let mut report = lock(report);
+    for (p, outcome, profile) in done {
+        let launch = &mut report.launches[p.index];
+        launch.outcome = outcome;
+        if profile.is_some() {
+            launch.profile = profile;
+        }
+    }
+}
+
+/// The model's verdict on one launch, given its records.
+fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
     let Some(arch) = arch else {
         return Outcome::NotSimulated {
             reason: "no architecture".to_string(),
         };
     };
-    if let Err(e) = job.read.wait() {
-        return Outcome::NotSimulated {
-            reason: format!("reading the records back: {e}"),
-        };
-    }
     // The model reads records of `t` and the usage alone: in profile mode, without the
     // block counters after them.
     let timing: Vec<u64>;
-    let (data, resources) = match &job.model.profile {
-        Some(p) if job.model.stride > p.program.layout.offset => {
-            timing = job
-                .records
-                .chunks_exact(job.model.stride)
-                .flat_map(|r| &r[..p.program.layout.offset])
+    let (data, resources) = match &p.model.profile {
+        Some(profile) if p.model.stride > profile.program.layout.offset => {
+            let offset = profile.program.layout.offset;
+            timing = records
+                .chunks_exact(p.model.stride)
+                .flat_map(|r| &r[..offset])
                 .copied()
                 .collect();
-            (&timing[..], p.program.layout.offset - 1)
+            (&timing[..], offset - 1)
         }
-        _ => (&job.records[..], job.model.stride - 1),
+        _ => (records, p.model.stride - 1),
     };
     let records = Records {
         data,
         resources,
-        usage_scale: job.model.usage_scale,
+        usage_scale: p.model.usage_scale,
     };
-    match estimate(arch, &job.geometry, &job.resources, &records) {
+    match estimate(arch, &p.geometry, &p.resources, &records) {
         Ok(e) => Outcome::Simulated(Estimate {
-            note: job.model.note.clone(),
+            note: p.model.note.clone(),
             ..Estimate::from(&e)
         }),
         Err(e) => Outcome::NotSimulated {

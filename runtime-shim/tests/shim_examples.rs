@@ -110,6 +110,46 @@ const SIMULATED: &[(&str, usize)] = &[
     ("match_count", 1),
 ];
 
+/// (program, launches it makes): programs of thousands of small launches, whose records
+/// go back many launches at a time (and whose repeated launches reuse an estimate).
+const MANY_LAUNCHES: &[(&str, usize)] = &[
+    ("heat_steps", 3000),
+    ("tiny_launches", 20000),
+    ("converge", 1624),
+];
+
+#[test]
+fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simulated() {
+    for &(program, launches) in MANY_LAUNCHES {
+        let before = plain(program);
+        let (after, report) = simulated(program, &[], &[]);
+        assert_eq!(before.status.code(), Some(0), "{program} fails on its own");
+        assert_eq!(after.status.code(), Some(0), "{program}: exit code");
+        assert_eq!(
+            String::from_utf8_lossy(&after.stdout),
+            String::from_utf8_lossy(&before.stdout),
+            "{program}: output"
+        );
+        assert_all_simulated(program, &report, launches);
+        // Launches of one kernel and configuration with the same counts have the same
+        // estimate, whether the model ran or the estimate was reused.
+        let mut seen = std::collections::HashMap::new();
+        for l in &report.launches {
+            let Outcome::Simulated(e) = &l.outcome else {
+                unreachable!()
+            };
+            let first = seen
+                .entry((l.kernel.clone(), l.global, l.local))
+                .or_insert(e.cycles);
+            assert_eq!(
+                *first, e.cycles,
+                "{program}: launch {} of {}",
+                l.index, l.kernel
+            );
+        }
+    }
+}
+
 #[test]
 fn examples_compute_the_same_and_every_launch_is_simulated() {
     for &(program, launches) in SIMULATED {

@@ -1,0 +1,470 @@
+//! Where the launches' records go, and how they come back: many launches at a time.
+//!
+//! A launch's records need a device buffer, and a read of it back to the host once the
+//! launch has run. Done per launch (a fresh buffer, a read command, a host vector), that
+//! costs more than a small kernel does: the runtime maps and faults in new memory every
+//! time, and every extra command in the application's queue is work for the runtime's
+//! scheduler. So the buffers are *arenas*: one device buffer cut into slots (sub-buffers)
+//! of one size, each launch bound to the next free slot; once every slot is used, one
+//! read brings all of them back, on the shim's own queue (never the application's: the
+//! application's queues hold exactly the commands they hold without the shim, and
+//! nothing of the shim's waits on them), after the launches' events. The arena and its
+//! host memory then go back to a pool and are reused, so that the steady state allocates
+//! nothing. Arenas left part-filled are read when the program ends
+//! ([`Batches::drain`]) or releases their context.
+//!
+//! The records need no clearing between uses: the annotated kernel stores every value of
+//! every work-item's record.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+use crate::cl::{ClError, Context, Device, Event, Mem, Queue};
+
+/// An arena holds about this many bytes (one slot at least, however large).
+const ARENA_BYTES: usize = 1 << 20;
+/// The most launches one read brings back.
+const MAX_SLOTS: usize = 256;
+/// Idle arenas kept for reuse, per slot size and in all (bytes): a few, for programs
+/// that wait for their launches (their arenas come back before the next launches);
+/// when a program runs far ahead of the device, an arena freed once used lets the
+/// runtime back a new one (it allocates at first use) with memory already touched.
+const IDLE_PER_KEY: usize = 2;
+const IDLE_BYTES: usize = 32 << 20;
+
+/// Arenas are interchangeable when they are of one context, for one device, with slots
+/// of one size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    context: Context,
+    device: Device,
+    slot_bytes: usize,
+}
+
+/// Device memory for the records of up to `slots.len()` launches, and, while they are
+/// read back and used, the host memory they are read into.
+pub struct Arena {
+    key: Key,
+    buffer: Mem,
+    /// One sub-buffer per slot; the buffer itself when there is one slot.
+    slots: Vec<Mem>,
+    /// Allocated for each read and freed once used: an arena that waits for reuse holds
+    /// no host memory, and the allocator hands the same memory to the next read.
+    host: Vec<u64>,
+}
+
+impl Arena {
+    /// An arena of `count` slots at most (fewer when that many would exceed
+    /// [`ARENA_BYTES`]).
+    fn new(key: Key, count: usize) -> Result<Arena, ClError> {
+        let count = count.min(ARENA_BYTES / key.slot_bytes).clamp(1, MAX_SLOTS);
+        // Sub-buffers must start where every device of the context allows; with one
+        // slot there are none.
+        let align = if count > 1 {
+            let devices = key.context.devices()?;
+            let mut align = 1;
+            for d in devices {
+                align = align.max(d.base_addr_align()?);
+            }
+            align
+        } else {
+            1
+        };
+        let count = if key.slot_bytes / align * align == key.slot_bytes {
+            count
+        } else {
+            1
+        };
+        let buffer = key.context.records_buffer(key.slot_bytes * count)?;
+        let mut slots = Vec::with_capacity(count);
+        if count == 1 {
+            slots.push(buffer);
+        } else {
+            for i in 0..count {
+                // The whole slot: a later launch whose records round up to the same
+                // slot size may need more than the launch the arena was made for.
+                match buffer.sub_buffer(i * key.slot_bytes, key.slot_bytes) {
+                    Ok(m) => slots.push(m),
+                    Err(e) => {
+                        slots.into_iter().for_each(Mem::release);
+                        buffer.release();
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(Arena {
+            key,
+            buffer,
+            host: Vec::new(),
+            slots,
+        })
+    }
+
+    /// The records the launch in `slot` left: its first `words` values.
+    pub fn records(&self, slot: usize, words: usize) -> &[u64] {
+        let start = slot * self.key.slot_bytes / 8;
+        &self.host[start..start + words]
+    }
+
+    fn bytes(&self) -> usize {
+        self.key.slot_bytes * self.slots.len()
+    }
+
+    fn release(self) {
+        if self.slots.len() > 1 {
+            self.slots.into_iter().for_each(Mem::release);
+        }
+        self.buffer.release();
+    }
+}
+
+/// An arena being filled: the launches bound to its slots so far.
+struct Filling<T> {
+    arena: Arena,
+    /// The next slot to hand out.
+    next: usize,
+    /// Slots handed out whose launch is not yet committed or abandoned.
+    outstanding: usize,
+    /// Each committed launch's slot and what the caller keeps with it.
+    launches: Vec<(usize, T)>,
+    /// The events the read waits on (this library's references): each committed
+    /// launch's, or for an in-order queue its last launch's only (it ends after the
+    /// queue's earlier ones).
+    events: Vec<(Option<Queue>, Event)>,
+}
+
+impl<T> Filling<T> {
+    fn ready(&self) -> bool {
+        self.next == self.arena.slots.len() && self.outstanding == 0
+    }
+}
+
+/// A slot handed to a launch: bind `mem`, then [`Batches::commit`] or
+/// [`Batches::abandon`] it.
+#[must_use]
+pub struct Slot {
+    filling: u64,
+    index: usize,
+    /// The buffer to bind as the launch's records argument.
+    pub mem: Mem,
+}
+
+/// An arena whose slots are all committed (or the program is ending): to be read back by
+/// [`Batches::read_back`].
+pub struct Full<T>(Filling<T>);
+
+/// The records of a batch of launches on their way back.
+pub struct Batch<T> {
+    /// The read; complete, the arena holds the records.
+    pub read: Event,
+    /// The arena (to [`Batches::recycle`] once its records are used).
+    pub arena: Arena,
+    /// Each launch's slot, and what the caller keeps with it.
+    pub launches: Vec<(usize, T)>,
+}
+
+#[derive(Default)]
+struct Inner<T> {
+    next_id: u64,
+    /// The arena each key hands slots out of.
+    open: HashMap<Key, u64>,
+    /// The slots the next new arena of each key gets: one at first, so that a program
+    /// of a few launches has each read back (and modelled) while it runs, as many as
+    /// [`MAX_SLOTS`] (doubling) for a program of many.
+    grow: HashMap<Key, usize>,
+    fillings: HashMap<u64, Filling<T>>,
+    idle: HashMap<Key, Vec<Arena>>,
+    idle_bytes: usize,
+    /// The shim's own queue per context and device, for the reads.
+    queues: HashMap<(Context, Device), Queue>,
+    /// Arenas created, and the most bytes of them alive at once (for the timing line).
+    created: usize,
+    alive_bytes: usize,
+    peak_bytes: usize,
+    /// Devices' sub-buffer alignment, in bytes.
+    align: HashMap<Device, usize>,
+    /// Contexts the application released (perhaps for good): arenas of theirs that come
+    /// back are freed, not kept, until a launch uses the context again.
+    retired: HashSet<Context>,
+}
+
+/// The arenas of the whole process.
+pub struct Batches<T> {
+    inner: Mutex<Inner<T>>,
+}
+
+impl<T> Default for Batches<T> {
+    fn default() -> Self {
+        Batches {
+            inner: Mutex::new(Inner {
+                next_id: 0,
+                open: HashMap::new(),
+                grow: HashMap::new(),
+                fillings: HashMap::new(),
+                idle: HashMap::new(),
+                idle_bytes: 0,
+                created: 0,
+                alive_bytes: 0,
+                peak_bytes: 0,
+                queues: HashMap::new(),
+                align: HashMap::new(),
+                retired: HashSet::new(),
+            }),
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<T> Batches<T> {
+    /// A slot for the `bytes` of records of a launch on `device` in `context`.
+    pub fn take(&self, context: Context, device: Device, bytes: usize) -> Result<Slot, ClError> {
+        let mut inner = lock(&self.inner);
+        inner.retired.remove(&context);
+        let align = match inner.align.get(&device) {
+            Some(a) => *a,
+            None => {
+                let a = device.base_addr_align()?.max(8);
+                inner.align.insert(device, a);
+                a
+            }
+        };
+        let key = Key {
+            context,
+            device,
+            slot_bytes: bytes.max(8).div_ceil(align) * align,
+        };
+        let open = inner.open.get(&key).copied().filter(|id| {
+            inner
+                .fillings
+                .get(id)
+                .is_some_and(|f| f.next < f.arena.slots.len())
+        });
+        let id = match open {
+            Some(id) => id,
+            None => {
+                let wanted = inner
+                    .grow
+                    .get(&key)
+                    .copied()
+                    .unwrap_or(1)
+                    .min(ARENA_BYTES / key.slot_bytes)
+                    .max(1);
+                inner.grow.insert(key, (wanted * 2).min(MAX_SLOTS));
+                let idle = inner.idle.get_mut(&key).and_then(Vec::pop);
+                if let Some(a) = &idle {
+                    inner.idle_bytes -= a.bytes();
+                }
+                let arena = match idle {
+                    Some(a) if a.slots.len() >= wanted => a,
+                    small => {
+                        // An idle arena smaller than the launches now call for goes.
+                        if let Some(a) = small {
+                            inner.alive_bytes -= a.bytes();
+                            a.release();
+                        }
+                        let a = Arena::new(key, wanted)?;
+                        inner.created += 1;
+                        inner.alive_bytes += a.bytes();
+                        inner.peak_bytes = inner.peak_bytes.max(inner.alive_bytes);
+                        a
+                    }
+                };
+                let count = arena.slots.len();
+                let id = inner.next_id;
+                inner.next_id += 1;
+                inner.fillings.insert(
+                    id,
+                    Filling {
+                        arena,
+                        next: 0,
+                        outstanding: 0,
+                        launches: Vec::with_capacity(count),
+                        events: Vec::new(),
+                    },
+                );
+                inner.open.insert(key, id);
+                id
+            }
+        };
+        let f = inner.fillings.get_mut(&id).expect("the open arena");
+        let index = f.next;
+        debug_assert!(index < f.arena.slots.len());
+        f.next += 1;
+        f.outstanding += 1;
+        Ok(Slot {
+            filling: id,
+            index,
+            mem: f.arena.slots[index],
+        })
+    }
+
+    /// The launch bound to `slot` was enqueued with `event` (this library's reference,
+    /// released once the read is enqueued) on `queue` (given when it is in order);
+    /// `what` goes with its records. Gives the arena back when it is full, to be read.
+    pub fn commit(
+        &self,
+        slot: Slot,
+        queue: Option<Queue>,
+        event: Event,
+        what: T,
+    ) -> Option<Full<T>> {
+        let mut inner = lock(&self.inner);
+        let f = inner
+            .fillings
+            .get_mut(&slot.filling)
+            .expect("a slot's arena stays until the slot is committed");
+        f.outstanding -= 1;
+        f.launches.push((slot.index, what));
+        let earlier = queue.and_then(|q| f.events.iter_mut().find(|(e, _)| *e == Some(q)));
+        match earlier {
+            // Its queue's earlier launch is over once this one is.
+            Some((_, e)) => std::mem::replace(e, event).release(),
+            None => f.events.push((queue, event)),
+        }
+        Self::take_if_ready(&mut inner, slot.filling)
+    }
+
+    /// Nothing was enqueued with `slot`: its records are not to be read. Gives the arena
+    /// back when it is full, to be read.
+    pub fn abandon(&self, slot: Slot) -> Option<Full<T>> {
+        let mut inner = lock(&self.inner);
+        if let Some(f) = inner.fillings.get_mut(&slot.filling) {
+            f.outstanding -= 1;
+        }
+        Self::take_if_ready(&mut inner, slot.filling)
+    }
+
+    fn take_if_ready(inner: &mut Inner<T>, id: u64) -> Option<Full<T>> {
+        if !inner.fillings.get(&id)?.ready() {
+            return None;
+        }
+        let f = inner.fillings.remove(&id)?;
+        if inner.open.get(&f.arena.key) == Some(&id) {
+            inner.open.remove(&f.arena.key);
+        }
+        Some(Full(f))
+    }
+
+    /// The arenas holding launches whose slots are all committed, full or not (the
+    /// program is ending), or only those of `context` (it is being released).
+    pub fn drain(&self, context: Option<Context>) -> Vec<Full<T>> {
+        let mut inner = lock(&self.inner);
+        let ids: Vec<u64> = inner
+            .fillings
+            .iter()
+            .filter(|(_, f)| f.outstanding == 0 && context.is_none_or(|c| f.arena.key.context == c))
+            .map(|(id, _)| *id)
+            .collect();
+        let mut full = Vec::new();
+        for id in ids {
+            let f = inner.fillings.remove(&id).expect("listed");
+            if inner.open.get(&f.arena.key) == Some(&id) {
+                inner.open.remove(&f.arena.key);
+            }
+            full.push(Full(f));
+        }
+        full
+    }
+
+    /// Enqueues the read of `full`'s launches' records on the shim's own queue, after
+    /// their launches. An arena with no launch is recycled at once (`Ok(None)`); a
+    /// failure gives back what went with each launch.
+    pub fn read_back(&self, full: Full<T>) -> Result<Option<Batch<T>>, (ClError, Vec<T>)> {
+        let Full(mut f) = full;
+        if f.launches.is_empty() {
+            self.recycle(f.arena);
+            return Ok(None);
+        }
+        let key = f.arena.key;
+        let queue = {
+            let mut inner = lock(&self.inner);
+            match inner.queues.get(&(key.context, key.device)) {
+                Some(q) => Ok(*q),
+                None => key.context.create_queue(key.device).inspect(|q| {
+                    inner.queues.insert((key.context, key.device), *q);
+                }),
+            }
+        };
+        let used = f.next * key.slot_bytes / 8;
+        f.arena.host = vec![0u64; used];
+        let events: Vec<Event> = f.events.drain(..).map(|(_, e)| e).collect();
+        let read = queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host, &events));
+        // The read holds what it waits on; this library's references can go.
+        events.into_iter().for_each(Event::release);
+        match read {
+            Ok(read) => Ok(Some(Batch {
+                read,
+                arena: f.arena,
+                launches: f.launches,
+            })),
+            Err(e) => {
+                self.recycle(f.arena);
+                Err((e, f.launches.into_iter().map(|(_, t)| t).collect()))
+            }
+        }
+    }
+
+    /// Takes back an arena whose records have been used: kept for reuse, or freed.
+    pub fn recycle(&self, mut arena: Arena) {
+        arena.host = Vec::new();
+        let mut inner = lock(&self.inner);
+        let bytes = arena.bytes();
+        let keep = !inner.retired.contains(&arena.key.context)
+            && inner.idle_bytes + bytes <= IDLE_BYTES
+            && inner.idle.get(&arena.key).map_or(0, Vec::len) < IDLE_PER_KEY;
+        if keep {
+            inner.idle_bytes += bytes;
+            inner.idle.entry(arena.key).or_default().push(arena);
+        } else {
+            inner.alive_bytes -= bytes;
+            drop(inner);
+            arena.release();
+        }
+    }
+
+    /// Arenas created so far, and the most bytes of them alive at once.
+    pub fn arenas(&self) -> (usize, usize) {
+        let inner = lock(&self.inner);
+        (inner.created, inner.peak_bytes)
+    }
+
+    /// The application is releasing `context` (perhaps for the last time): frees the
+    /// idle arenas and the queue of the shim's that hold it, and frees arenas of it that
+    /// come back later, until a launch uses it again. Its part-filled arenas are for the
+    /// caller to read ([`Batches::drain`] first).
+    pub fn retire(&self, context: Context) {
+        let mut inner = lock(&self.inner);
+        inner.retired.insert(context);
+        let keys: Vec<Key> = inner
+            .idle
+            .keys()
+            .filter(|k| k.context == context)
+            .copied()
+            .collect();
+        let mut freed = Vec::new();
+        for k in keys {
+            freed.extend(inner.idle.remove(&k).unwrap_or_default());
+        }
+        let bytes = freed.iter().map(Arena::bytes).sum::<usize>();
+        inner.idle_bytes -= bytes;
+        inner.alive_bytes -= bytes;
+        let queues: Vec<(Context, Device)> = inner
+            .queues
+            .keys()
+            .filter(|(c, _)| *c == context)
+            .copied()
+            .collect();
+        let queues: Vec<Queue> = queues
+            .iter()
+            .filter_map(|k| inner.queues.remove(k))
+            .collect();
+        drop(inner);
+        freed.into_iter().for_each(Arena::release);
+        // Commands already queued still run (releasing a queue flushes it).
+        queues.into_iter().for_each(Queue::release);
+    }
+}
