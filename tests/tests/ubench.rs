@@ -143,3 +143,35 @@ fn calibration_tables_list_every_port() {
         }
     }
 }
+
+/// `scripts/calibrate --measure` (what `scripts/gpu-validate` runs on a GPU machine) times a
+/// port on this machine's OpenCL device: the CSV row has the kernels' profiled time, the
+/// cycles at the architecture's clock (1980 MHz for the H100 file), the public table's
+/// cycles and srcsim's committed prediction for the run.
+#[test]
+fn calibrate_measure_times_a_port_and_sets_it_beside_the_table_and_the_prediction() {
+    let bin = build(&["l2_lat"]);
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("measured-l2_lat.csv");
+    let status = Command::new("python3")
+        .current_dir(root())
+        .arg("scripts/calibrate")
+        .args(["--measure", "--no-build", "--only", "l2_lat", "--bin-dir"])
+        .arg(&bin)
+        .arg("--measure-out")
+        .arg(&out)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success());
+    let measured = rows(&out);
+    assert_eq!(measured.len(), 1);
+    let m = &measured[0];
+    assert_eq!(m["status"], "measured");
+    assert_eq!(m["kernels"], "1");
+    let us: f64 = m["measured_us"].parse().unwrap();
+    let cycles: u64 = m["measured_cycles"].parse().unwrap();
+    assert_eq!(cycles, (us * 1980.0).round() as u64);
+    assert_eq!(m["table_hw_cycles"], "8138734");
+    let committed = rows(&root().join("validation/ubench/calibration-hopper_h100.csv"));
+    let predicted = &committed.iter().find(|r| r["run"] == "l2_lat").unwrap()["predicted_cycles"];
+    assert_eq!(&m["srcsim_predicted_cycles"], predicted);
+}
