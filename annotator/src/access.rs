@@ -20,7 +20,8 @@
 //!   outside any loop is a first touch, from DRAM (or from the L2 where the architecture
 //!   says the launch's data is there: `Architecture::served_from`); one inside a loop the
 //!   L2 (data the work-group's neighbours or earlier iterations brought in). Stores and
-//!   atomics complete at the L2.
+//!   atomics go to the L2 (a store then completes in the background:
+//!   `Architecture::describe_instr`).
 //!
 //! Assumptions: a warp is 32 consecutive work-items along x (work-groups at least 32 wide;
 //! `%tid.y` and `%tid.z` are uniform in a warp), and addresses are aligned as the lane-0

@@ -41,7 +41,9 @@ use crate::compile::{BuildOptions, Compiler};
 /// 15: a lone loop or `if` body that starts with a macro invocation is wrapped whole.
 /// 16: `MSHR` usage counts miss entries (the model multiplies by the trip), and an `L2`
 /// resource counts the bytes past the L1.
-pub const ANNOTATION_REVISION: &str = "16";
+/// 17: a first touch waits for the L2 where the architecture gives its capacity; a volatile
+/// load is never an L1 hit; a global store does not hold up its block's end.
+pub const ANNOTATION_REVISION: &str = "17";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -331,6 +331,12 @@ pub struct MemorySystem {
     /// served from the L2 queues there (see [`crate::kernel`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l2_gb_per_s: Option<f64>,
+    /// Whether a warp exits only once its stores are acknowledged: then every warp's time
+    /// ends an L2 trip (`l2_hit`) after its last instruction, as GPGPU-Sim's warps do.
+    /// Either way a store does not hold up the instructions after it: it completes in the
+    /// background, and a block's time does not wait for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub store_ack_at_exit: bool,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -670,7 +676,12 @@ impl Architecture {
     pub fn describe_instr(&self, instr: &Instr) -> InstrTiming {
         let mut t = self.describe(instr.class);
         if let Some(access) = instr.access {
+            // A global store (or reduction) writes no register: nothing waits for it, and
+            // it completes in the background (the warp's exit may wait for it:
+            // `memory.store_ack_at_exit`); it keeps its row's latency.
+            let background = instr.class == OpClass::GlobalMem && instr.writes.is_empty();
             let base = match (instr.class, self.served_from(access.level)) {
+                _ if background => t.latency,
                 (OpClass::SharedMem, _) => self.memory.shared,
                 (_, MemLevel::L1) => self.memory.l1_hit,
                 (_, MemLevel::L2) => self.memory.l2_hit,
@@ -857,6 +868,12 @@ mod tests {
         assert_eq!(no_l2.describe_instr(&first_touch).latency, a.memory.dram);
         let t = a.describe_instr(&load.clone().with_access(access(MemLevel::L2, 1)));
         assert_eq!(t.latency, a.memory.l2_hit);
+        // A store writes no register: it completes in the background, at its row's latency
+        // (the memory pipeline is still held once per line).
+        let store =
+            Instr::new(OpClass::GlobalMem, &[1, 2], &[]).with_access(access(MemLevel::L2, 2));
+        let t = a.describe_instr(&store);
+        assert_eq!((t.latency, t.initiation), (a.ops.mem.latency + 1, 2));
         // 32 lines: the memory pipeline is held 32 passes, the last line 31 passes later.
         let t = a.describe_instr(&load.with_access(access(MemLevel::L1, 32)));
         assert_eq!((t.latency, t.initiation), (a.memory.l1_hit + 31, 32));

@@ -13,7 +13,9 @@
 //!   work-group go to `S` consecutive sub-cores, and warp `i` is the `floor(i / S)`-th of
 //!   its work-group on its sub-core.
 //! - work-group: `t_last` = max over its warps `i` of `t_Wi + floor(i / S)`: the issue
-//!   offset, per sub-core (the paper's `floor(i/2)` on the GTX 480's two schedulers).
+//!   offset, per sub-core (the paper's `floor(i/2)` on the GTX 480's two schedulers). Where
+//!   warps exit only once their stores are acknowledged (`memory.store_ack_at_exit`),
+//!   `t_Wi` ends an L2 trip later.
 //! - kernel: the first `n_par` work-groups (occupancy x SMs, dealt to the SMs in turn)
 //!   start at 0; each further one starts on the SM whose work-group finishes first;
 //!   `t_opt` is the last finish.
@@ -314,6 +316,12 @@ pub fn estimate(
     let mut first_wave_bytes = 0u64;
     // Per-warp and per-group accumulators, reused.
     let mut warp = WarpTally::new(n_res, arms);
+    // A warp that exits only once its stores are acknowledged ends an L2 trip later.
+    let exit_wait = if arch.memory.store_ack_at_exit {
+        u64::from(arch.memory.l2_hit)
+    } else {
+        0
+    };
     let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
@@ -343,7 +351,8 @@ pub fn estimate(
                             in_warp += 1;
                             if in_warp == warp_size {
                                 let sub = (warp_index % sub_cores) as usize;
-                                let t_w = warp.close(&mut group_use[sub], &mut divergence);
+                                let t_w =
+                                    warp.close(&mut group_use[sub], &mut divergence) + exit_wait;
                                 t_last = t_last.max(t_w + warp_index / sub_cores);
                                 in_warp = 0;
                                 warp_index += 1;
@@ -353,7 +362,7 @@ pub fn estimate(
                 }
                 if in_warp > 0 {
                     let sub = (warp_index % sub_cores) as usize;
-                    let t_w = warp.close(&mut group_use[sub], &mut divergence);
+                    let t_w = warp.close(&mut group_use[sub], &mut divergence) + exit_wait;
                     t_last = t_last.max(t_w + warp_index / sub_cores);
                     warp_index += 1;
                 }

@@ -36,7 +36,8 @@ pub use arch::{
 /// compiler's issue order, the branch's fetch delay, the SM's fetch unit and its misses in
 /// flight. 4: the L2: a launch whose buffers fit in it is served from it (no DRAM traffic,
 /// misses wait an L2 trip), its bandwidth bounds the launch, and the first wave's requests
-/// queue at the level that serves them.
+/// queue at the level that serves them; a warp that exits only once its stores are
+/// acknowledged ends an L2 trip later.
 pub const MODEL_REVISION: u32 = 4;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};

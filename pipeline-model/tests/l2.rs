@@ -185,3 +185,15 @@ fn full_miss_entries_wait_for_the_serving_level_to_drain_them() {
         160.0
     );
 }
+
+#[test]
+fn warps_that_wait_for_their_stores_end_an_l2_trip_later() {
+    // The resident launch above (t = 10, 16 warps: latency 17 + the 8-cycle queue) where
+    // a warp exits only once its stores are acknowledged: every warp ends 20 cycles later.
+    let mut arch = toy();
+    arch.memory.store_ack_at_exit = true;
+    let e = run_on(&arch, 64, 64, 10, 0, 16, 2048);
+    assert_eq!(e.latency_cycles, 17 + 20 + 8);
+    let e = run(64, 64, 10, 0, 16, 2048);
+    assert_eq!(e.latency_cycles, 17 + 8);
+}

@@ -82,11 +82,11 @@ fn a_dependent_chain_issues_every_latency() {
 fn usage_counts_the_dispatch_cycles() {
     // H100: one sqrt (SFU, 8 cycles), one fp32 mad (FP32, 1), one int add (INT, 2) and one
     // load of a float4 (MEM, 1; 16 bytes): issue 4, INT 2, FP32 1, FP64 0, SFU 8, MEM 1,
-    // DRAM 16.
+    // L2 16, DRAM 16.
     let h100 = Architecture::load("hopper_h100").unwrap();
     assert_eq!(
         h100.resources(),
-        ["issue", "INT", "FP32", "FP64", "SFU", "MEM", "DRAM"]
+        ["issue", "INT", "FP32", "FP64", "SFU", "MEM", "L2", "DRAM"]
     );
     let block = [
         Instr::new(OpClass::Sfu, &[1], &[2]),
@@ -96,7 +96,7 @@ fn usage_counts_the_dispatch_cycles() {
     ];
     assert_eq!(
         ResourceUsage::of(&h100, &block).0,
-        [4.0, 2.0, 1.0, 0.0, 8.0, 1.0, 16.0]
+        [4.0, 2.0, 1.0, 0.0, 8.0, 1.0, 16.0, 16.0]
     );
     assert_eq!(
         h100.resource_scopes(),
@@ -107,17 +107,19 @@ fn usage_counts_the_dispatch_cycles() {
             Scope::SubCore,
             Scope::SubCore,
             Scope::Sm,
+            Scope::Device,
             Scope::Device
         ]
     );
 }
 
 /// The H100 shrunk for hand computation: warps of 4, one SM, 4 sub-cores; resources
-/// issue, INT, FP32, FP64, SFU (each sub-core's) and MEM (the SM's), DRAM left out (it
-/// has tests of its own); usage scale 1.
+/// issue, INT, FP32, FP64, SFU (each sub-core's) and MEM (the SM's), the L2 and DRAM left
+/// out (they have tests of their own); no launch cost; usage scale 1.
 fn toy(groups_per_sm: u32) -> Architecture {
     let mut a = Architecture::load("hopper_h100").unwrap();
     a.memory.dram_gb_per_s = None;
+    a.memory.l2_gb_per_s = None;
     a.launch.fixed_cycles = 0;
     a.warp_size = 4;
     a.sm_count = 1;

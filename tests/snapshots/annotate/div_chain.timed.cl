@@ -11,8 +11,8 @@ static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
-    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
@@ -27,8 +27,8 @@ static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 254ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 2u: s->t += 259ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

@@ -11,8 +11,8 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_0(__privat
 static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
-    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
@@ -33,8 +33,8 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_3(__privat
 static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 3u: s->t += 254ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

@@ -11,7 +11,7 @@ static inline __attribute__((always_inline)) void __srcsim_daxpy_div_0(__private
 static inline __attribute__((always_inline)) void __srcsim_daxpy_div_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 892ul; s->u[0] += 832ul; s->u[1] += 128ul; s->u[2] += 9344ul; s->u[3] += 576ul; s->u[4] += 448ul; s->u[5] += 4ul; s->u[6] += 1536ul; s->u[7] += 1536ul; s->last = 2u; return;
+    case 1u: s->t += 643ul; s->u[0] += 832ul; s->u[1] += 128ul; s->u[2] += 9344ul; s->u[3] += 576ul; s->u[4] += 448ul; s->u[5] += 4ul; s->u[6] += 1536ul; s->u[7] += 1536ul; s->last = 2u; return;
     default: return;
     }
 }

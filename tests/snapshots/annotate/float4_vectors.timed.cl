@@ -4,14 +4,14 @@ typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_scale_offset4_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 579ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 2048ul; s->u[7] += 2048ul; s->last = 1u; return;
+    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 2048ul; s->u[7] += 2048ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 579ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 2048ul; s->u[7] += 2048ul; break;
+    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 2048ul; s->u[7] += 2048ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }

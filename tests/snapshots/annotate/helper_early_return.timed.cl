@@ -26,8 +26,8 @@ static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_ret
 {
     switch (s->last) {
     case 1u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
-    case 2u: s->t += 267ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 3u: s->t += 255ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 3u: s->t += 6ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)

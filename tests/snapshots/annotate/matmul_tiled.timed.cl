@@ -11,8 +11,8 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
-    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
+    case 1u: s->t += 31ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
+    case 3u: s->t += 33ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
     default: return;
     }
 }
@@ -27,8 +27,8 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__priv
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 280ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 3u: s->t += 282ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 1u: s->t += 31ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 3u: s->t += 33ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 5u: s->t += 0ul; break;
     default: break;
     }

@@ -11,7 +11,7 @@ static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__privat
 static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 543ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 768ul; s->u[7] += 768ul; s->last = 2u; return;
+    case 1u: s->t += 294ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 768ul; s->u[7] += 768ul; s->last = 2u; return;
     default: return;
     }
 }
