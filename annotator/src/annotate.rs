@@ -52,6 +52,20 @@ pub enum AnnotateError {
     /// source by where it came from and where it is kept.
     #[error("{0}")]
     KeptSource(String),
+    /// A barrier inside an `if`, `switch` or `?:` (legal where the condition is the same
+    /// for the whole work-group). PoCL runs the annotated twin of such a kernel wrongly: the
+    /// twin of a kernel with `barrier(...)` inside `if (get_group_id(0) == 0)` wrote outside
+    /// the program's buffers (under valgrind) where the original does not. Refused, so the
+    /// program runs as it is.
+    #[error("{path}:{line}: `{function}` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, so the program runs unannotated")]
+    BarrierInBranch {
+        /// The file.
+        path: String,
+        /// The barrier's line.
+        line: u32,
+        /// The function that holds it.
+        function: String,
+    },
     /// The compiler unrolled a loop; counting its iterations per call would be wrong.
     #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop (per copy of the loops around it, where the compiler unrolled those completely and each of their passes enters it once), or other timed code inside them or between their copies")]
     UnrolledLoop {
@@ -457,6 +471,13 @@ fn annotate_compiled(
     let (analysis, module) = analyze_file(compiler, path, options, arch)?;
     let program = path.display().to_string();
     let source = parse(path, options, compiler)?;
+    if let Some((function, line)) = barrier_in_branch(&source) {
+        return Err(AnnotateError::BarrierInBranch {
+            path: path.display().to_string(),
+            line,
+            function,
+        });
+    }
     let cfgs = source
         .functions
         .iter()
@@ -673,4 +694,30 @@ mod tests {
         assert!(r.profile.is_none());
         assert!(!serde_json::to_string(&r).unwrap().contains("profile"));
     }
+}
+
+/// The first barrier of `source` inside a branch (an `if`, `switch` or `?:` encloses it
+/// within its function), as its function and line.
+fn barrier_in_branch(source: &SourceFile) -> Option<(String, u32)> {
+    fn walk(node: &crate::source::AstNode, in_branch: bool) -> Option<u32> {
+        use crate::source::NodeKind;
+        let is_barrier = node.kind == NodeKind::Call
+            && matches!(
+                node.spelling.as_str(),
+                "barrier" | "work_group_barrier" | "sub_group_barrier"
+            );
+        if is_barrier && in_branch {
+            return Some(node.extent.start.line);
+        }
+        let branch = in_branch
+            || matches!(
+                node.kind,
+                NodeKind::If | NodeKind::Switch | NodeKind::Conditional
+            );
+        node.children.iter().find_map(|c| walk(c, branch))
+    }
+    source
+        .functions
+        .iter()
+        .find_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
 }

@@ -117,6 +117,36 @@ fn goto_is_an_error_naming_its_line() {
     );
 }
 
+/// A barrier inside a branch (legal where the whole work-group takes it) is refused with
+/// its line: PoCL ran the annotated twin of such a kernel wrongly (it wrote past the
+/// program's buffers, under valgrind, where the original kernel does not), so the program
+/// must run as it is. Barriers in loops, and branches without barriers, stay annotated.
+#[test]
+fn a_barrier_inside_a_branch_is_refused_naming_its_line() {
+    let p = temp(
+        "barrier_in_branch.cl",
+        "__kernel void k(__global int *a) {\n  int i = get_local_id(0);\n  a[i] = i;\n\
+         \x20 if (get_group_id(0) == 0) {\n    a[i] += 1;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n\
+         \x20   if (i < 4) a[i] = a[i + 1];\n  }\n}\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(
+        err.ends_with(
+            ":6: `k` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the \
+             annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, \
+             so the program runs unannotated"
+        ),
+        "{err}"
+    );
+    let p = temp(
+        "barrier_in_loop.cl",
+        "__kernel void k(__global int *a, __local int *s) {\n  int i = get_local_id(0);\n\
+         \x20 for (int t = 0; t < 4; t++) {\n    s[i] = a[i] + t;\n    barrier(CLK_LOCAL_MEM_FENCE);\n\
+         \x20   if (i == 0) a[0] += s[1];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n}\n",
+    );
+    annotate(&p).unwrap();
+}
+
 #[test]
 fn helpers_with_void_and_empty_parameter_lists() {
     let src = r#"
