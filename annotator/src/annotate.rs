@@ -599,6 +599,32 @@ fn annotate_compiled(
     })
 }
 
+/// The first barrier of `source` inside a branch (an `if`, `switch` or `?:` encloses it
+/// within its function), as its function and line.
+fn barrier_in_branch(source: &SourceFile) -> Option<(String, u32)> {
+    fn walk(node: &crate::source::AstNode, in_branch: bool) -> Option<u32> {
+        use crate::source::NodeKind;
+        let is_barrier = node.kind == NodeKind::Call
+            && matches!(
+                node.spelling.as_str(),
+                "barrier" | "work_group_barrier" | "sub_group_barrier"
+            );
+        if is_barrier && in_branch {
+            return Some(node.extent.start.line);
+        }
+        let branch = in_branch
+            || matches!(
+                node.kind,
+                NodeKind::If | NodeKind::Switch | NodeKind::Conditional
+            );
+        node.children.iter().find_map(|c| walk(c, branch))
+    }
+    source
+        .functions
+        .iter()
+        .find_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,30 +720,4 @@ mod tests {
         assert!(r.profile.is_none());
         assert!(!serde_json::to_string(&r).unwrap().contains("profile"));
     }
-}
-
-/// The first barrier of `source` inside a branch (an `if`, `switch` or `?:` encloses it
-/// within its function), as its function and line.
-fn barrier_in_branch(source: &SourceFile) -> Option<(String, u32)> {
-    fn walk(node: &crate::source::AstNode, in_branch: bool) -> Option<u32> {
-        use crate::source::NodeKind;
-        let is_barrier = node.kind == NodeKind::Call
-            && matches!(
-                node.spelling.as_str(),
-                "barrier" | "work_group_barrier" | "sub_group_barrier"
-            );
-        if is_barrier && in_branch {
-            return Some(node.extent.start.line);
-        }
-        let branch = in_branch
-            || matches!(
-                node.kind,
-                NodeKind::If | NodeKind::Switch | NodeKind::Conditional
-            );
-        node.children.iter().find_map(|c| walk(c, branch))
-    }
-    source
-        .functions
-        .iter()
-        .find_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
 }
