@@ -435,6 +435,26 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
         .collect()
 }
 
+/// The global and shared accesses of `f` whose address across a warp's lanes the analysis
+/// cannot tell (loaded from memory, or a stride known only at run time), as (block,
+/// instruction) positions: the run samples their addresses instead
+/// (`pipeline_model::sampling`).
+pub fn unresolved_accesses(f: &Function) -> Vec<(usize, usize)> {
+    let values = lane_values(f);
+    let mut out = Vec::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, instr) in block.instrs.iter().enumerate() {
+            if !matches!(op_class(instr).0, OpClass::SharedMem | OpClass::GlobalMem) {
+                continue;
+            }
+            if matches!(values.address(instr), Lanes::Varying | Lanes::UnknownStride) {
+                out.push((b, i));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

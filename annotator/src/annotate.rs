@@ -16,6 +16,7 @@ use crate::lines::{attribute, function_lines};
 use crate::matching::{
     match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
 };
+use crate::sampling::sampled_sites;
 use crate::source::cfg::{build, Insertion, SourceCfg, Unsupported};
 use crate::source::{parse, ParamKind, SourceError, SourceFile};
 
@@ -95,6 +96,54 @@ pub struct RecordLayout {
     /// Profile mode only: the per-source-block counters after the usage counters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<ProfileLayout>,
+    /// The accesses whose addresses the records sample, after every other counter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<SampleLayout>,
+}
+
+impl RecordLayout {
+    /// Values at the start of a record the model reads: `t`, the usage, the arms.
+    pub fn timing_width(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// The sampled accesses of `kernel`, each with the index of its counters in a record.
+    pub fn samples_of(&self, kernel: &str) -> Vec<(usize, pipeline_model::SampledAccess)> {
+        let Some(layout) = &self.samples else {
+            return Vec::new();
+        };
+        layout
+            .accesses
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.kernel == kernel)
+            .map(|(i, a)| {
+                let slot = layout.offset + pipeline_model::sampling::COUNTERS * i;
+                (slot, a.access.clone())
+            })
+            .collect()
+    }
+}
+
+/// Where the sampled accesses' counters are in a record: from `offset`, per access of
+/// `accesses`, its executions and the indices it first and last used
+/// (`pipeline_model::sampling::COUNTERS`; [`crate::sampling`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleLayout {
+    /// Index of the first access's first counter in a record.
+    pub offset: usize,
+    /// The sampled accesses, in record order.
+    pub accesses: Vec<KernelSample>,
+}
+
+/// A sampled access and the kernel it is in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelSample {
+    /// The kernel.
+    pub kernel: String,
+    /// The access and what it was charged.
+    #[serde(flatten)]
+    pub access: pipeline_model::SampledAccess,
 }
 
 /// Where the profile counters are in a record: from `offset`, per block in `blocks`
@@ -558,6 +607,11 @@ fn annotate_compiled(
         })
         .collect();
     let resources = analysis.resources.len();
+    let kernel_functions: Vec<&crate::ptx::Function> = kernels
+        .iter()
+        .filter_map(|k| module.function(&k.name))
+        .collect();
+    let sites = sampled_sites(&module, &kernel_functions, &source, &program, arch);
     let annotated = codegen::annotate(
         &source,
         &cfgs,
@@ -565,6 +619,7 @@ fn annotate_compiled(
         resources,
         arch.usage_scale(),
         how.profile,
+        &sites,
     )?;
     let mut fields = vec!["t".to_string()];
     fields.extend(analysis.resources.iter().cloned());
@@ -578,18 +633,32 @@ fn annotate_compiled(
         extra_counters: annotated.extra_counters,
     });
     let counters = 3 * annotated.profiled.len() + 2 * annotated.extra_counters;
+    let samples = (!sites.is_empty()).then(|| SampleLayout {
+        offset: resources + 1 + annotated.arms + counters,
+        accesses: sites
+            .into_iter()
+            .map(|s| KernelSample {
+                kernel: s.kernel,
+                access: s.access,
+            })
+            .collect(),
+    });
+    let sampled = samples
+        .as_ref()
+        .map_or(0, |s| pipeline_model::sampling::COUNTERS * s.accesses.len());
     Ok(Annotation {
         source: annotated.text,
         sidecar: Sidecar {
             schema: SIDECAR_SCHEMA.to_string(),
             source: path.display().to_string(),
             records: RecordLayout {
-                stride: resources + 1 + annotated.arms + counters,
+                stride: resources + 1 + annotated.arms + counters + sampled,
                 fields,
                 usage_scale: arch.usage_scale(),
                 index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)"
                     .to_string(),
                 profile,
+                samples,
             },
             kernels,
             called_functions: called,

@@ -44,7 +44,7 @@ use crate::compile::{BuildOptions, Compiler};
 /// 17: a first touch waits for the L2 where the architecture gives its capacity; a volatile
 /// load is never an L1 hit; a global store does not hold up its block's end.
 /// 18: a barrier inside a branch is refused (PoCL runs such twins wrongly).
-pub const ANNOTATION_REVISION: &str = "18";
+pub const ANNOTATION_REVISION: &str = "19";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -28,8 +28,10 @@ use std::fmt::Write as _;
 use crate::matching::{
     BlockMap, From, PathTable, SourceRef, TimedPath, To, UnrollShape, UnrolledLoop,
 };
+use crate::sampling::Site;
 use crate::source::cfg::{Insertion, SourceCfg};
 use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
+use pipeline_model::sampling::COUNTERS;
 
 /// The name of the counter state parameter and variable in the annotated code.
 pub const STATE: &str = "__srcsim";
@@ -468,6 +470,7 @@ pub fn annotate(
     resources: usize,
     usage_scale: u64,
     profile: bool,
+    sites: &[Site],
 ) -> Result<Annotated, CodegenError> {
     let path = file.path.display().to_string();
     for k in kernels {
@@ -717,6 +720,31 @@ pub fn annotate(
         })
         .collect();
     let counters = shares.counters();
+    // Sampled accesses: their counters (executions, first and last index) after the
+    // profile's.
+    let samples = COUNTERS * sites.len();
+    for (k, site) in sites.iter().enumerate() {
+        let (start, end) = site.index;
+        edits.push(Edit {
+            offset: start,
+            class: OPEN_EXPRESSION,
+            nesting: -i64::from(end),
+            text: format!("__srcsim_sample({STATE}, {k}u, "),
+        });
+        edits.push(Edit {
+            offset: end,
+            class: CLOSE,
+            nesting: -i64::from(start),
+            text: ")".to_string(),
+        });
+    }
+    if !sites.is_empty() {
+        // The index goes through as a `long`: every index of an array that fits in memory
+        // keeps its value, so the access is the same.
+        functions.push_str(
+            "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    if (x[0]++ == 0) x[1] = (ulong)i;\n    x[2] = (ulong)i;\n    return i;\n}\n",
+        );
+    }
 
     // Exits and records of every kernel; its state; its extra parameter.
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
@@ -740,7 +768,7 @@ pub fn annotate(
         let _ = writeln!(
             functions,
             "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
-            stride = resources + 1 + arms + counters
+            stride = resources + 1 + arms + counters + samples
         );
         for r in 0..resources {
             let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
@@ -753,6 +781,13 @@ pub fn annotate(
                 functions,
                 "    for (uint i = 0; i < {counters}u; ++i) rec[{} + i] = s->p[i];",
                 resources + 1 + arms
+            );
+        }
+        if samples > 0 {
+            let _ = writeln!(
+                functions,
+                "    for (uint i = 0; i < {samples}u; ++i) rec[{} + i] = s->x[i];",
+                resources + 1 + arms + counters
             );
         }
         functions.push_str("}\n");
@@ -817,7 +852,7 @@ pub fn annotate(
         });
     }
     let header = format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{counters}{profile} }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
         counters = match (loops.len(), copied) {
             (0, _) => String::new(),
@@ -830,6 +865,11 @@ pub fn annotate(
             String::new()
         } else {
             format!(" ulong p[{counters}];")
+        },
+        sampled = if samples == 0 {
+            String::new()
+        } else {
+            format!(" ulong x[{samples}];")
         },
         arm_counters = if arms == 0 {
             String::new()

@@ -33,4 +33,5 @@ pub mod lines;
 pub mod matching;
 pub mod ptx;
 pub mod registers;
+pub mod sampling;
 pub mod source;

@@ -254,7 +254,9 @@ pub fn match_blocks(
                     .as_ref()
                     .filter(|sa| sa.function == kernel.name)
                 {
-                    let reason = if !cfgs[kc].dominates(sa.block, s.block) {
+                    let reason = if !cfgs[kc].dominates(sa.block, s.block)
+                        && !entered_loop(&cfgs[kc], sa.block, s.block)
+                    {
                         Some(format!(
                             "its dominator B{a} maps to S{}, which does not dominate S{}",
                             sa.block, s.block
@@ -295,6 +297,31 @@ pub fn match_blocks(
         kernel: kernel.name.clone(),
         blocks,
     }
+}
+
+/// Whether source block `a` lies in a loop that the code before `b` runs through: a loop
+/// whose header dominates both. A compiler that proves such a loop runs at least once
+/// (`for (i = lid; i < N; i += size)` with `N` at least the largest work-group) enters its
+/// body unguarded, so in the PTX the body dominates the code after the loop, though in
+/// the source it may not.
+fn entered_loop(cfg: &SourceCfg, a: usize, b: usize) -> bool {
+    let reaches = |from: usize, to: usize| {
+        let mut seen = vec![false; cfg.blocks.len()];
+        let mut stack = vec![from];
+        while let Some(x) = stack.pop() {
+            if x == to {
+                return true;
+            }
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            stack.extend(cfg.blocks[x].successors.iter().copied());
+        }
+        false
+    };
+    (0..cfg.blocks.len()).any(|h| {
+        h != a && cfg.dominates(h, a) && cfg.dominates(h, b) && reaches(a, h) && !reaches(b, h)
+    })
 }
 
 /// A source operation as the PTX names it: line, column and the full opcode.

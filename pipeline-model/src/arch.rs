@@ -326,6 +326,16 @@ pub struct MemorySystem {
     /// again: everything comes from DRAM, as without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l2_bytes: Option<u64>,
+    /// L1 data cache capacity per SM in bytes. With it a sampled load inside a loop
+    /// ([`crate::sampling`]) whose buffer fits in the L1 the SM has left is served from the
+    /// L1: the loop's first pass brought the buffer in and nothing pushes it out. Without
+    /// it such loads stay where the front end charged them (the L2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_bytes: Option<u64>,
+    /// Whether the L1 and shared memory are one array of `l1_bytes` (Volta and later): the
+    /// L1 then holds what the shared memory of the SM's work-groups leaves.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub l1_with_shared: bool,
     /// L2 bandwidth in GB/s, all slices together. With it the model has a resource [`L2`]
     /// of the whole GPU (every byte past the L1 crosses it), and the first wave of a launch
     /// served from the L2 queues there (see [`crate::kernel`]).
@@ -504,6 +514,9 @@ impl Architecture {
             if bw.is_some_and(|bw| !(bw.is_finite() && bw > 0.0)) {
                 return Err(invalid(key, "must be a positive number"));
             }
+        }
+        if self.memory.l1_bytes == Some(0) {
+            return Err(invalid("memory.l1_bytes", "must be at least 1"));
         }
         if self.memory.l2_bytes == Some(0) {
             return Err(invalid("memory.l2_bytes", "must be at least 1"));

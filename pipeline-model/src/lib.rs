@@ -22,6 +22,7 @@ pub mod graph;
 pub mod instr;
 pub mod kernel;
 pub mod occupancy;
+pub mod sampling;
 pub mod timing;
 
 pub use arch::{
@@ -43,4 +44,5 @@ pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
+pub use sampling::{Measured, SampledAccess};
 pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

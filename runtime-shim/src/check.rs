@@ -545,6 +545,7 @@ mod tests {
             occupancy_limiter: "work-groups".to_string(),
             work_groups: 4,
             warps: 16,
+            sampled: Vec::new(),
         })
     }
 

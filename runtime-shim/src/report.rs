@@ -243,6 +243,32 @@ pub struct Estimate {
     pub work_groups: u64,
     /// Warps in the launch.
     pub warps: u64,
+    /// The accesses whose addresses the run sampled (the static analysis could not tell
+    /// them): what the warps did there, which the estimate charges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sampled: Vec<SampledAccessReport>,
+}
+
+/// What the warps of a launch did at an access whose addresses only the run could tell (a
+/// gather through loaded indices, a pointer chase, a run-time stride).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SampledAccessReport {
+    /// Its line in the kernel file.
+    pub line: u32,
+    /// Its column (the subscript's first character).
+    pub column: u32,
+    /// `global` or `shared`.
+    pub space: String,
+    /// Requests per warp access the static analysis assumed: 128-byte lines (global: one
+    /// a lane) or bank passes (shared: none conflicting).
+    pub assumed_requests: f64,
+    /// Requests per warp access the warps made, on average.
+    pub requests: f64,
+    /// 32-byte sectors per warp access (global).
+    pub sectors: f64,
+    /// Whether the L1 served it (a load in a loop whose buffer fits in the L1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub l1: bool,
 }
 
 impl From<&KernelEstimate> for Estimate {
@@ -266,6 +292,7 @@ impl From<&KernelEstimate> for Estimate {
             occupancy_limiter: e.occupancy.limiter.describe().to_string(),
             work_groups: e.work_groups,
             warps: e.warps,
+            sampled: Vec::new(),
         }
     }
 }
@@ -1252,6 +1279,7 @@ mod tests {
                 occupancy_limiter: "warps".into(),
                 work_groups: 2,
                 warps: 2,
+                sampled: Vec::new(),
             })
         };
         let note = "timed as compiled without loop unrolling (-fno-unroll-loops -mllvm -unroll-count=1): at k.cl:3 ...";

@@ -20,7 +20,10 @@ use annotator::annotate::{AnnotateOptions, ProfileLayout};
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::source::ParamKind;
-use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
+use pipeline_model::sampling::{timing_records, SampledLaunch};
+use pipeline_model::{
+    estimate, Architecture, KernelResources, LaunchGeometry, Records, SampledAccess,
+};
 
 use crate::batch::{Batch, Batches, Full};
 use crate::cl::{Context, Device, Event, Kernel, Mem, NdRange, Program, Queue};
@@ -28,7 +31,8 @@ use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
 use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
 use crate::report::{
-    BlockCounts, Estimate, Launch, LaunchProfile, LineAmount, Outcome, Report, SourceBlock,
+    BlockCounts, Estimate, Launch, LaunchProfile, LineAmount, Outcome, Report, SampledAccessReport,
+    SourceBlock,
 };
 
 /// How a program came to be, and so whether its kernels can be simulated.
@@ -107,6 +111,10 @@ struct KernelModel {
     note: Option<String>,
     /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.
     profile: Option<KernelProfile>,
+    /// Values of a record the model reads: `t`, the usage, the divergent arms.
+    timing_width: usize,
+    /// The kernel's sampled accesses, each with the index of its counters in a record.
+    samples: Vec<(usize, SampledAccess)>,
 }
 
 /// What the line profile of one kernel needs besides its records.
@@ -288,6 +296,9 @@ struct Pending {
     words: usize,
     geometry: LaunchGeometry,
     resources: KernelResources,
+    /// The size of the buffer bound to each buffer parameter (where known): whether a
+    /// sampled access's buffer fits in the L1.
+    buffer_bytes: Vec<(u32, u64)>,
     model: Arc<KernelModel>,
 }
 
@@ -342,6 +353,7 @@ struct Modelled {
     model: Arc<KernelModel>,
     geometry: LaunchGeometry,
     resources: KernelResources,
+    buffer_bytes: Vec<(u32, u64)>,
     records: Vec<u64>,
     outcome: Outcome,
     profile: Option<LaunchProfile>,
@@ -747,6 +759,8 @@ impl Shim {
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
                 note: sidecar.timed_without_unrolling.clone(),
+                timing_width: sidecar.records.timing_width(),
+                samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {
                     kernel: name.to_string(),
                     program: Arc::clone(program),
@@ -905,6 +919,15 @@ impl Shim {
                 + args.local_bytes.values().sum::<u64>(),
             global_memory_bytes: args.buffer_footprint(),
         };
+        let mut buffer_bytes: Vec<(u32, u64)> = Vec::new();
+        if !shadow.model.samples.is_empty() {
+            buffer_bytes.extend(
+                args.buffers
+                    .iter()
+                    .filter_map(|(&i, b)| b.map(|(_, size)| (i, size))),
+            );
+            buffer_bytes.sort_unstable();
+        }
         drop(args);
         // The read of the records waits on the launch from the shim's own queue: the
         // application's queue must have submitted it (a flush, as OpenCL asks of events
@@ -918,6 +941,7 @@ impl Shim {
             words: items * shadow.model.stride,
             geometry,
             resources,
+            buffer_bytes,
             model: shadow.model.clone(),
         };
         let in_order = queue.in_order().then_some(queue);
@@ -1104,6 +1128,7 @@ fn model_batch(
             if Arc::ptr_eq(&m.model, &p.model)
                 && m.geometry == p.geometry
                 && m.resources == p.resources
+                && m.buffer_bytes == p.buffer_bytes
                 && m.records == records
             {
                 done.push((p, m.outcome.clone(), m.profile.clone()));
@@ -1136,6 +1161,7 @@ fn model_batch(
                 model: Arc::clone(&p.model),
                 geometry: p.geometry,
                 resources: p.resources,
+                buffer_bytes: p.buffer_bytes.clone(),
                 records: kept,
                 outcome: outcome.clone(),
                 profile: profile.clone(),
@@ -1160,29 +1186,50 @@ fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
             reason: "no architecture".to_string(),
         };
     };
-    // The model reads records of `t` and the usage alone: in profile mode, without the
-    // block counters after them.
-    let timing: Vec<u64>;
-    let (data, resources) = match &p.model.profile {
-        Some(profile) if p.model.stride > profile.program.layout.offset => {
-            let offset = profile.program.layout.offset;
-            timing = records
-                .chunks_exact(p.model.stride)
-                .flat_map(|r| &r[..offset])
-                .copied()
-                .collect();
-            (&timing[..], offset - 1)
-        }
-        _ => (records, p.model.stride - 1),
+    // The model reads `t`, the usage and the arms alone, with what the warps did at each
+    // sampled access in place of what the annotation charged.
+    let buffer_bytes = |param: u32| {
+        p.buffer_bytes
+            .iter()
+            .find(|(i, _)| *i == param)
+            .map(|(_, b)| *b)
     };
+    let launch = SampledLaunch {
+        arch,
+        geometry: &p.geometry,
+        resources: &p.resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: p.model.usage_scale,
+    };
+    let width = p.model.timing_width;
+    let (data, measured) =
+        timing_records(records, p.model.stride, width, &p.model.samples, &launch);
     let records = Records {
-        data,
-        resources,
+        data: &data,
+        resources: width - 1,
         usage_scale: p.model.usage_scale,
     };
     match estimate(arch, &p.geometry, &p.resources, &records) {
         Ok(e) => Outcome::Simulated(Estimate {
             note: p.model.note.clone(),
+            sampled: p
+                .model
+                .samples
+                .iter()
+                .zip(measured)
+                .filter_map(|((_, a), m)| {
+                    let m = m?;
+                    Some(SampledAccessReport {
+                        line: a.line,
+                        column: a.column,
+                        space: if a.shared { "shared" } else { "global" }.to_string(),
+                        assumed_requests: a.charged_transactions,
+                        requests: m.transactions,
+                        sectors: m.sectors,
+                        l1: m.l1_resident,
+                    })
+                })
+                .collect(),
             ..Estimate::from(&e)
         }),
         Err(e) => Outcome::NotSimulated {

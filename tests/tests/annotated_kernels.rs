@@ -458,6 +458,7 @@ mod random {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use annotator::annotate::{annotate_file_with, AnnotateOptions};
+    use pipeline_model::sampling::COUNTERS;
     use proptest::prelude::*;
     use proptest::test_runner::{RngSeed, TestRunner};
 
@@ -693,13 +694,21 @@ mod random {
             .filter(|f| f.starts_with("arm"))
             .count();
         let fields = 1 + timed.sidecar.analysis.resources.len() + arms;
-        prop_assert_eq!(timed.sidecar.records.stride, fields);
+        // Then the sampled accesses' counters, the same in both modes.
+        let samples = |a: &Annotation| a.sidecar.records.samples.clone();
+        prop_assert_eq!(
+            samples(&timed).map(|s| s.accesses),
+            samples(&profiled).map(|s| s.accesses)
+        );
+        let sampled = samples(&timed).map_or(0, |s| s.accesses.len() * COUNTERS);
+        let timed_stride = timed.sidecar.records.stride;
+        prop_assert_eq!(timed_stride, fields + sampled);
         let layout = profiled.sidecar.records.profile.clone().unwrap();
         let stride = profiled.sidecar.records.stride;
         prop_assert_eq!(layout.offset, fields);
         prop_assert_eq!(
             stride,
-            fields + 3 * layout.blocks.len() + 2 * layout.extra_counters
+            fields + 3 * layout.blocks.len() + 2 * layout.extra_counters + sampled
         );
         let slot = |(line, column): (u32, u32)| {
             layout
@@ -721,8 +730,16 @@ mod random {
         }
         let counts = kernel_runner::from_bytes::<u32>(&original[2]).unwrap();
         for w in 0..ITEMS {
-            let plain = &timed_records[w * fields..(w + 1) * fields];
+            let plain = &timed_records[w * timed_stride..][..fields];
             let record = &profiled_records[w * stride..(w + 1) * stride];
+            // The samples do not depend on the mode.
+            prop_assert_eq!(
+                &timed_records[w * timed_stride..][fields..timed_stride],
+                &record[stride - sampled..],
+                "work-item {}: the samples differ between the modes\n{}",
+                w,
+                src
+            );
             prop_assert!(
                 plain[0] > 0,
                 "work-item {} has no time\n{}",

@@ -98,13 +98,23 @@ fn run_profiled(
     };
     let resources = a.sidecar.analysis.resources.len() + arms(&a);
     assert_eq!(arms(&plain), arms(&a));
-    assert_eq!(plain.sidecar.records.stride, 1 + resources);
+    // Then the sampled accesses' counters, the same in both modes.
+    let sampled = |a: &Annotation| {
+        a.sidecar
+            .records
+            .samples
+            .as_ref()
+            .map_or(0, |s| s.accesses.len() * pipeline_model::sampling::COUNTERS)
+    };
+    assert_eq!(sampled(&plain), sampled(&a));
+    let plain_stride = plain.sidecar.records.stride;
+    assert_eq!(plain_stride, 1 + resources + sampled(&plain));
     assert!(plain.sidecar.records.profile.is_none());
     let layout = a.sidecar.records.profile.clone().expect("a profile layout");
     assert_eq!(layout.offset, 1 + resources);
     assert_eq!(
         a.sidecar.records.stride,
-        1 + resources + 3 * layout.blocks.len() + 2 * layout.extra_counters
+        1 + resources + 3 * layout.blocks.len() + 2 * layout.extra_counters + sampled(&a)
     );
 
     let original = run_kernel(src, "", kernel, &args, &range)
@@ -128,7 +138,7 @@ fn run_profiled(
         a.source
     );
     // The profile changes no timing: t and usage are those of the plain annotation.
-    let (_, plain_records) = run_annotated(&plain, 1 + resources);
+    let (_, plain_records) = run_annotated(&plain, plain_stride);
     let p = Profiled {
         records,
         stride,
@@ -139,7 +149,7 @@ fn run_profiled(
         let r = p.record(w);
         assert_eq!(
             &r[..=resources],
-            &plain_records[w * (1 + resources)..(w + 1) * (1 + resources)],
+            &plain_records[w * plain_stride..][..=resources],
             "{name}: work-item {w}: the profile changed t or the usage"
         );
         let cycles: u64 = (0..p.layout.blocks.len())

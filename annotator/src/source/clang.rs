@@ -234,6 +234,51 @@ fn convert(cursor: CXCursor) -> AstNode {
         },
         in_macro: in_macro(cursor),
         children,
+        subscript: subscript(cursor),
+    }
+}
+
+/// What a subscript `base[index]` addresses: its element's size, and its base's name where
+/// the base is a parameter or an array variable named directly.
+fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
+    // SAFETY: `cursor` and every cursor and type derived from it belong to the live
+    // translation unit being converted.
+    unsafe {
+        if clang_getCursorKind(cursor) != CXCursor_ArraySubscriptExpr {
+            return None;
+        }
+        let bytes = clang_Type_getSizeOf(clang_getCursorType(cursor));
+        // The base, under the implicit conversions libclang shows as unexposed expressions.
+        let mut base = *children(cursor).first()?;
+        while clang_getCursorKind(base) == CXCursor_UnexposedExpr {
+            match children(base).as_slice() {
+                [only] => base = *only,
+                _ => break,
+            }
+        }
+        let (mut named, mut param) = (false, None);
+        if clang_getCursorKind(base) == CXCursor_DeclRefExpr {
+            let decl = clang_getCursorReferenced(base);
+            match clang_getCursorKind(decl) {
+                CXCursor_ParmDecl => {
+                    named = true;
+                    let function = clang_getCursorSemanticParent(decl);
+                    let n = clang_Cursor_getNumArguments(function).max(0) as c_uint;
+                    param = (0..n).find(|&i| {
+                        clang_equalCursors(clang_Cursor_getArgument(function, i), decl) != 0
+                    });
+                }
+                CXCursor_VarDecl => {
+                    named = clang_getCursorType(decl).kind == CXType_ConstantArray;
+                }
+                _ => {}
+            }
+        }
+        Some(super::Subscript {
+            base: if named { spelling(base) } else { String::new() },
+            param,
+            element_bytes: u32::try_from(bytes).unwrap_or(0),
+        })
     }
 }
 

@@ -128,6 +128,22 @@ pub struct AstNode {
     /// Children in source order. A `for` has four (init, condition, increment, body), any
     /// of the first three possibly a `Null` placeholder; an `if` has two or three.
     pub children: Vec<AstNode>,
+    /// For an array subscript `base[index]`: what an access through it addresses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscript: Option<Subscript>,
+}
+
+/// An array subscript `base[index]` (children: the base, then the index).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscript {
+    /// The base's name where it is a kernel parameter or an array variable named directly
+    /// (the same address in every work-item of a work-group), else empty.
+    pub base: String,
+    /// Where the base is a parameter: its position among the function's parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param: Option<u32>,
+    /// Bytes of the element it selects: the index's step in bytes.
+    pub element_bytes: u32,
 }
 
 /// A function defined in the kernel file.
@@ -300,6 +316,7 @@ fn complete_for_headers(node: &mut AstNode, text: &[u8]) {
                 spelling: String::new(),
                 in_macro: false,
                 children: Vec::new(),
+                subscript: None,
             })
         })
         .collect();

@@ -15,6 +15,7 @@ use annotator::compile::{BuildOptions, Compiler};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
+use pipeline_model::sampling::{timing_records, SampledLaunch};
 use pipeline_model::{estimate, Architecture, Bound, KernelResources, LaunchGeometry, Records};
 use serde::Deserialize;
 
@@ -651,14 +652,30 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                         .sum(),
                 ),
             };
+            // The kernel's buffers, in parameter order, for its sampled accesses.
+            let buffer_bytes = |param: u32| match own.get(param as usize) {
+                Some(KernelArg::Buffer(bytes)) => Some(bytes.len() as u64),
+                _ => None,
+            };
+            let layout = &annotation.sidecar.records;
+            let sampled = SampledLaunch {
+                arch: &arch,
+                geometry: &geometry,
+                resources: &resources,
+                buffer_bytes: &buffer_bytes,
+                usage_scale: layout.usage_scale,
+            };
+            let samples = layout.samples_of(&kernel.name);
+            let (timing, _) =
+                timing_records(&records, stride, layout.timing_width(), &samples, &sampled);
             let e = estimate(
                 &arch,
                 &geometry,
                 &resources,
                 &Records {
-                    data: &records,
-                    resources: stride - 1,
-                    usage_scale: annotation.sidecar.records.usage_scale,
+                    data: &timing,
+                    resources: layout.timing_width() - 1,
+                    usage_scale: layout.usage_scale,
                 },
             )
             .with_context(|| case.clone())?;

@@ -1,0 +1,255 @@
+//! Accesses whose addresses only the run can tell, found in the PTX and matched to their
+//! subscripts in the source, so that the annotated program samples their indices
+//! (`pipeline_model::sampling` turns the samples into what each warp did).
+//!
+//! An access qualifies where the lane analysis cannot resolve its address
+//! ([`crate::access::unresolved_accesses`]) and its PTX instruction's `.loc` (line and
+//! column, the subscript's first character in clang's line tables) is a subscript
+//! `base[index]` of a kernel, written outside macros, whose base is a kernel parameter or
+//! an array variable named directly: the same address in every work-item, so that the
+//! index alone places each lane's access. Several PTX instructions of one subscript (an
+//! unrolled loop's copies, the load and store of `a[i] += x`) make one site.
+//!
+//! What each execution was charged comes from the same steps the annotation charges: per
+//! PTX block `v` holding the site's instructions, `t_(u,v) - t_u` from its predecessors
+//! with them as one request and as a full gather gives the cycles per further request (the
+//! path's slope), and with them at the L1 rather than the L2 the cycles an L1 hit saves; the usage per request and per sector comes from the resource usage of
+//! the instruction alone, which is linear in both.
+
+use std::collections::BTreeMap;
+
+use pipeline_model::{
+    block_timing, pair_cycles, Architecture, Instr, MemLevel, ResourceUsage, SampledAccess,
+};
+
+use crate::access::{access_width, unresolved_accesses};
+use crate::analysis::{model_function, same_file};
+use crate::ptx::{Function, Module};
+use crate::source::{AstNode, SourceFile};
+
+/// At most this many sampled accesses per file: each costs every record two counters.
+pub const MAX_SITES: usize = 32;
+
+/// A PTX instruction's place: its block and its index there.
+type Position = (usize, usize);
+
+/// One sampled access: where its index is in the source, and what it was charged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site {
+    /// The kernel it is in.
+    pub kernel: String,
+    /// Byte offsets of its index expression, `[start, end)`.
+    pub index: (u32, u32),
+    /// What the model needs of it.
+    pub access: SampledAccess,
+}
+
+/// The sampled accesses of `kernels` (functions of `module`, compiled from `program`,
+/// whose source is `source`), at most [`MAX_SITES`], in kernel then source order.
+pub fn sampled_sites(
+    module: &Module,
+    kernels: &[&Function],
+    source: &SourceFile,
+    program: &str,
+    arch: &Architecture,
+) -> Vec<Site> {
+    let mut sites = Vec::new();
+    for f in kernels {
+        let Some(body) = source.function(&f.name).map(|s| &s.body) else {
+            continue;
+        };
+        let model = model_function(module, f);
+        let mut preds = vec![Vec::new(); f.blocks.len()];
+        for (u, b) in f.blocks.iter().enumerate() {
+            for &v in &b.successors {
+                preds[v].push(u);
+            }
+        }
+        // Per subscript (its line and column), the PTX instructions that are its accesses.
+        let mut instances: BTreeMap<(u32, u32), (&AstNode, Vec<Position>)> = BTreeMap::new();
+        for (b, i) in unresolved_accesses(f) {
+            let Some(loc) = f.blocks[b].instrs[i].loc.as_ref() else {
+                continue;
+            };
+            // Code inlined from a helper, or from another file, has no subscript here.
+            let here = module.file(loc.file).is_some_and(|p| same_file(p, program));
+            if loc.inlined_at.is_some() || !here || loc.line == 0 {
+                continue;
+            }
+            if let Some(node) = subscript_at(body, loc.line, loc.col) {
+                instances
+                    .entry((loc.line, loc.col))
+                    .or_insert_with(|| (node, Vec::new()))
+                    .1
+                    .push((b, i));
+            }
+        }
+        for ((line, column), (node, at)) in instances {
+            if sites.len() == MAX_SITES {
+                return sites;
+            }
+            let index = &node.children[1].extent;
+            let subscript = node.subscript.as_ref().expect("subscript_at checks it");
+            let width = access_width(&f.blocks[at[0].0].instrs[at[0].1]);
+            let place = (line, column, width);
+            if let Some(access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
+                sites.push(Site {
+                    kernel: f.name.clone(),
+                    index: (index.start.offset, index.end.offset),
+                    access,
+                });
+            }
+        }
+    }
+    sites
+}
+
+/// The outermost subscript of `node` that starts at `line`:`col` and can be sampled: its
+/// base named directly, its index written here (not in a macro).
+fn subscript_at(node: &AstNode, line: u32, col: u32) -> Option<&AstNode> {
+    let starts_here = node.extent.start.line == line && node.extent.start.col == col;
+    if starts_here {
+        if let Some(s) = &node.subscript {
+            let fits = !s.base.is_empty()
+                && s.element_bytes > 0
+                && !node.in_macro
+                && node.children.len() == 2
+                && !node.children[1].in_macro;
+            // `a[i][j]`: the outer subscript is the access; an inner one at the same place
+            // only selects a row.
+            return fits.then_some(node);
+        }
+    }
+    node.children
+        .iter()
+        .find_map(|c| subscript_at(c, line, col))
+}
+
+/// What a path pays for entering block `v` of `blocks` (whose predecessors are
+/// `preds[v]`), as the annotation charges it: `t_(u,v) - t_u` from each predecessor `u`,
+/// averaged over them; `t_v` for a block with none (the entry).
+fn step(arch: &Architecture, blocks: &[Vec<Instr>], preds: &[Vec<usize>], v: usize) -> f64 {
+    if preds[v].is_empty() {
+        return block_timing(arch, &blocks[v]).cycles as f64;
+    }
+    let total: f64 = preds[v]
+        .iter()
+        .map(|&u| {
+            let pair = pair_cycles(arch, &blocks[u], &blocks[v]);
+            pair as f64 - block_timing(arch, &blocks[u]).cycles as f64
+        })
+        .sum();
+    total / preds[v].len() as f64
+}
+
+/// What one execution of the subscript whose PTX accesses are `at` (each lane moving
+/// `width` bytes) was charged, and how its cycles and usage change with its requests and
+/// sectors.
+fn charged(
+    arch: &Architecture,
+    blocks: &[Vec<Instr>],
+    preds: &[Vec<usize>],
+    at: &[(usize, usize)],
+    (line, column, width): (u32, u32, u32),
+    subscript: &crate::source::Subscript,
+) -> Option<SampledAccess> {
+    let first = &blocks[at[0].0][at[0].1];
+    let access = first.access?;
+    let shared = first.class == pipeline_model::OpClass::SharedMem;
+    // The full gather: a request per lane (and per line a lane's bytes span).
+    let gather = 32 * width.div_ceil(128).max(1);
+    // Instructions that store (write no register) and those that load are the two kinds
+    // an execution may run once each (`a[i] += x`): slopes and usage add over kinds.
+    let mut per_kind: BTreeMap<bool, Vec<(usize, usize)>> = BTreeMap::new();
+    for &(b, i) in at {
+        per_kind
+            .entry(blocks[b][i].writes.is_empty())
+            .or_default()
+            .push((b, i));
+    }
+    let resources = arch.resources().len();
+    let (mut slope, mut l1_cycles, mut per_transaction, mut per_sector) =
+        (0.0, 0.0, vec![0.0; resources], vec![0.0; resources]);
+    let (mut charged_t, mut charged_s, mut n) = (0.0, 0.0, 0.0);
+    for instances in per_kind.values() {
+        // Per block, the block's time with its instances of this kind as one request and
+        // as a full gather.
+        let mut by_block: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &(b, i) in instances {
+            by_block.entry(b).or_default().push(i);
+        }
+        let kind = &blocks[instances[0].0][instances[0].1];
+        // A load in a loop charged at the L2 (data neighbours or earlier passes brought
+        // in) is served from the L1 where its buffer fits there.
+        let in_loop_past_l1 = !kind.writes.is_empty()
+            && !shared
+            && kind.access.is_some_and(|a| a.level == MemLevel::L2);
+        // The blocks with these instances as `transactions` requests each, at `level`.
+        let with = |transactions: u32, level: Option<MemLevel>| {
+            let mut changed = blocks.to_vec();
+            for &(b, i) in instances {
+                if let Some(a) = changed[b][i].access.as_mut() {
+                    a.transactions = transactions;
+                    a.level = level.unwrap_or(a.level);
+                }
+            }
+            changed
+        };
+        let (one, all, at_l1) = (
+            with(1, None),
+            with(gather, None),
+            with(1, Some(MemLevel::L1)),
+        );
+        let (mut sum, mut l1_sum, mut count) = (0.0, 0.0, 0.0);
+        for (v, positions) in &by_block {
+            let k = positions.len() as f64;
+            sum +=
+                (step(arch, &all, preds, *v) - step(arch, &one, preds, *v)) / f64::from(gather - 1);
+            if in_loop_past_l1 {
+                l1_sum += step(arch, &one, preds, *v) - step(arch, &at_l1, preds, *v);
+            }
+            count += k;
+        }
+        // The list scheduler may order a block otherwise for a longer latency, which can
+        // make it a cycle shorter: more requests never make a path faster.
+        slope += (sum / count).max(0.0);
+        l1_cycles += (l1_sum / count).max(0.0);
+        let usage = |transactions: u32, sectors: u32| {
+            let mut i = kind.clone();
+            if let Some(a) = i.access.as_mut() {
+                a.transactions = transactions;
+                a.sectors = sectors;
+            }
+            ResourceUsage::of(arch, &[i]).0
+        };
+        let base = usage(1, 1);
+        for (r, (t, s)) in usage(2, 1).iter().zip(usage(1, 2)).enumerate() {
+            per_transaction[r] += t - base[r];
+            if !shared {
+                per_sector[r] += s - base[r];
+            }
+        }
+        for &(b, i) in instances {
+            if let Some(a) = blocks[b][i].access {
+                charged_t += f64::from(a.transactions);
+                charged_s += f64::from(a.sectors);
+                n += 1.0;
+            }
+        }
+    }
+    Some(SampledAccess {
+        line,
+        column,
+        shared,
+        element_bytes: subscript.element_bytes,
+        width,
+        charged_transactions: charged_t / n,
+        charged_sectors: if shared { 0.0 } else { charged_s / n },
+        cycles_per_transaction: slope,
+        usage_per_transaction: per_transaction,
+        usage_per_sector: per_sector,
+        param: subscript.param,
+        l1_cycles,
+    })
+    .filter(|_| access.transactions > 0)
+}

@@ -1,0 +1,488 @@
+//! Accesses whose addresses only the run can tell: what a warp's lanes did, from the
+//! addresses the annotated program sampled, in place of the static guess.
+//!
+//! The front end charges every memory access from a static analysis of its address across
+//! a warp's lanes. Where the address comes from loaded data (`a[idx[i]]`, a pointer
+//! chase) or a stride known only at run time, that analysis cannot tell how many lines a
+//! warp touches, or how many passes the shared banks need: a global access is charged as a
+//! gather (one line per lane), a shared one as conflict-free. For such an access the
+//! annotated program records, per work-item, how many times it ran and the index it used
+//! the first time ([`SampledAccess`]). [`measure`] groups the work-items into warps as the
+//! model does and counts, per warp, the distinct 128-byte lines and 32-byte sectors of
+//! the lanes' first addresses (global), or the bank-conflict degree (shared); [`correct`]
+//! then moves every work-item's cycles and usage from what was charged to what the warps
+//! did, execution by execution.
+//!
+//! One sample per work-item stands for all of its executions: the lanes of a warp run the
+//! access together, so their first addresses are one warp access; later ones are taken to
+//! be alike (a chase that stays coalesced, a gather that stays scattered).
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::arch::Architecture;
+use crate::kernel::LaunchGeometry;
+use crate::occupancy::{occupancy, KernelResources};
+
+/// Counters per sampled access in a record: its executions, the index of the first and
+/// the index of the last (two's-complement 64-bit integers).
+pub const COUNTERS: usize = 3;
+
+/// Bytes of a cache line: one coalesced request.
+const LINE: i64 = 128;
+/// Bytes of a DRAM/L2 sector.
+const SECTOR: i64 = 32;
+/// Shared-memory banks, each 4 bytes wide.
+const BANKS: i64 = 32;
+
+/// An access of the kernel's source whose addresses the annotated program samples, and
+/// what the static analysis charged for each of its executions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampledAccess {
+    /// Where it is in the source (the subscript's first character).
+    pub line: u32,
+    /// Column, 1-based.
+    pub column: u32,
+    /// A `__local` (shared-memory) access; else global.
+    pub shared: bool,
+    /// Bytes between consecutive indices (the element's size).
+    pub element_bytes: u32,
+    /// Bytes one lane moves per execution.
+    pub width: u32,
+    /// Requests charged per execution: 128-byte lines (global) or bank passes (shared).
+    pub charged_transactions: f64,
+    /// 32-byte sectors charged per execution (global).
+    pub charged_sectors: f64,
+    /// The cycles a work-item's path gains per further request of one execution (the
+    /// slope of its blocks' best-case times).
+    pub cycles_per_transaction: f64,
+    /// Per resource (in the order of `Architecture::resources`), the usage one execution
+    /// adds per further request, in cycles (bytes for the L2 and DRAM).
+    pub usage_per_transaction: Vec<f64>,
+    /// Per resource, the usage one execution adds per further sector.
+    pub usage_per_sector: Vec<f64>,
+    /// The kernel parameter its base is, if it is one (the buffer it reads).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param: Option<u32>,
+    /// The cycles one execution's path saves where the L1 serves it rather than the level
+    /// it was charged at: non-zero only for a load inside a loop charged past the L1.
+    #[serde(default)]
+    pub l1_cycles: f64,
+}
+
+/// What the warps of one launch did at a sampled access: per execution, averaged over the
+/// warps that ran it (weighted by how often each ran it).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Measured {
+    /// Requests: lines (global) or bank passes (shared).
+    pub transactions: f64,
+    /// Sectors (global; 0 for shared).
+    pub sectors: f64,
+    /// Warps that ran it.
+    pub warps: u64,
+    /// Whether the L1 serves it: a load in a loop whose buffer fits in the L1.
+    pub l1_resident: bool,
+}
+
+/// The record indices (linear global ids) of every warp of `geometry`, work-group by
+/// work-group: 32 (the warp size) consecutive local linear ids, as the model forms them
+/// ([`crate::kernel`]).
+pub fn warps(geometry: &LaunchGeometry, warp_size: u64) -> impl Iterator<Item = Vec<u64>> + '_ {
+    let [gx, gy, gz] = geometry.global;
+    let [lx, ly, lz] = geometry.local;
+    let [ngx, ngy, ngz] = geometry.groups();
+    let groups = (0..ngz)
+        .flat_map(move |bz| (0..ngy).flat_map(move |by| (0..ngx).map(move |bx| (bx, by, bz))));
+    groups.flat_map(move |(bx, by, bz)| {
+        let (ex, ey, ez) = (
+            lx.min(gx - bx * lx),
+            ly.min(gy - by * ly),
+            lz.min(gz - bz * lz),
+        );
+        let mut ids = Vec::with_capacity((ex * ey * ez) as usize);
+        for z in 0..ez {
+            for y in 0..ey {
+                let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                ids.extend(row..row + ex);
+            }
+        }
+        let chunks: Vec<Vec<u64>> = ids
+            .chunks(warp_size.max(1) as usize)
+            .map(<[u64]>::to_vec)
+            .collect();
+        chunks
+    })
+}
+
+/// The requests and sectors of one warp access whose lanes address `addresses` (bytes),
+/// each moving `width` bytes.
+pub fn warp_access(addresses: &[i64], width: u32, shared: bool) -> (u32, u32) {
+    let width = i64::from(width.max(1));
+    if shared {
+        let mut words: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+        for &a in addresses {
+            for word in a.div_euclid(4)..=(a + width - 1).div_euclid(4) {
+                words
+                    .entry(word.rem_euclid(BANKS))
+                    .or_default()
+                    .insert(word);
+            }
+        }
+        let degree = words.values().map(BTreeSet::len).max().unwrap_or(1);
+        return (degree.max(1) as u32, 0);
+    }
+    let blocks = |unit: i64| {
+        let mut seen = BTreeSet::new();
+        for &a in addresses {
+            seen.extend(a.div_euclid(unit)..=(a + width - 1).div_euclid(unit));
+        }
+        seen.len() as u32
+    };
+    (blocks(LINE), blocks(SECTOR))
+}
+
+/// What the warps did at `access`, whose [`COUNTERS`] are at `slot` of each `stride`-value
+/// record of `data`: per warp, the mean of its first and its last access (the lanes run
+/// the access together, so their first indices are one warp access, and their last ones
+/// another). `None` where no warp ran it.
+pub fn measure(
+    access: &SampledAccess,
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    data: &[u64],
+    stride: usize,
+    slot: usize,
+) -> Option<Measured> {
+    let (mut weight, mut transactions, mut sectors, mut warps_run) = (0.0, 0.0, 0.0, 0u64);
+    let mut first = Vec::with_capacity(warp_size as usize);
+    let mut last = Vec::with_capacity(warp_size as usize);
+    let bytes = i64::from(access.element_bytes);
+    for warp in warps(geometry, warp_size) {
+        first.clear();
+        last.clear();
+        let mut runs = 0u64;
+        for id in warp {
+            let rec = &data[id as usize * stride..][..stride];
+            if rec[slot] > 0 {
+                runs = runs.max(rec[slot]);
+                first.push((rec[slot + 1] as i64).wrapping_mul(bytes));
+                last.push((rec[slot + 2] as i64).wrapping_mul(bytes));
+            }
+        }
+        if runs == 0 {
+            continue;
+        }
+        let (t1, s1) = warp_access(&first, access.width, access.shared);
+        let (t2, s2) = warp_access(&last, access.width, access.shared);
+        let w = runs as f64;
+        weight += w;
+        transactions += w * f64::from(t1 + t2) / 2.0;
+        sectors += w * f64::from(s1 + s2) / 2.0;
+        warps_run += 1;
+    }
+    (warps_run > 0).then(|| Measured {
+        transactions: transactions / weight,
+        sectors: sectors / weight,
+        warps: warps_run,
+        l1_resident: false,
+    })
+}
+
+/// Moves the cycles and usage of every record in `timing` (`[t, usage.., ..]`, `width`
+/// values each, in units of `1 / usage_scale` cycles for the usage) from what `access`
+/// was charged to what `measured` says the warps did, for as many executions as each
+/// work-item's counter in `samples` (`sample_stride` values per record, the executions at
+/// `slot`) says it ran. Where the L1 serves the access, it also saves the latency beyond
+/// the L1's and moves no bytes past the L1 (the resources `memory_sides`).
+#[allow(clippy::too_many_arguments)]
+pub fn correct(
+    access: &SampledAccess,
+    measured: &Measured,
+    usage_scale: u64,
+    memory_sides: &[usize],
+    timing: &mut [u64],
+    width: usize,
+    samples: &[u64],
+    sample_stride: usize,
+    slot: usize,
+) {
+    let fewer = access.charged_transactions - measured.transactions;
+    let fewer_sectors = access.charged_sectors - measured.sectors;
+    let scale = usage_scale as f64;
+    let mut cycles = access.cycles_per_transaction * fewer;
+    if measured.l1_resident {
+        cycles += access.l1_cycles;
+    }
+    let usage: Vec<f64> = access
+        .usage_per_transaction
+        .iter()
+        .zip(&access.usage_per_sector)
+        .enumerate()
+        .map(|(r, (t, s))| {
+            if measured.l1_resident && memory_sides.contains(&r) {
+                // All that was charged: the usage is linear in requests and sectors.
+                (t * access.charged_transactions + s * access.charged_sectors) * scale
+            } else {
+                (t * fewer + s * fewer_sectors) * scale
+            }
+        })
+        .collect();
+    let adjust = |v: u64, by: f64| -> u64 { (v as f64 - by).round().max(0.0) as u64 };
+    for (rec, sample) in timing
+        .chunks_exact_mut(width)
+        .zip(samples.chunks_exact(sample_stride))
+    {
+        let runs = sample[slot] as f64;
+        if runs == 0.0 {
+            continue;
+        }
+        rec[0] = adjust(rec[0], runs * cycles);
+        for (u, by) in rec[1..].iter_mut().zip(&usage) {
+            *u = adjust(*u, runs * by);
+        }
+    }
+}
+
+/// One launch's sampled accesses and what the model knows of the launch.
+pub struct SampledLaunch<'a> {
+    /// The GPU.
+    pub arch: &'a Architecture,
+    /// The launch's NDRange.
+    pub geometry: &'a LaunchGeometry,
+    /// The kernel's resources (its shared memory limits the L1 where they are one array).
+    pub resources: &'a KernelResources,
+    /// The bytes of the buffer bound to each kernel parameter, where known.
+    pub buffer_bytes: &'a dyn Fn(u32) -> Option<u64>,
+    /// Usage counter units per cycle.
+    pub usage_scale: u64,
+}
+
+impl SampledLaunch<'_> {
+    /// The L1 bytes an SM has for global data during the launch, if the architecture
+    /// gives the L1's size.
+    pub fn l1_left(&self) -> Option<u64> {
+        let l1 = self.arch.memory.l1_bytes?;
+        if !self.arch.memory.l1_with_shared {
+            return Some(l1);
+        }
+        let groups = occupancy(self.arch, self.geometry.work_group_size(), self.resources)
+            .map_or(1, |o| u64::from(o.work_groups_per_sm));
+        Some(l1.saturating_sub(groups * self.resources.local_memory_bytes))
+    }
+
+    /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
+    /// for every access of `accesses` (each with the index of its first counter in a
+    /// record of `records`, `stride` values each), from what the warps did there; returns
+    /// what they did, per access (`None`: never run).
+    pub fn correct_all(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &[u64],
+        stride: usize,
+        timing: &mut [u64],
+        width: usize,
+    ) -> Vec<Option<Measured>> {
+        let warp_size = u64::from(self.arch.warp_size);
+        let l1_left = self.l1_left();
+        let memory_sides: Vec<usize> = [self.arch.l2_resource(), self.arch.dram_resource()]
+            .into_iter()
+            .flatten()
+            .collect();
+        accesses
+            .iter()
+            .map(|(slot, access)| {
+                let mut measured =
+                    measure(access, self.geometry, warp_size, records, stride, *slot)?;
+                let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
+                measured.l1_resident =
+                    access.l1_cycles > 0.0 && buffer.zip(l1_left).is_some_and(|(b, l1)| b <= l1);
+                correct(
+                    access,
+                    &measured,
+                    self.usage_scale,
+                    &memory_sides,
+                    timing,
+                    width,
+                    records,
+                    stride,
+                    *slot,
+                );
+                Some(measured)
+            })
+            .collect()
+    }
+}
+
+/// What the model reads of `records` (`stride` values each): the first `width` values of
+/// each (`t`, the usage, the divergent arms; the profile's and the samples' counters
+/// follow), corrected for every sampled access of `samples` (each with the index of its
+/// counters in a record) from what the warps of `launch` did there; and what they did,
+/// per sampled access (`None`: never run, or counters past the record's end).
+pub fn timing_records<'r>(
+    records: &'r [u64],
+    stride: usize,
+    width: usize,
+    samples: &[(usize, SampledAccess)],
+    launch: &SampledLaunch<'_>,
+) -> (Cow<'r, [u64]>, Vec<Option<Measured>>) {
+    if width >= stride {
+        return (Cow::Borrowed(records), vec![None; samples.len()]);
+    }
+    let mut timing: Vec<u64> = records
+        .chunks_exact(stride)
+        .flat_map(|r| &r[..width])
+        .copied()
+        .collect();
+    let measured = samples
+        .iter()
+        .map(|sample| {
+            // Counters past the record's end (a layout from elsewhere) are never read.
+            if sample.0 + COUNTERS > stride {
+                return None;
+            }
+            launch.correct_all(
+                std::slice::from_ref(sample),
+                records,
+                stride,
+                &mut timing,
+                width,
+            )[0]
+        })
+        .collect();
+    (Cow::Owned(timing), measured)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometry(global: u64, local: u64) -> LaunchGeometry {
+        LaunchGeometry {
+            global: [global, 1, 1],
+            local: [local, 1, 1],
+        }
+    }
+
+    #[test]
+    fn consecutive_words_are_one_line_and_four_sectors() {
+        let a: Vec<i64> = (0..32).map(|l| l * 4).collect();
+        assert_eq!(warp_access(&a, 4, false), (1, 4));
+        // Eight bytes a lane: two lines, eight sectors.
+        let a: Vec<i64> = (0..32).map(|l| l * 8).collect();
+        assert_eq!(warp_access(&a, 8, false), (2, 8));
+    }
+
+    #[test]
+    fn a_scatter_is_a_line_a_lane() {
+        let a: Vec<i64> = (0..32).map(|l| l * 4096 + 12).collect();
+        assert_eq!(warp_access(&a, 4, false), (32, 32));
+    }
+
+    #[test]
+    fn shared_banks_count_the_most_words_on_one_bank() {
+        let conflict_free: Vec<i64> = (0..32).map(|l| l * 4).collect();
+        assert_eq!(warp_access(&conflict_free, 4, true).0, 1);
+        // A 32-word stride puts every lane on bank 0.
+        let column: Vec<i64> = (0..32).map(|l| l * 128).collect();
+        assert_eq!(warp_access(&column, 4, true).0, 32);
+        // One word read by every lane is a broadcast.
+        assert_eq!(warp_access(&[64; 32], 4, true).0, 1);
+        // Stride 2 words: lanes 0 and 16 share bank 0.
+        let two: Vec<i64> = (0..32).map(|l| l * 8).collect();
+        assert_eq!(warp_access(&two, 4, true).0, 2);
+    }
+
+    #[test]
+    fn warps_follow_local_ids_within_each_group() {
+        let w: Vec<Vec<u64>> = warps(&geometry(96, 48), 32).collect();
+        assert_eq!(w.len(), 4);
+        assert_eq!(w[0], (0..32).collect::<Vec<_>>());
+        assert_eq!(w[1], (32..48).collect::<Vec<_>>());
+        assert_eq!(w[2], (48..80).collect::<Vec<_>>());
+        // Two dimensions: a 4x16 group of a 8x16 grid is two warps of two rows each.
+        let g = LaunchGeometry {
+            global: [8, 16, 1],
+            local: [4, 16, 1],
+        };
+        let first = warps(&g, 32).next().unwrap();
+        assert_eq!(&first[..8], &[0, 1, 2, 3, 8, 9, 10, 11]);
+    }
+
+    fn access(shared: bool) -> SampledAccess {
+        SampledAccess {
+            line: 3,
+            column: 9,
+            shared,
+            element_bytes: 4,
+            width: 4,
+            charged_transactions: 32.0,
+            charged_sectors: 32.0,
+            cycles_per_transaction: 2.0,
+            usage_per_transaction: vec![0.0, 1.0],
+            usage_per_sector: vec![0.0, 0.5],
+            param: Some(1),
+            l1_cycles: 0.0,
+        }
+    }
+
+    /// Records `[t, issue, mem, count, first, last]` per work-item, the same index first
+    /// and last.
+    fn records(first: impl Fn(u64) -> u64, n: u64) -> Vec<u64> {
+        (0..n)
+            .flat_map(|i| [1000, 10, 10_000, 5, first(i), first(i)])
+            .collect()
+    }
+
+    #[test]
+    fn a_chase_that_stays_coalesced_is_charged_one_line() {
+        let g = geometry(64, 64);
+        let data = records(|i| i + 1025, 64);
+        let m = measure(&access(false), &g, 32, &data, 6, 3).unwrap();
+        // Indices 1025..1056 and 1057..1088: 128 bytes each, straddling two lines.
+        assert_eq!(m.warps, 2);
+        assert_eq!(m.transactions, 2.0);
+        assert_eq!(m.sectors, 5.0);
+        let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
+        correct(&access(false), &m, 2, &[], &mut timing, 3, &data, 6, 3);
+        // Five executions, 30 requests and 27 sectors fewer each: 2 cycles a request, and
+        // usage 1 a request plus 0.5 a sector (x 2 units a cycle).
+        assert_eq!(timing[0], 1000 - 5 * 60);
+        assert_eq!(timing[1], 10);
+        assert_eq!(timing[2], 10_000 - 5 * 2 * 43 - 5);
+    }
+
+    #[test]
+    fn lanes_that_never_ran_it_are_left_out() {
+        let g = geometry(32, 32);
+        let mut data = records(|i| i * 1024, 32);
+        for (i, rec) in data.chunks_mut(6).enumerate() {
+            if i % 2 == 1 {
+                rec[3] = 0;
+            }
+        }
+        let m = measure(&access(false), &g, 32, &data, 6, 3).unwrap();
+        assert_eq!(m.transactions, 16.0);
+        let none = records(|_| 0, 32)
+            .chunks(6)
+            .flat_map(|r| [r[0], r[1], r[2], 0, 0, 0])
+            .collect::<Vec<_>>();
+        assert_eq!(measure(&access(false), &g, 32, &none, 6, 3), None);
+    }
+
+    #[test]
+    fn shared_conflicts_add_cycles() {
+        let g = geometry(32, 32);
+        let data = records(|i| i * 32, 32);
+        let mut a = access(true);
+        a.charged_transactions = 1.0;
+        a.charged_sectors = 0.0;
+        let m = measure(&a, &g, 32, &data, 6, 3).unwrap();
+        assert_eq!(m.transactions, 32.0);
+        let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
+        correct(&a, &m, 1, &[], &mut timing, 3, &data, 6, 3);
+        assert_eq!(timing[0], 1000 + 5 * 31 * 2);
+        assert_eq!(timing[2], 10_000 + 5 * 31);
+    }
+}

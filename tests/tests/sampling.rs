@@ -1,0 +1,206 @@
+//! Sampled accesses on PoCL: an access whose addresses the static analysis cannot tell
+//! (a gather through an index array) is charged what the warps did, from the indices the
+//! annotated kernel records. The expected lines, sectors and bank passes are computed
+//! here from the index arrays the test builds, not by the code under test.
+
+use annotator::annotate::{annotate_file, Annotation};
+use annotator::compile::{BuildOptions, Compiler};
+use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
+use pipeline_model::sampling::{timing_records, Measured, SampledLaunch};
+use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
+
+const ITEMS: usize = 256;
+const LOCAL: usize = 64;
+
+/// A gather through `idx` into global memory, one through `sidx` into a `__local` array,
+/// and a loop that reads a small table through loaded indices `rounds` times.
+const SRC: &str = r#"__kernel void gather(__global const float *in, __global const int *idx,
+                     __global const int *sidx, __global const float *table,
+                     __global float *out, int rounds)
+{
+    __local float tile[1024];
+    int gid = get_global_id(0);
+    int lid = get_local_id(0);
+    for (int i = lid; i < 1024; i += get_local_size(0))
+        tile[i] = (float)i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = in[idx[gid]] + tile[sidx[gid]];
+    int j = idx[gid] & 63;
+    for (int r = 0; r < rounds; r++) {
+        acc += table[j];
+        j = (int)acc & 63;
+    }
+    out[gid] = acc;
+}
+"#;
+
+fn annotation(arch: &Architecture) -> Annotation {
+    let dir = std::env::temp_dir().join(format!("srcsim-sampling-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("gather.cl");
+    std::fs::write(&path, SRC).unwrap();
+    let compiler = Compiler::locate().expect("clang 19");
+    annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap()
+}
+
+/// Runs the annotated kernel with the index arrays; the estimate and what the warps did
+/// at each sampled access, by line.
+fn run(
+    arch: &Architecture,
+    a: &Annotation,
+    idx: &[i32],
+    sidx: &[i32],
+    rounds: i32,
+) -> (u64, Vec<(u32, Measured)>, Vec<u64>) {
+    let stride = a.sidecar.records.stride;
+    let input: Vec<f32> = (0..ITEMS * 32).map(|i| i as f32).collect();
+    let table: Vec<f32> = (0..64).map(|i| i as f32 * 0.5).collect();
+    let args = vec![
+        KernelArg::from_slice(&input),
+        KernelArg::from_slice(idx),
+        KernelArg::from_slice(sidx),
+        KernelArg::from_slice(&table),
+        KernelArg::zeroed::<f32>(ITEMS),
+        KernelArg::scalar(rounds),
+        KernelArg::zeroed::<u64>(ITEMS * stride),
+    ];
+    let range = NdRange::d1(ITEMS).with_local([LOCAL, 1, 1]);
+    let out = run_kernel(&a.source, "", "gather", &args, &range).unwrap();
+    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
+    let geometry = LaunchGeometry {
+        global: [ITEMS as u64, 1, 1],
+        local: [LOCAL as u64, 1, 1],
+    };
+    let resources = KernelResources {
+        registers_per_work_item: 16,
+        local_memory_bytes: 4096,
+        global_memory_bytes: None,
+    };
+    let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];
+    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
+    let layout = &a.sidecar.records;
+    let launch = SampledLaunch {
+        arch,
+        geometry: &geometry,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let samples = layout.samples_of("gather");
+    let (timing, measured) =
+        timing_records(&records, stride, layout.timing_width(), &samples, &launch);
+    let e = estimate(
+        arch,
+        &geometry,
+        &resources,
+        &Records {
+            data: &timing,
+            resources: layout.timing_width() - 1,
+            usage_scale: layout.usage_scale,
+        },
+    )
+    .unwrap();
+    let by_line = samples
+        .iter()
+        .zip(measured)
+        .filter_map(|((_, s), m)| Some((s.line, m?)))
+        .collect();
+    let t = records.iter().step_by(stride).copied().collect();
+    (e.cycles, by_line, t)
+}
+
+fn at(measured: &[(u32, Measured)], line: u32) -> Measured {
+    measured
+        .iter()
+        .find(|(l, _)| *l == line)
+        .unwrap_or_else(|| panic!("no sampled access on line {line}: {measured:?}"))
+        .1
+}
+
+#[test]
+fn gathers_are_charged_what_the_warps_did() {
+    let arch = Architecture::load("hopper_h100").unwrap();
+    let a = annotation(&arch);
+    let samples = a
+        .sidecar
+        .records
+        .samples
+        .as_ref()
+        .expect("sampled accesses");
+    let lines: Vec<u32> = samples.accesses.iter().map(|s| s.access.line).collect();
+    // in[idx[gid]] and tile[sidx[gid]] (line 11) and table[j] (line 14); idx[gid] itself
+    // has a known stride.
+    assert!(lines.contains(&11) && lines.contains(&14), "{lines:?}");
+
+    // Identity indices: each warp reads 32 consecutive floats, one 128-byte line and four
+    // sectors (the arrays start on a line), and 32 consecutive shared words, one pass.
+    let identity: Vec<i32> = (0..ITEMS as i32).collect();
+    let (coalesced, m, _) = run(&arch, &a, &identity, &identity, 20);
+    let global = m
+        .iter()
+        .find(|(l, s)| *l == 11 && s.sectors > 0.0)
+        .expect("the global gather")
+        .1;
+    assert_eq!((global.transactions, global.sectors), (1.0, 4.0));
+    assert_eq!(global.warps, (ITEMS / 32) as u64);
+    let shared = m
+        .iter()
+        .find(|(l, s)| *l == 11 && s.sectors == 0.0)
+        .expect("the shared gather")
+        .1;
+    assert_eq!(shared.transactions, 1.0);
+
+    // Indices 32 floats apart: every lane its own line and sector; shared words 32 apart
+    // all fall on bank 0 of the 32: 32 passes.
+    let spread: Vec<i32> = (0..ITEMS as i32).map(|i| i * 32).collect();
+    let column: Vec<i32> = (0..ITEMS as i32).map(|i| (i % 32) * 32).collect();
+    let (scattered, m, _) = run(&arch, &a, &spread, &column, 20);
+    let global = m
+        .iter()
+        .find(|(l, s)| *l == 11 && s.sectors > 0.0)
+        .unwrap()
+        .1;
+    assert_eq!((global.transactions, global.sectors), (32.0, 32.0));
+    let shared = m
+        .iter()
+        .find(|(l, s)| *l == 11 && s.sectors == 0.0)
+        .unwrap()
+        .1;
+    assert_eq!(shared.transactions, 32.0);
+    assert!(
+        scattered > coalesced,
+        "scattered {scattered} vs coalesced {coalesced}"
+    );
+
+    // The table (256 bytes) read in the loop fits in the L1: served from there.
+    assert!(at(&m, 14).l1_resident);
+}
+
+#[test]
+fn without_an_l1_size_the_loop_stays_at_the_l2() {
+    let mut arch = Architecture::load("hopper_h100").unwrap();
+    arch.memory.l1_bytes = None;
+    let a = annotation(&arch);
+    let identity: Vec<i32> = (0..ITEMS as i32).collect();
+    let (_, m, _) = run(&arch, &a, &identity, &identity, 20);
+    assert!(!at(&m, 14).l1_resident);
+}
+
+/// The table loop follows a loop the compiler enters unguarded (it proves `lid < 1024`), so
+/// that in the PTX the first loop's body dominates it: it is still timed per iteration.
+#[test]
+fn a_loop_after_an_unguarded_loop_is_charged_per_iteration() {
+    let arch = Architecture::load("hopper_h100").unwrap();
+    let a = annotation(&arch);
+    let identity: Vec<i32> = (0..ITEMS as i32).collect();
+    // Multiples of the compiler's unroll factor (8), so that the remainder loop never runs.
+    let t: Vec<u64> = [0, 8, 16, 32]
+        .iter()
+        .map(|&r| run(&arch, &a, &identity, &identity, r).2[0])
+        .collect();
+    // Entering the loop at all costs a little more than one pass of 8.
+    assert!(t[1] > t[0], "{t:?}");
+    let per8 = t[2] - t[1];
+    assert!(per8 >= 8 * 263, "eight dependent L2 trips at least: {t:?}");
+    assert_eq!(t[3] - t[2], 2 * per8, "{t:?}");
+}
