@@ -9,7 +9,7 @@ use pipeline_model::Architecture;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
-use crate::codegen::{self, CodegenError, KernelTiming};
+use crate::codegen::{self, CodegenError, KernelTiming, Units};
 use crate::compile::{BuildOptions, Compiler, KEEP_LOOPS};
 use crate::divergence::divergent_arms;
 use crate::lines::{attribute, function_lines};
@@ -46,6 +46,9 @@ pub enum AnnotateError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// Every kernel of the file was refused: the reasons, one per line.
+    #[error("{0}")]
+    Refused(String),
     /// An earlier run found this source cannot be annotated (the message is that run's).
     #[error("{0} (cached)")]
     Cached(String),
@@ -57,8 +60,8 @@ pub enum AnnotateError {
     /// for the whole work-group). PoCL runs the annotated twin of such a kernel wrongly: the
     /// twin of a kernel with `barrier(...)` inside `if (get_group_id(0) == 0)` wrote outside
     /// the program's buffers (under valgrind) where the original does not. Refused, so the
-    /// program runs as it is.
-    #[error("{path}:{line}: `{function}` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, so the program runs unannotated")]
+    /// kernel runs as it is.
+    #[error("{path}:{line}: `{function}` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, so the kernel runs unannotated")]
     BarrierInBranch {
         /// The file.
         path: String,
@@ -366,6 +369,10 @@ pub struct Sidecar {
     /// unrolled a loop into a shape the annotator cannot count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timed_without_unrolling: Option<String>,
+    /// Kernels the annotator refused, left out of the annotated file: they run as the
+    /// original program has them, unsimulated, for the reason given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<RefusedKernel>,
 }
 
 /// An annotated kernel file.
@@ -469,6 +476,12 @@ fn describe_profiled(
 
 /// Annotates the OpenCL C file `path` for `arch`, as `how` says.
 ///
+/// A kernel the annotator cannot time (a construct it does not handle, in the kernel or
+/// in a helper it calls) is refused alone: it is left out of the annotated file, with the
+/// helpers only it calls, and named in [`Sidecar::refused`] with the reason; the other
+/// kernels are annotated. Only when every kernel is refused, or the file itself cannot be
+/// compiled or parsed, is the result an error.
+///
 /// Where the compiler unrolled a loop into a shape the annotator cannot count, the file is
 /// compiled again without unrolling ([`BuildOptions::keep_loops`]) and timed from that PTX:
 /// an estimate of a slightly different binary (loop overhead on every iteration) rather
@@ -480,60 +493,235 @@ pub fn annotate_file_with(
     arch: &Architecture,
     how: AnnotateOptions,
 ) -> Result<Annotation, AnnotateError> {
-    let first = annotate_compiled(compiler, path, options, arch, how);
-    let Err(AnnotateError::UnrolledLoop {
-        path: file,
-        line,
-        kernel,
-        ..
-    }) = &first
-    else {
-        return first;
+    let first = annotate_compiled(compiler, path, options, arch, how)?;
+    let Some(unrolled) = first.refusals.iter().find(|r| r.unrolled) else {
+        return first.finish();
     };
-    let note = format!(
-        "timed as compiled without loop unrolling ({}): at {file}:{line} the compiler \
-         unrolled a loop of `{kernel}` into a shape the annotator cannot count",
-        KEEP_LOOPS.join(" ")
-    );
     let rolled = BuildOptions {
         keep_loops: true,
         ..options.clone()
     };
-    match annotate_compiled(compiler, path, &rolled, arch, how) {
-        Ok(mut a) => {
-            a.sidecar.timed_without_unrolling = Some(note);
-            Ok(a)
+    let second = match annotate_compiled(compiler, path, &rolled, arch, how) {
+        // Fewer kernels refused: that is the one to use.
+        Ok(second) if second.refusals.len() < first.refusals.len() => second,
+        // Should even that fail, the first reasons are the ones to give.
+        _ => return first.finish(),
+    };
+    // The note names a loop the second compile times; a kernel refused again keeps the
+    // first compile's reason.
+    let u = first
+        .refusals
+        .iter()
+        .filter(|r| r.unrolled)
+        .find(|r| {
+            !second
+                .refusals
+                .iter()
+                .any(|s| s.kernel.name == r.kernel.name)
+        })
+        .unwrap_or(unrolled);
+    let note = format!(
+        "timed as compiled without loop unrolling ({}): at {}:{} the compiler unrolled a \
+         loop of `{}` into a shape the annotator cannot count",
+        KEEP_LOOPS.join(" "),
+        u.kernel.path,
+        u.kernel.line,
+        u.kernel.name
+    );
+    let mut second = second;
+    for r in &mut second.refusals {
+        if let Some(f) = first
+            .refusals
+            .iter()
+            .find(|f| f.kernel.name == r.kernel.name)
+        {
+            r.kernel = f.kernel.clone();
         }
-        // Should even that fail, the first reason is the one to give.
-        Err(_) => first,
+    }
+    let mut a = second.finish()?;
+    a.sidecar.timed_without_unrolling = Some(note);
+    Ok(a)
+}
+
+/// A kernel left unannotated, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedKernel {
+    /// The kernel.
+    pub name: String,
+    /// The file of the construct that refused it.
+    pub path: String,
+    /// Its line (0 where there is none).
+    pub line: u32,
+    /// The annotator's message: the file, the line and the construct.
+    pub reason: String,
+}
+
+/// One refusal while annotating: whether it was a loop unrolled past counting (which a
+/// compile without unrolling may time).
+struct Refusal {
+    kernel: RefusedKernel,
+    unrolled: bool,
+}
+
+/// What [`annotate_compiled`] made: an annotation of the kernels it could time (none when
+/// it refused them all) and the refusals.
+struct Compiled {
+    annotation: Option<Annotation>,
+    refusals: Vec<Refusal>,
+}
+
+impl Compiled {
+    /// The annotation with its refusals in the sidecar, or the refusals as the error when
+    /// no kernel is left.
+    fn finish(self) -> Result<Annotation, AnnotateError> {
+        let refused: Vec<RefusedKernel> = self.refusals.into_iter().map(|r| r.kernel).collect();
+        match self.annotation {
+            Some(mut a) => {
+                a.sidecar.refused = refused;
+                Ok(a)
+            }
+            None => {
+                let mut reasons: Vec<&str> = Vec::new();
+                for r in &refused {
+                    if !reasons.contains(&r.reason.as_str()) {
+                        reasons.push(&r.reason);
+                    }
+                }
+                Err(AnnotateError::Refused(reasons.join("\n")))
+            }
+        }
     }
 }
 
-/// Annotates `path` compiled with `options` exactly.
+/// Which functions of a file call which (by the calls written in their bodies).
+struct CallGraph {
+    calls: BTreeMap<String, Vec<String>>,
+}
+
+impl CallGraph {
+    fn new(source: &SourceFile) -> Self {
+        fn walk(n: &crate::source::AstNode, names: &[&str], out: &mut Vec<String>) {
+            if n.kind == crate::source::NodeKind::Call
+                && names.contains(&n.spelling.as_str())
+                && !out.contains(&n.spelling)
+            {
+                out.push(n.spelling.clone());
+            }
+            for c in &n.children {
+                walk(c, names, out);
+            }
+        }
+        let names: Vec<&str> = source.functions.iter().map(|f| f.name.as_str()).collect();
+        let calls = source
+            .functions
+            .iter()
+            .map(|f| {
+                let mut out = Vec::new();
+                walk(&f.body, &names, &mut out);
+                (f.name.clone(), out)
+            })
+            .collect();
+        CallGraph { calls }
+    }
+
+    /// `from` and every function it calls, directly or not.
+    fn reach(&self, from: &str) -> Vec<String> {
+        let mut seen = vec![from.to_string()];
+        let mut i = 0;
+        while i < seen.len() {
+            for c in self.calls.get(&seen[i]).into_iter().flatten() {
+                if !seen.contains(c) {
+                    seen.push(c.clone());
+                }
+            }
+            i += 1;
+        }
+        seen
+    }
+}
+
+/// The line of `function`'s definition in `source`, or 0.
+fn line_of(source: &SourceFile, function: &str) -> u32 {
+    source.function(function).map_or(0, |f| f.extent.start.line)
+}
+
+/// Annotates `path` compiled with `options` exactly, refusing the kernels it cannot time.
 fn annotate_compiled(
     compiler: &Compiler,
     path: &Path,
     options: &BuildOptions,
     arch: &Architecture,
     how: AnnotateOptions,
-) -> Result<Annotation, AnnotateError> {
+) -> Result<Compiled, AnnotateError> {
     let (analysis, module) = analyze_file(compiler, path, options, arch)?;
     let program = path.display().to_string();
     let source = parse(path, options, compiler)?;
-    if let Some((function, line)) = barrier_in_branch(&source) {
-        return Err(AnnotateError::BarrierInBranch {
-            path: path.display().to_string(),
-            line,
-            function,
-        });
-    }
-    let cfgs = source
-        .functions
+    let graph = CallGraph::new(&source);
+    let reach: BTreeMap<&str, Vec<String>> = analysis
+        .kernels
         .iter()
-        .map(|f| build(&source, f))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|k| (k.name.as_str(), graph.reach(&k.name)))
+        .collect();
+    let mut refusals: Vec<Refusal> = Vec::new();
+    // Refuses every kernel that runs `function` (the kernel itself, or a helper of it).
+    let refuse = |refusals: &mut Vec<Refusal>,
+                  function: &str,
+                  path: &str,
+                  line: u32,
+                  reason: String,
+                  unrolled: bool| {
+        for (kernel, reached) in &reach {
+            if reached.iter().any(|f| f == function)
+                && !refusals.iter().any(|r| r.kernel.name == *kernel)
+            {
+                refusals.push(Refusal {
+                    kernel: RefusedKernel {
+                        name: kernel.to_string(),
+                        path: path.to_string(),
+                        line,
+                        reason: reason.clone(),
+                    },
+                    unrolled,
+                });
+            }
+        }
+    };
+    for (function, line) in barriers_in_branches(&source) {
+        let e = AnnotateError::BarrierInBranch {
+            path: program.clone(),
+            line,
+            function: function.clone(),
+        };
+        refuse(
+            &mut refusals,
+            &function,
+            &program,
+            line,
+            e.to_string(),
+            false,
+        );
+    }
+    let mut cfgs = Vec::new();
+    for f in &source.functions {
+        match build(&source, f) {
+            Ok(cfg) => cfgs.push(cfg),
+            Err(e) => {
+                refuse(
+                    &mut refusals,
+                    &f.name,
+                    &e.path,
+                    e.line,
+                    e.to_string(),
+                    false,
+                );
+            }
+        }
+    }
     let mut kernels = Vec::new();
     for k in &analysis.kernels {
+        if refusals.iter().any(|r| r.kernel.name == k.name) {
+            continue;
+        }
         let f = module
             .function(&k.name)
             .expect("analyzed kernels are in the module");
@@ -548,12 +736,14 @@ fn annotate_compiled(
                 .regions
                 .first()
                 .map_or(0, |r| r.start.line);
-            return Err(AnnotateError::UnrolledLoop {
-                path: path.display().to_string(),
+            let e = AnnotateError::UnrolledLoop {
+                path: program.clone(),
                 line,
                 kernel: k.name.clone(),
                 ptx_blocks: u.ptx_blocks.clone(),
-            });
+            };
+            refuse(&mut refusals, &k.name, &program, line, e.to_string(), true);
+            continue;
         }
         let mut paths = path_table(k, &block_map);
         if how.profile {
@@ -572,17 +762,129 @@ fn annotate_compiled(
             arms: divergent_arms(f).of_block,
         });
     }
+    // Code generation may refuse more kernels (a return inside a macro, a function both
+    // inlined and called): each time, the kernels it names are left out and it runs again.
+    loop {
+        kernels.retain(|k| !refusals.iter().any(|r| r.kernel.name == k.name));
+        if kernels.is_empty() {
+            return Ok(Compiled {
+                annotation: None,
+                refusals,
+            });
+        }
+        // Left out of the annotated file: the refused kernels and the functions only they
+        // run.
+        let live: Vec<&String> = kernels
+            .iter()
+            .flat_map(|k| &reach[k.name.as_str()])
+            .collect();
+        let removed: Vec<&str> = refusals
+            .iter()
+            .flat_map(|r| &reach[r.kernel.name.as_str()])
+            .filter(|f| !live.contains(f))
+            .map(String::as_str)
+            .collect();
+        match generate(
+            &analysis, &module, &source, &cfgs, &kernels, &removed, arch, how, &program,
+        ) {
+            Ok(a) => {
+                return Ok(Compiled {
+                    annotation: Some(a),
+                    refusals,
+                })
+            }
+            Err(e) => {
+                let (function, line, inlined) = match &e {
+                    CodegenError::MissingKernel { kernel, .. } => (kernel.clone(), 0, false),
+                    CodegenError::ReturnInMacro { kernel, line, .. } => {
+                        (kernel.clone(), *line, false)
+                    }
+                    CodegenError::InlinedAndCalled { function, .. } => {
+                        (function.clone(), line_of(&source, function), true)
+                    }
+                    CodegenError::CallThroughMacro { line, .. } => {
+                        // The function whose body holds the call.
+                        let Some(f) = source
+                            .functions
+                            .iter()
+                            .find(|f| (f.extent.start.line..=f.extent.end.line).contains(line))
+                        else {
+                            return Err(e.into());
+                        };
+                        (f.name.clone(), *line, false)
+                    }
+                    CodegenError::Prototype { .. } => return Err(e.into()),
+                };
+                let before = refusals.len();
+                if inlined {
+                    // The kernels the function is inlined into are refused, not its callers.
+                    for k in &kernels {
+                        let into = k
+                            .block_map
+                            .blocks
+                            .iter()
+                            .any(|m| m.source.as_ref().is_some_and(|s| s.function == function));
+                        if into {
+                            refusals.push(Refusal {
+                                kernel: RefusedKernel {
+                                    name: k.name.clone(),
+                                    path: program.clone(),
+                                    line,
+                                    reason: e.to_string(),
+                                },
+                                unrolled: false,
+                            });
+                        }
+                    }
+                } else {
+                    refuse(
+                        &mut refusals,
+                        &function,
+                        &program,
+                        line,
+                        e.to_string(),
+                        false,
+                    );
+                }
+                if refusals.len() == before {
+                    return Err(e.into());
+                }
+            }
+        }
+    }
+}
+
+/// The annotated file and sidecar of the `kernels` left (with the called functions they
+/// run), leaving out the `removed` functions.
+#[allow(clippy::too_many_arguments)] // the annotation's inputs, each a different thing
+fn generate(
+    analysis: &Analysis,
+    module: &crate::ptx::Module,
+    source: &SourceFile,
+    cfgs: &[SourceCfg],
+    kernels: &[AnnotatedKernel],
+    removed: &[&str],
+    arch: &Architecture,
+    how: AnnotateOptions,
+    program: &str,
+) -> Result<Annotation, CodegenError> {
     // Functions the kernels call rather than inline: timed as units of their own.
     let mut called = Vec::new();
     for g in &analysis.functions {
+        if removed.contains(&g.name.as_str()) {
+            continue;
+        }
         let (Some(f), Some(_)) = (module.function(&g.name), source.function(&g.name)) else {
             continue;
         };
-        let block_map = match_blocks(f, g, &source, &cfgs);
-        let unrolled = unrolled_loops(&block_map, g, &cfgs);
+        if !cfgs.iter().any(|c| c.function == g.name) {
+            continue;
+        }
+        let block_map = match_blocks(f, g, source, cfgs);
+        let unrolled = unrolled_loops(&block_map, g, cfgs);
         let mut paths = path_table(g, &block_map);
         if how.profile {
-            attribute(&mut paths, g, &function_lines(&module, f, arch, &program));
+            attribute(&mut paths, g, &function_lines(module, f, arch, program));
         }
         called.push(AnnotatedKernel {
             name: g.name.clone(),
@@ -606,16 +908,24 @@ fn annotate_compiled(
             called,
         })
         .collect();
+    let kept: Vec<SourceCfg> = cfgs
+        .iter()
+        .filter(|c| !removed.contains(&c.function.as_str()))
+        .cloned()
+        .collect();
     let resources = analysis.resources.len();
     let kernel_functions: Vec<&crate::ptx::Function> = kernels
         .iter()
         .filter_map(|k| module.function(&k.name))
         .collect();
-    let sites = sampled_sites(&module, &kernel_functions, &source, &program, arch);
+    let sites = sampled_sites(module, &kernel_functions, source, program, arch);
     let annotated = codegen::annotate(
-        &source,
-        &cfgs,
-        &timings,
+        source,
+        &Units {
+            cfgs: &kept,
+            kernels: &timings,
+            removed,
+        },
         resources,
         arch.usage_scale(),
         how.profile,
@@ -629,7 +939,7 @@ fn annotate_compiled(
         fields: ["executions", "cycles", "instructions"]
             .map(String::from)
             .to_vec(),
-        blocks: describe_profiled(&source, &cfgs, &annotated.profiled, &annotated.shares),
+        blocks: describe_profiled(source, &kept, &annotated.profiled, &annotated.shares),
         extra_counters: annotated.extra_counters,
     });
     let counters = 3 * annotated.profiled.len() + 2 * annotated.extra_counters;
@@ -650,7 +960,7 @@ fn annotate_compiled(
         source: annotated.text,
         sidecar: Sidecar {
             schema: SIDECAR_SCHEMA.to_string(),
-            source: path.display().to_string(),
+            source: program.to_string(),
             records: RecordLayout {
                 stride: resources + 1 + annotated.arms + counters + sampled,
                 fields,
@@ -660,17 +970,18 @@ fn annotate_compiled(
                 profile,
                 samples,
             },
-            kernels,
+            kernels: kernels.to_vec(),
             called_functions: called,
-            analysis,
+            analysis: analysis.clone(),
             timed_without_unrolling: None,
+            refused: Vec::new(),
         },
     })
 }
 
-/// The first barrier of `source` inside a branch (an `if`, `switch` or `?:` encloses it
-/// within its function), as its function and line.
-fn barrier_in_branch(source: &SourceFile) -> Option<(String, u32)> {
+/// The first barrier inside a branch (an `if`, `switch` or `?:` encloses it within its
+/// function) of each function of `source` that has one, as the function and its line.
+fn barriers_in_branches(source: &SourceFile) -> Vec<(String, u32)> {
     fn walk(node: &crate::source::AstNode, in_branch: bool) -> Option<u32> {
         use crate::source::NodeKind;
         let is_barrier = node.kind == NodeKind::Call
@@ -691,7 +1002,8 @@ fn barrier_in_branch(source: &SourceFile) -> Option<(String, u32)> {
     source
         .functions
         .iter()
-        .find_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
+        .filter_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -44,7 +44,11 @@ use crate::compile::{BuildOptions, Compiler};
 /// 17: a first touch waits for the L2 where the architecture gives its capacity; a volatile
 /// load is never an L1 hit; a global store does not hold up its block's end.
 /// 18: a barrier inside a branch is refused (PoCL runs such twins wrongly).
-pub const ANNOTATION_REVISION: &str = "19";
+/// 19: refusals are per kernel: a refused kernel (and the helpers only it calls) is left
+/// out of the annotated file and named in the sidecar; the other kernels are annotated.
+/// 20: sampled accesses (three counters each after the record's others); a loop after one
+/// the compiler enters unguarded keeps its source home.
+pub const ANNOTATION_REVISION: &str = "20";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]
@@ -211,6 +215,10 @@ impl AnnotationCache {
                 // The note names the source as errors do.
                 a.sidecar.timed_without_unrolling =
                     a.sidecar.timed_without_unrolling.as_deref().map(named);
+                for r in &mut a.sidecar.refused {
+                    r.path = named(&r.path);
+                    r.reason = named(&r.reason);
+                }
                 a
             }
             Err(e) => {

@@ -30,7 +30,7 @@ use crate::matching::{
 };
 use crate::sampling::Site;
 use crate::source::cfg::{Insertion, SourceCfg};
-use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
+use crate::source::{AstNode, Extent, NodeKind, SourceFile, SourceFunction};
 use pipeline_model::sampling::COUNTERS;
 
 /// The name of the counter state parameter and variable in the annotated code.
@@ -461,17 +461,28 @@ pub struct Annotated {
     pub arms: usize,
 }
 
+/// What to annotate in a file: the units to time and the functions to leave out.
+pub struct Units<'a> {
+    /// The source CFGs of the functions to annotate (not of those `removed`).
+    pub cfgs: &'a [SourceCfg],
+    /// The kernels and called functions to time.
+    pub kernels: &'a [KernelTiming<'a>],
+    /// Functions left out of the annotated file (blanked, their lines kept): refused
+    /// kernels and the helpers only they call.
+    pub removed: &'a [&'a str],
+}
+
 /// Annotates `file`: the annotated text and, with `profile`, the profiled source blocks
 /// and their line shares.
 pub fn annotate(
     file: &SourceFile,
-    cfgs: &[SourceCfg],
-    kernels: &[KernelTiming<'_>],
+    units: &Units<'_>,
     resources: usize,
     usage_scale: u64,
     profile: bool,
     sites: &[Site],
 ) -> Result<Annotated, CodegenError> {
+    let (cfgs, kernels, removed) = (units.cfgs, units.kernels, units.removed);
     let path = file.path.display().to_string();
     for k in kernels {
         if file.function(&k.map.kernel).is_none() {
@@ -512,7 +523,7 @@ pub fn annotate(
     let helpers: Vec<&SourceFunction> = file
         .functions
         .iter()
-        .filter(|f| !kernel_names.contains(&f.name.as_str()))
+        .filter(|f| !kernel_names.contains(&f.name.as_str()) && !removed.contains(&f.name.as_str()))
         .collect();
     let profiled = if profile {
         profiled_blocks(cfgs, kernels)
@@ -822,7 +833,11 @@ pub fn annotate(
         edits.extend(prototype_edits(file, h, &param)?);
     }
     let mut through_macro = None;
-    for f in &file.functions {
+    for f in file
+        .functions
+        .iter()
+        .filter(|f| !removed.contains(&f.name.as_str()))
+    {
         for_each(&f.body, &mut |n| {
             if n.kind == NodeKind::Call && helper_names.contains(&n.spelling.as_str()) {
                 if !file.text_of(&n.extent).starts_with(n.spelling.as_str()) {
@@ -877,9 +892,16 @@ pub fn annotate(
             format!(" ulong a[{arms}];")
         },
     );
+    let kept = blank_out(
+        &file.text,
+        file.functions
+            .iter()
+            .filter(|f| removed.contains(&f.name.as_str()))
+            .map(|f| f.extent),
+    );
     Ok(Annotated {
         arms,
-        text: apply(&file.text, header, edits),
+        text: apply(&kept, header, edits),
         profiled,
         extra_counters: shares.extra,
         shares: shares.per_slot,
@@ -1212,6 +1234,44 @@ fn prototype_edits(
         edits.extend(parameter_list_edits(file, open, close, param));
     }
     Ok(edits)
+}
+
+/// `text` with the code of every extent replaced by spaces, its line breaks kept (so that
+/// every other offset and line stays where it was) and its preprocessor directives but
+/// `#pragma` kept (a `#define` or `#if` inside a function still holds for the code after
+/// it), each with its continuation lines.
+fn blank_out(text: &str, extents: impl Iterator<Item = Extent>) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for e in extents {
+        let (start, end) = (
+            e.start.offset as usize,
+            (e.end.offset as usize).min(bytes.len()),
+        );
+        let mut i = start;
+        let mut directive = false;
+        while i < end {
+            let line_start = i == 0 || text.as_bytes()[i - 1] == b'\n';
+            if line_start && !directive {
+                let rest = text[i..end].trim_start_matches([' ', '\t']);
+                directive = rest.starts_with('#')
+                    && !rest[1..]
+                        .trim_start_matches([' ', '\t'])
+                        .starts_with("pragma");
+            }
+            let line_end = text[i..end].find('\n').map_or(end, |n| i + n);
+            if !directive {
+                for b in &mut bytes[i..line_end] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+            // A directive goes on past a line that ends with a backslash.
+            directive = directive && text[i..line_end].trim_end().ends_with('\\');
+            i = line_end + 1;
+        }
+    }
+    String::from_utf8(bytes).expect("only ASCII bytes replaced whole characters")
 }
 
 fn apply(text: &str, header: String, mut edits: Vec<Edit>) -> String {

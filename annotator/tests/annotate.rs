@@ -134,7 +134,7 @@ fn a_barrier_inside_a_branch_is_refused_naming_its_line() {
         err.ends_with(
             ":6: `k` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the \
              annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, \
-             so the program runs unannotated"
+             so the kernel runs unannotated"
         ),
         "{err}"
     );
@@ -145,6 +145,60 @@ fn a_barrier_inside_a_branch_is_refused_naming_its_line() {
          \x20   if (i == 0) a[0] += s[1];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n}\n",
     );
     annotate(&p).unwrap();
+}
+
+/// A kernel the annotator cannot time is refused alone: it is left out of the annotated
+/// file (its lines kept blank), with the helpers only it calls; a helper it shares with an
+/// annotated kernel stays, annotated; the sidecar names it with the line and the reason.
+#[test]
+fn a_refused_kernel_is_left_out_and_the_others_are_annotated() {
+    let src = "float twice(float x) { return x + x; }\n\
+               float only_b(float x) { return x * x; }\n\
+               float in_branch(__local float *s, float x) {\n\
+               \x20 if (x > 0.0f) { barrier(CLK_LOCAL_MEM_FENCE); }\n\
+               \x20 return s[0] + x;\n}\n\
+               __kernel void a(__global float *o) { o[0] = twice(o[0]); }\n\
+               __kernel void b(__global float *o) { o[1] = only_b(twice(o[1])); goto end; end: ; }\n\
+               __kernel void c(__global float *o, __local float *s) { o[2] = in_branch(s, o[2]); }\n";
+    let p = temp("partly.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "partly.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["a"]);
+    let refused: Vec<(&str, u32)> = a
+        .sidecar
+        .refused
+        .iter()
+        .map(|r| (r.name.as_str(), r.line))
+        .collect();
+    // `c` through its helper's barrier (line 4), `b` by its own `goto` (line 8).
+    assert_eq!(refused, [("c", 4), ("b", 8)]);
+    assert!(
+        a.sidecar.refused[0]
+            .reason
+            .ends_with(":4: `in_branch` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, so the kernel runs unannotated"),
+        "{:?}",
+        a.sidecar.refused
+    );
+    assert!(
+        a.sidecar.refused[1].reason.contains("partly.cl:8:"),
+        "{:?}",
+        a.sidecar.refused
+    );
+    let body = &a.source[a.source.find("#line 1\n").unwrap()..];
+    // The shared helper keeps its annotation; the others are gone, their lines kept.
+    assert!(body.contains("float twice(float x, __private __srcsim_state *__srcsim)"));
+    for gone in ["only_b", "in_branch", "void b(", "void c("] {
+        assert!(!body.contains(gone), "{gone} left in\n{body}");
+    }
+    assert_eq!(body.lines().count(), src.lines().count() + 1);
+    // Every kernel refused: an error with each reason.
+    let p = temp(
+        "all_refused.cl",
+        "__kernel void b(__global int *o) { goto end; end: o[0] = 1; }\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(err.contains("all_refused.cl:1:"), "{err}");
 }
 
 #[test]

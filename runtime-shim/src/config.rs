@@ -64,10 +64,25 @@ impl Config {
         config
     }
 
-    /// Prints `msg` on stderr if `level` is enabled.
+    /// Prints `msg` on stderr if `level` is enabled, every line of it after `srcsim: `
+    /// (so that none passes for the application's own output).
     pub fn log(&self, level: Level, msg: &str) {
         if level <= self.log && level != Level::Off {
-            eprintln!("srcsim: {msg}");
+            eprint!("{}", prefixed(msg));
         }
     }
+}
+
+/// Every line of `msg` after `srcsim: `, each ended by a line break.
+pub fn prefixed(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len() + 16);
+    for line in msg.lines() {
+        out.push_str("srcsim: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("srcsim: \n");
+    }
+    out
 }

@@ -16,5 +16,6 @@ pub mod config;
 mod ffi;
 mod interpose;
 mod layer;
+mod quiet;
 pub mod report;
 pub mod shim;

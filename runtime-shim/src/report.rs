@@ -624,10 +624,9 @@ impl Report {
             let _ = writeln!(out, "srcsim: {kernel}: {note}");
         }
         for (kernel, reason, n) in self.unsimulated() {
-            let _ = writeln!(
-                out,
-                "srcsim: {kernel}: {n} launch(es) not simulated: {reason}"
-            );
+            out.push_str(&crate::config::prefixed(&format!(
+                "{kernel}: {n} launch(es) not simulated: {reason}"
+            )));
         }
         for k in self.line_profiles() {
             out.push_str(&lines_table(&k, Some(10)));

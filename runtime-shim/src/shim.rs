@@ -444,6 +444,24 @@ impl Shim {
         self.config.log(level, msg);
     }
 
+    /// `what: reason` as a warning of one line (the first of `reason`), and in full at
+    /// `info` when there is more.
+    fn warn_in_full(&self, what: &str, reason: &str) {
+        let mut lines = reason.lines();
+        let first = lines.next().unwrap_or_default();
+        if lines.next().is_none() {
+            self.log(Level::Warn, &format!("{what}: {reason}"));
+            return;
+        }
+        let more = if self.config.log >= Level::Info {
+            "; in full:"
+        } else {
+            " (in full in the report, and with SRCSIM_LOG=info)"
+        };
+        self.log(Level::Warn, &format!("{what}: {first}{more}"));
+        self.log(Level::Info, reason);
+    }
+
     // ---- devices -------------------------------------------------------------------
 
     /// The device type to ask for instead of `kind`, when no device of `kind` exists.
@@ -521,8 +539,15 @@ impl Shim {
             return;
         };
         let shadow = self.build_shadow(program, devices, &source, options);
-        if let Err(reason) = &shadow {
-            self.log(Level::Warn, &format!("program not simulated: {reason}"));
+        match &shadow {
+            // One line on stderr; the whole reason (a build log, compiler diagnostics)
+            // goes into the report with every launch, and into the log at `info`.
+            Err(reason) => self.warn_in_full("program not simulated", reason),
+            Ok(shadow) => {
+                for r in &shadow.sidecar.refused {
+                    self.warn_in_full(&format!("kernel `{}` not simulated", r.name), &r.reason);
+                }
+            }
         }
         let old = lock(&self.state)
             .programs
@@ -597,9 +622,18 @@ impl Shim {
                 .map_err(|e| format!("program devices: {e}"))?,
         };
         let building = Instant::now();
-        let shadow = self
-            .build_annotated(context, &annotation.source, &devices, options)
-            .map_err(|e| format!("the annotated program did not build: {e}"))?;
+        // The runtime's compiler prints its summary on stderr; that is not the
+        // application's to see.
+        let (shadow, chatter) = crate::quiet::without_compiler_chatter(|| {
+            self.build_annotated(context, &annotation.source, &devices, options)
+        });
+        for line in chatter {
+            self.log(
+                Level::Debug,
+                &format!("building the annotated program: {line}"),
+            );
+        }
+        let shadow = shadow.map_err(|e| format!("the annotated program did not build: {e}"))?;
         self.log(
             Level::Info,
             &format!(
@@ -729,6 +763,10 @@ impl Shim {
 
     fn shadow_kernel(&self, p: &ShadowProgram, name: &str) -> Result<Shadow, String> {
         let sidecar = &p.sidecar;
+        // Left out of the twin: it runs as the application's program has it.
+        if let Some(r) = sidecar.refused.iter().find(|r| r.name == name) {
+            return Err(r.reason.clone());
+        }
         let annotated = sidecar
             .kernels
             .iter()

@@ -209,6 +209,146 @@ fn a_kernel_the_annotator_cannot_count_runs_unannotated_with_the_reason() {
 }
 
 #[test]
+fn a_refused_kernel_runs_as_it_is_and_the_other_kernels_of_its_program_are_simulated() {
+    // kernels/partly_refused.cl: `scale` is annotated; `block_sums` (a barrier inside a
+    // branch) and `shift` (a return inside a macro expansion) are refused, and `twice` is
+    // a helper of both `scale` and `block_sums`.
+    let before = plain("partly_refused");
+    assert_eq!(
+        before.status.code(),
+        Some(0),
+        "partly_refused fails on its own"
+    );
+    let (after, report) = simulated("partly_refused", &[], &[]);
+    let stderr = String::from_utf8_lossy(&after.stderr);
+    assert_eq!(after.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&after.stdout),
+        String::from_utf8_lossy(&before.stdout)
+    );
+    let kernels: Vec<&str> = report.launches.iter().map(|l| l.kernel.as_str()).collect();
+    assert_eq!(kernels, ["scale", "block_sums", "shift", "scale"]);
+    let reason = |i: usize| match &report.launches[i].outcome {
+        Outcome::NotSimulated { reason } => reason.clone(),
+        other => panic!("launch {i} simulated: {other:?}"),
+    };
+    for i in [0, 3] {
+        match &report.launches[i].outcome {
+            Outcome::Simulated(e) => assert!(e.cycles > 0, "{e:?}"),
+            Outcome::NotSimulated { reason } => panic!("scale not simulated: {reason}"),
+        }
+    }
+    // Each refused kernel with the file and line of its construct, and the construct.
+    let origin = "program.cl (the source given to clCreateProgramWithSource, kept at ";
+    let block_sums = reason(1);
+    assert!(block_sums.starts_with(origin), "{block_sums}");
+    assert!(
+        block_sums.contains(
+            "/program.cl):33: `block_sums` has a barrier inside a branch (an `if`, `switch` or \
+             `?:` around it)"
+        ),
+        "{block_sums}"
+    );
+    let shift = reason(2);
+    assert!(shift.starts_with(origin), "{shift}");
+    assert!(
+        shift.contains(
+            "/program.cl):46: kernel `shift` returns inside a macro expansion; the annotator \
+             cannot write its counters there"
+        ),
+        "{shift}"
+    );
+    // One warning per refused kernel as the program is built, and the table's lines.
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("srcsim: kernel `"))
+            .count(),
+        2,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("srcsim: shift: 1 launch(es) not simulated: "),
+        "{stderr}"
+    );
+}
+
+/// `program` run without the shim and through `srcsim run` (with `log`), each with an
+/// empty PoCL kernel cache (so that PoCL compiles every program's source, and prints
+/// what its compiler prints) and an empty annotation cache: the plain output and the
+/// shim's output and report.
+fn with_cold_caches(program: &str, log: &str) -> (Output, Output, Report) {
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "srcsim-cold-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let pocl = |name: &str| dir.join(name).display().to_string();
+    let before = Command::new(examples().join(program))
+        .env("POCL_CACHE_DIR", pocl("pocl-plain"))
+        .output()
+        .expect("running the example");
+    let (pocl_shim, cache) = (pocl("pocl-shim"), pocl("srcsim"));
+    let (after, report) = simulated(
+        program,
+        &[],
+        &[
+            ("POCL_CACHE_DIR", pocl_shim.as_str()),
+            ("SRCSIM_CACHE_DIR", cache.as_str()),
+            ("SRCSIM_LOG", log),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    (before, after, report)
+}
+
+#[test]
+fn the_runtimes_compiler_output_about_the_twin_stays_off_the_programs_stderr() {
+    // build_chatter builds a program clang warns about (PoCL prints "1 warning
+    // generated." on stderr, as the program's own output) and one whose twin does not
+    // build. Without the shim's own lines (SRCSIM_LOG=off), stderr is the program's own.
+    let (before, after, report) = with_cold_caches("build_chatter", "off");
+    let plain_err = String::from_utf8_lossy(&before.stderr);
+    assert_eq!(before.status.code(), Some(0), "{plain_err}");
+    // What the test is about: the runtime's compiler does print on stderr.
+    assert_eq!(plain_err, "1 warning generated.\n");
+    assert_eq!(after.status.code(), Some(0));
+    assert_eq!(after.stdout, before.stdout);
+    assert_eq!(String::from_utf8_lossy(&after.stderr), plain_err);
+    let kernels: Vec<&str> = report.launches.iter().map(|l| l.kernel.as_str()).collect();
+    assert_eq!(kernels, ["flip_sign", "doubled"]);
+    assert!(matches!(report.launches[0].outcome, Outcome::Simulated(_)));
+    // The twin's build log is in the report.
+    match &report.launches[1].outcome {
+        Outcome::NotSimulated { reason } => {
+            assert!(
+                reason.starts_with("the annotated program did not build: clBuildProgram"),
+                "{reason}"
+            );
+            assert!(reason.contains("conflicting types for 'twice'"), "{reason}");
+        }
+        other => panic!("doubled simulated: {other:?}"),
+    }
+    // With the default log, every line more than the program's own is the shim's.
+    let (before, after, _) = with_cold_caches("build_chatter", "warn");
+    let plain_err = String::from_utf8_lossy(&before.stderr);
+    let shim_err = String::from_utf8_lossy(&after.stderr);
+    let own: Vec<&str> = shim_err
+        .lines()
+        .filter(|l| !l.starts_with("srcsim: ") && !l.starts_with(['┌', '│', '╞', '└']))
+        .collect();
+    assert_eq!(own, plain_err.lines().collect::<Vec<_>>(), "{shim_err}");
+    assert!(
+        shim_err.contains(
+            "srcsim: program not simulated: the annotated program did not build: clBuildProgram: \
+             OpenCL error -11 (in full in the report, and with SRCSIM_LOG=info)\n"
+        ),
+        "{shim_err}"
+    );
+}
+
+#[test]
 fn events_and_profiling_still_work() {
     let (out, report) = simulated("events_profile", &[], &[]);
     assert_eq!(

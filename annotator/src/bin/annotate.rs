@@ -56,6 +56,12 @@ fn run(args: &Args) -> Result<()> {
     if let Some(note) = &a.sidecar.timed_without_unrolling {
         eprintln!("annotate: warning: {note}");
     }
+    for r in &a.sidecar.refused {
+        eprintln!(
+            "annotate: warning: kernel `{}` is left out of the annotated file: {}",
+            r.name, r.reason
+        );
+    }
     if let Some(out) = &args.output {
         std::fs::write(out, &a.source)
             .with_context(|| format!("cannot write {}", out.display()))?;
