@@ -375,6 +375,38 @@ pub struct Sidecar {
     pub refused: Vec<RefusedKernel>,
 }
 
+impl Sidecar {
+    /// What a report must say of how `kernel` was timed, where that is not the usual way:
+    /// compiled without loop unrolling, or loops whose iterations are not counted (no
+    /// block of theirs has a home in the source: each pass is charged as one).
+    pub fn timing_note(&self, kernel: &str) -> Option<String> {
+        let mut notes: Vec<String> = self.timed_without_unrolling.iter().cloned().collect();
+        let analysis = self.analysis.kernels.iter().find(|k| k.name == kernel);
+        let uncounted = self
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel)
+            .map_or(&[][..], |k| &k.paths.uncounted_loops[..]);
+        for &header in uncounted {
+            let lines = analysis
+                .and_then(|a| a.blocks.get(header))
+                .map(|b| {
+                    let mut l: Vec<String> = b.lines.iter().map(|l| l.line.to_string()).collect();
+                    l.dedup();
+                    l.join(", ")
+                })
+                .filter(|l| !l.is_empty())
+                .unwrap_or_else(|| "no source line".to_string());
+            notes.push(format!(
+                "the compiled loop at PTX block B{header} (line {lines}) has no block matched \
+                 to the source: its iterations are not counted (its time is charged at most once: \
+                 an underestimate)"
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+}
+
 /// An annotated kernel file.
 #[derive(Debug, Clone)]
 pub struct Annotation {

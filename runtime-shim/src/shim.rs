@@ -796,7 +796,7 @@ impl Shim {
                 usage_scale: sidecar.records.usage_scale,
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
-                note: sidecar.timed_without_unrolling.clone(),
+                note: sidecar.timing_note(name),
                 timing_width: sidecar.records.timing_width(),
                 samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {
