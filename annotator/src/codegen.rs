@@ -753,7 +753,7 @@ pub fn annotate(
         // The index goes through as a `long`: every index of an array that fits in memory
         // keeps its value, so the access is the same.
         functions.push_str(
-            "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    if (x[0]++ == 0) x[1] = (ulong)i;\n    x[2] = (ulong)i;\n    return i;\n}\n",
+            "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}\n",
         );
     }
 

@@ -18,7 +18,6 @@
 //! be alike (a chase that stays coalesced, a gather that stays scattered).
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -86,61 +85,74 @@ pub struct Measured {
     pub l1_resident: bool,
 }
 
-/// The record indices (linear global ids) of every warp of `geometry`, work-group by
-/// work-group: 32 (the warp size) consecutive local linear ids, as the model forms them
-/// ([`crate::kernel`]).
-pub fn warps(geometry: &LaunchGeometry, warp_size: u64) -> impl Iterator<Item = Vec<u64>> + '_ {
+/// Calls `f` with the record indices (linear global ids) of every warp of `geometry`,
+/// work-group by work-group: 32 (the warp size) consecutive local linear ids, as the model
+/// forms them ([`crate::kernel`]).
+pub fn for_each_warp(geometry: &LaunchGeometry, warp_size: u64, mut f: impl FnMut(&[u64])) {
     let [gx, gy, gz] = geometry.global;
     let [lx, ly, lz] = geometry.local;
     let [ngx, ngy, ngz] = geometry.groups();
-    let groups = (0..ngz)
-        .flat_map(move |bz| (0..ngy).flat_map(move |by| (0..ngx).map(move |bx| (bx, by, bz))));
-    groups.flat_map(move |(bx, by, bz)| {
-        let (ex, ey, ez) = (
-            lx.min(gx - bx * lx),
-            ly.min(gy - by * ly),
-            lz.min(gz - bz * lz),
-        );
-        let mut ids = Vec::with_capacity((ex * ey * ez) as usize);
-        for z in 0..ez {
-            for y in 0..ey {
-                let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
-                ids.extend(row..row + ex);
+    let mut ids = Vec::new();
+    for bz in 0..ngz {
+        for by in 0..ngy {
+            for bx in 0..ngx {
+                let (ex, ey, ez) = (
+                    lx.min(gx - bx * lx),
+                    ly.min(gy - by * ly),
+                    lz.min(gz - bz * lz),
+                );
+                ids.clear();
+                for z in 0..ez {
+                    for y in 0..ey {
+                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                        ids.extend(row..row + ex);
+                    }
+                }
+                ids.chunks(warp_size.max(1) as usize).for_each(&mut f);
             }
         }
-        let chunks: Vec<Vec<u64>> = ids
-            .chunks(warp_size.max(1) as usize)
-            .map(<[u64]>::to_vec)
-            .collect();
-        chunks
-    })
+    }
 }
 
 /// The requests and sectors of one warp access whose lanes address `addresses` (bytes),
-/// each moving `width` bytes.
+/// each moving `width` bytes: distinct 128-byte lines and 32-byte sectors (global), or
+/// the most distinct 4-byte words one of the 32 banks serves (shared; one word read by
+/// many lanes is a broadcast).
 pub fn warp_access(addresses: &[i64], width: u32, shared: bool) -> (u32, u32) {
+    warp_access_with(addresses, width, shared, &mut Vec::new())
+}
+
+/// [`warp_access`] with a buffer to reuse.
+fn warp_access_with(
+    addresses: &[i64],
+    width: u32,
+    shared: bool,
+    scratch: &mut Vec<i64>,
+) -> (u32, u32) {
     let width = i64::from(width.max(1));
-    if shared {
-        let mut words: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+    // The distinct `unit`-byte blocks the lanes touch, sorted, in `scratch`.
+    let blocks = |unit: i64, scratch: &mut Vec<i64>| {
+        scratch.clear();
         for &a in addresses {
-            for word in a.div_euclid(4)..=(a + width - 1).div_euclid(4) {
-                words
-                    .entry(word.rem_euclid(BANKS))
-                    .or_default()
-                    .insert(word);
-            }
+            scratch.extend(a.div_euclid(unit)..=(a + width - 1).div_euclid(unit));
         }
-        let degree = words.values().map(BTreeSet::len).max().unwrap_or(1);
+        scratch.sort_unstable();
+        scratch.dedup();
+    };
+    if shared {
+        blocks(4, scratch);
+        // Distinct words, ordered by bank: the longest run of one bank.
+        scratch.sort_unstable_by_key(|w| w.rem_euclid(BANKS));
+        let mut degree = 0;
+        for run in scratch.chunk_by(|a, b| a.rem_euclid(BANKS) == b.rem_euclid(BANKS)) {
+            degree = degree.max(run.len());
+        }
         return (degree.max(1) as u32, 0);
     }
-    let blocks = |unit: i64| {
-        let mut seen = BTreeSet::new();
-        for &a in addresses {
-            seen.extend(a.div_euclid(unit)..=(a + width - 1).div_euclid(unit));
-        }
-        seen.len() as u32
-    };
-    (blocks(LINE), blocks(SECTOR))
+    blocks(LINE, scratch);
+    let lines = scratch.len() as u32;
+    blocks(SECTOR, scratch);
+    (lines, scratch.len() as u32)
 }
 
 /// What the warps did at `access`, whose [`COUNTERS`] are at `slot` of each `stride`-value
@@ -158,12 +170,13 @@ pub fn measure(
     let (mut weight, mut transactions, mut sectors, mut warps_run) = (0.0, 0.0, 0.0, 0u64);
     let mut first = Vec::with_capacity(warp_size as usize);
     let mut last = Vec::with_capacity(warp_size as usize);
+    let mut scratch = Vec::with_capacity(2 * warp_size as usize);
     let bytes = i64::from(access.element_bytes);
-    for warp in warps(geometry, warp_size) {
+    for_each_warp(geometry, warp_size, |warp| {
         first.clear();
         last.clear();
         let mut runs = 0u64;
-        for id in warp {
+        for &id in warp {
             let rec = &data[id as usize * stride..][..stride];
             if rec[slot] > 0 {
                 runs = runs.max(rec[slot]);
@@ -172,16 +185,16 @@ pub fn measure(
             }
         }
         if runs == 0 {
-            continue;
+            return;
         }
-        let (t1, s1) = warp_access(&first, access.width, access.shared);
-        let (t2, s2) = warp_access(&last, access.width, access.shared);
+        let (t1, s1) = warp_access_with(&first, access.width, access.shared, &mut scratch);
+        let (t2, s2) = warp_access_with(&last, access.width, access.shared, &mut scratch);
         let w = runs as f64;
         weight += w;
         transactions += w * f64::from(t1 + t2) / 2.0;
         sectors += w * f64::from(s1 + s2) / 2.0;
         warps_run += 1;
-    }
+    });
     (warps_run > 0).then(|| Measured {
         transactions: transactions / weight,
         sectors: sectors / weight,
@@ -396,7 +409,12 @@ mod tests {
 
     #[test]
     fn warps_follow_local_ids_within_each_group() {
-        let w: Vec<Vec<u64>> = warps(&geometry(96, 48), 32).collect();
+        let warps = |g: &LaunchGeometry| {
+            let mut w: Vec<Vec<u64>> = Vec::new();
+            for_each_warp(g, 32, |ids| w.push(ids.to_vec()));
+            w
+        };
+        let w = warps(&geometry(96, 48));
         assert_eq!(w.len(), 4);
         assert_eq!(w[0], (0..32).collect::<Vec<_>>());
         assert_eq!(w[1], (32..48).collect::<Vec<_>>());
@@ -406,7 +424,7 @@ mod tests {
             global: [8, 16, 1],
             local: [4, 16, 1],
         };
-        let first = warps(&g, 32).next().unwrap();
+        let first = warps(&g).remove(0);
         assert_eq!(&first[..8], &[0, 1, 2, 3, 8, 9, 10, 11]);
     }
 
