@@ -5,7 +5,8 @@
  * CL_CONTEXT_PLATFORM), its device found again with clGetContextInfo(CL_CONTEXT_DEVICES),
  * the limits a host sizes its launches by (compute units, work-group and work-item sizes,
  * local memory, the kernel's work-group size and preferred multiple), printed,
- * a small embedded kernel, exact integer check. */
+ * a small embedded kernel, exact integer check. `gpu_by_type [LOCAL]`: work-groups of
+ * LOCAL work-items (default 64), e.g. more than a GPU launches. */
 #include "common.h"
 
 static const char *kernel_source =
@@ -16,10 +17,10 @@ static const char *kernel_source =
     "        out[i] = i * i - 3 * i;\n"
     "}\n";
 
-int main(void)
+int main(int argc, char **argv)
 {
     const int n = 1000;
-    const size_t local = 64;
+    const size_t local = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 64;
     const size_t global = ((size_t)n + local - 1) / local * local;
 
     cl_platform_id platform;

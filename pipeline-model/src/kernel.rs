@@ -183,6 +183,58 @@ pub enum ModelError {
     /// A work-group fits on no SM.
     #[error(transparent)]
     DoesNotFit(#[from] DoesNotFit),
+    /// A work-group the GPU would not launch at all.
+    #[error("a work-group of {local:?} work-items exceeds {arch}'s {limit} ({field})")]
+    TooLarge {
+        /// The architecture.
+        arch: String,
+        /// The local size.
+        local: [u64; 3],
+        /// The limit, in words.
+        limit: String,
+        /// The architecture file's field that sets it.
+        field: &'static str,
+    },
+}
+
+impl ModelError {
+    /// Whether the GPU would refuse the launch (a work-group too large in all or in one
+    /// dimension, or one that fits on no SM): the program's launch is invalid there.
+    pub fn invalid_on_gpu(&self) -> bool {
+        matches!(
+            self,
+            ModelError::DoesNotFit(_) | ModelError::TooLarge { .. }
+        )
+    }
+}
+
+/// Checks that a GPU described by `arch` would launch work-groups of `local` work-items:
+/// at most `limits.max_work_group_size` in all and `limits.max_work_group_dims` per
+/// dimension (a GPU rejects a larger launch; a CPU device may not).
+pub fn check_work_group(arch: &Architecture, local: [u64; 3]) -> Result<(), ModelError> {
+    let lim = &arch.limits;
+    let too_large = |limit: String, field: &'static str| ModelError::TooLarge {
+        arch: arch.name.clone(),
+        local,
+        limit,
+        field,
+    };
+    let size: u64 = local.iter().product();
+    if size > u64::from(lim.max_work_group_size) {
+        return Err(too_large(
+            format!("{} work-items per work-group", lim.max_work_group_size),
+            "limits.max_work_group_size",
+        ));
+    }
+    for (d, (&l, &max)) in local.iter().zip(&lim.max_work_group_dims).enumerate() {
+        if l > u64::from(max) {
+            return Err(too_large(
+                format!("{max} work-items in dimension {d}"),
+                "limits.max_work_group_dims",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One warp's records as they are read, lane by lane.
@@ -290,6 +342,7 @@ pub fn estimate(
             stride,
         });
     }
+    check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let sms = u64::from(arch.sm_count);
     let n_par = u64::from(occ.work_groups_per_sm) * sms;

@@ -178,3 +178,49 @@ fn bad_launches_are_errors() {
     let err = estimate(&arch, &geometry, &big, &recs).unwrap_err();
     assert!(err.to_string().contains("does not fit"), "{err}");
 }
+
+#[test]
+fn a_work_group_the_gpu_would_not_launch_is_invalid() {
+    let arch = Architecture::load("hopper_h100").unwrap();
+    let estimate_of = |local: [u64; 3]| {
+        let items: u64 = local.iter().product();
+        let data = vec![1u64; items as usize * (1 + arch.resources().len())];
+        estimate(
+            &arch,
+            &LaunchGeometry {
+                global: local,
+                local,
+            },
+            &KernelResources::default(),
+            &Records {
+                data: &data,
+                resources: arch.resources().len(),
+                usage_scale: arch.usage_scale(),
+            },
+        )
+    };
+    // 1024 work-items in all and per dimension (64 in z): the CUDA guide's limits.
+    assert!(estimate_of([1024, 1, 1]).is_ok());
+    let too_many = estimate_of([2048, 1, 1]).unwrap_err();
+    assert!(too_many.invalid_on_gpu());
+    assert!(matches!(
+        too_many,
+        ModelError::TooLarge {
+            field: "limits.max_work_group_size",
+            ..
+        }
+    ));
+    let too_deep = estimate_of([1, 1, 128]).unwrap_err();
+    assert!(matches!(
+        too_deep,
+        ModelError::TooLarge {
+            field: "limits.max_work_group_dims",
+            ..
+        }
+    ));
+    assert!(!ModelError::Empty {
+        global: [0; 3],
+        local: [1; 3]
+    }
+    .invalid_on_gpu());
+}

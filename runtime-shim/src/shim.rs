@@ -1271,7 +1271,11 @@ fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
             ..Estimate::from(&e)
         }),
         Err(e) => Outcome::NotSimulated {
-            reason: format!("model: {e}"),
+            reason: if e.invalid_on_gpu() {
+                format!("invalid on {}: {e}", arch.name)
+            } else {
+                format!("model: {e}")
+            },
         },
     }
 }

@@ -395,6 +395,27 @@ fn a_host_asking_for_a_gpu_gets_the_cpu_answering_as_the_gpu_unless_told_not_to(
 }
 
 #[test]
+fn a_launch_the_gpu_would_refuse_is_reported_invalid_and_runs_as_asked() {
+    // 2048-wide work-groups: PoCL's CPU device runs them, a GTX 480 launches at most 1024.
+    // (Without the shim there is no GPU to ask for; the program checks its results.)
+    let (out, report) = simulated_with("gpu_by_type", &["2048"], &[], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("gpu_by_type: OK"));
+    assert_eq!(report.launches.len(), 1);
+    match &report.launches[0].outcome {
+        Outcome::NotSimulated { reason } => assert_eq!(
+            reason,
+            "invalid on gtx480: a work-group of [2048, 1, 1] work-items exceeds gtx480's 1024 \
+             work-items per work-group (limits.max_work_group_size)"
+        ),
+        other => panic!("simulated an impossible launch: {other:?}"),
+    }
+    // The same program within the limit is simulated.
+    let (_, report) = simulated_with("gpu_by_type", &["1024"], &[], &[]);
+    assert_all_simulated("gpu_by_type", &report, 1);
+}
+
+#[test]
 fn layer_and_preload_give_the_same_deterministic_estimates() {
     let cycles = |r: &Report| -> Vec<u64> {
         r.launches
