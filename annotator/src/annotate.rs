@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming, Units};
-use crate::compile::{BuildOptions, Compiler, KEEP_LOOPS};
+use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
 use crate::divergence::divergent_arms;
 use crate::lines::{attribute, function_lines};
 use crate::matching::{
@@ -369,6 +369,10 @@ pub struct Sidecar {
     /// unrolled a loop into a shape the annotator cannot count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timed_without_unrolling: Option<String>,
+    /// Why the file was timed as compiled at `-O1`, if it was: clang crashed on it at
+    /// `-O3` (its message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_with_less_optimisation: Option<String>,
     /// Kernels the annotator refused, left out of the annotated file: they run as the
     /// original program has them, unsimulated, for the reason given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -380,7 +384,12 @@ impl Sidecar {
     /// compiled without loop unrolling, or loops whose iterations are not counted (no
     /// block of theirs has a home in the source: each pass is charged as one).
     pub fn timing_note(&self, kernel: &str) -> Option<String> {
-        let mut notes: Vec<String> = self.timed_without_unrolling.iter().cloned().collect();
+        let mut notes: Vec<String> = self
+            .timed_with_less_optimisation
+            .iter()
+            .chain(&self.timed_without_unrolling)
+            .cloned()
+            .collect();
         let analysis = self.analysis.kernels.iter().find(|k| k.name == kernel);
         let uncounted = self
             .kernels
@@ -525,7 +534,41 @@ pub fn annotate_file_with(
     arch: &Architecture,
     how: AnnotateOptions,
 ) -> Result<Annotation, AnnotateError> {
-    let first = annotate_compiled(compiler, path, options, arch, how)?;
+    let first = match annotate_compiled(compiler, path, options, arch, how) {
+        // clang's NVPTX back end crashed: time the file as compiled at -O1 (a slightly
+        // different binary) rather than not at all; should that crash too, clang's first
+        // message is the one to give.
+        Err(AnnotateError::Analyze(AnalyzeError::Compile(CompileError::Crash {
+            path: file,
+            message,
+        }))) if !options.less_optimisation => {
+            let lower = BuildOptions {
+                less_optimisation: true,
+                ..options.clone()
+            };
+            return match annotate_file_with(compiler, path, &lower, arch, how) {
+                Ok(mut a) => {
+                    let said = if message.is_empty() {
+                        "no message".to_string()
+                    } else {
+                        message.lines().collect::<Vec<_>>().join("; ")
+                    };
+                    a.sidecar.timed_with_less_optimisation = Some(format!(
+                        "timed as compiled at -O1: clang crashed compiling {file} for the \
+                         GPU at -O3 ({said})"
+                    ));
+                    Ok(a)
+                }
+                Err(_) => Err(AnnotateError::Analyze(AnalyzeError::Compile(
+                    CompileError::Crash {
+                        path: file,
+                        message,
+                    },
+                ))),
+            };
+        }
+        other => other?,
+    };
     let Some(unrolled) = first.refusals.iter().find(|r| r.unrolled) else {
         return first.finish();
     };
@@ -1006,6 +1049,7 @@ fn generate(
             called_functions: called,
             analysis: analysis.clone(),
             timed_without_unrolling: None,
+            timed_with_less_optimisation: None,
             refused: Vec::new(),
         },
     })

@@ -215,6 +215,8 @@ impl AnnotationCache {
                 // The note names the source as errors do.
                 a.sidecar.timed_without_unrolling =
                     a.sidecar.timed_without_unrolling.as_deref().map(named);
+                a.sidecar.timed_with_less_optimisation =
+                    a.sidecar.timed_with_less_optimisation.as_deref().map(named);
                 for r in &mut a.sidecar.refused {
                     r.path = named(&r.path);
                     r.reason = named(&r.reason);

@@ -371,3 +371,57 @@ fn annotated_examples_match_the_reviewed_snapshots() {
         "annotated sources differ from the snapshots (review, then SRCSIM_BLESS=1): {differ:?}"
     );
 }
+
+/// Where clang crashes compiling a file for the GPU at -O3 (a back-end limitation; here a
+/// stand-in clang that crashes whenever it is given -O3), the file is timed as compiled
+/// at -O1, and the sidecar says so with clang's message; where it crashes at every level,
+/// the error is clang's first crash.
+#[test]
+fn a_file_clang_crashes_on_at_o3_is_timed_at_o1() {
+    let real = "/usr/lib/llvm-19/bin/clang";
+    let libclc = [
+        "/usr/lib/clc/nvptx64--nvidiacl.bc",
+        "/usr/share/clc/nvptx64--nvidiacl.bc",
+    ]
+    .into_iter()
+    .find(|p| Path::new(p).exists())
+    .expect("libclc");
+    let script = |name: &str, crash_on: &str| {
+        let p = temp(
+            name,
+            &format!(
+                "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in {crash_on}) echo 'Stack dump:' >&2; \
+                 echo '0.\tRunning pass on function @k (fake crash)' >&2; exit 134;; esac; done\n\
+                 exec {real} \"$@\"\n"
+            ),
+        );
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        p
+    };
+    let src = temp(
+        "crashy.cl",
+        "__kernel void k(__global float *a)\n{\n    int i = get_global_id(0);\n    a[i] = a[i] * 2.0f;\n}\n",
+    );
+    let arch = Architecture::default_arch();
+    let at_o3 = Compiler::with_paths(script("crash-o3.sh", "-O3"), libclc);
+    let a = annotate_file(&at_o3, &src, &BuildOptions::default(), &arch).unwrap();
+    let note = a.sidecar.timed_with_less_optimisation.as_deref().unwrap();
+    assert!(
+        note.starts_with("timed as compiled at -O1: clang crashed"),
+        "{note}"
+    );
+    assert!(note.contains("crashy.cl"), "{note}");
+    assert!(
+        note.contains("Running pass on function @k (fake crash)"),
+        "{note}"
+    );
+    assert!(a.sidecar.timing_note("k").unwrap().contains("-O1"));
+    compiles(&a, "crashy_annotated.cl");
+
+    let always = Compiler::with_paths(script("crash-always.sh", "-O3|-O1"), libclc);
+    let e = annotate_file(&always, &src, &BuildOptions::default(), &arch)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("clang failed in code generation"), "{e}");
+    assert!(e.contains("fake crash"), "{e}");
+}

@@ -53,6 +53,9 @@ fn run(args: &Args) -> Result<()> {
             profile: args.profile,
         },
     )?;
+    if let Some(note) = &a.sidecar.timed_with_less_optimisation {
+        eprintln!("annotate: warning: {note}");
+    }
     if let Some(note) = &a.sidecar.timed_without_unrolling {
         eprintln!("annotate: warning: {note}");
     }

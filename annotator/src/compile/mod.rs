@@ -27,6 +27,9 @@ pub struct BuildOptions {
     /// compiler's code generation only, not to libclang, whose LLVM options are the whole
     /// process's). The fallback for loops unrolled into shapes the annotator cannot count.
     pub keep_loops: bool,
+    /// Not an OpenCL option but srcsim's own: compile at `-O1` rather than `-O3`. The
+    /// fallback where clang's NVPTX back end crashes on a kernel at `-O3`.
+    pub less_optimisation: bool,
 }
 
 /// What [`BuildOptions::keep_loops`] adds to the compile.
@@ -235,7 +238,12 @@ impl Compiler {
             Command::new(&self.clang)
                 .args(["-x", "cl", "-target", "nvptx64-unknown-nvidiacl"])
                 .arg(format!("-march={ptx_target}"))
-                .args(["-O3", "-gdwarf-4", "-gline-tables-only", "-S", "-o", "-"])
+                .arg(if options.less_optimisation {
+                    "-O1"
+                } else {
+                    "-O3"
+                })
+                .args(["-gdwarf-4", "-gline-tables-only", "-S", "-o", "-"])
                 .args(["-fno-crash-diagnostics", "-fno-color-diagnostics"])
                 .args(["-Xclang", "-mlink-builtin-bitcode", "-Xclang"])
                 .arg(&self.libclc)
@@ -256,16 +264,37 @@ impl Compiler {
                 warnings: stderr,
             });
         }
-        // A source diagnostic names the file; a back-end crash only prints a stack dump.
-        if stderr.contains(": error:") {
+        // A source diagnostic names the file; a back-end crash prints a stack dump, or a
+        // back-end error, and clang's note that the front-end command failed.
+        let crashed = [
+            "Stack dump:",
+            "PLEASE submit",
+            "error in backend",
+            "command failed",
+        ]
+        .iter()
+        .any(|m| stderr.contains(m));
+        if !crashed && stderr.contains(": error:") {
             return Err(CompileError::Diagnostics {
                 path,
                 diagnostics: stderr.trim_end().to_string(),
             });
         }
+        // What clang says of the crash: its message, and the stack dump's numbered lines
+        // (what it was doing: the pass, the function), not the bug-report request nor the
+        // raw frames.
         let message = stderr
             .lines()
-            .take_while(|l| !l.starts_with("PLEASE submit") && !l.starts_with("Stack dump"))
+            .map(str::trim)
+            .filter(|l| {
+                !l.is_empty()
+                    && !l.starts_with("PLEASE submit")
+                    && !l.starts_with("Stack dump")
+                    && !l.starts_with('#')
+                    && !l.contains("0x")
+                    && !l.starts_with("clang: error: clang frontend command failed")
+                    && !l.starts_with("clang: note:")
+            })
             .take(6)
             .collect::<Vec<_>>()
             .join("\n");
