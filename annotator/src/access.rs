@@ -226,6 +226,18 @@ impl<'f> LaneValues<'f> {
                 _ => Lanes::Varying,
             },
             "mad" | "mad24" if !hi => arg(0).scale(arg(1)).add(arg(2)),
+            // `x & 0xffffffff`: LLVM's zero extension of a 32-bit index computed in 64 bits
+            // (`i - 1` of an unsigned or non-negative `i`); a mask of at least the low 32
+            // bits keeps every index an array in memory has.
+            "and" => match (arg(0), arg(1)) {
+                (x, Lanes::Uniform(Some(m))) | (Lanes::Uniform(Some(m)), x)
+                    if m == -1
+                        || (m >= 0xffff_ffff && (m as u64).wrapping_add(1).is_power_of_two()) =>
+                {
+                    x
+                }
+                _ => all_uniform(),
+            },
             "shl" => match arg(1) {
                 Lanes::Uniform(Some(k)) if (0..63).contains(&k) => {
                     arg(0).scale(Lanes::Uniform(Some(1i64 << k)))
@@ -476,6 +488,20 @@ mod tests {
     const GID: &str = "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd2, %rd1;\n\
         mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n\
         mad.lo.s32 %r4, %r1, %r2, %r3;\n";
+
+    #[test]
+    fn a_zero_extended_neighbour_index_keeps_its_stride() {
+        // `x[i - 1]` of a 32-bit `i` computed in 64 bits: LLVM masks the low 32 bits.
+        let a = accesses(&format!(
+            "{GID}cvt.u64.u32 %rd5, %r4;\nadd.s64 %rd6, %rd5, -1;\nand.b64 %rd7, %rd6, 4294967295;\n\
+             shl.b64 %rd8, %rd7, 2;\nadd.s64 %rd9, %rd2, %rd8;\nld.global.f32 %f1, [%rd9];\n\
+             and.b64 %rd10, %rd6, 255;\nshl.b64 %rd11, %rd10, 2;\nadd.s64 %rd12, %rd2, %rd11;\n\
+             ld.global.f32 %f2, [%rd12];"
+        ));
+        assert_eq!((a[0].transactions, a[0].sectors), (1, 4));
+        // A narrower mask wraps the index: no known stride.
+        assert_eq!(a[1].transactions, 32);
+    }
 
     #[test]
     fn a_coalesced_float_load_is_four_sectors_on_one_line_from_dram() {
