@@ -223,6 +223,14 @@ impl<'f> LaneValues<'f> {
                 {
                     Lanes::stride(s >> k)
                 }
+                // `i / 256` (or its sign fix-up, `i >> 31`): a warp's 32 lanes span less
+                // than one step of the quotient, the same in every lane of a warp whose
+                // first index is aligned (as the analysis assumes of lane 0).
+                (Lanes::Stride(s), Lanes::Uniform(Some(k)))
+                    if (0..63).contains(&k) && s.unsigned_abs() * WARP as u64 <= 1u64 << k =>
+                {
+                    Lanes::uniform()
+                }
                 _ => Lanes::Varying,
             },
             "mad" | "mad24" if !hi => arg(0).scale(arg(1)).add(arg(2)),
@@ -488,6 +496,22 @@ mod tests {
     const GID: &str = "ld.param.u64 %rd1, [k_param_0];\ncvta.to.global.u64 %rd2, %rd1;\n\
         mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n\
         mad.lo.s32 %r4, %r1, %r2, %r3;\n";
+
+    #[test]
+    fn a_per_block_index_is_the_same_in_a_warp() {
+        // `offsets[i / 256]` of a signed `i`: the sign fix-up, then the shift by 8.
+        let a = accesses(&format!(
+            "{GID}shr.s32 %r6, %r4, 31;\nshr.u32 %r7, %r6, 24;\nadd.s32 %r8, %r4, %r7;\n\
+             shr.s32 %r9, %r8, 8;\nmul.wide.s32 %rd6, %r9, 4;\nadd.s64 %rd7, %rd2, %rd6;\n\
+             ld.global.u32 %r10, [%rd7];\nshr.s32 %r11, %r4, 2;\nmul.wide.s32 %rd8, %r11, 4;\n\
+             add.s64 %rd9, %rd2, %rd8;\nld.global.u32 %r12, [%rd9];"
+        ));
+        // One word for the whole warp: an L1 hit.
+        assert_eq!(a[0].level, MemLevel::L1);
+        assert_eq!((a[0].transactions, a[0].sectors), (1, 1));
+        // `i / 4` changes within a warp: no known stride.
+        assert_eq!(a[1].transactions, 32);
+    }
 
     #[test]
     fn a_zero_extended_neighbour_index_keeps_its_stride() {
