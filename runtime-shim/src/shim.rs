@@ -1175,7 +1175,20 @@ fn model_batch(
             }
         }
         let modelling = Instant::now();
-        let outcome = model(arch, p, records);
+        // A bug in the model loses this launch's estimate, not every later one: the
+        // thread goes on, and the report says why.
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model(arch, p, records)))
+                .unwrap_or_else(|panic| Outcome::NotSimulated {
+                    reason: format!(
+                        "the model failed on this launch (a bug in srcsim: {})",
+                        panic
+                            .downcast_ref::<String>()
+                            .map(String::as_str)
+                            .or_else(|| panic.downcast_ref::<&str>().copied())
+                            .unwrap_or("no message")
+                    ),
+                });
         Stats::add(&stats.model_ns, modelling);
         stats.modelled.fetch_add(1, Ordering::Relaxed);
         let profile = match (&outcome, &p.model.profile) {
