@@ -1209,10 +1209,22 @@ fn prototype_edits(
         if prev.is_some_and(|c| c.is_alphanumeric() || c == '_') || in_a_body(pos) {
             continue;
         }
-        // A preprocessor line (a macro that names the helper) cannot be rewritten.
+        // A preprocessor line (a macro that names the helper) cannot be rewritten. A call
+        // in a macro's body (`#define CELL(p) cell_index((p).x)`: the name after `(`, `,`,
+        // an operator) is no declaration: the kernels that expand it are refused where
+        // the call is (CallThroughMacro), the others are annotated. A name after a word or
+        // `*` may declare it (`#define P float cell_index(int)`): refused, the whole file.
         let line_start = before[..pos].rfind('\n').map_or(0, |n| n + 1);
         if before[line_start..pos].trim_start().starts_with('#') {
-            return Err(refuse(pos));
+            let after_word = before[line_start..pos]
+                .trim_end()
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '*');
+            if after_word {
+                return Err(refuse(pos));
+            }
+            continue;
         }
         let open = pos + h.name.len();
         let mut depth = 0;

@@ -201,6 +201,55 @@ fn a_refused_kernel_is_left_out_and_the_others_are_annotated() {
     assert!(err.contains("all_refused.cl:1:"), "{err}");
 }
 
+/// A helper called in a macro's body, the macro defined before the helper: only the
+/// kernel that expands the macro is refused (the call cannot get the counters' argument
+/// there), with the line of its use; the other kernels of the file are annotated, the
+/// helper's prototype with them. A macro that may declare the helper still fails the file.
+#[test]
+fn a_helper_called_in_a_macro_defined_before_it_refuses_only_the_kernels_expanding_it() {
+    let src = "int cell(int x, int y);\n\
+               #define CELL_OF(p) (cell((p).x, (p).y))\n\
+               int cell(int x, int y) { return clamp(y, 0, 3) * 4 + clamp(x, 0, 3); }\n\
+               __kernel void binned(__global const int2 *p, __global int *c) {\n\
+               \x20 int i = get_global_id(0);\n\
+               \x20 c[i] = CELL_OF(p[i]);\n}\n\
+               __kernel void direct(__global const int2 *p, __global int *c) {\n\
+               \x20 int i = get_global_id(0);\n\
+               \x20 c[i] = cell(p[i].y, p[i].x);\n}\n\
+               __kernel void other(__global int *c) { c[get_global_id(0)] += 1; }\n";
+    let p = temp("macro_call.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "macro_call.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["direct", "other"]);
+    assert_eq!(a.sidecar.refused.len(), 1, "{:?}", a.sidecar.refused);
+    assert_eq!(a.sidecar.refused[0].name, "binned");
+    assert_eq!(a.sidecar.refused[0].line, 6);
+    assert!(
+        a.sidecar.refused[0]
+            .reason
+            .ends_with(":6: `cell` is called inside a macro expansion; the annotator cannot pass it its counters"),
+        "{:?}",
+        a.sidecar.refused
+    );
+    let body = &a.source[a.source.find("#line 1\n").unwrap()..];
+    assert!(
+        body.contains("int cell(int x, int y, __private __srcsim_state *__srcsim);"),
+        "{body}"
+    );
+    // A macro that declares the helper cannot be given the parameter: the file fails.
+    let p = temp(
+        "macro_prototype.cl",
+        "#define DECLARE int cell(int x)\nDECLARE;\nint cell(int x) { return x + 1; }\n\
+         __kernel void k(__global int *c) { c[0] = cell(c[0]); }\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(
+        err.contains("macro_prototype.cl:1: `cell` is declared before its definition"),
+        "{err}"
+    );
+}
+
 #[test]
 fn helpers_with_void_and_empty_parameter_lists() {
     let src = r#"

@@ -36,7 +36,12 @@
 // blocks, and those of a loop at the loop keyword in its condition's and increment's
 // blocks. The count of such a position adds up entries into different code, so the
 // plugin lists every position whose instructions lie in more than one basic block, with
-// the number of blocks ("split_positions").
+// the number of blocks ("split_positions"). Likewise every line whose instructions lie in
+// more than one basic block ("split_lines"): besides the blocks srcsim cuts, clang gives
+// a join's lone branch the position of the statement's last token (the `br` out of an
+// `if` without `else` at the end of its condition's line, a loop's back edge at the loop
+// keyword) and a `?:` inside a macro expansion its blocks on the line of the macro's use,
+// so such a line's count adds up entries into different code too.
 //
 // Output: on every kernel end, the file named by SRCSIM_LINECOUNT_OUT is rewritten with
 // all launches so far, in order:
@@ -44,7 +49,8 @@
 //    "launches": [{"kernel": "name", "global": [x, y, z], "local": [x, y, z],
 //                  "lines": {"12": 4096, "13": 0, ...},
 //                  "positions": {"12:3": 4096, "12:11": 4096, "13:5": 0, ...},
-//                  "split_positions": {"15:3": 2, ...}}]}
+//                  "split_positions": {"15:3": 2, ...},
+//                  "split_lines": {"15": 3, ...}}]}
 // "lines" holds every line of the program's own source (not of headers) that has an
 // instruction in the module, executed or not (0), so that a line without code can be
 // told apart from a line that never ran; "positions" likewise every "line:column"
@@ -97,6 +103,9 @@ struct Launch
   // Positions whose instructions lie in more than one basic block, with the number of
   // blocks: their count adds up entries into different code.
   std::map<std::pair<unsigned, unsigned>, unsigned> splitPositions;
+  // Lines whose instructions lie in more than one basic block, with the number of
+  // blocks.
+  std::map<unsigned, unsigned> splitLines;
 };
 
 // The lines and the (line, column) positions of the program's source that one LLVM basic
@@ -172,6 +181,13 @@ void writeJson(const char* path, bool optimized)
           << position.first.second << "\": " << position.second;
       first = false;
     }
+    out << "}, \"split_lines\": {";
+    first = true;
+    for (const auto& line : launch.splitLines)
+    {
+      out << (first ? "" : ", ") << "\"" << line.first << "\": " << line.second;
+      first = false;
+    }
     out << "}}";
   }
   out << "\n]}\n";
@@ -205,6 +221,7 @@ public:
     m_launch.global = invocation->getGlobalSize();
     m_launch.local = invocation->getLocalSize();
     std::map<std::pair<unsigned, unsigned>, unsigned> blocksAt;
+    std::map<unsigned, unsigned> blocksOn;
     for (const llvm::Function& function : *module)
     {
       for (const llvm::BasicBlock& block : function)
@@ -229,6 +246,8 @@ public:
         }
         for (const auto& position : code.positions)
           blocksAt[position]++;
+        for (unsigned line : code.lines)
+          blocksOn[line]++;
         if (!code.lines.empty())
           m_blockCode.emplace(&block, std::move(code));
       }
@@ -236,6 +255,9 @@ public:
     for (const auto& position : blocksAt)
       if (position.second > 1)
         m_launch.splitPositions.insert(position);
+    for (const auto& line : blocksOn)
+      if (line.second > 1)
+        m_launch.splitLines.insert(line);
   }
 
   void instructionExecuted(const oclgrind::WorkItem* workItem,
