@@ -83,7 +83,12 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AnnotateError + '_ {
 
 /// Writes `text` to `path` through a temporary file in the same directory.
 fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> Result<(), AnnotateError> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    // Unique per write, not only per process: two threads of one process (a host that
+    // builds programs on several threads, or the tests) may write the same entry at once,
+    // and one's rename must not take the other's temporary file.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
     std::fs::write(&tmp, text).map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))
 }
