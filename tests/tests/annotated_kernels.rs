@@ -537,6 +537,8 @@ mod random {
             "wide = (long)((ulong)wide / ((ulong)big[acc & 15] % 1000u + 1u));",
             "acc += (int)((ulong)wide % 7u);",
             "wide += big[(gid + acc) & 15];",
+            // a macro statement (`BUMP`, defined in `kernel_source`)
+            "BUMP(3);",
         ])
         .prop_map(str::to_string);
         if depth == 0 {
@@ -548,6 +550,9 @@ mod random {
             4 => leaf,
             1 => (inner(), inner()).prop_map(|(a, b)| format!("if (acc < n) {{ {a} }} else {{ {b} }}")),
             1 => inner().prop_map(|a| format!("if (acc & 1) {a}")),
+            // unbraced bodies that start with a macro invocation
+            1 => inner().prop_map(|a| format!("if (acc & 2) BUMP(1); else {{ {a} }}")),
+            1 => inner().prop_map(|a| format!("for (int i = 0; i < 2; i++) BUMP(i); {a}")),
             1 => inner().prop_map(|a| format!("for (int i = 0; i < 3; i++) {{ {a} if (acc > 100) break; }}")),
             1 => inner().prop_map(|a| format!("while (acc < n * 2 && steps++ < 40) {{ acc++; if (acc == 5) continue; {a} }}")),
             1 => inner().prop_map(|a| format!("do {{ {a} }} while (acc++ < 4 && steps++ < 40);")),
@@ -565,6 +570,8 @@ mod random {
     }
 
     /// The kernel around `body`, with the loop counters numbered, and the number of loops.
+    /// Its helper is declared by a prototype before the kernel and defined after it, and a
+    /// macro `BUMP` stands for a statement (bodies without braces may start with it).
     fn kernel_source(body: &[String]) -> (String, usize) {
         let body = body.join("\n    ");
         let loops = body.matches(COUNTER).count();
@@ -576,7 +583,8 @@ mod random {
             numbered.push_str(part);
         }
         let src = format!(
-            "int helper(int x) {{ return x > 3 ? x / 2 : x + 1; }}\n\
+            "#define BUMP(x) acc = (acc + (x)) & 1023\n\
+             int helper(int x);\n\
              __kernel void r(__global int *o, __global long *wo, __global uint *cnt,\n\
              \x20               __global const long *big, int n)\n{{\n\
              \x20   int gid = get_global_id(0);\n\
@@ -586,7 +594,8 @@ mod random {
              \x20   int trip = (int)(big[(gid + 5) % 16] & 7);\n\
              \x20   {numbered}\n\
              \x20   o[gid] = acc;\n\
-             \x20   wo[gid] = wide;\n}}\n"
+             \x20   wo[gid] = wide;\n}}\n\
+             int helper(int x) {{ return x > 3 ? x / 2 : x + 1; }}\n"
         );
         (src, loops)
     }
