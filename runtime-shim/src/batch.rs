@@ -31,6 +31,10 @@ const MAX_SLOTS: usize = 256;
 /// runtime back a new one (it allocates at first use) with memory already touched.
 const IDLE_PER_KEY: usize = 2;
 const IDLE_BYTES: usize = 32 << 20;
+/// Host vectors kept for the next reads once their records are used: freed memory of this
+/// size goes back to the system, and each new read would fault in fresh zeroed pages
+/// (a quarter of `heat_steps`' time under the shim).
+const HOST_POOL: usize = 8;
 
 /// Arenas are interchangeable when they are of one context, for one device, with slots
 /// of one size.
@@ -48,8 +52,8 @@ pub struct Arena {
     buffer: Mem,
     /// One sub-buffer per slot; the buffer itself when there is one slot.
     slots: Vec<Mem>,
-    /// Allocated for each read and freed once used: an arena that waits for reuse holds
-    /// no host memory, and the allocator hands the same memory to the next read.
+    /// Taken for each read from the pool of used vectors (or allocated) and given back
+    /// once used: an arena that waits for reuse holds no host memory.
     host: Vec<u64>,
 }
 
@@ -187,6 +191,8 @@ struct Inner<T> {
     /// Contexts the application released (perhaps for good): arenas of theirs that come
     /// back are freed, not kept, until a launch uses the context again.
     retired: HashSet<Context>,
+    /// Host vectors of used records, for the next reads (at most [`HOST_POOL`]).
+    host_pool: Vec<Vec<u64>>,
 }
 
 /// The arenas of the whole process.
@@ -210,6 +216,7 @@ impl<T> Default for Batches<T> {
                 queues: HashMap::new(),
                 align: HashMap::new(),
                 retired: HashSet::new(),
+                host_pool: Vec::new(),
             }),
         }
     }
@@ -390,7 +397,15 @@ impl<T> Batches<T> {
             }
         };
         let used = f.next * key.slot_bytes / 8;
-        f.arena.host = vec![0u64; used];
+        // Memory already touched, where a used vector is kept: the read overwrites all
+        // `used` words, so stale values need no zeroing.
+        let mut host = lock(&self.inner).host_pool.pop().unwrap_or_default();
+        if host.len() >= used {
+            host.truncate(used);
+        } else {
+            host.resize(used, 0);
+        }
+        f.arena.host = host;
         let events: Vec<Event> = f.events.drain(..).map(|(_, e)| e).collect();
         let read = queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host, &events));
         // The read holds what it waits on; this library's references can go.
@@ -410,8 +425,11 @@ impl<T> Batches<T> {
 
     /// Takes back an arena whose records have been used: kept for reuse, or freed.
     pub fn recycle(&self, mut arena: Arena) {
-        arena.host = Vec::new();
+        let host = std::mem::take(&mut arena.host);
         let mut inner = lock(&self.inner);
+        if host.capacity() > 0 && inner.host_pool.len() < HOST_POOL {
+            inner.host_pool.push(host);
+        }
         let bytes = arena.bytes();
         let keep = !inner.retired.contains(&arena.key.context)
             && inner.idle_bytes + bytes <= IDLE_BYTES
