@@ -50,7 +50,8 @@ use crate::compile::{BuildOptions, Compiler};
 /// the compiler enters unguarded keeps its source home.
 /// 21: a helper called in a macro defined before the helper refuses the kernels expanding
 /// the macro, not the whole file.
-pub const ANNOTATION_REVISION: &str = "21";
+/// 22: programs built for OpenCL C 1.0 and 1.1 (no `static`) are annotated.
+pub const ANNOTATION_REVISION: &str = "22";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

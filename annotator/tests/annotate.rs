@@ -474,3 +474,26 @@ fn a_file_clang_crashes_on_at_o3_is_timed_at_o1() {
     assert!(e.contains("clang failed in code generation"), "{e}");
     assert!(e.contains("fake crash"), "{e}");
 }
+
+/// A program built for OpenCL C 1.1 (which has no `static`) is annotated, and its
+/// annotated file compiles under that standard too.
+#[test]
+fn an_opencl_1_1_program_is_annotated() {
+    let src = temp(
+        "cl11.cl",
+        "__kernel void k(__global float *a)\n{\n    int i = get_global_id(0);\n    a[i] = native_sin(a[i]) + 1.0f;\n}\n",
+    );
+    let options = BuildOptions::parse("-cl-std=CL1.1");
+    let compiler = Compiler::locate().unwrap();
+    let a = annotate_file(&compiler, &src, &options, &Architecture::default_arch())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let annotated = temp("cl11_annotated.cl", &a.source);
+    compiler
+        .check_syntax(&annotated, &options)
+        .unwrap_or_else(|e| {
+            panic!(
+                "the annotated file does not compile as CL1.1: {e}\n{}",
+                a.source
+            )
+        });
+}

@@ -135,6 +135,41 @@ fn run_source_both(
     }
 }
 
+/// A program built for OpenCL C 1.1 (no `static`): its annotated twin builds on PoCL with
+/// the program's own `-cl-std=CL1.1`, computes the same and writes every record.
+#[test]
+fn an_opencl_1_1_program_runs_annotated() {
+    let src = "__kernel void k(__global float *a, const int n)\n{\n    int i = get_global_id(0);\n    \
+               float s = 0.0f;\n    for (int j = 0; j < n; j++)\n        s += a[(i + j) % 64];\n    \
+               a[i] = s;\n}\n";
+    let dir = std::env::temp_dir().join(format!("srcsim-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cl11.cl");
+    std::fs::write(&path, src).unwrap();
+    let options = BuildOptions::parse("-cl-std=CL1.1");
+    let a = annotate_file(
+        &Compiler::locate().unwrap(),
+        &path,
+        &options,
+        &Architecture::default_arch(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let data: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let args = vec![KernelArg::from_slice(&data), KernelArg::scalar(5i32)];
+    let range = NdRange::d1(64);
+    let original = run_kernel(src, "-cl-std=CL1.1", "k", &args, &range).unwrap();
+    let mut timed = args.clone();
+    timed.push(KernelArg::zeroed::<u64>(64 * a.sidecar.records.stride));
+    let mut out = run_kernel(&a.source, "-cl-std=CL1.1", "k", &timed, &range)
+        .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
+    let records = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
+    assert_eq!(out.buffers, original.buffers);
+    assert!(records
+        .iter()
+        .step_by(a.sidecar.records.stride)
+        .all(|&t| t > 0));
+}
+
 fn kernel<'a>(a: &'a Annotation, name: &str) -> &'a FunctionAnalysis {
     a.sidecar
         .analysis

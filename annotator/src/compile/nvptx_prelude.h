@@ -6,7 +6,13 @@
  * instructions that CUDA's __sinf / __expf compile to, which is what the native_
  * functions mean on an NVIDIA GPU. They are `nodebug`, so their instructions carry the
  * source line of the call. */
+#if __OPENCL_C_VERSION__ >= 120
 #define SRCSIM_FN __attribute__((overloadable, always_inline, nodebug)) static inline
+#else
+/* OpenCL C 1.0 and 1.1 have no `static`: a plain inline definition, always inlined (at
+ * every optimisation level), so no other definition is ever needed. */
+#define SRCSIM_FN __attribute__((overloadable, always_inline, nodebug)) inline
+#endif
 
 #define SRCSIM_LOG2E 1.4426950408889634f
 #define SRCSIM_LN2 0.6931471805599453f

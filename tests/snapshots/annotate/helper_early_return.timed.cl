@@ -1,5 +1,8 @@
 /* Timing annotation by srcsim 0.1.0: every work-item adds up its best-case cycles and
    resource usage and writes them to __srcsim_records. */
+#if __OPENCL_C_VERSION__ < 120
+#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
+#endif
 typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
