@@ -761,6 +761,20 @@ fn annotate_compiled(
             }
         }
     };
+    // A function declared again in an included file: its definition gets the counters'
+    // parameter, the declaration there cannot, so the annotated file would not build.
+    for d in &source.declared_elsewhere {
+        let line = source
+            .function(&d.function)
+            .map_or(0, |f| f.extent.start.line);
+        let reason = format!(
+            "{program}:{line}: `{}` is also declared in {}:{}, an included file the \
+             annotator cannot rewrite (it gives the definition the counters' parameter); \
+             the kernels that run it run unannotated",
+            d.function, d.file, d.line
+        );
+        refuse(&mut refusals, &d.function, &program, line, reason, false);
+    }
     for (function, line) in barriers_in_branches(&source) {
         let e = AnnotateError::BarrierInBranch {
             path: program.clone(),

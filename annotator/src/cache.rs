@@ -51,7 +51,8 @@ use crate::compile::{BuildOptions, Compiler};
 /// 21: a helper called in a macro defined before the helper refuses the kernels expanding
 /// the macro, not the whole file.
 /// 22: programs built for OpenCL C 1.0 and 1.1 (no `static`) are annotated.
-pub const ANNOTATION_REVISION: &str = "22";
+/// 23: a function also declared in an included file refuses the kernels that run it.
+pub const ANNOTATION_REVISION: &str = "23";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -497,3 +497,50 @@ fn an_opencl_1_1_program_is_annotated() {
             )
         });
 }
+
+/// A helper declared in an included header as well as defined here: its definition gets
+/// the counters' parameter, the header's declaration cannot, so the kernels that run it
+/// are refused with the header named; the others are annotated and the file builds.
+#[test]
+fn a_helper_also_declared_in_a_header_refuses_only_its_kernels() {
+    let dir = std::env::temp_dir().join(format!("srcsim-header-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("helpers.h"), "float twice(float x);\n").unwrap();
+    let path = dir.join("header_proto.cl");
+    std::fs::write(
+        &path,
+        "#include \"helpers.h\"\n\
+         float twice(float x) { return 2.0f * x; }\n\
+         __kernel void uses(__global float *a) { int i = get_global_id(0); a[i] = twice(a[i]); }\n\
+         __kernel void plain_k(__global float *a) { int i = get_global_id(0); a[i] += 1.0f; }\n",
+    )
+    .unwrap();
+    let options = BuildOptions::parse(&format!("-I {}", dir.display()));
+    let compiler = Compiler::locate().unwrap();
+    let a = annotate_file(&compiler, &path, &options, &Architecture::default_arch()).unwrap();
+    let refused: Vec<(&str, u32)> = a
+        .sidecar
+        .refused
+        .iter()
+        .map(|r| (r.name.as_str(), r.line))
+        .collect();
+    assert_eq!(refused, [("uses", 2)]);
+    assert!(
+        a.sidecar.refused[0].reason.contains("helpers.h:1"),
+        "{}",
+        a.sidecar.refused[0].reason
+    );
+    assert_eq!(
+        a.sidecar
+            .kernels
+            .iter()
+            .map(|k| k.name.as_str())
+            .collect::<Vec<_>>(),
+        ["plain_k"]
+    );
+    let annotated = dir.join("header_proto_annotated.cl");
+    std::fs::write(&annotated, &a.source).unwrap();
+    compiler
+        .check_syntax(&annotated, &options)
+        .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
+}

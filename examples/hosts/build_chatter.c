@@ -1,9 +1,8 @@
-/* build_chatter: two programs whose annotated twins would make the OpenCL runtime's
- * compiler print on stderr: kernels/chatter_sign.cl, which clang warns about (the program
- * prints "1 warning generated." itself when the runtime compiles it), and
- * kernels/chatter_twice.cl, whose twin does not build (a helper's prototype in an included
- * header). Under the shim the program's stderr must be its own, and it must compute the
- * same. */
+/* build_chatter: kernels/chatter_sign.cl, which clang warns about (the program prints "1
+ * warning generated." itself when the runtime compiles it, and the runtime would again
+ * for the annotated twin), and kernels/chatter_twice.cl, whose helper is also declared in
+ * an included header (refused by the annotator: its twin would not build). Under the shim
+ * the program's stderr must be its own, and it must compute the same. */
 #include "common.h"
 
 int main(void)

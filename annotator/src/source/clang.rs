@@ -13,7 +13,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use clang_sys::*;
 
-use super::{AstNode, Extent, NodeKind, ParamKind, Pos, SourceError, SourceFunction};
+use super::{
+    AstNode, Extent, ForeignDeclaration, NodeKind, ParamKind, Pos, SourceError, SourceFunction,
+};
 
 /// libclang is thread-safe per index, but one index per parse and a process-wide lock keep
 /// the FFI simple; parsing a kernel takes milliseconds.
@@ -282,11 +284,12 @@ fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
     }
 }
 
-/// Parses `path` with `args` and returns the functions with bodies defined in it.
+/// Parses `path` with `args` and returns the functions with bodies defined in it, and the
+/// declarations of those functions in included files other than system headers.
 pub(super) fn parse_functions(
     path: &Path,
     args: &[String],
-) -> Result<Vec<SourceFunction>, SourceError> {
+) -> Result<(Vec<SourceFunction>, Vec<ForeignDeclaration>), SourceError> {
     let _guard = LIBCLANG.lock().unwrap_or_else(|e| e.into_inner());
     ensure_loaded()?;
     let file = CString::new(path.as_os_str().to_string_lossy().as_bytes())
@@ -353,6 +356,8 @@ pub(super) fn parse_functions(
     // SAFETY: `unit.tu` is live.
     let root = unsafe { clang_getTranslationUnitCursor(unit.tu) };
     let mut functions = Vec::new();
+    // Declarations in included files other than system headers (the OpenCL builtins).
+    let mut elsewhere: Vec<(String, String, u32)> = Vec::new();
     for c in children(root) {
         // SAFETY: `c` belongs to the live unit.
         let kind = unsafe { clang_getCursorKind(c) };
@@ -361,6 +366,29 @@ pub(super) fn parse_functions(
         }
         let (main, ext) = extent(c);
         if !main {
+            // SAFETY: `c` belongs to the live unit; the out-pointers are valid locals.
+            let (system, file, line) = unsafe {
+                let loc = clang_getCursorLocation(c);
+                let (mut file, mut line): (CXFile, c_uint) = (ptr::null_mut(), 0);
+                clang_getSpellingLocation(
+                    loc,
+                    &mut file,
+                    &mut line,
+                    ptr::null_mut(),
+                    ptr::null_mut(),
+                );
+                let name = if file.is_null() {
+                    String::new()
+                } else {
+                    take_string(clang_getFileName(file))
+                };
+                (clang_Location_isInSystemHeader(loc) != 0, name, line)
+            };
+            // A declaration written in the kernel file itself through a macro is its own.
+            let here = || std::fs::canonicalize(&file).ok() == std::fs::canonicalize(path).ok();
+            if !system && !file.is_empty() && !here() {
+                elsewhere.push((spelling(c), file, line));
+            }
             continue;
         }
         let Some(body) = children(c)
@@ -384,7 +412,16 @@ pub(super) fn parse_functions(
         });
     }
     drop(unit);
-    Ok(functions)
+    let declared_elsewhere = elsewhere
+        .into_iter()
+        .filter(|(name, _, _)| functions.iter().any(|f: &SourceFunction| &f.name == name))
+        .map(|(function, file, line)| ForeignDeclaration {
+            function,
+            file,
+            line,
+        })
+        .collect();
+    Ok((functions, declared_elsewhere))
 }
 
 /// What the parameter `param` is, from the address space its pointer type points into

@@ -182,6 +182,21 @@ pub struct SourceFile {
     pub text: String,
     /// The functions defined in it (not in included files), in source order.
     pub functions: Vec<SourceFunction>,
+    /// Functions defined here that an included (non-system) file also declares, with
+    /// where: the annotator cannot give that declaration the counters' parameter.
+    #[serde(default)]
+    pub declared_elsewhere: Vec<ForeignDeclaration>,
+}
+
+/// A declaration, in an included file, of a function the kernel file defines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForeignDeclaration {
+    /// The function.
+    pub function: String,
+    /// The file that declares it.
+    pub file: String,
+    /// Its line there.
+    pub line: u32,
 }
 
 impl SourceFile {
@@ -251,7 +266,7 @@ pub fn parse(
         resource_dir.join("include").display().to_string(),
     ];
     args.extend(options.clang_args());
-    let mut functions = clang::parse_functions(path, &args)?;
+    let (mut functions, declared_elsewhere) = clang::parse_functions(path, &args)?;
     for f in &mut functions {
         complete_for_headers(&mut f.body, text.as_bytes());
     }
@@ -259,6 +274,7 @@ pub fn parse(
         path: path.to_path_buf(),
         text,
         functions,
+        declared_elsewhere,
     })
 }
 

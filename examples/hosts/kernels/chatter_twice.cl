@@ -1,7 +1,7 @@
-// A helper declared in an included header: the annotated twin gives the definition its
-// counter parameter but cannot rewrite the header's prototype, so the twin does not build
-// (conflicting types) while the program does; the program must then run as it is, and
-// the runtime's errors about the twin must not reach its stderr.
+// A helper declared in an included header: the annotated twin would give the definition
+// its counter parameter but cannot rewrite the header's prototype (the twin would not
+// build), so the annotator refuses the kernels that run it, naming the header; the
+// program runs as it is, and nothing of srcsim's reaches its stderr.
 #include "chatter_twice.h"
 
 float twice(float x)
