@@ -27,8 +27,9 @@
 //! `%tid.y` and `%tid.z` are uniform in a warp), and addresses are aligned as the lane-0
 //! address is at a line boundary.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 
+use pipeline_model::sampling::{warp_access, LINE, SECTOR};
 use pipeline_model::{MemAccess, MemLevel, OpClass};
 
 use crate::cfg::Cfg;
@@ -37,12 +38,6 @@ use crate::ptx::{Function, Instruction, Operand};
 
 /// Lanes in a warp: PTX fixes the warp size at 32 (`WARP_SZ`).
 const WARP: i64 = 32;
-/// Bytes of a DRAM/L2 sector.
-const SECTOR: i64 = 32;
-/// Bytes of a cache line: one coalesced request.
-const LINE: i64 = 128;
-/// Shared memory banks, each 4 bytes wide.
-const BANKS: i64 = 32;
 
 /// The value of a register across the lanes of a warp.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,33 +294,23 @@ pub fn access_width(instr: &Instruction) -> u32 {
     lanes * size
 }
 
-/// Distinct `unit`-byte blocks that 32 lanes touch, each `width` bytes at `lane * stride`.
-fn distinct_blocks(stride: i64, width: i64, unit: i64) -> u32 {
-    let mut blocks = BTreeSet::new();
-    for lane in 0..WARP {
-        let start = lane * stride;
-        let (first, last) = (start.div_euclid(unit), (start + width - 1).div_euclid(unit));
-        blocks.extend(first..=last);
-    }
-    blocks.len() as u32
+/// The requests and sectors of a warp whose lanes address `lane * stride` bytes, `width`
+/// each: what the model counts from sampled addresses (`pipeline_model::sampling`), here
+/// for the addresses the analysis knows.
+fn strided(stride: i64, width: u32, shared: bool) -> (u32, u32) {
+    let addresses: Vec<i64> = (0..WARP).map(|lane| lane * stride).collect();
+    warp_access(&addresses, width, shared)
 }
 
 /// The global access of a warp whose lanes address `lanes` with `width` bytes each.
 pub fn global_access(lanes: Lanes, width: u32, level: MemLevel) -> MemAccess {
-    let width = i64::from(width.max(1));
     let (transactions, sectors) = match lanes {
-        Lanes::Undef | Lanes::Uniform(_) => (
-            distinct_blocks(0, width, LINE),
-            distinct_blocks(0, width, SECTOR),
-        ),
-        Lanes::Stride(s) => (
-            distinct_blocks(s, width, LINE),
-            distinct_blocks(s, width, SECTOR),
-        ),
+        Lanes::Undef | Lanes::Uniform(_) => strided(0, width, false),
+        Lanes::Stride(s) => strided(s, width, false),
         // No known stride: every lane its own line (a gather, or rows of a runtime width).
         Lanes::UnknownStride | Lanes::Varying => (
-            WARP as u32 * (width as u32).div_ceil(LINE as u32),
-            WARP as u32 * (width as u32).div_ceil(SECTOR as u32),
+            WARP as u32 * width.max(1).div_ceil(LINE as u32),
+            WARP as u32 * width.max(1).div_ceil(SECTOR as u32),
         ),
     };
     MemAccess {
@@ -339,25 +324,13 @@ pub fn global_access(lanes: Lanes, width: u32, level: MemLevel) -> MemAccess {
 /// bank serves; one word read by many lanes is a broadcast). Addresses with no known
 /// stride are charged as conflict-free.
 pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
-    let width = i64::from(width.max(1));
     let stride = match lanes {
         Lanes::Stride(s) => s,
         _ => 0,
     };
-    let mut words: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
-    for lane in 0..WARP {
-        let start = lane * stride;
-        for word in start.div_euclid(4)..=(start + width - 1).div_euclid(4) {
-            words
-                .entry(word.rem_euclid(BANKS))
-                .or_default()
-                .insert(word);
-        }
-    }
-    let degree = words.values().map(BTreeSet::len).max().unwrap_or(1) as u32;
     MemAccess {
         level: MemLevel::L1,
-        transactions: degree.max(1),
+        transactions: strided(stride, width, true).0,
         sectors: 0,
     }
 }

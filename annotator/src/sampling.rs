@@ -13,8 +13,9 @@
 //! What each execution was charged comes from the same steps the annotation charges: per
 //! PTX block `v` holding the site's instructions, `t_(u,v) - t_u` from its predecessors
 //! with them as one request and as a full gather gives the cycles per further request (the
-//! path's slope), and with them at the L1 rather than the L2 the cycles an L1 hit saves; the usage per request and per sector comes from the resource usage of
-//! the instruction alone, which is linear in both.
+//! path's slope), and with them at the L1 rather than the L2 the cycles an L1 hit saves;
+//! the usage per request and per sector comes from the resource usage of the instruction
+//! alone, which is linear in both.
 
 use std::collections::BTreeMap;
 
@@ -27,7 +28,8 @@ use crate::analysis::{model_function, same_file};
 use crate::ptx::{Function, Module};
 use crate::source::{AstNode, SourceFile};
 
-/// At most this many sampled accesses per file: each costs every record two counters.
+/// At most this many sampled accesses per file: each costs every record
+/// `pipeline_model::sampling::COUNTERS` counters.
 pub const MAX_SITES: usize = 32;
 
 /// A PTX instruction's place: its block and its index there.

@@ -6,16 +6,18 @@
 //! chase) or a stride known only at run time, that analysis cannot tell how many lines a
 //! warp touches, or how many passes the shared banks need: a global access is charged as a
 //! gather (one line per lane), a shared one as conflict-free. For such an access the
-//! annotated program records, per work-item, how many times it ran and the index it used
-//! the first time ([`SampledAccess`]). [`measure`] groups the work-items into warps as the
-//! model does and counts, per warp, the distinct 128-byte lines and 32-byte sectors of
-//! the lanes' first addresses (global), or the bank-conflict degree (shared); [`correct`]
-//! then moves every work-item's cycles and usage from what was charged to what the warps
-//! did, execution by execution.
+//! annotated program records, per work-item, how many times it ran and the indices it
+//! used the first and the last time ([`COUNTERS`]; [`SampledAccess`]). [`measure`] groups
+//! the work-items into warps as the model does and counts, per warp, the distinct 128-byte
+//! lines and 32-byte sectors of the lanes' first addresses and of their last (global), or
+//! the bank-conflict degree (shared), and takes the mean; [`correct`] then moves every
+//! work-item's cycles and usage from what was charged to what the warps did, execution
+//! by execution.
 //!
-//! One sample per work-item stands for all of its executions: the lanes of a warp run the
-//! access together, so their first addresses are one warp access; later ones are taken to
-//! be alike (a chase that stays coalesced, a gather that stays scattered).
+//! Two samples per work-item stand for all of its executions: the lanes of a warp run the
+//! access together, so their first addresses are one warp access and their last another;
+//! the ones between are taken to be alike (a chase whose alignment drifts, a gather that
+//! stays scattered).
 
 use std::borrow::Cow;
 
@@ -30,9 +32,9 @@ use crate::occupancy::{occupancy, KernelResources};
 pub const COUNTERS: usize = 3;
 
 /// Bytes of a cache line: one coalesced request.
-const LINE: i64 = 128;
+pub const LINE: i64 = 128;
 /// Bytes of a DRAM/L2 sector.
-const SECTOR: i64 = 32;
+pub const SECTOR: i64 = 32;
 /// Shared-memory banks, each 4 bytes wide.
 const BANKS: i64 = 32;
 
@@ -55,7 +57,7 @@ pub struct SampledAccess {
     /// 32-byte sectors charged per execution (global).
     pub charged_sectors: f64,
     /// The cycles a work-item's path gains per further request of one execution (the
-    /// slope of its blocks' best-case times).
+    /// slope of the path steps the annotation charges).
     pub cycles_per_transaction: f64,
     /// Per resource (in the order of `Architecture::resources`), the usage one execution
     /// adds per further request, in cycles (bytes for the L2 and DRAM).
@@ -288,7 +290,8 @@ impl SampledLaunch<'_> {
     /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
     /// for every access of `accesses` (each with the index of its first counter in a
     /// record of `records`, `stride` values each), from what the warps did there; returns
-    /// what they did, per access (`None`: never run).
+    /// what they did, per access (`None`: never run, or counters past the record's end,
+    /// which a layout from elsewhere may give).
     pub fn correct_all(
         &self,
         accesses: &[(usize, SampledAccess)],
@@ -306,6 +309,9 @@ impl SampledLaunch<'_> {
         accesses
             .iter()
             .map(|(slot, access)| {
+                if slot + COUNTERS > stride {
+                    return None;
+                }
                 let mut measured =
                     measure(access, self.geometry, warp_size, records, stride, *slot)?;
                 let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
@@ -348,22 +354,7 @@ pub fn timing_records<'r>(
         .flat_map(|r| &r[..width])
         .copied()
         .collect();
-    let measured = samples
-        .iter()
-        .map(|sample| {
-            // Counters past the record's end (a layout from elsewhere) are never read.
-            if sample.0 + COUNTERS > stride {
-                return None;
-            }
-            launch.correct_all(
-                std::slice::from_ref(sample),
-                records,
-                stride,
-                &mut timing,
-                width,
-            )[0]
-        })
-        .collect();
+    let measured = launch.correct_all(samples, records, stride, &mut timing, width);
     (Cow::Owned(timing), measured)
 }
 

@@ -384,9 +384,7 @@ pub(super) fn parse_functions(
                 };
                 (clang_Location_isInSystemHeader(loc) != 0, name, line)
             };
-            // A declaration written in the kernel file itself through a macro is its own.
-            let here = || std::fs::canonicalize(&file).ok() == std::fs::canonicalize(path).ok();
-            if !system && !file.is_empty() && !here() {
+            if !system && !file.is_empty() {
                 elsewhere.push((spelling(c), file, line));
             }
             continue;
@@ -412,9 +410,12 @@ pub(super) fn parse_functions(
         });
     }
     drop(unit);
+    // A declaration written in the kernel file itself, through a macro, is its own.
+    let kernel_file = std::fs::canonicalize(path).ok();
     let declared_elsewhere = elsewhere
         .into_iter()
         .filter(|(name, _, _)| functions.iter().any(|f: &SourceFunction| &f.name == name))
+        .filter(|(_, file, _)| std::fs::canonicalize(file).ok() != kernel_file)
         .map(|(function, file, line)| ForeignDeclaration {
             function,
             file,
