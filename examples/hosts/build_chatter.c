@@ -27,10 +27,8 @@ int main(void)
     char *twice_source = read_kernel_file("hosts/kernels/chatter_twice.cl");
     cl_program twice = build_program(ctx, device, twice_source,
                                      "-I " EXAMPLES_DIR "/hosts/kernels");
-    cl_kernel flip = clCreateKernel(sign, "flip_sign", &err);
-    CHECK(err);
-    cl_kernel doubled = clCreateKernel(twice, "doubled", &err);
-    CHECK(err);
+    cl_kernel flip = create_kernel(sign, "flip_sign");
+    cl_kernel doubled = create_kernel(twice, "doubled");
 
     cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof(float), data, &err);

@@ -114,6 +114,15 @@ static inline cl_program build_program(cl_context ctx, cl_device_id device,
     return program;
 }
 
+/* Kernel `name` of `program`; a failure ends the program (CHECK). */
+static inline cl_kernel create_kernel(cl_program program, const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name, &err);
+    CHECK(err);
+    return k;
+}
+
 /* The problem size: the program's only argument when there is one, else `fallback`. It
  * must be a positive multiple of `multiple`, at most `max`; anything else ends the program
  * with a usage line and exit code 64. Smaller sizes keep runs on slow simulators (Oclgrind)

@@ -38,10 +38,7 @@ static inline corpus_t corpus_open(const char *name, const char *file, const cha
 
 static inline cl_kernel corpus_kernel(corpus_t *c, const char *name)
 {
-    cl_int err;
-    cl_kernel k = clCreateKernel(c->program, name, &err);
-    CHECK(err);
-    return k;
+    return create_kernel(c->program, name);
 }
 
 /* A buffer holding a copy of `bytes` bytes at `host`; zero-filled when `host` is NULL. */

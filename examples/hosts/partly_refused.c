@@ -33,12 +33,9 @@ int main(void)
 
     char *source = read_kernel_file("hosts/kernels/partly_refused.cl");
     cl_program program = build_program(ctx, device, source, "");
-    cl_kernel scale = clCreateKernel(program, "scale", &err);
-    CHECK(err);
-    cl_kernel block_sums = clCreateKernel(program, "block_sums", &err);
-    CHECK(err);
-    cl_kernel shift = clCreateKernel(program, "shift", &err);
-    CHECK(err);
+    cl_kernel scale = create_kernel(program, "scale");
+    cl_kernel block_sums = create_kernel(program, "block_sums");
+    cl_kernel shift = create_kernel(program, "shift");
 
     cl_mem din = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof(float), in, &err);

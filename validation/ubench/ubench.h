@@ -159,10 +159,7 @@ static inline ub_cl ub_open(const char *name, const char *kernel_file, const cha
 
 static inline cl_kernel ub_kernel(ub_cl *cl, const char *name)
 {
-    cl_int err;
-    cl_kernel k = clCreateKernel(cl->program, name, &err);
-    CHECK(err);
-    return k;
+    return create_kernel(cl->program, name);
 }
 
 /* A device buffer of `bytes`, copied from `init` (or zero-filled when it is NULL). */
