@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use pipeline_model::{ArithOp, DataKind, Instr, OpClass, Reg};
 
 use crate::access::{access_width, analyze_accesses};
+use crate::addressing::absorbed_addressing;
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
 
 /// Every opcode of the PTX ISA (8.x), so that only a truly unknown one is warned about.
@@ -302,17 +303,21 @@ pub struct ClassifiedFunction {
 pub fn classify_function(f: &Function) -> ClassifiedFunction {
     let mut regs = RegisterFile::new(f);
     let accesses = analyze_accesses(f);
+    let addressing = absorbed_addressing(f);
     let blocks = f
         .blocks
         .iter()
         .zip(accesses)
-        .map(|(b, acc)| {
+        .zip(addressing)
+        .map(|((b, acc), addressing)| {
             b.instrs
                 .iter()
                 .zip(acc)
-                .map(|(i, a)| {
+                .zip(addressing)
+                .map(|((i, a), addressing)| {
                     let mut c = classify(i, &mut regs);
                     c.instr.access = a;
+                    c.instr.addressing = addressing;
                     c
                 })
                 .collect()
@@ -324,18 +329,21 @@ pub fn classify_function(f: &Function) -> ClassifiedFunction {
     }
 }
 
-/// Classifies `instr`, numbering its registers in `regs`.
-pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified {
-    let (class, known) = op_class(instr);
+/// `instr`'s operands split into what it writes (its first operand, or nothing) and
+/// what it reads.
+pub fn source_operands(instr: &Instruction) -> (&[Operand], &[Operand]) {
     let has_dst = !NO_DESTINATION.contains(&instr.base())
         && matches!(
             instr.operands.first(),
             Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::Pair(..))
         );
-    let (dst, srcs) = match has_dst {
-        true => (&instr.operands[..1], &instr.operands[1..]),
-        false => (&instr.operands[..0], &instr.operands[..]),
-    };
+    instr.operands.split_at(usize::from(has_dst))
+}
+
+/// Classifies `instr`, numbering its registers in `regs`.
+pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified {
+    let (class, known) = op_class(instr);
+    let (dst, srcs) = source_operands(instr);
     let mut writes = Vec::new();
     for name in dst.iter().flat_map(Operand::registers) {
         if let Some((id, _)) = regs.lookup(name) {
@@ -372,6 +380,7 @@ pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified 
             global_bytes: global_bytes(instr),
             access: None,
             branch: instr.ends_block(),
+            addressing: None,
         },
         known,
     }

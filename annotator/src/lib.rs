@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod access;
+pub mod addressing;
 pub mod analysis;
 pub mod annotate;
 pub mod cache;

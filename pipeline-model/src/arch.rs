@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::instr::{ArithOp, DataKind, Instr, MemLevel, OpClass};
+use crate::instr::{Addressing, ArithOp, DataKind, Instr, MemLevel, OpClass};
 
 /// The names of the shipped descriptions, default first.
 pub const BUILTIN_ARCHS: &[&str] = &["gtx480", "ampere_a100", "hopper_h100"];
@@ -218,6 +218,12 @@ pub struct Frontend {
     /// The order a block's instructions issue in; absent: as the PTX gives them.
     #[serde(default, skip_serializing_if = "IssueOrder::is_ptx")]
     pub issue_order: IssueOrder,
+    /// How much of the PTX's shared-memory address arithmetic the GPU's native code
+    /// absorbs into its loads' and stores' addressing ([`Instr::addressing`]): `base`
+    /// (`[R+UR+imm]`) or `scaled_index` (`[R.X4+UR+imm]`). Absent (`none`): every PTX
+    /// instruction issues, as in a simulator of PTX (GPGPU-Sim).
+    #[serde(default, skip_serializing_if = "Addressing::is_none")]
+    pub native_addressing: Addressing,
 }
 
 /// The order in which a block's instructions reach the pipeline.
@@ -680,6 +686,14 @@ impl Architecture {
             latency: row.latency,
             initiation: row.initiation.max(self.dispatch_cycles(unit)),
         }
+    }
+
+    /// Whether `instr` is absorbed into an access's addressing on this GPU: it takes no
+    /// fetch, issue or unit ([`Frontend::native_addressing`], [`Instr::addressing`]).
+    pub fn folds(&self, instr: &Instr) -> bool {
+        instr
+            .addressing
+            .is_some_and(|part| part != Addressing::None && part <= self.frontend.native_addressing)
     }
 
     /// How `instr` behaves: [`Architecture::describe`] of its class, except for a memory

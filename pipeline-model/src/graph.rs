@@ -135,10 +135,32 @@ impl ExecutionGraph {
         let mut on_unit: Vec<Vec<usize>> = vec![Vec::new(); arch.units.len()];
         // The instructions that write back in order so far.
         let mut in_order_wb: Vec<usize> = Vec::with_capacity(n);
-        // The latest writer of each register so far (read-after-write edges).
-        let mut last_writer = std::collections::HashMap::new();
+        // The instructions that issue, in order (an absorbed one does not: fetch groups and
+        // the issue interval count the others).
+        let mut issued: Vec<usize> = Vec::with_capacity(n);
+        // The latest writers of each register so far (read-after-write edges): the
+        // instruction itself, or for one absorbed into an access's addressing, what it
+        // read (its reader waits for that).
+        let mut last_writer: std::collections::HashMap<_, Vec<usize>> =
+            std::collections::HashMap::new();
 
         for (i, (instr, timing)) in instrs.iter().zip(&timings).enumerate() {
+            let mut producers: Vec<usize> = instr
+                .reads
+                .iter()
+                .filter_map(|r| last_writer.get(r))
+                .flatten()
+                .copied()
+                .collect();
+            producers.sort_unstable();
+            producers.dedup();
+            if arch.folds(instr) {
+                // No step of its own: its nodes stay unconnected (start 0).
+                for &w in &instr.writes {
+                    last_writer.insert(w, producers.clone());
+                }
+                continue;
+            }
             // The instruction's own pipeline.
             edge((i, Fetch), (i, Issue), fe.fetch_to_issue);
             edge((i, Issue), (i, Operand), fe.issue_to_operand);
@@ -150,16 +172,21 @@ impl ExecutionGraph {
             edge((i, Execute), (i, Writeback), timing.latency);
             // In program order: fetch in groups, one issue per interval; after a branch,
             // fetch waits for it to resolve.
-            if i >= 1 {
-                edge((i - 1, Fetch), (i, Fetch), 0);
-                if instrs[i - 1].branch && fe.branch_to_fetch > 0 {
-                    edge((i - 1, Execute), (i, Fetch), fe.branch_to_fetch);
+            if let Some(&p) = issued.last() {
+                edge((p, Fetch), (i, Fetch), 0);
+                if instrs[p].branch && fe.branch_to_fetch > 0 {
+                    edge((p, Execute), (i, Fetch), fe.branch_to_fetch);
                 }
-                edge((i - 1, Issue), (i, Issue), fe.issue_interval);
+                edge((p, Issue), (i, Issue), fe.issue_interval);
             }
-            if i >= group {
-                edge((i - group, Fetch), (i, Fetch), fe.refill_gap);
+            if issued.len() >= group {
+                edge(
+                    (issued[issued.len() - group], Fetch),
+                    (i, Fetch),
+                    fe.refill_gap,
+                );
             }
+            issued.push(i);
             // Results leave the execution pipelines in order, `writeback_width` a cycle. A
             // memory access the front end analysed writes back through the load/store
             // unit's own port when its data arrives, outside that order (GPGPU-Sim's
@@ -180,18 +207,11 @@ impl ExecutionGraph {
             }
             seen.push(i);
             // Data: the result must be written back before a reader issues.
-            let mut producers: Vec<usize> = instr
-                .reads
-                .iter()
-                .filter_map(|r| last_writer.get(r).copied())
-                .collect();
-            producers.sort_unstable();
-            producers.dedup();
             for p in producers {
                 edge((p, Writeback), (i, Issue), fe.writeback_to_issue);
             }
             for &w in &instr.writes {
-                last_writer.insert(w, i);
+                last_writer.insert(w, vec![i]);
             }
         }
         ExecutionGraph { graph, len: n }

@@ -102,6 +102,28 @@ pub struct Instr {
     /// Whether it transfers control (a branch, return or exit): the warp fetches what
     /// follows only once it has resolved.
     pub branch: bool,
+    /// Whether it is address arithmetic that a native ISA's addressing mode can absorb: it
+    /// computes only the address of shared-memory accesses, as `base + index * 2^k` with
+    /// a warp-uniform base. Where the architecture's addressing mode holds that part
+    /// (`frontend.native_addressing`) it takes no fetch, issue or unit, and its readers
+    /// wait on what it read instead ([`crate::Architecture::folds`]).
+    pub addressing: Option<Addressing>,
+}
+
+/// The part of a shared-memory address an instruction computes, as addressing modes hold
+/// it (from the least to the most a mode absorbs).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Addressing {
+    /// Nothing: every PTX instruction runs (a simulator of PTX).
+    #[default]
+    None,
+    /// The add of a uniform base (and constant offset) to the index: `[R+UR+imm]`.
+    Base,
+    /// The index's scaling by 1, 2, 4, 8 or 16 too: `[R.X4+UR+imm]`.
+    ScaledIndex,
 }
 
 /// The memory level that serves a global access.
@@ -143,6 +165,13 @@ pub struct MemAccess {
     pub sectors: u32,
 }
 
+impl Addressing {
+    /// Whether it is [`Addressing::None`].
+    pub fn is_none(&self) -> bool {
+        *self == Addressing::None
+    }
+}
+
 impl Instr {
     /// An instruction of `class` reading `reads` and writing `writes`; every read register
     /// is counted by the operand collector.
@@ -155,6 +184,7 @@ impl Instr {
             global_bytes: 0,
             access: None,
             branch: false,
+            addressing: None,
         }
     }
 
@@ -167,6 +197,13 @@ impl Instr {
     /// The same instruction, transferring control.
     pub fn as_branch(mut self) -> Self {
         self.branch = true;
+        self
+    }
+
+    /// The same instruction, marked as the `part` of a shared-memory address an
+    /// addressing mode can absorb.
+    pub fn as_addressing(mut self, part: Addressing) -> Self {
+        self.addressing = Some(part);
         self
     }
 

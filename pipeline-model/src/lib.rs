@@ -41,7 +41,7 @@ pub use arch::{
 /// acknowledged ends an L2 trip later.
 pub const MODEL_REVISION: u32 = 4;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
-pub use instr::{ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
+pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
 pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
 pub use sampling::{Measured, SampledAccess};

@@ -32,7 +32,9 @@ impl ResourceUsage {
         // The L2 and the DRAM count the same bytes: every byte past the L1 crosses the
         // L2; whether it also comes from DRAM the model decides per launch.
         let memory_sides = [arch.l2_resource(), arch.dram_resource()];
-        for instr in instrs {
+        // What the addressing absorbs takes nothing.
+        let issued: Vec<&Instr> = instrs.iter().filter(|i| !arch.folds(i)).collect();
+        for &instr in &issued {
             let t = arch.describe_instr(instr);
             usage[0] += f64::from(arch.frontend.issue_interval);
             usage[t.unit + 1] += f64::from(t.initiation) / f64::from(t.copies);
@@ -41,10 +43,10 @@ impl ResourceUsage {
             }
         }
         if let (Some(m), Some(entries)) = (arch.mshr_resource(), arch.memory.mshrs_per_sm) {
-            usage[m] = instrs.iter().map(missed_lines).sum::<f64>() / f64::from(entries);
+            usage[m] = issued.iter().map(|i| missed_lines(i)).sum::<f64>() / f64::from(entries);
         }
         if let Some(f) = arch.fetch_resource() {
-            let groups = instrs.len().div_ceil(arch.frontend.fetch_group as usize);
+            let groups = issued.len().div_ceil(arch.frontend.fetch_group as usize);
             usage[f] = groups as f64 / f64::from(arch.frontend.sm_fetch_groups_per_cycle);
         }
         ResourceUsage(usage)

@@ -1,11 +1,12 @@
-/* Port of GPU_Microbenchmark/shared_bw: shared-memory bandwidth. The original (hw_def
- * version): blocks of --tpb threads (--blocks of them), a 48 KiB array of 32-bit indices,
- * ITERS = 6144 dependent loads per thread, stride = threads per block. Run as
- * `shared_bw --tpb 1024 --tpsm 1024 --blocks 1`. Checks each thread's end point. */
+/* Port of GPU_Microbenchmark/shared_bw: shared-memory bandwidth. The original's TUNER
+ * version (the one the measured runs match: validation/ubench/README.md): one block of
+ * --tpb threads, a 32 KiB array of 32-bit indices, ITERS = 4096 dependent loads per
+ * thread, stride = threads per block. Run as `shared_bw --tpb 1024 --tpsm 1024 --blocks
+ * 1`. Checks each thread's end point. */
 #include "ubench.h"
 
-#define SIZE (48 * 1024 / 4)
-#define ITERS (SIZE / 2)
+#define SIZE (32 * 1024 / 4)
+#define ITERS 4096
 
 int main(int argc, char **argv)
 {

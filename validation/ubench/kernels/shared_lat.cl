@@ -1,7 +1,8 @@
-/* Shared-memory latency by pointer chasing (port of GPU_Microbenchmark/shared_lat): one warp
- * links a 48 KiB __local ring of 64-bit indices (s[i] = i + 1), then its first work-item
- * follows it ITERS steps. The original leaves the last element unwritten (its chase of 2048
- * steps never reaches it); here it closes the ring. */
+/* Shared-memory latency by pointer chasing (port of GPU_Microbenchmark/shared_lat): the
+ * work-group (one work-item in the TUNER version) links a __local ring of SIZE 64-bit
+ * indices (s[i] = i + 1), then its first work-item follows it ITERS steps. The original
+ * leaves the last element unwritten (its chase of 2048 steps never reaches it); here it
+ * closes the ring. */
 __kernel void shared_lat(__global ulong *sink_out)
 {
     __local ulong s[SIZE];
