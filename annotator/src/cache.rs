@@ -52,7 +52,7 @@ use crate::compile::{BuildOptions, Compiler};
 /// the macro, not the whole file.
 /// 22: programs built for OpenCL C 1.0 and 1.1 (no `static`) are annotated.
 /// 23: a function also declared in an included file refuses the kernels that run it.
-pub const ANNOTATION_REVISION: &str = "24";
+pub const ANNOTATION_REVISION: &str = "25";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

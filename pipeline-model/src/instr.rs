@@ -102,9 +102,10 @@ pub struct Instr {
     /// Whether it transfers control (a branch, return or exit): the warp fetches what
     /// follows only once it has resolved.
     pub branch: bool,
-    /// Whether it is address arithmetic that a native ISA's addressing mode can absorb: it
-    /// computes only the address of shared-memory accesses, as `base + index * 2^k` with
-    /// a warp-uniform base. Where the architecture's addressing mode holds that part
+    /// Whether it is address arithmetic that native code does not execute: it computes only
+    /// the address of shared-memory accesses, as `base + index * 2^k` with a warp-uniform
+    /// base (the addressing mode holds it), or it is the add of a global address's
+    /// `base + i * 4` (fused into the multiply). Where the architecture's addressing mode holds that part
     /// (`frontend.native_addressing`) it takes no fetch, issue or unit, and its readers
     /// wait on what it read instead ([`crate::Architecture::folds`]).
     pub addressing: Option<Addressing>,
@@ -120,7 +121,8 @@ pub enum Addressing {
     /// Nothing: every PTX instruction runs (a simulator of PTX).
     #[default]
     None,
-    /// The add of a uniform base (and constant offset) to the index: `[R+UR+imm]`.
+    /// The add of a uniform base (and constant offset) to the index: `[R+UR+imm]` (and a
+    /// global address's add, fused into the 64-bit multiply before it: `IMAD.WIDE`).
     Base,
     /// The index's scaling by 1, 2, 4, 8 or 16 too: `[R.X4+UR+imm]`.
     ScaledIndex,
