@@ -33,7 +33,7 @@ use pipeline_model::sampling::{warp_access, LINE, SECTOR};
 use pipeline_model::{MemAccess, MemLevel, OpClass};
 
 use crate::cfg::Cfg;
-use crate::classify::op_class;
+use crate::opcode::{access_width, op_class};
 use crate::ptx::{Function, Instruction, Operand};
 
 /// Lanes in a warp: PTX fixes the warp size at 32 (`WARP_SZ`).
@@ -273,25 +273,6 @@ fn clamp(a: Lanes, b: Lanes) -> Lanes {
         (a, b) if a == b => a,
         (a, b) => a.join(b).join(Lanes::uniform()),
     }
-}
-
-/// Bytes one lane moves: the vector width times the element type's size.
-pub fn access_width(instr: &Instruction) -> u32 {
-    let (mut lanes, mut size) = (1, 0);
-    for m in instr.modifiers() {
-        match m {
-            "v2" => lanes = 2,
-            "v4" => lanes = 4,
-            "v8" => lanes = 8,
-            "b8" | "u8" | "s8" => size = 1,
-            "b16" | "u16" | "s16" | "f16" | "bf16" => size = 2,
-            "b32" | "u32" | "s32" | "f32" | "f16x2" | "bf16x2" => size = 4,
-            "b64" | "u64" | "s64" | "f64" => size = 8,
-            "b128" => size = 16,
-            _ => {}
-        }
-    }
-    lanes * size
 }
 
 /// The requests and sectors of a warp whose lanes address `lane * stride` bytes, `width`

@@ -28,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 
 use pipeline_model::{Addressing, OpClass};
 
-use crate::classify::{op_class, source_operands};
+use crate::opcode::{op_class, source_operands};
 use crate::ptx::{Function, Instruction, Operand};
 
 /// Special registers that differ between the lanes of a warp (or between reads).

@@ -13,12 +13,12 @@ use crate::codegen::{self, CodegenError, KernelTiming, Units};
 use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
 use crate::divergence::divergent_arms;
 use crate::lines::{attribute, function_lines};
-use crate::matching::{
-    match_blocks, path_table, unrolled_loops, BlockMap, PathTable, UnrolledLoop,
-};
+use crate::matching::{match_blocks, BlockMap};
+use crate::paths::{path_table, PathTable};
 use crate::sampling::sampled_sites;
 use crate::source::cfg::{build, Insertion, SourceCfg, Unsupported};
 use crate::source::{parse, ParamKind, SourceError, SourceFile};
+use crate::unroll::{unrolled_loops, UnrolledLoop};
 
 /// The version tag of the sidecar's JSON schema.
 pub const SIDECAR_SCHEMA: &str = "srcsim.annotation/1";

@@ -25,12 +25,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::matching::{
-    BlockMap, From, PathTable, SourceRef, TimedPath, To, UnrollShape, UnrolledLoop,
-};
+use crate::matching::{BlockMap, SourceRef};
+use crate::paths::{From, PathTable, TimedPath, To};
 use crate::sampling::Site;
 use crate::source::cfg::{Insertion, SourceCfg};
 use crate::source::{AstNode, Extent, NodeKind, SourceFile, SourceFunction};
+use crate::unroll::{UnrollShape, UnrolledLoop};
 use pipeline_model::sampling::COUNTERS;
 
 /// The name of the counter state parameter and variable in the annotated code.

@@ -1,6 +1,13 @@
-//! The annotator of srcsim: OpenCL C to PTX ([`compile`]), the PTX parser ([`ptx`]) and
-//! control-flow graph ([`cfg`]), instruction classification ([`classify`]), register
-//! pressure ([`registers`]) and the static block analysis ([`analysis`]).
+//! The annotator of srcsim, in the order of its data flow: OpenCL C to PTX ([`compile`]),
+//! the PTX parser ([`ptx`]) and control-flow graph ([`mod@cfg`]); what each opcode says
+//! ([`opcode`]), the lanes' addresses ([`access`]), the address arithmetic native code folds
+//! away ([`addressing`]), instruction classification ([`classify`]), register pressure
+//! ([`registers`]) and the static block analysis ([`analysis`]); the source side
+//! ([`source`]: libclang's AST and the source CFG); PTX blocks matched to source blocks
+//! ([`matching`], unrolled loops: [`unroll`]), the paths between them ([`paths`]) and
+//! their lines ([`lines`]); sampled accesses ([`sampling`]), divergent arms
+//! ([`divergence`]); the annotated code ([`codegen`]) and the whole step ([`annotate`],
+//! cached: [`cache`]).
 //!
 //! One kernel from source to block timings:
 //!
@@ -32,7 +39,10 @@ pub mod compile;
 pub mod divergence;
 pub mod lines;
 pub mod matching;
+pub mod opcode;
+pub mod paths;
 pub mod ptx;
 pub mod registers;
 pub mod sampling;
 pub mod source;
+pub mod unroll;

@@ -25,10 +25,9 @@
 use std::collections::BTreeMap;
 
 use pipeline_model::{schedule, Architecture, Instr, Stage};
-use serde::{Deserialize, Serialize};
 
 use crate::analysis::FunctionAnalysis;
-use crate::matching::{From, PathTable};
+use crate::paths::{From, LineCharge, PathTable};
 use crate::ptx::{Function, Module, SourceLoc};
 
 /// What one PTX block owes each source line.
@@ -44,18 +43,6 @@ impl BlockLines {
     fn cycles(&self) -> u64 {
         self.lines.values().map(|(c, _)| c).sum()
     }
-}
-
-/// What a timed path charges one source line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LineCharge {
-    /// The line of the program's source; 0 for code with no line in its PTX block (the
-    /// profile gives it the first line of the source block the path is charged at).
-    pub line: u32,
-    /// Its part of the path's cycles (the parts sum to the path's cycles).
-    pub cycles: f64,
-    /// The path's PTX instructions on that line.
-    pub instructions: u64,
 }
 
 /// The line of the program's file `loc` stands for: its own, or that of the outermost
@@ -202,7 +189,8 @@ pub fn attribute(table: &mut PathTable, analysis: &FunctionAnalysis, blocks: &[B
 mod tests {
     use super::*;
     use crate::analysis::analyze_module;
-    use crate::matching::{path_table, BlockMap, BlockMatch, SourceRef, To};
+    use crate::matching::{BlockMap, BlockMatch, SourceRef};
+    use crate::paths::{path_table, To};
     use crate::ptx;
 
     fn loc(file: u32, line: u32, inlined_at: Option<SourceLoc>) -> SourceLoc {

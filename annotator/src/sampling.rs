@@ -23,8 +23,9 @@ use pipeline_model::{
     block_timing, pair_cycles, Architecture, Instr, MemLevel, ResourceUsage, SampledAccess,
 };
 
-use crate::access::{access_width, unresolved_accesses};
+use crate::access::unresolved_accesses;
 use crate::analysis::{model_function, same_file};
+use crate::opcode::access_width;
 use crate::ptx::{Function, Module};
 use crate::source::{AstNode, SourceFile};
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
-use annotator::matching::To;
+use annotator::paths::To;
 use pipeline_model::Architecture;
 
 fn temp(name: &str, text: &str) -> PathBuf {

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use annotator::analysis::{analyze_file, Analysis, FunctionAnalysis};
 use annotator::compile::{BuildOptions, Compiler};
-use annotator::matching::{match_blocks, path_table, BlockMap, From, PathTable, To};
+use annotator::matching::{match_blocks, BlockMap};
+use annotator::paths::{path_table, From, PathTable, To};
 use annotator::ptx::Module;
 use annotator::source::cfg::{build, SourceCfg};
 use annotator::source::{parse, SourceFile};

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
 use annotator::cli::BuildArgs;
 use annotator::compile::Compiler;
-use annotator::matching::{From, To};
+use annotator::paths::{From, To};
 use anyhow::{Context, Result};
 use clap::Parser;
 
