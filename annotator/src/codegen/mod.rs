@@ -1,0 +1,597 @@
+//! Code generation (Algorithm 2): the kernel file with a timing call in every source block
+//! that a PTX block maps to, the generated timing functions, private counters, and one
+//! record per work-item written at every exit of each kernel.
+//!
+//! The annotated file computes exactly what the original does: calls are inserted as
+//! statements before statements, as `(call, (expression))` around conditions, increments
+//! and conditionally evaluated operands, or by wrapping a lone statement in braces; helper
+//! functions get the counter state as an extra last parameter, and every kernel a
+//! `__global ulong *` last parameter for the records.
+//!
+//! State (private to the work-item): `t` (cycles), `u[r]` (resource usage, in units of
+//! 1/usage_scale cycles) and `last`, the last simulated PTX block, encoded as
+//! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
+//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`.
+//!
+//! In profile mode the state also holds `p[3 * S + 2 * E]`: per profiled source block
+//! (see [`profiled_blocks`]) its executions, the cycles charged there and the PTX
+//! instructions on the charged paths; every charge of `t` is also added to one block's
+//! cycles, so that the blocks' cycles sum to `t`. Then a pair (cycles, instructions) per
+//! extra line share (see [`LineShare`]): a charge whose path divides over source lines
+//! otherwise than the first path booked at its block is also added there, so that the
+//! profile can divide each block's cycles over lines exactly. The record grows to
+//! `[t, u.., p..]`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::matching::{BlockMap, SourceRef};
+use crate::paths::{From, PathTable, TimedPath, To};
+use crate::sampling::Site;
+use crate::source::cfg::{Insertion, SourceCfg};
+use crate::source::{NodeKind, SourceFile, SourceFunction};
+use crate::unroll::{UnrollShape, UnrolledLoop};
+use pipeline_model::sampling::COUNTERS;
+
+mod charges;
+mod edits;
+mod profile;
+
+use charges::{called_function, charge, encode, scaled, settle_function, CalledUnit, ExitCharges};
+use edits::{
+    apply, blank_out, for_each, insertion, param_edits, prototype_edits, wrap_returns, Edit, CLOSE,
+    OPEN_EXPRESSION,
+};
+pub use profile::{profiled_blocks, LineShare};
+use profile::{Shares, Slots};
+
+/// The name of the counter state parameter and variable in the annotated code.
+pub const STATE: &str = "__srcsim";
+/// The name of the records parameter appended to every kernel.
+pub const RECORDS: &str = "__srcsim_records";
+
+/// A timing function's case: the path charged, its scaled usage, the block it reaches
+/// (encoded) and the divergent arm it ends in.
+type Case<'p> = (&'p TimedPath, Vec<u64>, u32, Option<usize>);
+
+/// One kernel to annotate: its PTX-to-source map and path table.
+pub struct KernelTiming<'a> {
+    /// The block map.
+    pub map: &'a BlockMap,
+    /// The path table.
+    pub table: &'a PathTable,
+    /// Loops the compiler unrolled (each with a shape): counted, charged when left.
+    pub unrolled: &'a [UnrolledLoop],
+    /// Per PTX block, the divergent arm counter its charges also go to (empty: none).
+    pub arms: &'a [Option<usize>],
+    /// A function the kernels call (not inlined) rather than a kernel: it keeps the
+    /// caller's last block aside while it runs, and writes no record.
+    pub called: bool,
+}
+
+impl KernelTiming<'_> {
+    /// The arm counter of the charges of paths that end at `to`.
+    fn arm(&self, to: To) -> Option<usize> {
+        match to {
+            To::Block(v) => self.arms.get(v).copied().flatten(),
+            To::Exit => None,
+        }
+    }
+}
+
+/// What the annotated code must not lose (checked before writing anything).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodegenError {
+    /// A kernel of the PTX is not defined in the file.
+    #[error("{path}: kernel `{kernel}` is not defined in this file")]
+    MissingKernel {
+        /// The file.
+        path: String,
+        /// The kernel.
+        kernel: String,
+    },
+    /// A function the compiler inlined into one kernel and called from another.
+    #[error("{path}: `{function}` is inlined into some kernels and called by others; the annotator cannot time both")]
+    InlinedAndCalled {
+        /// The file.
+        path: String,
+        /// The function.
+        function: String,
+    },
+    /// A kernel returns from inside a macro expansion, where its record cannot be written.
+    #[error("{path}:{line}: kernel `{kernel}` returns inside a macro expansion; the annotator cannot write its counters there")]
+    ReturnInMacro {
+        /// The file.
+        path: String,
+        /// The line of the macro use.
+        line: u32,
+        /// The kernel.
+        kernel: String,
+    },
+    /// A helper is called from a macro expansion, where no argument can be added.
+    #[error("{path}:{line}: `{function}` is called inside a macro expansion; the annotator cannot pass it its counters")]
+    CallThroughMacro {
+        /// The file.
+        path: String,
+        /// The line of the macro use.
+        line: u32,
+        /// The helper.
+        function: String,
+    },
+    /// A helper is declared before its definition in a way the annotator cannot give the
+    /// new parameter (a macro that names it, an unbalanced parameter list).
+    #[error("{path}:{line}: `{function}` is declared before its definition in a way the annotator cannot rewrite (a macro names it)")]
+    Prototype {
+        /// The file.
+        path: String,
+        /// The line of the declaration.
+        line: u32,
+        /// The function.
+        function: String,
+    },
+}
+
+/// The annotated text of a file and, in profile mode, what its profile counters hold.
+#[derive(Debug, Clone)]
+pub struct Annotated {
+    /// The annotated OpenCL C.
+    pub text: String,
+    /// The profiled source blocks in slot order (empty without the profile).
+    pub profiled: Vec<SourceRef>,
+    /// Per profiled block, how its cycles and instructions divide over source lines:
+    /// one share per distinct division among the paths booked there (none for a block
+    /// nothing is booked at).
+    pub shares: Vec<Vec<LineShare>>,
+    /// Pairs of counters (cycles, instructions) after the blocks' counters, one per
+    /// share beyond each block's first.
+    pub extra_counters: usize,
+    /// Divergent arm counters in each record, after the usage (the most any kernel has).
+    pub arms: usize,
+}
+
+/// What to annotate in a file: the units to time and the functions to leave out.
+pub struct Units<'a> {
+    /// The source CFGs of the functions to annotate (not of those `removed`).
+    pub cfgs: &'a [SourceCfg],
+    /// The kernels and called functions to time.
+    pub kernels: &'a [KernelTiming<'a>],
+    /// Functions left out of the annotated file (blanked, their lines kept): refused
+    /// kernels and the helpers only they call.
+    pub removed: &'a [&'a str],
+}
+
+/// Annotates `file`: the annotated text and, with `profile`, the profiled source blocks
+/// and their line shares.
+pub fn annotate(
+    file: &SourceFile,
+    units: &Units<'_>,
+    resources: usize,
+    usage_scale: u64,
+    profile: bool,
+    sites: &[Site],
+) -> Result<Annotated, CodegenError> {
+    let (cfgs, kernels, removed) = (units.cfgs, units.kernels, units.removed);
+    let path = file.path.display().to_string();
+    for k in kernels {
+        if file.function(&k.map.kernel).is_none() {
+            return Err(CodegenError::MissingKernel {
+                path,
+                kernel: k.map.kernel.clone(),
+            });
+        }
+    }
+    let kernel_names: Vec<&str> = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .map(|k| k.map.kernel.as_str())
+        .collect();
+    let arms = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .filter_map(|k| k.arms.iter().flatten().max().map(|m| m + 1))
+        .max()
+        .unwrap_or(0);
+    // A called function whose blocks are also inlined into a kernel would switch the
+    // kernel's timing state in the inlined copy.
+    for c in kernels.iter().filter(|k| k.called) {
+        let inlined = kernels.iter().filter(|k| !k.called).any(|k| {
+            k.map.blocks.iter().any(|m| {
+                m.source
+                    .as_ref()
+                    .is_some_and(|s| s.function == c.map.kernel)
+            })
+        });
+        if inlined {
+            return Err(CodegenError::InlinedAndCalled {
+                path,
+                function: c.map.kernel.clone(),
+            });
+        }
+    }
+    let helpers: Vec<&SourceFunction> = file
+        .functions
+        .iter()
+        .filter(|f| !kernel_names.contains(&f.name.as_str()) && !removed.contains(&f.name.as_str()))
+        .collect();
+    let profiled = if profile {
+        profiled_blocks(cfgs, kernels)
+    } else {
+        Vec::new()
+    };
+    let slots = Slots::new(&profiled);
+    let mut shares = Shares::new(profiled.len());
+    // A unit whose entry block has no place for a call counts its entry where it starts.
+    let entry_count = |unit: &str| -> String {
+        let no_call = cfgs
+            .iter()
+            .find(|c| c.function == unit)
+            .and_then(|c| c.blocks.first())
+            .is_some_and(|b| b.insertion == Insertion::Nothing);
+        match slots.of(unit, 0) {
+            Some(slot) if no_call => format!(" {STATE}->p[{}] += 1;", 3 * slot),
+            _ => String::new(),
+        }
+    };
+
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut functions = String::new();
+
+    // Unrolled loops of all kernels, numbered; their settle functions.
+    let loops: Vec<(usize, &UnrolledLoop, Vec<UnrollShape>)> = kernels
+        .iter()
+        .enumerate()
+        .flat_map(|(ki, k)| {
+            k.unrolled
+                .iter()
+                .filter(|u| u.shape.is_some())
+                .map(move |u| (ki, u, u.shapes()))
+        })
+        .collect();
+    let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
+    for (l, (ki, u, shapes)) in loops.iter().enumerate() {
+        settle_function(
+            &mut functions,
+            l,
+            *ki,
+            shapes,
+            kernels[*ki].table,
+            usage_scale,
+            &mut |p| {
+                slots
+                    .of(&u.source.function, u.source.block)
+                    .map(|slot| shares.book(slot, p))
+            },
+        );
+    }
+
+    // The timing function of every source block some PTX block maps to.
+    for cfg in cfgs {
+        for block in &cfg.blocks {
+            let here = |u: &UnrolledLoop| u.source.function == cfg.function;
+            // Loops whose body this block is: count instead of charging.
+            let counts: Vec<(usize, usize)> = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, u, _))| here(u) && u.source.block == block.id)
+                .map(|(l, (ki, _, _))| (l, *ki))
+                .collect();
+            let counted: Vec<(usize, usize)> = loops
+                .iter()
+                .filter(|(_, u, _)| here(u) && u.source.block == block.id)
+                .flat_map(|(ki, _, shapes)| {
+                    shapes.iter().flat_map(move |s| {
+                        std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
+                    })
+                })
+                .collect();
+            // Loops with copies whose passes this block enters, or whose count of passes
+            // it resets (it enters the outermost loop the compiler unrolled around them).
+            let passes: Vec<String> = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, u, _))| here(u))
+                .flat_map(|(l, (_, u, _))| {
+                    let c = u.copies.as_ref();
+                    let reset = c
+                        .filter(|c| c.reset == block.id)
+                        .map(|_| format!("    s->n[{l}] = 0;"));
+                    let enter = c
+                        .filter(|c| c.enter == block.id)
+                        .map(|_| format!("    s->c[{l}] = s->n[{l}]++;"));
+                    reset.into_iter().chain(enter)
+                })
+                .collect();
+            // Loops this block is outside of: settle them first.
+            let settles: Vec<usize> = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
+                .map(|(l, _)| l)
+                .collect();
+            let mut cases: BTreeMap<u32, Case<'_>> = BTreeMap::new();
+            for (ki, k) in kernels.iter().enumerate() {
+                let targets: Vec<usize> = k
+                    .map
+                    .blocks
+                    .iter()
+                    .filter(|m| {
+                        m.source
+                            .as_ref()
+                            .is_some_and(|s| s.function == cfg.function && s.block == block.id)
+                    })
+                    .map(|m| m.ptx_block)
+                    .filter(|&v| !counted.contains(&(ki, v)))
+                    .collect();
+                for p in &k.table.paths {
+                    let To::Block(v) = p.to else { continue };
+                    if !targets.contains(&v) {
+                        continue;
+                    }
+                    let key = encode(ki, p.from);
+                    let usage = scaled(&p.usage, usage_scale);
+                    let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
+                    if better {
+                        let to = encode(ki, From::Block(v));
+                        cases.insert(key, (p, usage, to, k.arm(p.to)));
+                    }
+                }
+            }
+            let slot = slots.of(&cfg.function, block.id);
+            if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
+                continue;
+            }
+            let name = format!("__srcsim_{}_{}", cfg.function, block.id);
+            let _ = writeln!(
+                functions,
+                "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{"
+            );
+            if let Some(slot) = slot {
+                let _ = writeln!(functions, "    s->p[{}] += 1;", 3 * slot);
+            }
+            // A block with nothing to time and no passes to count has no function without
+            // the profile; with it, it only counts its executions: settling unrolled loops
+            // there would charge their iterations earlier (in smaller batches, K/U and K%U
+            // of a smaller K) than the timing annotation does, and change t. A block that
+            // counts passes settles in both modes, before the pass changes the copy.
+            if !cases.is_empty() || !counts.is_empty() || !passes.is_empty() {
+                for l in &settles {
+                    let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+                }
+            }
+            // After settling the last pass, which the count of the next one follows.
+            for p in &passes {
+                let _ = writeln!(functions, "{p}");
+            }
+            for (l, ki) in &counts {
+                let _ = writeln!(
+                    functions,
+                    "    if ((s->last >> 16) == {ki}u) {{ s->k[{l}] += 1; return; }}"
+                );
+            }
+            functions.push_str("    switch (s->last) {\n");
+            for (from, (path, usage, to, arm)) in &cases {
+                let _ = write!(functions, "    case {from}u:");
+                let booking = slot.map(|slot| shares.book(slot, path));
+                charge(&mut functions, path.cycles, usage, "", *arm, booking);
+                let _ = writeln!(functions, " s->last = {to}u; return;");
+            }
+            functions.push_str("    default: return;\n    }\n}\n");
+            edits.extend(insertion(block.insertion, &format!("{name}({STATE})")));
+        }
+    }
+
+    // Called functions: the caller's last block aside on entry, back at every return.
+    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| k.called) {
+        let called = CalledUnit {
+            index: ki,
+            timing: k,
+            slots: &slots,
+            entry_count: entry_count(&k.map.kernel),
+        };
+        called_function(
+            file,
+            &called,
+            &loops,
+            usage_scale,
+            &mut shares,
+            &mut functions,
+            &mut edits,
+        )?;
+    }
+
+    // The charges of leaving every kernel, booked before any record's size is written.
+    let kernel_exits: Vec<ExitCharges> = kernels
+        .iter()
+        .enumerate()
+        .map(|(ki, k)| {
+            k.table
+                .paths
+                .iter()
+                .filter(|p| p.to == To::Exit && !k.called)
+                .map(|p| {
+                    let booking = slots.origin(k, p.from).map(|slot| shares.book(slot, p));
+                    (
+                        encode(ki, p.from),
+                        (p.cycles, scaled(&p.usage, usage_scale), booking),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let counters = shares.counters();
+    // Sampled accesses: their counters (executions, first and last index) after the
+    // profile's.
+    let samples = COUNTERS * sites.len();
+    for (k, site) in sites.iter().enumerate() {
+        let (start, end) = site.index;
+        edits.push(Edit {
+            offset: start,
+            class: OPEN_EXPRESSION,
+            nesting: -i64::from(end),
+            text: format!("__srcsim_sample({STATE}, {k}u, "),
+        });
+        edits.push(Edit {
+            offset: end,
+            class: CLOSE,
+            nesting: -i64::from(start),
+            text: ")".to_string(),
+        });
+    }
+    if !sites.is_empty() {
+        // The index goes through as a `long`: every index of an array that fits in memory
+        // keeps its value, so the access is the same.
+        functions.push_str(
+            "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}\n",
+        );
+    }
+
+    // Exits and records of every kernel; its state; its extra parameter.
+    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
+        let name = &k.map.kernel;
+        let f = file.function(name).expect("checked above");
+        let _ = writeln!(
+            functions,
+            "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{"
+        );
+        for (l, (lk, _, _)) in loops.iter().enumerate() {
+            if *lk == ki {
+                let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+            }
+        }
+        functions.push_str("    switch (s->last) {\n");
+        for (from, (cycles, usage, booking)) in &kernel_exits[ki] {
+            let _ = write!(functions, "    case {from}u:");
+            charge(&mut functions, *cycles, usage, "", None, *booking);
+            functions.push_str(" break;\n");
+        }
+        let _ = writeln!(
+            functions,
+            "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
+            stride = resources + 1 + arms + counters + samples
+        );
+        for r in 0..resources {
+            let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
+        }
+        for a in 0..arms {
+            let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", resources + 1 + a);
+        }
+        if !profiled.is_empty() {
+            let _ = writeln!(
+                functions,
+                "    for (uint i = 0; i < {counters}u; ++i) rec[{} + i] = s->p[i];",
+                resources + 1 + arms
+            );
+        }
+        if samples > 0 {
+            let _ = writeln!(
+                functions,
+                "    for (uint i = 0; i < {samples}u; ++i) rec[{} + i] = s->x[i];",
+                resources + 1 + arms + counters
+            );
+        }
+        functions.push_str("}\n");
+
+        // The records parameter, the state, the exits.
+        edits.extend(param_edits(file, f, &format!("__global ulong *{RECORDS}")));
+        edits.push(Edit {
+            offset: f.body.extent.start.offset + 1,
+            class: CLOSE,
+            nesting: i64::MIN,
+            text: format!(
+                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{}",
+                encode(ki, From::Start),
+                entry_count(name)
+            ),
+        });
+        let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
+        wrap_returns(
+            file,
+            f,
+            |_| format!("{{ {exit_call} "),
+            &exit_call,
+            &mut edits,
+        )?;
+    }
+
+    // Helpers take the state; every call of a helper passes it.
+    let helper_names: Vec<&str> = helpers.iter().map(|h| h.name.as_str()).collect();
+    for h in &helpers {
+        let param = format!("__private __srcsim_state *{STATE}");
+        edits.extend(param_edits(file, h, &param));
+        edits.extend(prototype_edits(file, h, &param)?);
+    }
+    let mut through_macro = None;
+    for f in file
+        .functions
+        .iter()
+        .filter(|f| !removed.contains(&f.name.as_str()))
+    {
+        for_each(&f.body, &mut |n| {
+            if n.kind == NodeKind::Call && helper_names.contains(&n.spelling.as_str()) {
+                if !file.text_of(&n.extent).starts_with(n.spelling.as_str()) {
+                    through_macro.get_or_insert((n.extent.start.line, n.spelling.clone()));
+                    return;
+                }
+                let has_args = n.children.len() > 1;
+                edits.push(Edit {
+                    offset: n.extent.end.offset - 1,
+                    class: CLOSE,
+                    nesting: i64::MIN,
+                    text: if has_args {
+                        format!(", {STATE}")
+                    } else {
+                        STATE.to_string()
+                    },
+                });
+            }
+        });
+    }
+
+    if let Some((line, function)) = through_macro {
+        return Err(CodegenError::CallThroughMacro {
+            path: file.path.display().to_string(),
+            line,
+            function,
+        });
+    }
+    let header = format!(
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
+        env!("CARGO_PKG_VERSION"),
+        counters = match (loops.len(), copied) {
+            (0, _) => String::new(),
+            (n, false) => format!(" ulong k[{n}];"),
+            // Per loop with copies: passes since the loops around it were entered, and
+            // the copy the counted pass runs.
+            (n, true) => format!(" ulong k[{n}]; uint n[{n}]; uint c[{n}];"),
+        },
+        profile = if profiled.is_empty() {
+            String::new()
+        } else {
+            format!(" ulong p[{counters}];")
+        },
+        sampled = if samples == 0 {
+            String::new()
+        } else {
+            format!(" ulong x[{samples}];")
+        },
+        arm_counters = if arms == 0 {
+            String::new()
+        } else {
+            format!(" ulong a[{arms}];")
+        },
+    );
+    let kept = blank_out(
+        &file.text,
+        file.functions
+            .iter()
+            .filter(|f| removed.contains(&f.name.as_str()))
+            .map(|f| f.extent),
+    );
+    Ok(Annotated {
+        arms,
+        text: apply(&kept, header, edits),
+        profiled,
+        extra_counters: shares.extra,
+        shares: shares.per_slot,
+    })
+}
