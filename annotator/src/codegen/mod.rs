@@ -28,7 +28,7 @@ use std::fmt::Write as _;
 use crate::matching::{BlockMap, SourceRef};
 use crate::paths::{From, PathTable, TimedPath, To};
 use crate::sampling::Site;
-use crate::source::cfg::{Insertion, SourceCfg};
+use crate::source::cfg::{Insertion, SourceBlock, SourceCfg};
 use crate::source::{NodeKind, SourceFile, SourceFunction};
 use crate::unroll::{UnrollShape, UnrolledLoop};
 use pipeline_model::sampling::COUNTERS;
@@ -171,6 +171,87 @@ pub fn annotate(
     sites: &[Site],
 ) -> Result<Annotated, CodegenError> {
     let (cfgs, kernels, removed) = (units.cfgs, units.kernels, units.removed);
+    check_units(file, kernels)?;
+    let arms = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .filter_map(|k| k.arms.iter().flatten().max().map(|m| m + 1))
+        .max()
+        .unwrap_or(0);
+    let profiled = if profile {
+        profiled_blocks(cfgs, kernels)
+    } else {
+        Vec::new()
+    };
+    let mut g = Generation {
+        file,
+        kernels,
+        usage_scale,
+        loops: numbered_loops(kernels),
+        slots: Slots::new(&profiled),
+        shares: Shares::new(profiled.len()),
+        functions: String::new(),
+        edits: Vec::new(),
+    };
+    g.settle_functions();
+    for cfg in cfgs {
+        for block in &cfg.blocks {
+            g.block_function(cfg, block);
+        }
+    }
+    // Called functions: the caller's last block aside on entry, back at every return.
+    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| k.called) {
+        let called = CalledUnit {
+            index: ki,
+            timing: k,
+            slots: &g.slots,
+            entry_count: entry_count(cfgs, &g.slots, &k.map.kernel),
+        };
+        called_function(
+            file,
+            &called,
+            &g.loops,
+            usage_scale,
+            &mut g.shares,
+            &mut g.functions,
+            &mut g.edits,
+        )?;
+    }
+    // The charges of leaving every kernel, booked before any record's size is written.
+    let kernel_exits = g.kernel_exit_charges();
+    let layout = RecordLayout {
+        resources,
+        arms,
+        counters: g.shares.counters(),
+        profiled: !profiled.is_empty(),
+        samples: COUNTERS * sites.len(),
+    };
+    g.sample_calls(sites);
+    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
+        let entry = entry_count(cfgs, &g.slots, &k.map.kernel);
+        g.kernel_exit(ki, &kernel_exits[ki], &layout, &entry)?;
+    }
+    helper_edits(file, kernels, removed, &mut g.edits)?;
+    let header = state_header(&layout, &g.loops, &g.functions);
+    let kept = blank_out(
+        &file.text,
+        file.functions
+            .iter()
+            .filter(|f| removed.contains(&f.name.as_str()))
+            .map(|f| f.extent),
+    );
+    Ok(Annotated {
+        arms,
+        text: apply(&kept, header, g.edits),
+        profiled,
+        extra_counters: g.shares.extra,
+        shares: g.shares.per_slot,
+    })
+}
+
+/// Every kernel to time is in `file`, and no called function is also inlined into a
+/// kernel (that copy would switch the kernel's timing state).
+fn check_units(file: &SourceFile, kernels: &[KernelTiming<'_>]) -> Result<(), CodegenError> {
     let path = file.path.display().to_string();
     for k in kernels {
         if file.function(&k.map.kernel).is_none() {
@@ -180,19 +261,6 @@ pub fn annotate(
             });
         }
     }
-    let kernel_names: Vec<&str> = kernels
-        .iter()
-        .filter(|k| !k.called)
-        .map(|k| k.map.kernel.as_str())
-        .collect();
-    let arms = kernels
-        .iter()
-        .filter(|k| !k.called)
-        .filter_map(|k| k.arms.iter().flatten().max().map(|m| m + 1))
-        .max()
-        .unwrap_or(0);
-    // A called function whose blocks are also inlined into a kernel would switch the
-    // kernel's timing state in the inlined copy.
     for c in kernels.iter().filter(|k| k.called) {
         let inlined = kernels.iter().filter(|k| !k.called).any(|k| {
             k.map.blocks.iter().any(|m| {
@@ -208,36 +276,15 @@ pub fn annotate(
             });
         }
     }
-    let helpers: Vec<&SourceFunction> = file
-        .functions
-        .iter()
-        .filter(|f| !kernel_names.contains(&f.name.as_str()) && !removed.contains(&f.name.as_str()))
-        .collect();
-    let profiled = if profile {
-        profiled_blocks(cfgs, kernels)
-    } else {
-        Vec::new()
-    };
-    let slots = Slots::new(&profiled);
-    let mut shares = Shares::new(profiled.len());
-    // A unit whose entry block has no place for a call counts its entry where it starts.
-    let entry_count = |unit: &str| -> String {
-        let no_call = cfgs
-            .iter()
-            .find(|c| c.function == unit)
-            .and_then(|c| c.blocks.first())
-            .is_some_and(|b| b.insertion == Insertion::Nothing);
-        match slots.of(unit, 0) {
-            Some(slot) if no_call => format!(" {STATE}->p[{}] += 1;", 3 * slot),
-            _ => String::new(),
-        }
-    };
+    Ok(())
+}
 
-    let mut edits: Vec<Edit> = Vec::new();
-    let mut functions = String::new();
+/// The unrolled loops of all kernels that have a shape, numbered in kernel order: the
+/// kernel's index, the loop and its shapes.
+type NumberedLoops<'a> = Vec<(usize, &'a UnrolledLoop, Vec<UnrollShape>)>;
 
-    // Unrolled loops of all kernels, numbered; their settle functions.
-    let loops: Vec<(usize, &UnrolledLoop, Vec<UnrollShape>)> = kernels
+fn numbered_loops<'a>(kernels: &'a [KernelTiming<'a>]) -> NumberedLoops<'a> {
+    kernels
         .iter()
         .enumerate()
         .flat_map(|(ki, k)| {
@@ -246,228 +293,257 @@ pub fn annotate(
                 .filter(|u| u.shape.is_some())
                 .map(move |u| (ki, u, u.shapes()))
         })
-        .collect();
-    let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
-    for (l, (ki, u, shapes)) in loops.iter().enumerate() {
-        settle_function(
-            &mut functions,
-            l,
-            *ki,
-            shapes,
-            kernels[*ki].table,
-            usage_scale,
-            &mut |p| {
-                slots
-                    .of(&u.source.function, u.source.block)
-                    .map(|slot| shares.book(slot, p))
-            },
-        );
-    }
+        .collect()
+}
 
-    // The timing function of every source block some PTX block maps to.
-    for cfg in cfgs {
-        for block in &cfg.blocks {
-            let here = |u: &UnrolledLoop| u.source.function == cfg.function;
-            // Loops whose body this block is: count instead of charging.
-            let counts: Vec<(usize, usize)> = loops
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, u, _))| here(u) && u.source.block == block.id)
-                .map(|(l, (ki, _, _))| (l, *ki))
-                .collect();
-            let counted: Vec<(usize, usize)> = loops
-                .iter()
-                .filter(|(_, u, _)| here(u) && u.source.block == block.id)
-                .flat_map(|(ki, _, shapes)| {
-                    shapes.iter().flat_map(move |s| {
-                        std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
-                    })
-                })
-                .collect();
-            // Loops with copies whose passes this block enters, or whose count of passes
-            // it resets (it enters the outermost loop the compiler unrolled around them).
-            let passes: Vec<String> = loops
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, u, _))| here(u))
-                .flat_map(|(l, (_, u, _))| {
-                    let c = u.copies.as_ref();
-                    let reset = c
-                        .filter(|c| c.reset == block.id)
-                        .map(|_| format!("    s->n[{l}] = 0;"));
-                    let enter = c
-                        .filter(|c| c.enter == block.id)
-                        .map(|_| format!("    s->c[{l}] = s->n[{l}]++;"));
-                    reset.into_iter().chain(enter)
-                })
-                .collect();
-            // Loops this block is outside of: settle them first.
-            let settles: Vec<usize> = loops
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
-                .map(|(l, _)| l)
-                .collect();
-            let mut cases: BTreeMap<u32, Case<'_>> = BTreeMap::new();
-            for (ki, k) in kernels.iter().enumerate() {
-                let targets: Vec<usize> = k
-                    .map
-                    .blocks
-                    .iter()
-                    .filter(|m| {
-                        m.source
-                            .as_ref()
-                            .is_some_and(|s| s.function == cfg.function && s.block == block.id)
-                    })
-                    .map(|m| m.ptx_block)
-                    .filter(|&v| !counted.contains(&(ki, v)))
-                    .collect();
-                for p in &k.table.paths {
-                    let To::Block(v) = p.to else { continue };
-                    if !targets.contains(&v) {
-                        continue;
-                    }
-                    let key = encode(ki, p.from);
-                    let usage = scaled(&p.usage, usage_scale);
-                    let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
-                    if better {
-                        let to = encode(ki, From::Block(v));
-                        cases.insert(key, (p, usage, to, k.arm(p.to)));
-                    }
-                }
-            }
-            let slot = slots.of(&cfg.function, block.id);
-            if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
-                continue;
-            }
-            let name = format!("__srcsim_{}_{}", cfg.function, block.id);
-            let _ = writeln!(
-                functions,
-                "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{"
+/// Profile mode: code counting the entry of `unit` where it starts, when its entry block
+/// has no place for a call.
+fn entry_count(cfgs: &[SourceCfg], slots: &Slots, unit: &str) -> String {
+    let no_call = cfgs
+        .iter()
+        .find(|c| c.function == unit)
+        .and_then(|c| c.blocks.first())
+        .is_some_and(|b| b.insertion == Insertion::Nothing);
+    match slots.of(unit, 0) {
+        Some(slot) if no_call => format!(" {STATE}->p[{}] += 1;", 3 * slot),
+        _ => String::new(),
+    }
+}
+
+/// What one work-item's record holds after `t`, in order: the usage of each resource,
+/// the divergent arms' cycles, the profile's counters, the sampled accesses' counters.
+struct RecordLayout {
+    resources: usize,
+    arms: usize,
+    counters: usize,
+    /// Whether the profile's counters are written (profile mode).
+    profiled: bool,
+    samples: usize,
+}
+
+impl RecordLayout {
+    /// Values per record.
+    fn stride(&self) -> usize {
+        1 + self.resources + self.arms + self.counters + self.samples
+    }
+}
+
+/// The generated functions and the edits of one file, as they are built.
+struct Generation<'a> {
+    file: &'a SourceFile,
+    kernels: &'a [KernelTiming<'a>],
+    usage_scale: u64,
+    loops: NumberedLoops<'a>,
+    slots: Slots,
+    shares: Shares,
+    functions: String,
+    edits: Vec<Edit>,
+}
+
+impl Generation<'_> {
+    /// The settle function of every unrolled loop.
+    fn settle_functions(&mut self) {
+        for (l, (ki, u, shapes)) in self.loops.iter().enumerate() {
+            let (slots, shares) = (&self.slots, &mut self.shares);
+            settle_function(
+                &mut self.functions,
+                l,
+                *ki,
+                shapes,
+                self.kernels[*ki].table,
+                self.usage_scale,
+                &mut |p| {
+                    slots
+                        .of(&u.source.function, u.source.block)
+                        .map(|slot| shares.book(slot, p))
+                },
             );
-            if let Some(slot) = slot {
-                let _ = writeln!(functions, "    s->p[{}] += 1;", 3 * slot);
-            }
-            // A block with nothing to time and no passes to count has no function without
-            // the profile; with it, it only counts its executions: settling unrolled loops
-            // there would charge their iterations earlier (in smaller batches, K/U and K%U
-            // of a smaller K) than the timing annotation does, and change t. A block that
-            // counts passes settles in both modes, before the pass changes the copy.
-            if !cases.is_empty() || !counts.is_empty() || !passes.is_empty() {
-                for l in &settles {
-                    let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
-                }
-            }
-            // After settling the last pass, which the count of the next one follows.
-            for p in &passes {
-                let _ = writeln!(functions, "{p}");
-            }
-            for (l, ki) in &counts {
-                let _ = writeln!(
-                    functions,
-                    "    if ((s->last >> 16) == {ki}u) {{ s->k[{l}] += 1; return; }}"
-                );
-            }
-            functions.push_str("    switch (s->last) {\n");
-            for (from, (path, usage, to, arm)) in &cases {
-                let _ = write!(functions, "    case {from}u:");
-                let booking = slot.map(|slot| shares.book(slot, path));
-                charge(&mut functions, path.cycles, usage, "", *arm, booking);
-                let _ = writeln!(functions, " s->last = {to}u; return;");
-            }
-            functions.push_str("    default: return;\n    }\n}\n");
-            edits.extend(insertion(block.insertion, &format!("{name}({STATE})")));
         }
     }
 
-    // Called functions: the caller's last block aside on entry, back at every return.
-    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| k.called) {
-        let called = CalledUnit {
-            index: ki,
-            timing: k,
-            slots: &slots,
-            entry_count: entry_count(&k.map.kernel),
-        };
-        called_function(
-            file,
-            &called,
-            &loops,
-            usage_scale,
-            &mut shares,
-            &mut functions,
-            &mut edits,
-        )?;
-    }
-
-    // The charges of leaving every kernel, booked before any record's size is written.
-    let kernel_exits: Vec<ExitCharges> = kernels
-        .iter()
-        .enumerate()
-        .map(|(ki, k)| {
-            k.table
-                .paths
-                .iter()
-                .filter(|p| p.to == To::Exit && !k.called)
-                .map(|p| {
-                    let booking = slots.origin(k, p.from).map(|slot| shares.book(slot, p));
-                    (
-                        encode(ki, p.from),
-                        (p.cycles, scaled(&p.usage, usage_scale), booking),
-                    )
+    /// The timing function of source block `block` of `cfg`, if some PTX block maps to it
+    /// (or it counts loop iterations or passes, or executions in profile mode), and its
+    /// call.
+    fn block_function(&mut self, cfg: &SourceCfg, block: &SourceBlock) {
+        let loops = &self.loops;
+        let here = |u: &UnrolledLoop| u.source.function == cfg.function;
+        // Loops whose body this block is: count instead of charging.
+        let counts: Vec<(usize, usize)> = loops
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, u, _))| here(u) && u.source.block == block.id)
+            .map(|(l, (ki, _, _))| (l, *ki))
+            .collect();
+        let counted: Vec<(usize, usize)> = loops
+            .iter()
+            .filter(|(_, u, _)| here(u) && u.source.block == block.id)
+            .flat_map(|(ki, _, shapes)| {
+                shapes.iter().flat_map(move |s| {
+                    std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
                 })
-                .collect()
-        })
-        .collect();
-    let counters = shares.counters();
-    // Sampled accesses: their counters (executions, first and last index) after the
-    // profile's.
-    let samples = COUNTERS * sites.len();
-    for (k, site) in sites.iter().enumerate() {
-        let (start, end) = site.index;
-        edits.push(Edit {
-            offset: start,
-            class: OPEN_EXPRESSION,
-            nesting: -i64::from(end),
-            text: format!("__srcsim_sample({STATE}, {k}u, "),
-        });
-        edits.push(Edit {
-            offset: end,
-            class: CLOSE,
-            nesting: -i64::from(start),
-            text: ")".to_string(),
-        });
-    }
-    if !sites.is_empty() {
-        // The index goes through as a `long`: every index of an array that fits in memory
-        // keeps its value, so the access is the same.
-        functions.push_str(
-            "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}\n",
+            })
+            .collect();
+        // Loops with copies whose passes this block enters, or whose count of passes it
+        // resets (it enters the outermost loop the compiler unrolled around them).
+        let passes: Vec<String> = loops
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, u, _))| here(u))
+            .flat_map(|(l, (_, u, _))| {
+                let c = u.copies.as_ref();
+                let reset = c
+                    .filter(|c| c.reset == block.id)
+                    .map(|_| format!("    s->n[{l}] = 0;"));
+                let enter = c
+                    .filter(|c| c.enter == block.id)
+                    .map(|_| format!("    s->c[{l}] = s->n[{l}]++;"));
+                reset.into_iter().chain(enter)
+            })
+            .collect();
+        // Loops this block is outside of: settle them first.
+        let settles: Vec<usize> = loops
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
+            .map(|(l, _)| l)
+            .collect();
+        let cases = cases(self.kernels, self.usage_scale, cfg, block, &counted);
+        let slot = self.slots.of(&cfg.function, block.id);
+        if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
+            return;
+        }
+        let functions = &mut self.functions;
+        let name = format!("__srcsim_{}_{}", cfg.function, block.id);
+        let _ = writeln!(
+            functions,
+            "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{"
         );
+        if let Some(slot) = slot {
+            let _ = writeln!(functions, "    s->p[{}] += 1;", 3 * slot);
+        }
+        // A block with nothing to time and no passes to count has no function without the
+        // profile; with it, it only counts its executions: settling unrolled loops there
+        // would charge their iterations earlier (in smaller batches, K/U and K%U of a
+        // smaller K) than the timing annotation does, and change t. A block that counts
+        // passes settles in both modes, before the pass changes the copy.
+        if !cases.is_empty() || !counts.is_empty() || !passes.is_empty() {
+            for l in &settles {
+                let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
+            }
+        }
+        // After settling the last pass, which the count of the next one follows.
+        for p in &passes {
+            let _ = writeln!(functions, "{p}");
+        }
+        for (l, ki) in &counts {
+            let _ = writeln!(
+                functions,
+                "    if ((s->last >> 16) == {ki}u) {{ s->k[{l}] += 1; return; }}"
+            );
+        }
+        functions.push_str("    switch (s->last) {\n");
+        for (from, (path, usage, to, arm)) in &cases {
+            let _ = write!(functions, "    case {from}u:");
+            let booking = slot.map(|slot| self.shares.book(slot, path));
+            charge(functions, path.cycles, usage, "", *arm, booking);
+            let _ = writeln!(functions, " s->last = {to}u; return;");
+        }
+        functions.push_str("    default: return;\n    }\n}\n");
+        self.edits
+            .extend(insertion(block.insertion, &format!("{name}({STATE})")));
     }
 
-    // Exits and records of every kernel; its state; its extra parameter.
-    for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
-        let name = &k.map.kernel;
-        let f = file.function(name).expect("checked above");
+    /// Per kernel, what leaving it from each timing point charges (booked in profile
+    /// mode).
+    fn kernel_exit_charges(&mut self) -> Vec<ExitCharges> {
+        let (slots, shares, usage_scale) = (&self.slots, &mut self.shares, self.usage_scale);
+        self.kernels
+            .iter()
+            .enumerate()
+            .map(|(ki, k)| {
+                k.table
+                    .paths
+                    .iter()
+                    .filter(|p| p.to == To::Exit && !k.called)
+                    .map(|p| {
+                        let booking = slots.origin(k, p.from).map(|slot| shares.book(slot, p));
+                        (
+                            encode(ki, p.from),
+                            (p.cycles, scaled(&p.usage, usage_scale), booking),
+                        )
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Sampled accesses: each index goes through `__srcsim_sample`, which counts the
+    /// executions and keeps the first and last index (counters after the profile's).
+    fn sample_calls(&mut self, sites: &[Site]) {
+        for (k, site) in sites.iter().enumerate() {
+            let (start, end) = site.index;
+            self.edits.push(Edit {
+                offset: start,
+                class: OPEN_EXPRESSION,
+                nesting: -i64::from(end),
+                text: format!("__srcsim_sample({STATE}, {k}u, "),
+            });
+            self.edits.push(Edit {
+                offset: end,
+                class: CLOSE,
+                nesting: -i64::from(start),
+                text: ")".to_string(),
+            });
+        }
+        if !sites.is_empty() {
+            // The index goes through as a `long`: every index of an array that fits in
+            // memory keeps its value, so the access is the same.
+            self.functions.push_str(
+                "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}\n",
+            );
+        }
+    }
+
+    /// Kernel `ki`'s exit function (the charge of leaving it, then its record), its records
+    /// parameter, its state (with `entry`, the profile's count of its entry) and the exit
+    /// call at every return.
+    fn kernel_exit(
+        &mut self,
+        ki: usize,
+        exits: &ExitCharges,
+        layout: &RecordLayout,
+        entry: &str,
+    ) -> Result<(), CodegenError> {
+        let file = self.file;
+        let name = &self.kernels[ki].map.kernel;
+        let f = file.function(name).expect("check_units");
+        let functions = &mut self.functions;
         let _ = writeln!(
             functions,
             "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{"
         );
-        for (l, (lk, _, _)) in loops.iter().enumerate() {
+        for (l, (lk, _, _)) in self.loops.iter().enumerate() {
             if *lk == ki {
                 let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
             }
         }
         functions.push_str("    switch (s->last) {\n");
-        for (from, (cycles, usage, booking)) in &kernel_exits[ki] {
+        for (from, (cycles, usage, booking)) in exits {
             let _ = write!(functions, "    case {from}u:");
-            charge(&mut functions, *cycles, usage, "", None, *booking);
+            charge(functions, *cycles, usage, "", None, *booking);
             functions.push_str(" break;\n");
         }
+        let RecordLayout {
+            resources,
+            arms,
+            counters,
+            samples,
+            ..
+        } = *layout;
         let _ = writeln!(
             functions,
             "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
-            stride = resources + 1 + arms + counters + samples
+            stride = layout.stride()
         );
         for r in 0..resources {
             let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
@@ -475,7 +551,7 @@ pub fn annotate(
         for a in 0..arms {
             let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", resources + 1 + a);
         }
-        if !profiled.is_empty() {
+        if layout.profiled {
             let _ = writeln!(
                 functions,
                 "    for (uint i = 0; i < {counters}u; ++i) rec[{} + i] = s->p[i];",
@@ -492,28 +568,82 @@ pub fn annotate(
         functions.push_str("}\n");
 
         // The records parameter, the state, the exits.
+        let edits = &mut self.edits;
         edits.extend(param_edits(file, f, &format!("__global ulong *{RECORDS}")));
         edits.push(Edit {
             offset: f.body.extent.start.offset + 1,
             class: CLOSE,
             nesting: i64::MIN,
             text: format!(
-                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{}",
+                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{entry}",
                 encode(ki, From::Start),
-                entry_count(name)
             ),
         });
         let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
-        wrap_returns(
-            file,
-            f,
-            |_| format!("{{ {exit_call} "),
-            &exit_call,
-            &mut edits,
-        )?;
+        wrap_returns(file, f, |_| format!("{{ {exit_call} "), &exit_call, edits)
     }
+}
 
-    // Helpers take the state; every call of a helper passes it.
+/// The cases of `block`'s timing function: per timing point a path into one of the
+/// PTX blocks mapped to it comes from (the cheapest), what it charges; PTX blocks whose
+/// iterations are `counted` instead are left out.
+fn cases<'a>(
+    kernels: &'a [KernelTiming<'a>],
+    usage_scale: u64,
+    cfg: &SourceCfg,
+    block: &SourceBlock,
+    counted: &[(usize, usize)],
+) -> BTreeMap<u32, Case<'a>> {
+    let mut cases: BTreeMap<u32, Case<'a>> = BTreeMap::new();
+    for (ki, k) in kernels.iter().enumerate() {
+        let targets: Vec<usize> = k
+            .map
+            .blocks
+            .iter()
+            .filter(|m| {
+                m.source
+                    .as_ref()
+                    .is_some_and(|s| s.function == cfg.function && s.block == block.id)
+            })
+            .map(|m| m.ptx_block)
+            .filter(|&v| !counted.contains(&(ki, v)))
+            .collect();
+        for p in &k.table.paths {
+            let To::Block(v) = p.to else { continue };
+            if !targets.contains(&v) {
+                continue;
+            }
+            let key = encode(ki, p.from);
+            let usage = scaled(&p.usage, usage_scale);
+            let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
+            if better {
+                let to = encode(ki, From::Block(v));
+                cases.insert(key, (p, usage, to, k.arm(p.to)));
+            }
+        }
+    }
+    cases
+}
+
+/// Helpers (the functions not timed as kernels and not left out) take the state as a last
+/// parameter, in their prototypes too, and every call of a helper passes it. A call
+/// spelled by a macro cannot be given it: an error.
+fn helper_edits(
+    file: &SourceFile,
+    kernels: &[KernelTiming<'_>],
+    removed: &[&str],
+    edits: &mut Vec<Edit>,
+) -> Result<(), CodegenError> {
+    let kernel_names: Vec<&str> = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .map(|k| k.map.kernel.as_str())
+        .collect();
+    let helpers: Vec<&SourceFunction> = file
+        .functions
+        .iter()
+        .filter(|f| !kernel_names.contains(&f.name.as_str()) && !removed.contains(&f.name.as_str()))
+        .collect();
     let helper_names: Vec<&str> = helpers.iter().map(|h| h.name.as_str()).collect();
     for h in &helpers {
         let param = format!("__private __srcsim_state *{STATE}");
@@ -546,52 +676,46 @@ pub fn annotate(
             }
         });
     }
-
-    if let Some((line, function)) = through_macro {
-        return Err(CodegenError::CallThroughMacro {
+    match through_macro {
+        Some((line, function)) => Err(CodegenError::CallThroughMacro {
             path: file.path.display().to_string(),
             line,
             function,
-        });
+        }),
+        None => Ok(()),
     }
-    let header = format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
+}
+
+/// The annotated file's head: what it is, the state type (its counters sized by `layout`
+/// and the unrolled `loops`), the generated `functions`, and `#line 1` so that the
+/// compiler's messages name the original's lines.
+fn state_header(layout: &RecordLayout, loops: &NumberedLoops<'_>, functions: &str) -> String {
+    let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
+    format!(
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{loop_counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
-        counters = match (loops.len(), copied) {
+        resources = layout.resources,
+        loop_counters = match (loops.len(), copied) {
             (0, _) => String::new(),
             (n, false) => format!(" ulong k[{n}];"),
             // Per loop with copies: passes since the loops around it were entered, and
             // the copy the counted pass runs.
             (n, true) => format!(" ulong k[{n}]; uint n[{n}]; uint c[{n}];"),
         },
-        profile = if profiled.is_empty() {
+        profile = if layout.profiled {
+            format!(" ulong p[{}];", layout.counters)
+        } else {
+            String::new()
+        },
+        sampled = if layout.samples == 0 {
             String::new()
         } else {
-            format!(" ulong p[{counters}];")
+            format!(" ulong x[{}];", layout.samples)
         },
-        sampled = if samples == 0 {
+        arm_counters = if layout.arms == 0 {
             String::new()
         } else {
-            format!(" ulong x[{samples}];")
+            format!(" ulong a[{}];", layout.arms)
         },
-        arm_counters = if arms == 0 {
-            String::new()
-        } else {
-            format!(" ulong a[{arms}];")
-        },
-    );
-    let kept = blank_out(
-        &file.text,
-        file.functions
-            .iter()
-            .filter(|f| removed.contains(&f.name.as_str()))
-            .map(|f| f.extent),
-    );
-    Ok(Annotated {
-        arms,
-        text: apply(&kept, header, edits),
-        profiled,
-        extra_counters: shares.extra,
-        shares: shares.per_slot,
-    })
+    )
 }
