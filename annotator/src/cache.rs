@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 
 use pipeline_model::Architecture;
 
-use crate::annotate::{annotate_file_with, AnnotateError, AnnotateOptions, Annotation, Sidecar};
+use crate::annotate::{annotate_file_with, AnnotateError, AnnotateOptions, Annotation};
 use crate::compile::{BuildOptions, Compiler};
+use crate::sidecar::Sidecar;
 
 /// The revision of what the annotator makes of a source, part of every key besides the
 /// tool version: bump it when a change makes the annotator annotate a source differently

@@ -44,5 +44,6 @@ pub mod paths;
 pub mod ptx;
 pub mod registers;
 pub mod sampling;
+pub mod sidecar;
 pub mod source;
 pub mod unroll;

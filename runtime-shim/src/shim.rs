@@ -16,9 +16,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use annotator::annotate::{AnnotateOptions, ProfileLayout};
+use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
+use annotator::sidecar::ProfileLayout;
 use annotator::source::ParamKind;
 use pipeline_model::sampling::{timing_records, SampledLaunch};
 use pipeline_model::{
@@ -47,7 +48,7 @@ pub enum ProgramOrigin {
 /// The annotated twin of a built program.
 struct ShadowProgram {
     program: Program,
-    sidecar: annotator::annotate::Sidecar,
+    sidecar: annotator::sidecar::Sidecar,
     /// With `SRCSIM_PROFILE=1`: what the profiles of its launches refer to.
     profile: Option<Arc<ProfiledProgram>>,
 }

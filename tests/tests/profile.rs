@@ -6,8 +6,9 @@
 
 use std::path::Path;
 
-use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation, ProfileLayout};
+use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
+use annotator::sidecar::ProfileLayout;
 use kernel_runner::{run_kernel, KernelArg, NdRange};
 use pipeline_model::Architecture;
 
