@@ -317,6 +317,64 @@ pub fn estimate(
     resources: &KernelResources,
     records: &Records<'_>,
 ) -> Result<KernelEstimate, ModelError> {
+    check_records(arch, geometry, records)?;
+    check_work_group(arch, geometry.local)?;
+    let occ = occupancy(arch, geometry.work_group_size(), resources)?;
+    let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
+    let dealt = deal(arch, geometry, records, n_par);
+    let traffic = Traffic::of(arch, resources, &dealt, records.usage_scale);
+    let contention = contention(arch, &dealt.usage, &traffic, records.usage_scale);
+    let (busiest, worst) = contention
+        .iter()
+        .copied()
+        .enumerate()
+        .fold(
+            (0, 0.0),
+            |best, (r, c)| if c > best.1 { (r, c) } else { best },
+        );
+    let t_lat = dealt.t_opt + traffic.queue_cycles;
+    let (t_kernel, bound) = if worst > t_lat as f64 {
+        (
+            worst,
+            Bound::Resource {
+                resource: arch.resources()[busiest].clone(),
+            },
+        )
+    } else {
+        (t_lat as f64, Bound::Latency)
+    };
+    let launch_cycles = u64::from(arch.launch.fixed_cycles);
+    let bound = if launch_cycles as f64 > t_kernel {
+        Bound::Launch
+    } else {
+        bound
+    };
+    let cycles = launch_cycles + t_kernel.ceil() as u64;
+    Ok(KernelEstimate {
+        cycles,
+        micros: arch.cycles_to_us(cycles as f64),
+        latency_cycles: t_lat,
+        queue_cycles: traffic.queue_cycles,
+        l2_resident: traffic.l2_resident,
+        launch_cycles,
+        divergence_cycles: dealt.divergence,
+        contention_cycles: contention,
+        dram_bytes: traffic.dram_bytes,
+        bound,
+        occupancy: occ,
+        parallel_work_groups: n_par,
+        work_groups: dealt.work_groups,
+        warps: dealt.warps,
+    })
+}
+
+/// The records fit the launch: no empty range, at least the architecture's resources per
+/// record, one record per work-item.
+fn check_records(
+    arch: &Architecture,
+    geometry: &LaunchGeometry,
+    records: &Records<'_>,
+) -> Result<(), ModelError> {
     if geometry.global.contains(&0) || geometry.local.contains(&0) {
         return Err(ModelError::Empty {
             global: geometry.global,
@@ -330,8 +388,6 @@ pub fn estimate(
             arch: n_res,
         });
     }
-    // After the usage, one counter per divergent arm: the cycles charged inside it.
-    let arms = records.resources - n_res;
     let stride = 1 + records.resources;
     let work_items = geometry.work_items();
     if records.data.len() as u64 != work_items * stride as u64 {
@@ -342,10 +398,39 @@ pub fn estimate(
             stride,
         });
     }
-    check_work_group(arch, geometry.local)?;
-    let occ = occupancy(arch, geometry.work_group_size(), resources)?;
+    Ok(())
+}
+
+/// What dealing a launch's work-groups to the SMs gave.
+struct Dealt {
+    /// `usage[sm][sub-core][r]`: the summed `use_W(r)` of the warps dealt to each
+    /// sub-core, in records' units.
+    usage: Vec<Vec<Vec<u64>>>,
+    /// When the last work-group finishes (`t_opt`).
+    t_opt: u64,
+    /// Bytes past the L1 of every work-item, and of the first wave's work-groups alone.
+    memory_total: u64,
+    first_wave_bytes: u64,
+    /// The most cycles serialising divergent paths added to one warp.
+    divergence: u64,
+    work_groups: u64,
+    warps: u64,
+}
+
+/// Deals the launch's work-groups to the SMs: the first `n_par` in turn, each later one to
+/// the SM whose group finishes first; each group's warps to the sub-cores round-robin. A
+/// group takes its slowest warp's time ([`WarpTally`]).
+fn deal(
+    arch: &Architecture,
+    geometry: &LaunchGeometry,
+    records: &Records<'_>,
+    n_par: u64,
+) -> Dealt {
+    let n_res = arch.resources().len();
+    // After the usage, one counter per divergent arm: the cycles charged inside it.
+    let arms = records.resources - n_res;
+    let stride = 1 + records.resources;
     let sms = u64::from(arch.sm_count);
-    let n_par = u64::from(occ.work_groups_per_sm) * sms;
     let warp_size = u64::from(arch.warp_size);
     let sub_cores = u64::from(arch.sub_cores_per_sm);
 
@@ -353,7 +438,6 @@ pub fn estimate(
     let [gx, gy, _] = geometry.global;
     let [lx, ly, lz] = geometry.local;
 
-    // usage[sm][sub-core][r]: the summed use_W(r) of the warps dealt to each sub-core.
     let mut usage = vec![vec![vec![0u64; n_res]; sub_cores as usize]; arch.sm_count as usize];
     // Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
     let mut dealt = vec![0u64; arch.sm_count as usize];
@@ -448,50 +532,105 @@ pub fn estimate(
             }
         }
     }
+    Dealt {
+        usage,
+        t_opt,
+        memory_total,
+        first_wave_bytes,
+        divergence,
+        work_groups: group,
+        warps: warps_total,
+    }
+}
 
-    let scale = records.usage_scale.max(1) as f64;
-    let footprint = resources.global_memory_bytes;
-    let memory_bytes = (memory_total as f64 / scale).ceil() as u64;
-    // Served from the L2 when the launch's buffers fit in it (`memory.l2_bytes`).
-    let l2_resident = arch
-        .memory
-        .l2_bytes
-        .zip(footprint)
-        .is_some_and(|(l2, bytes)| bytes <= l2);
-    let dram_bytes = arch.dram_resource().map(|_| {
-        if l2_resident {
-            0
+/// The launch's memory traffic: how many bytes, which level serves it, and how long the
+/// first wave's burst queues there.
+struct Traffic {
+    /// Bytes past the L1 (whole cycles of the records' units).
+    memory_bytes: u64,
+    /// Whether the launch's buffers fit in the L2 (`memory.l2_bytes`).
+    l2_resident: bool,
+    /// Bytes from DRAM, when the architecture models it.
+    dram_bytes: Option<u64>,
+    /// What a miss costs: an L2 trip when the data is there, else DRAM's.
+    miss_latency: u32,
+    /// The bandwidth of the level that serves the misses, bytes a cycle.
+    serving_bytes_per_cycle: Option<f64>,
+    /// The cycles the first wave's requests wait (`queue_cycles`).
+    queue_cycles: u64,
+}
+
+impl Traffic {
+    fn of(
+        arch: &Architecture,
+        resources: &KernelResources,
+        dealt: &Dealt,
+        usage_scale: u64,
+    ) -> Self {
+        let scale = usage_scale.max(1) as f64;
+        let footprint = resources.global_memory_bytes;
+        let memory_bytes = (dealt.memory_total as f64 / scale).ceil() as u64;
+        // Served from the L2 when the launch's buffers fit in it (`memory.l2_bytes`).
+        let l2_resident = arch
+            .memory
+            .l2_bytes
+            .zip(footprint)
+            .is_some_and(|(l2, bytes)| bytes <= l2);
+        let dram_bytes = arch.dram_resource().map(|_| {
+            if l2_resident {
+                0
+            } else {
+                footprint.map_or(memory_bytes, |f| memory_bytes.min(f))
+            }
+        });
+        // Where the misses go, and what one costs: an L2 trip when the data is there.
+        let (miss_latency, serving_bytes_per_cycle) = if l2_resident {
+            (arch.memory.l2_hit, arch.l2_bytes_per_cycle())
         } else {
-            footprint.map_or(memory_bytes, |f| memory_bytes.min(f))
+            (
+                arch.memory.dram,
+                arch.dram_bytes_per_cycle().or(arch.l2_bytes_per_cycle()),
+            )
+        };
+        // The first wave's work-groups start together and send their first requests
+        // together: the level that serves them drains that burst at its bandwidth, so the
+        // last of them returns the burst's transfer time after an unloaded trip. The burst
+        // is the wave's share of the compulsory traffic (at most the footprint: what is
+        // touched again hits a cache, or waits behind the first touches anyway). Later
+        // waves start as earlier ones finish, spread out, and queue no more than the
+        // bandwidth terms say.
+        let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
+        let wave_bytes = if dealt.memory_total == 0 {
+            0.0
+        } else {
+            (compulsory * dealt.first_wave_bytes as f64 / dealt.memory_total as f64).ceil()
+        };
+        let queue_cycles = serving_bytes_per_cycle
+            .filter(|_| wave_bytes > 0.0)
+            .map_or(0, |per_cycle| (wave_bytes / per_cycle).ceil() as u64);
+        Traffic {
+            memory_bytes,
+            l2_resident,
+            dram_bytes,
+            miss_latency,
+            serving_bytes_per_cycle,
+            queue_cycles,
         }
-    });
-    // Where the misses go, and what one costs: an L2 trip when the data is there.
-    let (miss_latency, serving_bytes_per_cycle) = if l2_resident {
-        (arch.memory.l2_hit, arch.l2_bytes_per_cycle())
-    } else {
-        (
-            arch.memory.dram,
-            arch.dram_bytes_per_cycle().or(arch.l2_bytes_per_cycle()),
-        )
-    };
-    // The first wave's work-groups start together and send their first requests together:
-    // the level that serves them drains that burst at its bandwidth, so the last of them
-    // returns the burst's transfer time after an unloaded trip. The burst is the wave's
-    // share of the compulsory traffic (at most the footprint: what is touched again hits
-    // a cache, or waits behind the first touches anyway). Later waves start as earlier
-    // ones finish, spread out, and queue no more than the bandwidth terms say.
-    let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
-    let wave_bytes = if memory_total == 0 {
-        0.0
-    } else {
-        (compulsory * first_wave_bytes as f64 / memory_total as f64).ceil()
-    };
-    let queue_cycles = serving_bytes_per_cycle
-        .filter(|_| wave_bytes > 0.0)
-        .map_or(0, |per_cycle| (wave_bytes / per_cycle).ceil() as u64);
+    }
+}
+
+/// Per resource, the contention term in cycles: the usage of the most loaded SM (or
+/// sub-core, for a resource of each sub-core); for the L2 and DRAM, the launch's traffic
+/// over their bandwidth; for the miss entries, the trips they are held.
+fn contention(
+    arch: &Architecture,
+    usage: &[Vec<Vec<u64>>],
+    traffic: &Traffic,
+    usage_scale: u64,
+) -> Vec<f64> {
+    let scale = usage_scale.max(1) as f64;
     let (l2, mshr) = (arch.l2_resource(), arch.mshr_resource());
-    let contention: Vec<f64> = arch
-        .resource_scopes()
+    arch.resource_scopes()
         .into_iter()
         .enumerate()
         .map(|(r, scope)| {
@@ -510,12 +649,16 @@ pub fn estimate(
                 Scope::Device => {
                     let (bytes, per_cycle, latency) = if Some(r) == l2 {
                         (
-                            Some(memory_bytes),
+                            Some(traffic.memory_bytes),
                             arch.l2_bytes_per_cycle(),
                             arch.memory.l2_hit,
                         )
                     } else {
-                        (dram_bytes, arch.dram_bytes_per_cycle(), arch.memory.dram)
+                        (
+                            traffic.dram_bytes,
+                            arch.dram_bytes_per_cycle(),
+                            arch.memory.dram,
+                        )
                     };
                     bytes
                         .zip(per_cycle)
@@ -532,53 +675,13 @@ pub fn estimate(
                     let in_flight = busy
                         * f64::from(arch.memory.mshrs_per_sm.unwrap_or(0))
                         * f64::from(arch.memory.fetch_bytes);
-                    let drain = serving_bytes_per_cycle.map_or(0.0, |b| in_flight / b);
-                    most_loaded() * f64::from(miss_latency).max(drain)
+                    let drain = traffic
+                        .serving_bytes_per_cycle
+                        .map_or(0.0, |b| in_flight / b);
+                    most_loaded() * f64::from(traffic.miss_latency).max(drain)
                 }
                 Scope::Sm | Scope::SubCore => most_loaded(),
             }
         })
-        .collect();
-    let (busiest, worst) = contention
-        .iter()
-        .copied()
-        .enumerate()
-        .fold(
-            (0, 0.0),
-            |best, (r, c)| if c > best.1 { (r, c) } else { best },
-        );
-    let t_lat = t_opt + queue_cycles;
-    let (t_kernel, bound) = if worst > t_lat as f64 {
-        (
-            worst,
-            Bound::Resource {
-                resource: arch.resources()[busiest].clone(),
-            },
-        )
-    } else {
-        (t_lat as f64, Bound::Latency)
-    };
-    let launch_cycles = u64::from(arch.launch.fixed_cycles);
-    let bound = if launch_cycles as f64 > t_kernel {
-        Bound::Launch
-    } else {
-        bound
-    };
-    let cycles = launch_cycles + t_kernel.ceil() as u64;
-    Ok(KernelEstimate {
-        cycles,
-        micros: arch.cycles_to_us(cycles as f64),
-        latency_cycles: t_lat,
-        queue_cycles,
-        l2_resident,
-        launch_cycles,
-        divergence_cycles: divergence,
-        contention_cycles: contention,
-        dram_bytes,
-        bound,
-        occupancy: occ,
-        parallel_work_groups: n_par,
-        work_groups: group,
-        warps: warps_total,
-    })
+        .collect()
 }
