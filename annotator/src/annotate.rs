@@ -394,83 +394,25 @@ fn annotate_compiled(
     let program = path.display().to_string();
     let source = parse(path, options, compiler)?;
     let graph = CallGraph::new(&source);
-    let reach: BTreeMap<&str, Vec<String>> = analysis
-        .kernels
-        .iter()
-        .map(|k| (k.name.as_str(), graph.reach(&k.name)))
-        .collect();
-    let mut refusals: Vec<Refusal> = Vec::new();
-    // Refuses every kernel that runs `function` (the kernel itself, or a helper of it).
-    let refuse = |refusals: &mut Vec<Refusal>,
-                  function: &str,
-                  path: &str,
-                  line: u32,
-                  reason: String,
-                  unrolled: bool| {
-        for (kernel, reached) in &reach {
-            if reached.iter().any(|f| f == function)
-                && !refusals.iter().any(|r| r.kernel.name == *kernel)
-            {
-                refusals.push(Refusal {
-                    kernel: RefusedKernel {
-                        name: kernel.to_string(),
-                        path: path.to_string(),
-                        line,
-                        reason: reason.clone(),
-                    },
-                    unrolled,
-                });
-            }
-        }
+    let mut refusals = Refusals {
+        reach: analysis
+            .kernels
+            .iter()
+            .map(|k| (k.name.clone(), graph.reach(&k.name)))
+            .collect(),
+        list: Vec::new(),
     };
-    // A function declared again in an included file: its definition gets the counters'
-    // parameter, the declaration there cannot, so the annotated file would not build.
-    for d in &source.declared_elsewhere {
-        let line = source
-            .function(&d.function)
-            .map_or(0, |f| f.extent.start.line);
-        let reason = format!(
-            "{program}:{line}: `{}` is also declared in {}:{}, an included file the \
-             annotator cannot rewrite (it gives the definition the counters' parameter); \
-             the kernels that run it run unannotated",
-            d.function, d.file, d.line
-        );
-        refuse(&mut refusals, &d.function, &program, line, reason, false);
-    }
-    for (function, line) in barriers_in_branches(&source) {
-        let e = AnnotateError::BarrierInBranch {
-            path: program.clone(),
-            line,
-            function: function.clone(),
-        };
-        refuse(
-            &mut refusals,
-            &function,
-            &program,
-            line,
-            e.to_string(),
-            false,
-        );
-    }
+    refusals.of_source(&source, &program);
     let mut cfgs = Vec::new();
     for f in &source.functions {
         match build(&source, f) {
             Ok(cfg) => cfgs.push(cfg),
-            Err(e) => {
-                refuse(
-                    &mut refusals,
-                    &f.name,
-                    &e.path,
-                    e.line,
-                    e.to_string(),
-                    false,
-                );
-            }
+            Err(e) => refusals.refuse(&f.name, &e.path, e.line, e.to_string(), false),
         }
     }
     let mut kernels = Vec::new();
     for k in &analysis.kernels {
-        if refusals.iter().any(|r| r.kernel.name == k.name) {
+        if refusals.refused(&k.name) {
             continue;
         }
         let f = module
@@ -493,7 +435,7 @@ fn annotate_compiled(
                 kernel: k.name.clone(),
                 ptx_blocks: u.ptx_blocks.clone(),
             };
-            refuse(&mut refusals, &k.name, &program, line, e.to_string(), true);
+            refusals.refuse(&k.name, &program, line, e.to_string(), true);
             continue;
         }
         let mut paths = path_table(k, &block_map);
@@ -516,92 +458,160 @@ fn annotate_compiled(
     // Code generation may refuse more kernels (a return inside a macro, a function both
     // inlined and called): each time, the kernels it names are left out and it runs again.
     loop {
-        kernels.retain(|k| !refusals.iter().any(|r| r.kernel.name == k.name));
+        kernels.retain(|k| !refusals.refused(&k.name));
         if kernels.is_empty() {
             return Ok(Compiled {
                 annotation: None,
-                refusals,
+                refusals: refusals.list,
             });
         }
-        // Left out of the annotated file: the refused kernels and the functions only they
-        // run.
-        let live: Vec<&String> = kernels
-            .iter()
-            .flat_map(|k| &reach[k.name.as_str()])
-            .collect();
-        let removed: Vec<&str> = refusals
-            .iter()
-            .flat_map(|r| &reach[r.kernel.name.as_str()])
-            .filter(|f| !live.contains(f))
-            .map(String::as_str)
-            .collect();
-        match generate(
+        let removed = refusals.removed(&kernels);
+        let e = match generate(
             &analysis, &module, &source, &cfgs, &kernels, &removed, arch, how, &program,
         ) {
             Ok(a) => {
                 return Ok(Compiled {
                     annotation: Some(a),
-                    refusals,
+                    refusals: refusals.list,
                 })
             }
-            Err(e) => {
-                let (function, line, inlined) = match &e {
-                    CodegenError::MissingKernel { kernel, .. } => (kernel.clone(), 0, false),
-                    CodegenError::ReturnInMacro { kernel, line, .. } => {
-                        (kernel.clone(), *line, false)
-                    }
-                    CodegenError::InlinedAndCalled { function, .. } => {
-                        (function.clone(), line_of(&source, function), true)
-                    }
-                    CodegenError::CallThroughMacro { line, .. } => {
-                        // The function whose body holds the call.
-                        let Some(f) = source
-                            .functions
-                            .iter()
-                            .find(|f| (f.extent.start.line..=f.extent.end.line).contains(line))
-                        else {
-                            return Err(e.into());
-                        };
-                        (f.name.clone(), *line, false)
-                    }
-                    CodegenError::Prototype { .. } => return Err(e.into()),
-                };
-                let before = refusals.len();
-                if inlined {
-                    // The kernels the function is inlined into are refused, not its callers.
-                    for k in &kernels {
-                        let into = k
-                            .block_map
-                            .blocks
-                            .iter()
-                            .any(|m| m.source.as_ref().is_some_and(|s| s.function == function));
-                        if into {
-                            refusals.push(Refusal {
-                                kernel: RefusedKernel {
-                                    name: k.name.clone(),
-                                    path: program.clone(),
-                                    line,
-                                    reason: e.to_string(),
-                                },
-                                unrolled: false,
-                            });
-                        }
-                    }
-                } else {
-                    refuse(
-                        &mut refusals,
-                        &function,
-                        &program,
+            Err(e) => e,
+        };
+        let Some((function, line, inlined)) = refused_by(&e, &source) else {
+            return Err(e.into());
+        };
+        let before = refusals.list.len();
+        if inlined {
+            refusals.refuse_inlined(&kernels, &function, &program, line, e.to_string());
+        } else {
+            refusals.refuse(&function, &program, line, e.to_string(), false);
+        }
+        if refusals.list.len() == before {
+            return Err(e.into());
+        }
+    }
+}
+
+/// The refusals so far, and per kernel the functions it runs (itself first).
+struct Refusals {
+    reach: BTreeMap<String, Vec<String>>,
+    list: Vec<Refusal>,
+}
+
+impl Refusals {
+    /// Whether `kernel` is refused.
+    fn refused(&self, kernel: &str) -> bool {
+        self.list.iter().any(|r| r.kernel.name == kernel)
+    }
+
+    /// Refuses every kernel that runs `function` (the kernel itself, or a helper of it).
+    fn refuse(&mut self, function: &str, path: &str, line: u32, reason: String, unrolled: bool) {
+        for (kernel, reached) in &self.reach {
+            if reached.iter().any(|f| f == function)
+                && !self.list.iter().any(|r| r.kernel.name == *kernel)
+            {
+                self.list.push(Refusal {
+                    kernel: RefusedKernel {
+                        name: kernel.to_string(),
+                        path: path.to_string(),
                         line,
-                        e.to_string(),
-                        false,
-                    );
-                }
-                if refusals.len() == before {
-                    return Err(e.into());
-                }
+                        reason: reason.clone(),
+                    },
+                    unrolled,
+                });
             }
         }
+    }
+
+    /// Refuses the `kernels` that `function` is inlined into (not its callers).
+    fn refuse_inlined(
+        &mut self,
+        kernels: &[AnnotatedKernel],
+        function: &str,
+        path: &str,
+        line: u32,
+        reason: String,
+    ) {
+        for k in kernels {
+            let into = k
+                .block_map
+                .blocks
+                .iter()
+                .any(|m| m.source.as_ref().is_some_and(|s| s.function == function));
+            if into {
+                self.list.push(Refusal {
+                    kernel: RefusedKernel {
+                        name: k.name.clone(),
+                        path: path.to_string(),
+                        line,
+                        reason: reason.clone(),
+                    },
+                    unrolled: false,
+                });
+            }
+        }
+    }
+
+    /// What the source itself refuses: a function declared again in an included file (its
+    /// definition gets the counters' parameter, the declaration there cannot, so the
+    /// annotated file would not build), and a barrier in a branch.
+    fn of_source(&mut self, source: &SourceFile, program: &str) {
+        for d in &source.declared_elsewhere {
+            let line = source
+                .function(&d.function)
+                .map_or(0, |f| f.extent.start.line);
+            let reason = format!(
+                "{program}:{line}: `{}` is also declared in {}:{}, an included file the \
+                 annotator cannot rewrite (it gives the definition the counters' parameter); \
+                 the kernels that run it run unannotated",
+                d.function, d.file, d.line
+            );
+            self.refuse(&d.function, program, line, reason, false);
+        }
+        for (function, line) in barriers_in_branches(source) {
+            let e = AnnotateError::BarrierInBranch {
+                path: program.to_string(),
+                line,
+                function: function.clone(),
+            };
+            self.refuse(&function, program, line, e.to_string(), false);
+        }
+    }
+
+    /// The functions to leave out of the annotated file: those only refused kernels run.
+    fn removed<'a>(&'a self, kernels: &[AnnotatedKernel]) -> Vec<&'a str> {
+        let live: Vec<&String> = kernels
+            .iter()
+            .flat_map(|k| &self.reach[k.name.as_str()])
+            .collect();
+        self.list
+            .iter()
+            .flat_map(|r| &self.reach[r.kernel.name.as_str()])
+            .filter(|f| !live.contains(f))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// The function a code generation error refuses, its line, and whether the kernels it is
+/// inlined into are refused (rather than those that run it); `None` for an error that
+/// refuses nothing (the whole file fails).
+fn refused_by(e: &CodegenError, source: &SourceFile) -> Option<(String, u32, bool)> {
+    match e {
+        CodegenError::MissingKernel { kernel, .. } => Some((kernel.clone(), 0, false)),
+        CodegenError::ReturnInMacro { kernel, line, .. } => Some((kernel.clone(), *line, false)),
+        CodegenError::InlinedAndCalled { function, .. } => {
+            Some((function.clone(), line_of(source, function), true))
+        }
+        CodegenError::CallThroughMacro { line, .. } => {
+            // The function whose body holds the call.
+            let f = source
+                .functions
+                .iter()
+                .find(|f| (f.extent.start.line..=f.extent.end.line).contains(line))?;
+            Some((f.name.clone(), *line, false))
+        }
+        CodegenError::Prototype { .. } => None,
     }
 }
 
