@@ -220,6 +220,33 @@ pub fn match_blocks(
         });
     }
 
+    if let Some(kc) = kernel_cfg {
+        preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
+    }
+    let source_depth = |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block]);
+    fold_statement_regions(
+        &mut blocks,
+        &block_operations,
+        analysis,
+        &ptx_cfg,
+        &source_depth,
+    );
+    BlockMap {
+        kernel: kernel.name.clone(),
+        blocks,
+    }
+}
+
+/// Dominance preservation, for blocks mapped into the kernel's own body (`kernel_cfg` is
+/// its source CFG): a block whose image breaks it loses its mapping (see the module's
+/// documentation).
+fn preserve_dominance(
+    blocks: &mut [BlockMatch],
+    kernel: &Function,
+    analysis: &FunctionAnalysis,
+    ptx_cfg: &Cfg,
+    kernel_cfg: &SourceCfg,
+) {
     // Dominance preservation, for blocks mapped into the kernel's own body: walk the
     // PTX dominator tree; a block whose image is not dominated by its nearest mapped
     // dominator's image loses its mapping. Post-dominance too: a block whose image
@@ -235,66 +262,52 @@ pub fn match_blocks(
         innermost_loop(analysis, a).map(|l| l.header)
             == innermost_loop(analysis, b).map(|l| l.header)
     };
-    if let Some(kc) = kernel_cfg {
-        for id in 0..blocks.len() {
-            let Some(s) = blocks[id].source.clone() else {
-                continue;
-            };
-            if s.function != kernel.name {
-                continue;
-            }
-            let mut d = ptx_cfg.immediate_dominator(id);
-            while let Some(a) = d {
-                if a == id {
-                    break;
-                }
-                if let Some(sa) = blocks[a]
-                    .source
-                    .as_ref()
-                    .filter(|sa| sa.function == kernel.name)
-                {
-                    let reason = if !cfgs[kc].dominates(sa.block, s.block)
-                        && !entered_loop(&cfgs[kc], sa.block, s.block)
-                    {
-                        Some(format!(
-                            "its dominator B{a} maps to S{}, which does not dominate S{}",
-                            sa.block, s.block
-                        ))
-                    } else if sa.block != s.block
-                        && same_iteration(a, id)
-                        && cfgs[kc].post_dominates(s.block, sa.block)
-                        && !ptx_post.post_dominates(id, a)
-                    {
-                        Some(format!(
-                            "S{} runs whenever S{} does, which its dominator B{a} maps to, \
-                             but B{id} runs on some paths from B{a} only",
-                            s.block, sa.block
-                        ))
-                    } else {
-                        None
-                    };
-                    if let Some(reason) = reason {
-                        blocks[id].reason = reason;
-                        blocks[id].source = None;
-                        blocks[id].confidence = 0.0;
-                    }
-                    break;
-                }
-                d = ptx_cfg.immediate_dominator(a);
-            }
+    for id in 0..blocks.len() {
+        let Some(s) = blocks[id].source.clone() else {
+            continue;
+        };
+        if s.function != kernel.name {
+            continue;
         }
-    }
-    let source_depth = |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block]);
-    fold_statement_regions(
-        &mut blocks,
-        &block_operations,
-        analysis,
-        &ptx_cfg,
-        &source_depth,
-    );
-    BlockMap {
-        kernel: kernel.name.clone(),
-        blocks,
+        let mut d = ptx_cfg.immediate_dominator(id);
+        while let Some(a) = d {
+            if a == id {
+                break;
+            }
+            if let Some(sa) = blocks[a]
+                .source
+                .as_ref()
+                .filter(|sa| sa.function == kernel.name)
+            {
+                let reason = if !kernel_cfg.dominates(sa.block, s.block)
+                    && !entered_loop(kernel_cfg, sa.block, s.block)
+                {
+                    Some(format!(
+                        "its dominator B{a} maps to S{}, which does not dominate S{}",
+                        sa.block, s.block
+                    ))
+                } else if sa.block != s.block
+                    && same_iteration(a, id)
+                    && kernel_cfg.post_dominates(s.block, sa.block)
+                    && !ptx_post.post_dominates(id, a)
+                {
+                    Some(format!(
+                        "S{} runs whenever S{} does, which its dominator B{a} maps to, \
+                         but B{id} runs on some paths from B{a} only",
+                        s.block, sa.block
+                    ))
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    blocks[id].reason = reason;
+                    blocks[id].source = None;
+                    blocks[id].confidence = 0.0;
+                }
+                break;
+            }
+            d = ptx_cfg.immediate_dominator(a);
+        }
     }
 }
 
