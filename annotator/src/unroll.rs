@@ -296,8 +296,20 @@ fn loop_copies(
     if !placed(enter) || !placed(reset) {
         return None;
     }
-    // Order the copies: a copy runs before those it reaches without passing the header of
-    // a PTX loop around them all.
+    let order = copy_order(analysis, in_loop)?;
+    let shapes = copy_shapes(map, &order)?;
+    Some(LoopCopies {
+        shapes,
+        enter,
+        reset,
+        unrolled_levels: levels,
+    })
+}
+
+/// The PTX copies `in_loop` in the order they run: a copy runs before those it reaches
+/// without passing the header of a PTX loop around them all; `None` unless that is a
+/// total order.
+fn copy_order(analysis: &FunctionAnalysis, in_loop: &[usize]) -> Option<Vec<usize>> {
     let loop_of = |b: usize| innermost_loop(analysis, b);
     let common: Vec<usize> = analysis
         .loops
@@ -332,6 +344,13 @@ fn loop_copies(
             }
         }
     }
+    Some(order)
+}
+
+/// The unrolled loops among the copies in `order`: each main loop (the most copies of
+/// the body) with the remainder after it (or, where the first block is a remainder, before
+/// it); `None` unless there are at least two and every remainder pairs with one main.
+fn copy_shapes(map: &BlockMap, order: &[usize]) -> Option<Vec<UnrollShape>> {
     let copies = |b: usize| map.blocks[b].copies;
     let most = order.iter().map(|&b| copies(b)).max()?;
     let is_main = |b: usize| copies(b) == most;
@@ -339,13 +358,11 @@ fn loop_copies(
     if mains < 2 {
         return None;
     }
-    // Each main with the remainder after it (or, where the first block is a remainder,
-    // before it).
     let remainder_first = !is_main(order[0]);
     let mut shapes = Vec::new();
     let mut pending: Option<usize> = None;
     let mut groups: Vec<(usize, Option<usize>)> = Vec::new();
-    for &b in &order {
+    for &b in order {
         match (is_main(b), remainder_first) {
             (true, false) => groups.push((b, None)),
             (true, true) => groups.push((b, pending.take())),
@@ -379,12 +396,7 @@ fn loop_copies(
             factor,
         });
     }
-    Some(LoopCopies {
-        shapes,
-        enter,
-        reset,
-        unrolled_levels: levels,
-    })
+    Some(shapes)
 }
 
 /// The blocks of the innermost natural loop of `cfg` containing `block`.
