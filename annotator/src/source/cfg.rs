@@ -451,93 +451,8 @@ impl Builder<'_> {
                 self.edge(decided, exit);
                 Some(exit)
             }
-            For => {
-                let [init, cond, inc, body] = n.children.as_slice() else {
-                    return Err(self.unsupported(n, "a `for` the parser did not complete"));
-                };
-                let mut c = cur;
-                if init.kind != Null && !init.in_macro {
-                    self.place_region(init.extent, at, c);
-                    c = self.expr(init, c);
-                }
-                let h = if cond.kind == Null && n.in_macro {
-                    self.new_block(BlockRole::LoopCondition, Insertion::Nothing)
-                } else if cond.kind == Null {
-                    self.new_block(
-                        BlockRole::LoopCondition,
-                        Insertion::EmptyCondition {
-                            offset: cond.extent.start.offset,
-                        },
-                    )
-                } else {
-                    self.condition_block(cond)
-                };
-                self.edge(c, h);
-                let decided = if cond.kind == Null {
-                    h
-                } else {
-                    self.expr(cond, h)
-                };
-                let i = if n.in_macro && (inc.kind == Null || inc.in_macro) {
-                    self.new_block(BlockRole::LoopIncrement, Insertion::Nothing)
-                } else if inc.kind == Null {
-                    self.new_block(
-                        BlockRole::LoopIncrement,
-                        Insertion::EmptyIncrement {
-                            offset: inc.extent.start.offset,
-                        },
-                    )
-                } else {
-                    let i = self.new_block(
-                        BlockRole::LoopIncrement,
-                        Insertion::WrapExpression {
-                            start: inc.extent.start.offset,
-                            end: inc.extent.end.offset,
-                        },
-                    );
-                    self.blocks[i].regions.push(inc.extent);
-                    i
-                };
-                let after_inc = if inc.kind == Null {
-                    i
-                } else {
-                    self.expr(inc, i)
-                };
-                self.edge(after_inc, h);
-                let exit = self.join();
-                self.loop_body(body, decided, i, exit)?;
-                if cond.kind != Null {
-                    self.edge(decided, exit);
-                }
-                Some(exit)
-            }
-            Switch => {
-                let [cond, body] = n.children.as_slice() else {
-                    return Err(self.unsupported(n, "a `switch` without a body"));
-                };
-                self.place_region(cond.extent, at, cur);
-                let decided = self.expr(cond, cur);
-                let exit = self.join();
-                self.breakable.push((None, exit));
-                let mut has_default = false;
-                let mut c: Option<usize> = None;
-                let stmts: &[AstNode] = if body.kind == Compound {
-                    &body.children
-                } else {
-                    std::slice::from_ref(body)
-                };
-                for s in stmts {
-                    c = self.switch_stmt(s, decided, c, &mut has_default)?;
-                }
-                self.breakable.pop();
-                if let Some(c) = c {
-                    self.edge(c, exit);
-                }
-                if !has_default {
-                    self.edge(decided, exit);
-                }
-                Some(exit)
-            }
+            For => self.for_stmt(n, at, cur)?,
+            Switch => self.switch(n, at, cur)?,
             Case | Default => {
                 return Err(self.unsupported(n, "a `case` label outside a switch's body"))
             }
@@ -569,6 +484,109 @@ impl Builder<'_> {
                 Some(self.expr(n, cur))
             }
         })
+    }
+
+    /// A `for`: init, the condition block, the body, the increment block and back.
+    fn for_stmt(
+        &mut self,
+        n: &AstNode,
+        at: Anchor,
+        cur: usize,
+    ) -> Result<Option<usize>, Unsupported> {
+        use NodeKind::*;
+        let [init, cond, inc, body] = n.children.as_slice() else {
+            return Err(self.unsupported(n, "a `for` the parser did not complete"));
+        };
+        let mut c = cur;
+        if init.kind != Null && !init.in_macro {
+            self.place_region(init.extent, at, c);
+            c = self.expr(init, c);
+        }
+        let h = if cond.kind == Null && n.in_macro {
+            self.new_block(BlockRole::LoopCondition, Insertion::Nothing)
+        } else if cond.kind == Null {
+            self.new_block(
+                BlockRole::LoopCondition,
+                Insertion::EmptyCondition {
+                    offset: cond.extent.start.offset,
+                },
+            )
+        } else {
+            self.condition_block(cond)
+        };
+        self.edge(c, h);
+        let decided = if cond.kind == Null {
+            h
+        } else {
+            self.expr(cond, h)
+        };
+        let i = if n.in_macro && (inc.kind == Null || inc.in_macro) {
+            self.new_block(BlockRole::LoopIncrement, Insertion::Nothing)
+        } else if inc.kind == Null {
+            self.new_block(
+                BlockRole::LoopIncrement,
+                Insertion::EmptyIncrement {
+                    offset: inc.extent.start.offset,
+                },
+            )
+        } else {
+            let i = self.new_block(
+                BlockRole::LoopIncrement,
+                Insertion::WrapExpression {
+                    start: inc.extent.start.offset,
+                    end: inc.extent.end.offset,
+                },
+            );
+            self.blocks[i].regions.push(inc.extent);
+            i
+        };
+        let after_inc = if inc.kind == Null {
+            i
+        } else {
+            self.expr(inc, i)
+        };
+        self.edge(after_inc, h);
+        let exit = self.join();
+        self.loop_body(body, decided, i, exit)?;
+        if cond.kind != Null {
+            self.edge(decided, exit);
+        }
+        Ok(Some(exit))
+    }
+
+    /// A `switch`: the decision, then its body's statements ([`Self::switch_stmt`]).
+    fn switch(
+        &mut self,
+        n: &AstNode,
+        at: Anchor,
+        cur: usize,
+    ) -> Result<Option<usize>, Unsupported> {
+        use NodeKind::*;
+        let [cond, body] = n.children.as_slice() else {
+            return Err(self.unsupported(n, "a `switch` without a body"));
+        };
+        self.place_region(cond.extent, at, cur);
+        let decided = self.expr(cond, cur);
+        let exit = self.join();
+        self.breakable.push((None, exit));
+        let mut has_default = false;
+        let mut c: Option<usize> = None;
+        let stmts: &[AstNode] = if body.kind == Compound {
+            &body.children
+        } else {
+            std::slice::from_ref(body)
+        };
+        for s in stmts {
+            c = self.switch_stmt(s, decided, c, &mut has_default)?;
+        }
+        self.breakable.pop();
+        if let Some(c) = c {
+            self.edge(c, exit);
+        }
+        if !has_default {
+            self.edge(decided, exit);
+        }
+        Ok(Some(exit))
     }
 
     /// One statement of a switch body: a case label starts a block entered from the
