@@ -33,9 +33,9 @@ impl Architecture {
             let (name, index) = split_index(segment).ok_or_else(|| {
                 invalid(format!("`{segment}` is not a field name or `name[index]`"))
             })?;
-            let table = at
-                .as_table_mut()
-                .ok_or_else(|| invalid(format!("`{name}` is inside a field that is not a table")))?;
+            let table = at.as_table_mut().ok_or_else(|| {
+                invalid(format!("`{name}` is inside a field that is not a table"))
+            })?;
             if last && index.is_none() {
                 let new = match (table.get(name), parsed) {
                     // `1500` for a field of floating-point numbers.
@@ -73,6 +73,21 @@ impl Architecture {
             },
             e => e,
         })
+    }
+
+    /// The value of the field `key` (as [`Architecture::with_setting`] names it), in TOML
+    /// syntax; `None` where the description leaves it out or has no such field.
+    pub fn setting(&self, key: &str) -> Option<String> {
+        let root = toml::Value::try_from(self).ok()?;
+        let mut at = &root;
+        for segment in key.split('.') {
+            let (name, index) = split_index(segment)?;
+            at = at.as_table()?.get(name)?;
+            if let Some(n) = index {
+                at = at.as_array()?.get(n)?;
+            }
+        }
+        Some(at.to_string())
     }
 
     /// The description with every field that only the model reads set to a fixed value:
@@ -147,6 +162,13 @@ mod tests {
         let base = h100();
         let v = base.with_setting("sm_count", "66", "p").unwrap();
         assert_eq!(v.sm_count, 66);
+        assert_eq!(v.setting("sm_count").as_deref(), Some("66"));
+        assert_eq!(
+            base.setting("memory.dram_gb_per_s").as_deref(),
+            Some("3350.0")
+        );
+        assert_eq!(base.setting("units[1].lanes").as_deref(), Some("32"));
+        assert_eq!(base.setting("memory.l2_bytes"), None);
         assert_eq!(
             Architecture {
                 sm_count: 132,
@@ -165,7 +187,9 @@ mod tests {
         let v = base.with_setting("ops.fp32_add.latency", "6", "p").unwrap();
         assert_eq!(v.ops.fp32_add.latency, 6);
         // An optional field the base leaves out.
-        let v = base.with_setting("memory.l2_bytes", "52428800", "p").unwrap();
+        let v = base
+            .with_setting("memory.l2_bytes", "52428800", "p")
+            .unwrap();
         assert_eq!(v.memory.l2_bytes, Some(52_428_800));
     }
 
