@@ -358,7 +358,7 @@ struct Modelled {
     outcome: Outcome,
     profile: Option<LaunchProfile>,
     /// Its outcomes under the sweep's points, in their order.
-    points: Vec<Outcome>,
+    points: Arc<Vec<Outcome>>,
 }
 
 /// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
@@ -368,7 +368,7 @@ struct Sweep {
     /// The points' architectures, in the manifest's order.
     archs: Vec<Architecture>,
     /// By launch index: its outcome under each point.
-    outcomes: Mutex<HashMap<usize, Vec<Outcome>>>,
+    outcomes: Mutex<HashMap<usize, Arc<Vec<Outcome>>>>,
     /// Whether the host was told a simulated limit ([`Shim::simulated_limits`]).
     limits_seen: AtomicBool,
 }
@@ -394,28 +394,51 @@ impl Sweep {
         }))
     }
 
-    /// Writes every point's report (`report` with the point's outcomes), then the status.
+    /// Writes every point's report (`report` with the point's outcomes) if asked, then
+    /// the status with every point's totals.
     fn write(&self, report: &Report) -> Result<(), String> {
         let outcomes = lock(&self.outcomes);
+        let outcome = |i: usize, l: &Launch| -> Option<&Outcome> { outcomes.get(&l.index)?.get(i) };
+        let own = report
+            .launches
+            .iter()
+            .map(|l| (l.kernel.as_str(), l.estimate()));
+        let mut status = crate::sweep::Status {
+            points: self.archs.len(),
+            host_saw_simulated_limits: self.limits_seen.load(Ordering::Relaxed),
+            own: crate::sweep::kernels(own),
+            results: Vec::with_capacity(self.archs.len()),
+        };
         for (i, (point, arch)) in self.manifest.points.iter().zip(&self.archs).enumerate() {
+            // A launch the model never saw (not annotated, say) keeps the run's outcome.
+            let point_outcomes: Vec<Option<&Outcome>> =
+                report.launches.iter().map(|l| outcome(i, l)).collect();
+            let estimates = report.launches.iter().zip(&point_outcomes).map(|(l, o)| {
+                let e = match o {
+                    Some(Outcome::Simulated(e)) => Some(e),
+                    Some(Outcome::NotSimulated { .. }) => None,
+                    None => l.estimate(),
+                };
+                (l.kernel.as_str(), e)
+            });
+            status.results.push(crate::sweep::kernels(estimates));
+            if !self.manifest.reports {
+                continue;
+            }
             let mut r = report.clone();
             r.arch = arch.name.clone();
             r.clock_mhz = arch.clock_mhz;
             r.model = Some(crate::report::model_identity(arch));
             r.programs.clear();
-            for l in &mut r.launches {
+            for (l, o) in r.launches.iter_mut().zip(point_outcomes) {
                 l.profile = None;
-                if let Some(o) = outcomes.get(&l.index).and_then(|o| o.get(i)) {
+                if let Some(o) = o {
                     l.outcome = o.clone();
                 }
             }
             r.write(&point.report)
                 .map_err(|e| format!("{}: {e}", point.report.display()))?;
         }
-        let status = crate::sweep::Status {
-            points: self.archs.len(),
-            host_saw_simulated_limits: self.limits_seen.load(Ordering::Relaxed),
-        };
         crate::sweep::write(&self.manifest.status, &status).map_err(|e| e.to_string())
     }
 }
@@ -1241,7 +1264,7 @@ fn model_batch(
             let outcome = Outcome::NotSimulated {
                 reason: format!("reading the records back: {e}"),
             };
-            done.push((p, outcome, None, Vec::new()));
+            done.push((p, outcome, None, Arc::new(Vec::new())));
             continue;
         }
         let records = batch.arena.records(*slot, p.words);
@@ -1276,9 +1299,11 @@ fn model_batch(
         };
         let outcome = guarded(arch);
         // The same records under each of the sweep's architectures.
-        let points: Vec<Outcome> = sweep
-            .map(|s| s.archs.iter().map(|a| guarded(Some(a))).collect())
-            .unwrap_or_default();
+        let points: Arc<Vec<Outcome>> = Arc::new(
+            sweep
+                .map(|s| s.archs.iter().map(|a| guarded(Some(a))).collect())
+                .unwrap_or_default(),
+        );
         Stats::add(&stats.model_ns, modelling);
         stats.modelled.fetch_add(1, Ordering::Relaxed);
         let profile = match (&outcome, &p.model.profile) {
@@ -1306,7 +1331,7 @@ fn model_batch(
                 records: kept,
                 outcome: outcome.clone(),
                 profile: profile.clone(),
-                points: points.clone(),
+                points: Arc::clone(&points),
             },
         );
         done.push((p, outcome, profile, points));
@@ -1315,7 +1340,7 @@ fn model_batch(
         let mut outcomes = lock(&sweep.outcomes);
         for (p, _, _, points) in &done {
             if !points.is_empty() {
-                outcomes.insert(p.index, points.clone());
+                outcomes.insert(p.index, Arc::clone(points));
             }
         }
     }

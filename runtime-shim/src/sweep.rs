@@ -5,9 +5,10 @@
 //! point; the command turns the reports into a table, a CSV and a plot
 //! (`srcsim sweep --help`).
 //!
-//! `SRCSIM_SWEEP=FILE` names a [`Manifest`] (JSON). At exit the shim writes each point's
-//! report (the run's report with that point's outcomes, schema `srcsim.report/2`, no
-//! profiles) and then the [`Status`] to `status`.
+//! `SRCSIM_SWEEP=FILE` names a [`Manifest`] (JSON). At exit the shim writes the
+//! [`Status`] to `status`: per point, and for its own architecture, the per-kernel totals
+//! ([`PointKernel`]); with `reports`, also each point's full report first (the run's report
+//! with that point's outcomes, schema `srcsim.report/2`, no profiles).
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +22,9 @@ pub struct Manifest {
     pub points: Vec<ManifestPoint>,
     /// Where the shim writes its [`Status`] once every point's report is written.
     pub status: PathBuf,
+    /// Whether to write every point's full report (else only the status's totals).
+    #[serde(default)]
+    pub reports: bool,
 }
 
 /// One point of a [`Manifest`].
@@ -29,7 +33,7 @@ pub struct ManifestPoint {
     /// An architecture TOML file whose annotation view is `SRCSIM_ARCH`'s (only the
     /// model's fields differ: `pipeline_model::Architecture::annotation_view`).
     pub arch: PathBuf,
-    /// The report to write (JSON).
+    /// The report to write (JSON), if the manifest asks for `reports`.
     pub report: PathBuf,
 }
 
@@ -42,6 +46,10 @@ pub struct Status {
     /// sizes, local memory) because the CPU stood in for a GPU it asked for: then a point
     /// that changes them may make the program launch other work, and needs its own run.
     pub host_saw_simulated_limits: bool,
+    /// Per kernel and the total ([`kernels`]) under the run's own architecture.
+    pub own: Vec<PointKernel>,
+    /// The same for every point of the manifest, in its order.
+    pub results: Vec<Vec<PointKernel>>,
 }
 
 /// Why a sweep file could not be used.
@@ -196,7 +204,7 @@ pub fn grid(parameters: &[Parameter]) -> Vec<Vec<String>> {
 }
 
 /// One kernel's (or, as `total`, the program's) estimate at one point of a sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PointKernel {
     /// The kernel, or [`TOTAL`].
     pub kernel: String,
@@ -215,16 +223,18 @@ pub struct PointKernel {
 /// The kernel name of a point's program-wide row.
 pub const TOTAL: &str = "total";
 
-/// Per kernel (in order of first launch) and then [`TOTAL`]: what a point's report
-/// estimates.
-pub fn kernels(report: &crate::report::Report) -> Vec<PointKernel> {
+/// Per kernel (in order of first launch) and then [`TOTAL`]: what the launches, each a
+/// kernel name and its estimate (none: not simulated), add up to.
+pub fn kernels<'a>(
+    launches: impl IntoIterator<Item = (&'a str, Option<&'a crate::report::Estimate>)>,
+) -> Vec<PointKernel> {
     let mut rows: Vec<PointKernel> = Vec::new();
-    for l in &report.launches {
-        let i = match rows.iter().position(|r| r.kernel == l.kernel) {
+    for (kernel, estimate) in launches {
+        let i = match rows.iter().position(|r| r.kernel == kernel) {
             Some(i) => i,
             None => {
                 rows.push(PointKernel {
-                    kernel: l.kernel.clone(),
+                    kernel: kernel.to_string(),
                     launches: 0,
                     not_simulated: 0,
                     cycles: 0,
@@ -235,7 +245,7 @@ pub fn kernels(report: &crate::report::Report) -> Vec<PointKernel> {
             }
         };
         let row = &mut rows[i];
-        match l.estimate() {
+        match estimate {
             Some(e) => {
                 row.launches += 1;
                 row.cycles += e.cycles;

@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use pipeline_model::Architecture;
-use srcsim::report::Report;
-use srcsim::sweep::{self, Manifest, ManifestPoint, Parameter, PointResult, Status};
+use srcsim::sweep::{self, Manifest, ManifestPoint, Parameter, PointKernel, PointResult, Status};
 
 use crate::run::{run_program, ShimArgs};
 
@@ -33,6 +32,11 @@ pub struct SweepArgs {
     /// base architecture as a heat map for two.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Also write every point's full report (pNNN.json, as `srcsim run --report` gives)
+    /// beside its architecture file; without it only the totals come back, which is cheaper
+    /// for programs of many launches.
+    #[arg(long)]
+    pub point_reports: bool,
 }
 
 /// One point: its values, its architecture and where its files go.
@@ -76,22 +80,20 @@ pub fn run(args: &SweepArgs) -> Result<u8> {
     };
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let points = points(&base, &parameters, &dir)?;
-    let runs = evaluate(args, &points, &dir)?;
+    let evaluated = evaluate(args, &points, &dir)?;
+    let runs: Vec<usize> = evaluated.iter().map(|(run, _)| *run).collect();
     let results: Vec<PointResult> = points
         .iter()
-        .zip(&runs)
+        .zip(evaluated)
         .enumerate()
-        .map(|(index, (p, run))| {
-            let report = Report::read(&p.report)?;
-            Ok(PointResult {
-                index,
-                values: p.values.clone(),
-                arch: p.toml.clone(),
-                run: *run,
-                kernels: sweep::kernels(&report),
-            })
+        .map(|(index, (p, (run, kernels)))| PointResult {
+            index,
+            values: p.values.clone(),
+            arch: p.toml.clone(),
+            run,
+            kernels,
         })
-        .collect::<Result<_>>()?;
+        .collect();
     print!("{}", sweep::table(&parameters, &results));
     let total_runs = runs.iter().max().copied().unwrap_or(0);
     println!(
@@ -185,9 +187,13 @@ fn points(base: &Architecture, parameters: &[Parameter], dir: &Path) -> Result<V
 
 /// Runs the program as often as the points' annotations (and, when the host sizes its
 /// work by the simulated GPU's limits, those limits) differ, each run estimating all of
-/// its points; the run (from 1) each point's report came from.
-fn evaluate(args: &SweepArgs, points: &[Point], dir: &Path) -> Result<Vec<usize>> {
-    let mut run_of = vec![0usize; points.len()];
+/// its points; per point, the run (from 1) it came from and its totals.
+fn evaluate(
+    args: &SweepArgs,
+    points: &[Point],
+    dir: &Path,
+) -> Result<Vec<(usize, Vec<PointKernel>)>> {
+    let mut run_of = vec![(0usize, Vec::new()); points.len()];
     // Groups still to run: the points, and whether the host's view of the GPU must match.
     let mut queue: Vec<(Vec<usize>, bool)> = Vec::new();
     let mut keys: Vec<String> = Vec::new();
@@ -210,8 +216,16 @@ fn evaluate(args: &SweepArgs, points: &[Point], dir: &Path) -> Result<Vec<usize>
         });
         runs += 1;
         let status = run_group(args, points, &same, dir, runs)?;
+        if status.results.len() + 1 != same.len() {
+            bail!(
+                "run {runs} of the sweep: the shim estimated {} of {} points",
+                status.results.len() + 1,
+                same.len()
+            );
+        }
+        let mut results = std::iter::once(status.own.clone()).chain(status.results.clone());
         for &i in &same {
-            run_of[i] = runs;
+            run_of[i] = (runs, results.next().unwrap_or_default());
         }
         if !other.is_empty() {
             queue.push((other, true));
@@ -253,6 +267,7 @@ fn run_group(
             })
             .collect(),
         status: status_path.clone(),
+        reports: args.point_reports,
     };
     sweep::write(&manifest_path, &manifest)?;
     let mut shim = args.shim.clone();
@@ -260,7 +275,7 @@ fn run_group(
     let manifest_env = manifest_path.display().to_string();
     let status = run_program(
         &shim,
-        Some(&rep.report),
+        args.point_reports.then_some(rep.report.as_path()),
         &[("SRCSIM_SWEEP", &manifest_env), ("SRCSIM_TABLE", "0")],
     )?;
     if !status.success() {

@@ -63,7 +63,11 @@ fn sweep(dir: &Path, name: &str, sets: &[&str], program: &str) -> Vec<Row> {
     let svg = dir.join(format!("{name}.svg"));
     let mut args = vec!["sweep", "--arch", "hopper_h100"];
     for s in sets {
-        args.extend(["--set", s]);
+        if s.starts_with("--") {
+            args.push(s);
+        } else {
+            args.extend(["--set", s]);
+        }
     }
     args.extend([
         "--report",
@@ -87,7 +91,12 @@ fn cycles(report: &Report) -> Vec<Option<u64>> {
 #[test]
 fn an_sm_sweep_is_every_single_run_and_never_slower_with_more_sms() {
     let dir = tempfile::tempdir().unwrap();
-    let rows = sweep(dir.path(), "sm", &["sm_count=1..132"], "matmul");
+    let rows = sweep(
+        dir.path(),
+        "sm",
+        &["sm_count=1..132", "--point-reports"],
+        "matmul",
+    );
     let totals = totals(&rows);
     assert_eq!(totals.len(), 132);
     for (i, row) in totals.iter().enumerate() {
