@@ -1299,9 +1299,34 @@ fn model_batch(
         };
         let outcome = guarded(arch);
         // The same records under each of the sweep's architectures.
+        // Spread over the cores: each point walks all the records.
         let points: Arc<Vec<Outcome>> = Arc::new(
             sweep
-                .map(|s| s.archs.iter().map(|a| guarded(Some(a))).collect())
+                .map(|s| {
+                    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let chunk = s.archs.len().div_ceil(threads).max(1);
+                    std::thread::scope(|scope| {
+                        let parts: Vec<_> = s
+                            .archs
+                            .chunks(chunk)
+                            .map(|archs| {
+                                scope.spawn(|| {
+                                    archs.iter().map(|a| guarded(Some(a))).collect::<Vec<_>>()
+                                })
+                            })
+                            .collect();
+                        parts
+                            .into_iter()
+                            .zip(s.archs.chunks(chunk))
+                            .flat_map(|(h, archs)| {
+                                h.join().unwrap_or_else(|_| {
+                                    let reason = "the model's thread failed".to_string();
+                                    vec![Outcome::NotSimulated { reason }; archs.len()]
+                                })
+                            })
+                            .collect()
+                    })
+                })
                 .unwrap_or_default(),
         );
         Stats::add(&stats.model_ns, modelling);
