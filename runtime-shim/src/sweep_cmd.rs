@@ -281,9 +281,7 @@ fn run_group(
     if !status.success() {
         bail!("the program failed ({status}) in run {run} of the sweep");
     }
-    sweep::read::<Status>(&status_path)
-        .with_context(|| {
-            "the shim wrote no sweep status: did the program launch any kernel through OpenCL?"
-        })
-        .map_err(Into::into)
+    sweep::read::<Status>(&status_path).with_context(|| {
+        "the shim wrote no sweep status: did the program launch any kernel through OpenCL?"
+    })
 }
