@@ -24,6 +24,7 @@ pub mod kernel;
 pub mod occupancy;
 pub mod sampling;
 pub mod timing;
+pub mod variant;
 
 pub use arch::{
     ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE, L2, MSHR,

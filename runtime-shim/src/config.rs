@@ -1,5 +1,5 @@
 //! The shim's settings, from the environment: `SRCSIM_ARCH`, `SRCSIM_REPORT`,
-//! `SRCSIM_LOG`, `SRCSIM_TABLE`, `SRCSIM_KEEP_DEVICE_TYPE`, `SRCSIM_PROFILE` (and
+//! `SRCSIM_LOG`, `SRCSIM_TABLE`, `SRCSIM_KEEP_DEVICE_TYPE`, `SRCSIM_PROFILE`, `SRCSIM_SWEEP` (and
 //! `SRCSIM_CACHE_DIR`, read by the cache).
 
 use std::path::PathBuf;
@@ -33,6 +33,9 @@ pub struct Config {
     pub keep_device_type: bool,
     /// `SRCSIM_PROFILE=1`: count executions and cycles per source block (and line).
     pub profile: bool,
+    /// `SRCSIM_SWEEP=FILE`: also estimate every launch under the architectures this
+    /// manifest lists (`srcsim sweep`; [`crate::sweep::Manifest`]).
+    pub sweep: Option<PathBuf>,
 }
 
 impl Config {
@@ -54,6 +57,7 @@ impl Config {
             table: var("SRCSIM_TABLE").is_none_or(|v| v != "0"),
             keep_device_type: var("SRCSIM_KEEP_DEVICE_TYPE").is_some_and(|v| v != "0"),
             profile: var("SRCSIM_PROFILE").is_some_and(|v| v != "0"),
+            sweep: var("SRCSIM_SWEEP").map(PathBuf::from),
         };
         if let Some(bad) = bad_log {
             config.log(

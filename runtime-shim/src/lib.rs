@@ -16,6 +16,8 @@ pub mod config;
 mod ffi;
 mod interpose;
 mod layer;
+pub mod plot;
 mod quiet;
 pub mod report;
 pub mod shim;
+pub mod sweep;

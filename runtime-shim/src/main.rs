@@ -5,6 +5,7 @@ mod analyze;
 mod gate;
 mod run;
 mod show_report;
+mod sweep_cmd;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,11 @@ enum Command {
     /// Show a saved report (srcsim run --report FILE.json): the per-kernel table, or with
     /// --lines the line profile of a run with --profile.
     Report(show_report::ReportArgs),
+    /// Run a host program once and estimate its kernels on many variants of an
+    /// architecture (--set KEY=VALUES, one or more): a table, a long CSV (--report) and a
+    /// plot (--plot). Points that change only what the model reads share one run; points
+    /// that change the annotation (latencies, units, front end) take a run each.
+    Sweep(sweep_cmd::SweepArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
             Ok(2)
         }),
         Command::Report(args) => show_report::run(&args).map(|()| 0),
+        Command::Sweep(args) => sweep_cmd::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

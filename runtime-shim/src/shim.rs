@@ -10,7 +10,7 @@
 //! the shadow, and launches enqueue the shadow.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -358,6 +358,90 @@ struct Modelled {
     records: Vec<u64>,
     outcome: Outcome,
     profile: Option<LaunchProfile>,
+    /// Its outcomes under the sweep's points, in their order.
+    points: Arc<Vec<Outcome>>,
+}
+
+/// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
+/// under besides the shim's own, and what came of each launch there.
+struct Sweep {
+    manifest: crate::sweep::Manifest,
+    /// The points' architectures, in the manifest's order.
+    archs: Vec<Architecture>,
+    /// By launch index: its outcome under each point.
+    outcomes: Mutex<HashMap<usize, Arc<Vec<Outcome>>>>,
+    /// Whether the host was told a simulated limit ([`Shim::simulated_limits`]).
+    limits_seen: AtomicBool,
+}
+
+impl Sweep {
+    /// The sweep `config` asks for, if any; why it cannot be done, if so.
+    fn from_config(config: &Config) -> Result<Option<Sweep>, String> {
+        let Some(path) = &config.sweep else {
+            return Ok(None);
+        };
+        let manifest: crate::sweep::Manifest =
+            crate::sweep::read(path).map_err(|e| e.to_string())?;
+        let archs = manifest
+            .points
+            .iter()
+            .map(|p| Architecture::load(&p.arch.display().to_string()).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(Sweep {
+            manifest,
+            archs,
+            outcomes: Mutex::new(HashMap::new()),
+            limits_seen: AtomicBool::new(false),
+        }))
+    }
+
+    /// Writes every point's report (`report` with the point's outcomes) if asked, then
+    /// the status with every point's totals.
+    fn write(&self, report: &Report) -> Result<(), String> {
+        let outcomes = lock(&self.outcomes);
+        let outcome = |i: usize, l: &Launch| -> Option<&Outcome> { outcomes.get(&l.index)?.get(i) };
+        let own = report
+            .launches
+            .iter()
+            .map(|l| (l.kernel.as_str(), l.estimate()));
+        let mut status = crate::sweep::Status {
+            points: self.archs.len(),
+            host_saw_simulated_limits: self.limits_seen.load(Ordering::Relaxed),
+            own: crate::sweep::kernels(own),
+            results: Vec::with_capacity(self.archs.len()),
+        };
+        for (i, (point, arch)) in self.manifest.points.iter().zip(&self.archs).enumerate() {
+            // A launch the model never saw (not annotated, say) keeps the run's outcome.
+            let point_outcomes: Vec<Option<&Outcome>> =
+                report.launches.iter().map(|l| outcome(i, l)).collect();
+            let estimates = report.launches.iter().zip(&point_outcomes).map(|(l, o)| {
+                let e = match o {
+                    Some(Outcome::Simulated(e)) => Some(e),
+                    Some(Outcome::NotSimulated { .. }) => None,
+                    None => l.estimate(),
+                };
+                (l.kernel.as_str(), e)
+            });
+            status.results.push(crate::sweep::kernels(estimates));
+            if !self.manifest.reports {
+                continue;
+            }
+            let mut r = report.clone();
+            r.arch = arch.name.clone();
+            r.clock_mhz = arch.clock_mhz;
+            r.model = Some(crate::report::model_identity(arch));
+            r.programs.clear();
+            for (l, o) in r.launches.iter_mut().zip(point_outcomes) {
+                l.profile = None;
+                if let Some(o) = o {
+                    l.outcome = o.clone();
+                }
+            }
+            r.write(&point.report)
+                .map_err(|e| format!("{}: {e}", point.report.display()))?;
+        }
+        crate::sweep::write(&self.manifest.status, &status).map_err(|e| e.to_string())
+    }
 }
 
 /// What `launch` did.
@@ -399,6 +483,8 @@ pub struct Shim {
     batches: Arc<Batches<Pending>>,
     worker: Mutex<Option<Worker>>,
     stats: Arc<Stats>,
+    /// `SRCSIM_SWEEP`: more architectures to estimate every launch under.
+    sweep: Option<Arc<Sweep>>,
 }
 
 /// The process's shim, created on first use.
@@ -428,7 +514,15 @@ impl Shim {
                 &format!("SRCSIM_ARCH: {e}; nothing will be simulated"),
             );
         }
+        let sweep = Sweep::from_config(&config).unwrap_or_else(|e| {
+            config.log(
+                Level::Warn,
+                &format!("SRCSIM_SWEEP: {e}; no sweep, only SRCSIM_ARCH is estimated"),
+            );
+            None
+        });
         Shim {
+            sweep: sweep.map(Arc::new),
             cache: AnnotationCache::from_env(),
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
@@ -504,6 +598,11 @@ impl Shim {
             Some(d) => state.substitutes.contains(&d),
             None => !state.substitutes.is_empty(),
         };
+        if substituted {
+            if let Some(s) = &self.sweep {
+                s.limits_seen.store(true, Ordering::Relaxed);
+            }
+        }
         substituted.then(|| DeviceLimits {
             compute_units: arch.sm_count,
             max_work_group_size: arch.limits.max_work_group_size as usize,
@@ -1077,12 +1176,14 @@ impl Shim {
             let report = Arc::clone(&self.report);
             let batches = Arc::clone(&self.batches);
             let stats = Arc::clone(&self.stats);
+            let sweep = self.sweep.clone();
             let thread = std::thread::Builder::new()
                 .name("srcsim-model".to_string())
                 .spawn(move || {
                     let mut last: HashMap<*const KernelModel, Modelled> = HashMap::new();
                     for batch in rx {
-                        model_batch(arch.as_ref(), &batch, &report, &mut last, &stats);
+                        let sweep = sweep.as_deref();
+                        model_batch(arch.as_ref(), sweep, &batch, &report, &mut last, &stats);
                         batch.read.release();
                         batches.recycle(batch.arena);
                     }
@@ -1122,6 +1223,11 @@ impl Shim {
                 );
             }
         }
+        if let Some(sweep) = &self.sweep {
+            if let Err(e) = sweep.write(&report) {
+                self.log(Level::Warn, &format!("writing the sweep's reports: {e}"));
+            }
+        }
         drop(report);
         if self.config.log >= Level::Info {
             self.log(
@@ -1144,6 +1250,7 @@ impl Shim {
 /// `report`.
 fn model_batch(
     arch: Option<&Architecture>,
+    sweep: Option<&Sweep>,
     batch: &Batch<Pending>,
     report: &Mutex<Report>,
     last: &mut HashMap<*const KernelModel, Modelled>,
@@ -1158,7 +1265,7 @@ fn model_batch(
             let outcome = Outcome::NotSimulated {
                 reason: format!("reading the records back: {e}"),
             };
-            done.push((p, outcome, None));
+            done.push((p, outcome, None, Arc::new(Vec::new())));
             continue;
         }
         let records = batch.arena.records(*slot, p.words);
@@ -1170,7 +1277,7 @@ fn model_batch(
                 && m.buffer_bytes == p.buffer_bytes
                 && m.records == records
             {
-                done.push((p, m.outcome.clone(), m.profile.clone()));
+                done.push((p, m.outcome.clone(), m.profile.clone(), m.points.clone()));
                 stats.reused.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
@@ -1178,7 +1285,7 @@ fn model_batch(
         let modelling = Instant::now();
         // A bug in the model loses this launch's estimate, not every later one: the
         // thread goes on, and the report says why.
-        let outcome =
+        let guarded = |arch: Option<&Architecture>| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model(arch, p, records)))
                 .unwrap_or_else(|panic| Outcome::NotSimulated {
                     reason: format!(
@@ -1189,7 +1296,40 @@ fn model_batch(
                             .or_else(|| panic.downcast_ref::<&str>().copied())
                             .unwrap_or("no message")
                     ),
-                });
+                })
+        };
+        let outcome = guarded(arch);
+        // The same records under each of the sweep's architectures.
+        // Spread over the cores: each point walks all the records.
+        let points: Arc<Vec<Outcome>> = Arc::new(
+            sweep
+                .map(|s| {
+                    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let chunk = s.archs.len().div_ceil(threads).max(1);
+                    std::thread::scope(|scope| {
+                        let parts: Vec<_> = s
+                            .archs
+                            .chunks(chunk)
+                            .map(|archs| {
+                                scope.spawn(|| {
+                                    archs.iter().map(|a| guarded(Some(a))).collect::<Vec<_>>()
+                                })
+                            })
+                            .collect();
+                        parts
+                            .into_iter()
+                            .zip(s.archs.chunks(chunk))
+                            .flat_map(|(h, archs)| {
+                                h.join().unwrap_or_else(|_| {
+                                    let reason = "the model's thread failed".to_string();
+                                    vec![Outcome::NotSimulated { reason }; archs.len()]
+                                })
+                            })
+                            .collect()
+                    })
+                })
+                .unwrap_or_default(),
+        );
         Stats::add(&stats.model_ns, modelling);
         stats.modelled.fetch_add(1, Ordering::Relaxed);
         let profile = match (&outcome, &p.model.profile) {
@@ -1217,12 +1357,21 @@ fn model_batch(
                 records: kept,
                 outcome: outcome.clone(),
                 profile: profile.clone(),
+                points: Arc::clone(&points),
             },
         );
-        done.push((p, outcome, profile));
+        done.push((p, outcome, profile, points));
+    }
+    if let Some(sweep) = sweep {
+        let mut outcomes = lock(&sweep.outcomes);
+        for (p, _, _, points) in &done {
+            if !points.is_empty() {
+                outcomes.insert(p.index, Arc::clone(points));
+            }
+        }
     }
     let mut report = lock(report);
-    for (p, outcome, profile) in done {
+    for (p, outcome, profile, _) in done {
         let launch = &mut report.launches[p.index];
         launch.outcome = outcome;
         if profile.is_some() {
