@@ -321,9 +321,31 @@ pub fn estimate(
     check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
-    let dealt = deal(arch, geometry, records, n_par);
-    let traffic = Traffic::of(arch, resources, &dealt, records.usage_scale);
-    let contention = contention(arch, &dealt.usage, &traffic, records.usage_scale);
+    let mut dealer = Dealer::new(arch, n_par);
+    let divergence = walk_groups(arch, geometry, records, &mut |g| dealer.take(g));
+    let dealt = dealer.finish(divergence);
+    Ok(finish_estimate(
+        arch,
+        resources,
+        occ,
+        n_par,
+        &dealt,
+        records.usage_scale,
+    ))
+}
+
+/// The estimate once the work-groups are dealt: the memory traffic, the contention terms,
+/// what bound the launch, and its cycles with the launch cost.
+fn finish_estimate(
+    arch: &Architecture,
+    resources: &KernelResources,
+    occ: Occupancy,
+    n_par: u64,
+    dealt: &Dealt,
+    usage_scale: u64,
+) -> KernelEstimate {
+    let traffic = Traffic::of(arch, resources, dealt, usage_scale);
+    let contention = contention(arch, &dealt.usage, &traffic, usage_scale);
     let (busiest, worst) = contention
         .iter()
         .copied()
@@ -350,7 +372,7 @@ pub fn estimate(
         bound
     };
     let cycles = launch_cycles + t_kernel.ceil() as u64;
-    Ok(KernelEstimate {
+    KernelEstimate {
         cycles,
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_lat,
@@ -365,7 +387,7 @@ pub fn estimate(
         parallel_work_groups: n_par,
         work_groups: dealt.work_groups,
         warps: dealt.warps,
-    })
+    }
 }
 
 /// The records fit the launch: no empty range, at least the architecture's resources per
@@ -403,9 +425,9 @@ fn check_records(
 
 /// What dealing a launch's work-groups to the SMs gave.
 struct Dealt {
-    /// `usage[sm][sub-core][r]`: the summed `use_W(r)` of the warps dealt to each
-    /// sub-core, in records' units.
-    usage: Vec<Vec<Vec<u64>>>,
+    /// The summed `use_W(r)` of the warps dealt to each sub-core, in records' units
+    /// ([`SmUsage`]).
+    usage: SmUsage,
     /// When the last work-group finishes (`t_opt`).
     t_opt: u64,
     /// Bytes past the L1 of every work-item, and of the first wave's work-groups alone.
@@ -417,52 +439,67 @@ struct Dealt {
     warps: u64,
 }
 
-/// Deals the launch's work-groups to the SMs: the first `n_par` in turn, each later one to
-/// the SM whose group finishes first; each group's warps to the sub-cores round-robin. A
-/// group takes its slowest warp's time ([`WarpTally`]).
-fn deal(
+/// Per SM, per sub-core, per resource: usage summed over the warps dealt there.
+struct SmUsage {
+    values: Vec<u64>,
+    sub_cores: usize,
+    resources: usize,
+}
+
+impl SmUsage {
+    /// The usage of sub-core `sub` of SM `sm`, per resource.
+    fn of_mut(&mut self, sm: usize, sub: usize) -> &mut [u64] {
+        let at = (sm * self.sub_cores + sub) * self.resources;
+        &mut self.values[at..at + self.resources]
+    }
+
+    /// Per SM, its sub-cores' usage of resource `r`.
+    fn per_sm(&self, r: usize) -> impl Iterator<Item = impl Iterator<Item = u64> + '_> + '_ {
+        self.values
+            .chunks_exact(self.sub_cores * self.resources)
+            .map(move |sm| sm.chunks_exact(self.resources).map(move |sub| sub[r]))
+    }
+}
+
+/// One work-group as the dealing sees it: its time (its slowest warp's, [`WarpTally`]),
+/// the usage of its warps per sub-core counted from the one its first warp goes to, the
+/// bytes its work-items move past the L1, and its warps.
+struct Group<'a> {
+    t_last: u64,
+    usage: &'a [Vec<u64>],
+    bytes: u64,
+    warps: u64,
+}
+
+/// Walks the launch's work-groups in order (x fastest), each group's work-items into
+/// warps, and hands every group to `take`; returns the most cycles serialising divergent
+/// paths added to one warp.
+fn walk_groups(
     arch: &Architecture,
     geometry: &LaunchGeometry,
     records: &Records<'_>,
-    n_par: u64,
-) -> Dealt {
+    take: &mut dyn FnMut(Group<'_>),
+) -> u64 {
     let n_res = arch.resources().len();
     // After the usage, one counter per divergent arm: the cycles charged inside it.
     let arms = records.resources - n_res;
     let stride = 1 + records.resources;
-    let sms = u64::from(arch.sm_count);
     let warp_size = u64::from(arch.warp_size);
     let sub_cores = u64::from(arch.sub_cores_per_sm);
-
     let [ngx, ngy, ngz] = geometry.groups();
     let [gx, gy, _] = geometry.global;
     let [lx, ly, lz] = geometry.local;
-
-    let mut usage = vec![vec![vec![0u64; n_res]; sub_cores as usize]; arch.sm_count as usize];
-    // Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
-    let mut dealt = vec![0u64; arch.sm_count as usize];
-    let mut running: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
-    let mut t_opt = 0u64;
-    let mut group = 0u64;
-    let mut warps_total = 0u64;
     // The bytes past the L1 (the L2's and the DRAM's column, which count the same bytes),
     // summed over every work-item (bytes add up; they are not a warp's occupancy of a
-    // unit), and over the first wave's work-groups alone.
+    // unit).
     let memory_side = arch.l2_resource().or(arch.dram_resource());
-    let mut memory_total = 0u64;
-    let mut first_wave_bytes = 0u64;
     // Per-warp and per-group accumulators, reused.
     let mut warp = WarpTally::new(n_res, arms);
     // A warp that exits only once its stores are acknowledged ends an L2 trip later.
-    let exit_wait = if arch.memory.store_ack_at_exit {
-        u64::from(arch.memory.l2_hit)
-    } else {
-        0
-    };
+    let exit_wait = exit_wait(arch);
     let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
-
     for bz in 0..ngz {
         for by in 0..ngy {
             for bx in 0..ngx {
@@ -503,44 +540,208 @@ fn deal(
                     t_last = t_last.max(t_w + warp_index / sub_cores);
                     warp_index += 1;
                 }
-                warps_total += warp_index;
-                memory_total += group_bytes;
-                if group < n_par {
-                    first_wave_bytes += group_bytes;
-                }
-
-                // The first n_par groups are dealt to the SMs in turn; each later one
-                // goes to the SM whose group finishes first.
-                let (start, sm) = if group < n_par {
-                    (0, (group % sms) as usize)
-                } else {
-                    let Reverse((finish, sm)) = running.pop().expect("n_par groups run");
-                    (finish, sm)
-                };
-                let finish = start + t_last;
-                running.push(Reverse((finish, sm)));
-                t_opt = t_opt.max(finish);
-                // The SM's round-robin counter says where the group's first warp goes.
-                for (j, g) in group_use.iter().enumerate() {
-                    let sub = ((dealt[sm] + j as u64) % sub_cores) as usize;
-                    for (s, g) in usage[sm][sub].iter_mut().zip(g) {
-                        *s += g;
-                    }
-                }
-                dealt[sm] += warp_index;
-                group += 1;
+                take(Group {
+                    t_last,
+                    usage: &group_use,
+                    bytes: group_bytes,
+                    warps: warp_index,
+                });
             }
         }
     }
-    Dealt {
-        usage,
-        t_opt,
-        memory_total,
-        first_wave_bytes,
-        divergence,
-        work_groups: group,
-        warps: warps_total,
+    divergence
+}
+
+/// What a warp waits at its exit: an L2 trip where it exits only once its stores are
+/// acknowledged.
+fn exit_wait(arch: &Architecture) -> u64 {
+    if arch.memory.store_ack_at_exit {
+        u64::from(arch.memory.l2_hit)
+    } else {
+        0
     }
+}
+
+/// Deals work-groups to the SMs as they come: the first `n_par` in turn, each later one to
+/// the SM whose group finishes first; each group's warps to the SM's sub-cores
+/// round-robin.
+struct Dealer {
+    n_par: u64,
+    sms: u64,
+    sub_cores: u64,
+    usage: SmUsage,
+    /// Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
+    dealt: Vec<u64>,
+    running: BinaryHeap<Reverse<(u64, usize)>>,
+    t_opt: u64,
+    groups: u64,
+    warps: u64,
+    memory_total: u64,
+    first_wave_bytes: u64,
+}
+
+impl Dealer {
+    fn new(arch: &Architecture, n_par: u64) -> Self {
+        let n_res = arch.resources().len();
+        let sub_cores = u64::from(arch.sub_cores_per_sm);
+        Dealer {
+            n_par,
+            sms: u64::from(arch.sm_count),
+            sub_cores,
+            usage: SmUsage {
+                values: vec![0u64; arch.sm_count as usize * sub_cores as usize * n_res],
+                sub_cores: sub_cores as usize,
+                resources: n_res,
+            },
+            dealt: vec![0u64; arch.sm_count as usize],
+            running: BinaryHeap::new(),
+            t_opt: 0,
+            groups: 0,
+            warps: 0,
+            memory_total: 0,
+            first_wave_bytes: 0,
+        }
+    }
+
+    fn take(&mut self, g: Group<'_>) {
+        self.warps += g.warps;
+        self.memory_total += g.bytes;
+        if self.groups < self.n_par {
+            self.first_wave_bytes += g.bytes;
+        }
+        let (start, sm) = if self.groups < self.n_par {
+            (0, (self.groups % self.sms) as usize)
+        } else {
+            let Reverse((finish, sm)) = self.running.pop().expect("n_par groups run");
+            (finish, sm)
+        };
+        let finish = start + g.t_last;
+        self.running.push(Reverse((finish, sm)));
+        self.t_opt = self.t_opt.max(finish);
+        // The SM's round-robin counter says where the group's first warp goes.
+        for (j, u) in g.usage.iter().enumerate() {
+            let sub = ((self.dealt[sm] + j as u64) % self.sub_cores) as usize;
+            for (s, u) in self.usage.of_mut(sm, sub).iter_mut().zip(u) {
+                *s += u;
+            }
+        }
+        self.dealt[sm] += g.warps;
+        self.groups += 1;
+    }
+
+    fn finish(self, divergence: u64) -> Dealt {
+        Dealt {
+            usage: self.usage,
+            t_opt: self.t_opt,
+            memory_total: self.memory_total,
+            first_wave_bytes: self.first_wave_bytes,
+            divergence,
+            work_groups: self.groups,
+            warps: self.warps,
+        }
+    }
+}
+
+/// A launch's records reduced to its work-groups ([`Group`]): enough to estimate the launch
+/// again under an architecture that differs only in what the records do not depend on
+/// (SM count, clock, bandwidths, occupancy limits, launch cost: what a sweep varies),
+/// without walking the records again.
+#[derive(Debug, Clone)]
+pub struct LaunchSummary {
+    /// Per group: its time, bytes and warps.
+    groups: Vec<[u64; 3]>,
+    /// Per group, per sub-core, per resource, the usage (flattened).
+    usage: Vec<u64>,
+    divergence: u64,
+    /// What the reduction depends on: the resources, the warp size, the sub-cores and a
+    /// warp's wait at its exit.
+    made_for: (Vec<String>, u32, u32, u64),
+}
+
+impl LaunchSummary {
+    /// Summarizes the `records` of a launch of `geometry` on `arch`.
+    pub fn of(
+        arch: &Architecture,
+        geometry: &LaunchGeometry,
+        records: &Records<'_>,
+    ) -> Result<Self, ModelError> {
+        check_records(arch, geometry, records)?;
+        let mut summary = LaunchSummary {
+            groups: Vec::new(),
+            usage: Vec::new(),
+            divergence: 0,
+            made_for: Self::key(arch),
+        };
+        summary.divergence = walk_groups(arch, geometry, records, &mut |g| {
+            summary.groups.push([g.t_last, g.bytes, g.warps]);
+            summary.usage.extend(g.usage.iter().flatten());
+        });
+        Ok(summary)
+    }
+
+    fn key(arch: &Architecture) -> (Vec<String>, u32, u32, u64) {
+        (
+            arch.resources(),
+            arch.warp_size,
+            arch.sub_cores_per_sm,
+            exit_wait(arch),
+        )
+    }
+
+    /// Whether this summary holds for `arch` (it reduces the records as `arch` would).
+    pub fn fits(&self, arch: &Architecture) -> bool {
+        self.made_for == Self::key(arch)
+    }
+
+    /// The 64-bit words the summary holds: what keeping it costs.
+    pub fn words(&self) -> usize {
+        3 * self.groups.len() + self.usage.len()
+    }
+}
+
+/// Estimates a launch of `geometry` from its `summary` ([`LaunchSummary::of`] under an
+/// architecture it [fits](LaunchSummary::fits)): the same as [`estimate`] from the
+/// records.
+pub fn estimate_summarized(
+    arch: &Architecture,
+    geometry: &LaunchGeometry,
+    resources: &KernelResources,
+    summary: &LaunchSummary,
+    usage_scale: u64,
+) -> Result<KernelEstimate, ModelError> {
+    assert!(
+        summary.fits(arch),
+        "a launch summary used under an architecture that reduces the records otherwise"
+    );
+    check_work_group(arch, geometry.local)?;
+    let occ = occupancy(arch, geometry.work_group_size(), resources)?;
+    let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
+    let mut dealer = Dealer::new(arch, n_par);
+    let n_res = arch.resources().len();
+    let per_group = arch.sub_cores_per_sm as usize * n_res;
+    let mut usage: Vec<Vec<u64>> = vec![Vec::new(); arch.sub_cores_per_sm as usize];
+    for (i, &[t_last, bytes, warps]) in summary.groups.iter().enumerate() {
+        let flat = &summary.usage[i * per_group..(i + 1) * per_group];
+        for (u, part) in usage.iter_mut().zip(flat.chunks_exact(n_res)) {
+            u.clear();
+            u.extend_from_slice(part);
+        }
+        dealer.take(Group {
+            t_last,
+            usage: &usage,
+            bytes,
+            warps,
+        });
+    }
+    let dealt = dealer.finish(summary.divergence);
+    Ok(finish_estimate(
+        arch,
+        resources,
+        occ,
+        n_par,
+        &dealt,
+        usage_scale,
+    ))
 }
 
 /// The launch's memory traffic: how many bytes, which level serves it, and how long the
@@ -624,7 +825,7 @@ impl Traffic {
 /// over their bandwidth; for the miss entries, the trips they are held.
 fn contention(
     arch: &Architecture,
-    usage: &[Vec<Vec<u64>>],
+    usage: &SmUsage,
     traffic: &Traffic,
     usage_scale: u64,
 ) -> Vec<f64> {
@@ -634,14 +835,18 @@ fn contention(
         .into_iter()
         .enumerate()
         .map(|(r, scope)| {
-            let per_sm = |sm: &Vec<Vec<u64>>| {
-                let subs = sm.iter().map(|sub| sub[r]);
-                match scope {
-                    Scope::SubCore => subs.max().unwrap_or(0),
-                    Scope::Sm | Scope::Device => subs.sum(),
-                }
+            let per_sm = |subs: &mut dyn Iterator<Item = u64>| match scope {
+                Scope::SubCore => subs.max().unwrap_or(0),
+                Scope::Sm | Scope::Device => subs.sum(),
             };
-            let most_loaded = || usage.iter().map(per_sm).max().unwrap_or(0) as f64 / scale;
+            let most_loaded = || {
+                usage
+                    .per_sm(r)
+                    .map(|mut subs| per_sm(&mut subs))
+                    .max()
+                    .unwrap_or(0) as f64
+                    / scale
+            };
             match scope {
                 // The GPU's L2 and DRAM: the launch's traffic over the bandwidth, and the
                 // last request's trip after it (a busy level still answers the last
@@ -671,7 +876,11 @@ fn contention(
                 // unloaded trip, and when every busy SM keeps its entries full, the time
                 // the serving level takes to drain them all (Little's law).
                 Scope::Sm if Some(r) == mshr => {
-                    let busy = usage.iter().filter(|sm| per_sm(sm) > 0).count() as f64;
+                    let busy = usage
+                        .per_sm(r)
+                        .map(|mut subs| per_sm(&mut subs))
+                        .filter(|&u| u > 0)
+                        .count() as f64;
                     let in_flight = busy
                         * f64::from(arch.memory.mshrs_per_sm.unwrap_or(0))
                         * f64::from(arch.memory.fetch_bytes);

@@ -43,7 +43,10 @@ pub use arch::{
 pub const MODEL_REVISION: u32 = 4;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
-pub use kernel::{estimate, Bound, KernelEstimate, LaunchGeometry, ModelError, Records};
+pub use kernel::{
+    estimate, estimate_summarized, Bound, KernelEstimate, LaunchGeometry, LaunchSummary,
+    ModelError, Records,
+};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
 pub use sampling::{Measured, SampledAccess};
 pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

@@ -23,7 +23,8 @@ use annotator::sidecar::ProfileLayout;
 use annotator::source::ParamKind;
 use pipeline_model::sampling::{timing_records, SampledLaunch};
 use pipeline_model::{
-    estimate, Architecture, KernelResources, LaunchGeometry, Records, SampledAccess,
+    estimate, estimate_summarized, Architecture, KernelEstimate, KernelResources, LaunchGeometry,
+    LaunchSummary, Measured, ModelError, Records, SampledAccess,
 };
 
 use crate::batch::{Batch, Batches, Full};
@@ -1300,34 +1301,9 @@ fn model_batch(
         };
         let outcome = guarded(arch);
         // The same records under each of the sweep's architectures.
-        // Spread over the cores: each point walks all the records.
         let points: Arc<Vec<Outcome>> = Arc::new(
             sweep
-                .map(|s| {
-                    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-                    let chunk = s.archs.len().div_ceil(threads).max(1);
-                    std::thread::scope(|scope| {
-                        let parts: Vec<_> = s
-                            .archs
-                            .chunks(chunk)
-                            .map(|archs| {
-                                scope.spawn(|| {
-                                    archs.iter().map(|a| guarded(Some(a))).collect::<Vec<_>>()
-                                })
-                            })
-                            .collect();
-                        parts
-                            .into_iter()
-                            .zip(s.archs.chunks(chunk))
-                            .flat_map(|(h, archs)| {
-                                h.join().unwrap_or_else(|_| {
-                                    let reason = "the model's thread failed".to_string();
-                                    vec![Outcome::NotSimulated { reason }; archs.len()]
-                                })
-                            })
-                            .collect()
-                    })
-                })
+                .map(|s| model_points(s, arch, p, records, &guarded))
                 .unwrap_or_default(),
         );
         Stats::add(&stats.model_ns, modelling);
@@ -1380,6 +1356,76 @@ fn model_batch(
     }
 }
 
+/// Summaries kept for a sweep's points at most this many words (32 MiB): a larger launch's
+/// points walk its records each.
+const MAX_SUMMARY_WORDS: usize = 1 << 22;
+
+/// A launch's outcomes under each of the sweep's architectures. Without sampled accesses
+/// (whose correction depends on the architecture) the records are reduced to their
+/// work-groups once, under the run's architecture, and every point that reduces them
+/// alike (all that differ only in what the model alone reads) is dealt from that summary;
+/// the others walk the records, spread over the cores.
+fn model_points(
+    s: &Sweep,
+    base: Option<&Architecture>,
+    p: &Pending,
+    records: &[u64],
+    guarded: &(dyn Fn(Option<&Architecture>) -> Outcome + Sync),
+) -> Vec<Outcome> {
+    let summary = base
+        .filter(|_| p.model.samples.is_empty() && p.model.timing_width == p.model.stride)
+        .and_then(|base| {
+            let records = Records {
+                data: records,
+                resources: p.model.timing_width - 1,
+                usage_scale: p.model.usage_scale,
+            };
+            LaunchSummary::of(base, &p.geometry, &records).ok()
+        })
+        .filter(|summary| summary.words() <= MAX_SUMMARY_WORDS);
+    let summarized = |a: &Architecture| {
+        let summary = summary.as_ref().filter(|summary| summary.fits(a))?;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let estimated =
+                estimate_summarized(a, &p.geometry, &p.resources, summary, p.model.usage_scale);
+            outcome(a, p, estimated, Vec::new())
+        }))
+        .ok()
+    };
+    let mut outcomes: Vec<Option<Outcome>> = s.archs.iter().map(summarized).collect();
+    let walks: Vec<usize> = (0..s.archs.len())
+        .filter(|&i| outcomes[i].is_none())
+        .collect();
+    if walks.is_empty() {
+        return outcomes.into_iter().flatten().collect();
+    }
+    // Spread over the cores: each of these points walks all the records.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = walks.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = walks
+            .chunks(chunk)
+            .map(|idx| {
+                scope.spawn(|| {
+                    idx.iter()
+                        .map(|&i| guarded(Some(&s.archs[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for (h, idx) in parts.into_iter().zip(walks.chunks(chunk)) {
+            let done = h.join().unwrap_or_else(|_| {
+                let reason = "the model's thread failed".to_string();
+                vec![Outcome::NotSimulated { reason }; idx.len()]
+            });
+            for (&i, o) in idx.iter().zip(done) {
+                outcomes[i] = Some(o);
+            }
+        }
+    });
+    outcomes.into_iter().flatten().collect()
+}
+
 /// The model's verdict on one launch, given its records.
 fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
     let Some(arch) = arch else {
@@ -1410,7 +1456,23 @@ fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
         resources: width - 1,
         usage_scale: p.model.usage_scale,
     };
-    match estimate(arch, &p.geometry, &p.resources, &records) {
+    outcome(
+        arch,
+        p,
+        estimate(arch, &p.geometry, &p.resources, &records),
+        measured,
+    )
+}
+
+/// What the report says of a launch the model estimated (or could not), with what the
+/// warps did at its sampled accesses.
+fn outcome(
+    arch: &Architecture,
+    p: &Pending,
+    estimated: Result<KernelEstimate, ModelError>,
+    measured: Vec<Option<Measured>>,
+) -> Outcome {
+    match estimated {
         Ok(e) => Outcome::Simulated(Estimate {
             note: p.model.note.clone(),
             sampled: p
