@@ -96,8 +96,40 @@ real_api! {
     82 => clCreateSubBuffer(cl_mem, cl_mem_flags, cl_uint, *const c_void, *mut cl_int) -> cl_mem;
 }
 
+/// The next layer's (or the loader's) dispatch table, once we are a layer.
+struct Target {
+    entries: &'static [*mut c_void],
+}
+
+// SAFETY: the table is immutable once the loader hands it over, and holds function
+// addresses.
+unsafe impl Send for Target {}
+// SAFETY: as above.
+unsafe impl Sync for Target {}
+
+static TARGET: OnceLock<Target> = OnceLock::new();
+
+/// The real `name` when running as a layer: `Some(null)` where the table lacks it, `None`
+/// when not a layer.
+fn target_entry(name: &str) -> Option<*mut c_void> {
+    let target = TARGET.get()?;
+    Some(
+        DISPATCH_SLOTS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, slot)| target.entries.get(*slot).copied())
+            .unwrap_or(std::ptr::null_mut()),
+    )
+}
+
+/// Makes the real API the next layer's (or the loader's) dispatch `entries`, when
+/// `libsrcsim.so` serves as a layer (`layer`); false if it already was.
+pub fn dispatch_to(entries: &'static [*mut c_void]) -> bool {
+    TARGET.set(Target { entries }).is_ok()
+}
+
 fn lookup(name: &str) -> *mut c_void {
-    if let Some(entry) = crate::layer::target_entry(name.trim_end_matches('\0')) {
+    if let Some(entry) = target_entry(name.trim_end_matches('\0')) {
         return entry;
     }
     let name = CStr::from_bytes_with_nul(name.as_bytes()).expect("names end in NUL");

@@ -2,12 +2,11 @@
 //! `dlopen` the ICD loader and so never see `LD_PRELOAD`'s symbols (Rust programs using
 //! opencl3's default dynamic loading, Python's pyopencl, ...). The loader hands us its
 //! dispatch table; we give back a copy with the interposed entry points in their slots,
-//! and the real API (`cl::api`) becomes the loader's table.
+//! and the real API (`cl::api`) becomes the loader's table ([`crate::cl::dispatch_to`]).
 //!
 //! Slot numbers ([`DISPATCH_SLOTS`]) are given with the functions in `cl`.
 
 use std::ffi::c_void;
-use std::sync::OnceLock;
 
 use crate::cl::DISPATCH_SLOTS;
 use crate::ffi::*;
@@ -19,32 +18,6 @@ const CL_LAYER_API_VERSION: cl_uint = 0x4240;
 const CL_LAYER_NAME: cl_uint = 0x4241;
 /// `CL_LAYER_API_VERSION_100`.
 const LAYER_API_100: cl_uint = 100;
-
-/// The next layer's (or the loader's) dispatch table, once we are a layer.
-struct Target {
-    entries: &'static [*mut c_void],
-}
-
-// SAFETY: the table is immutable once the loader hands it over, and holds function
-// addresses.
-unsafe impl Send for Target {}
-// SAFETY: as above.
-unsafe impl Sync for Target {}
-
-static TARGET: OnceLock<Target> = OnceLock::new();
-
-/// The real `name` when running as a layer: `Some(null)` where the table lacks it, `None`
-/// when not a layer.
-pub fn target_entry(name: &str) -> Option<*mut c_void> {
-    let target = TARGET.get()?;
-    Some(
-        DISPATCH_SLOTS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, slot)| target.entries.get(*slot).copied())
-            .unwrap_or(std::ptr::null_mut()),
-    )
-}
 
 /// # Safety
 /// As `clGetLayerInfo` in the OpenCL layers extension (CL/cl_layer.h).
@@ -101,7 +74,7 @@ pub unsafe extern "C" fn clInitLayer(
     // the loader (the whole process).
     let entries: &'static [*mut c_void] =
         unsafe { std::slice::from_raw_parts(target_dispatch.cast(), num_entries as usize) };
-    if TARGET.set(Target { entries }).is_err() {
+    if !crate::cl::dispatch_to(entries) {
         return CL_INVALID_OPERATION;
     }
     let mut table: Vec<*mut c_void> = entries.to_vec();
