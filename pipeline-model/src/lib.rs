@@ -1,7 +1,10 @@
 //! The pipeline model of srcsim: GPU architecture descriptions, instruction classes,
 //! pipeline execution graphs, the best-case timing of basic blocks (Gerum et al. 2015,
 //! section IV-A), and the analytical model that turns per-work-item counters into a
-//! kernel's time (section IV-C): [`occupancy`] and [`kernel`].
+//! kernel's time (section IV-C): a launch's inputs ([`launch`]), [`mod@occupancy`], the
+//! records reduced to warps and work-groups dealt to the SMs (`warps`), and the estimate
+//! ([`kernel`]); sampled accesses corrected first ([`sampling`]); variants of a
+//! description for sweeps ([`variant`]).
 //!
 //! It knows instruction classes, not PTX syntax nor OpenCL: a front end turns each
 //! instruction into an [`Instr`] and asks for its block's [`BlockTiming`].
@@ -21,10 +24,12 @@ pub mod arch;
 pub mod graph;
 pub mod instr;
 pub mod kernel;
+pub mod launch;
 pub mod occupancy;
 pub mod sampling;
 pub mod timing;
 pub mod variant;
+mod warps;
 
 pub use arch::{
     ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE, L2, MSHR,
@@ -43,10 +48,8 @@ pub use arch::{
 pub const MODEL_REVISION: u32 = 4;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
-pub use kernel::{
-    estimate, estimate_summarized, Bound, KernelEstimate, LaunchGeometry, LaunchSummary,
-    ModelError, Records,
-};
+pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};
+pub use launch::{LaunchGeometry, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
 pub use sampling::{Measured, SampledAccess};
 pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use crate::arch::Architecture;
-use crate::kernel::LaunchGeometry;
+use crate::launch::LaunchGeometry;
 use crate::occupancy::{occupancy, KernelResources};
 
 /// Counters per sampled access in a record: its executions, the index of the first and

@@ -1,0 +1,301 @@
+//! From records to work-groups on SMs: a warp's time and usage from its lanes' records
+//! ([`WarpTally`]), a work-group's from its warps ([`walk_groups`]), and the work-groups
+//! dealt to the SMs and their sub-cores ([`Dealer`]).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::arch::Architecture;
+use crate::launch::{LaunchGeometry, Records};
+
+/// One warp's records as they are read, lane by lane.
+pub(crate) struct WarpTally {
+    /// The slowest lane's time outside the divergent arms (all of `t` without arms).
+    pub(crate) outside: u64,
+    /// The slowest lane's whole time.
+    pub(crate) lane_max: u64,
+    /// Per arm, the slowest lane's cycles in it.
+    pub(crate) arm_max: Vec<u64>,
+    /// Per resource, the most any lane used (`use_W(r)`).
+    pub(crate) usage: Vec<u64>,
+}
+
+impl WarpTally {
+    pub(crate) fn new(resources: usize, arms: usize) -> Self {
+        WarpTally {
+            outside: 0,
+            lane_max: 0,
+            arm_max: vec![0; arms],
+            usage: vec![0; resources],
+        }
+    }
+
+    /// Adds one lane's record `[t, use.., arm..]`.
+    #[inline]
+    pub(crate) fn add(&mut self, rec: &[u64]) {
+        let (usage, arms) = rec[1..].split_at(self.usage.len());
+        if arms.is_empty() {
+            self.outside = self.outside.max(rec[0]);
+        } else {
+            self.outside = self
+                .outside
+                .max(rec[0].saturating_sub(arms.iter().sum::<u64>()));
+            self.lane_max = self.lane_max.max(rec[0]);
+            for (m, &a) in self.arm_max.iter_mut().zip(arms) {
+                *m = (*m).max(a);
+            }
+        }
+        for (m, &u) in self.usage.iter_mut().zip(usage) {
+            *m = (*m).max(u);
+        }
+    }
+
+    /// Ends the warp: its time is the slowest lane outside the divergent arms plus, arm by
+    /// arm, the slowest lane inside it (the paths run one after the other). Where that
+    /// exceeds the slowest lane's whole time, the warp issued every path: its usage grows
+    /// in proportion. Adds the usage into `into` (its sub-core's), keeps the largest loss
+    /// to divergence in `divergence`, resets, and returns the warp's time.
+    pub(crate) fn close(&mut self, into: &mut [u64], divergence: &mut u64) -> u64 {
+        let t_w = self.outside + self.arm_max.iter().sum::<u64>();
+        let grow = if t_w > self.lane_max && self.lane_max > 0 {
+            *divergence = (*divergence).max(t_w - self.lane_max);
+            t_w as f64 / self.lane_max as f64
+        } else {
+            1.0
+        };
+        for (g, u) in into.iter_mut().zip(self.usage.iter_mut()) {
+            *g += if grow > 1.0 {
+                (*u as f64 * grow).round() as u64
+            } else {
+                *u
+            };
+            *u = 0;
+        }
+        self.outside = 0;
+        self.lane_max = 0;
+        self.arm_max.iter_mut().for_each(|m| *m = 0);
+        t_w
+    }
+}
+
+/// What dealing a launch's work-groups to the SMs gave.
+pub(crate) struct Dealt {
+    /// The summed `use_W(r)` of the warps dealt to each sub-core, in records' units
+    /// ([`SmUsage`]).
+    pub(crate) usage: SmUsage,
+    /// When the last work-group finishes (`t_opt`).
+    pub(crate) t_opt: u64,
+    /// Bytes past the L1 of every work-item, and of the first wave's work-groups alone.
+    pub(crate) memory_total: u64,
+    pub(crate) first_wave_bytes: u64,
+    /// The most cycles serialising divergent paths added to one warp.
+    pub(crate) divergence: u64,
+    pub(crate) work_groups: u64,
+    pub(crate) warps: u64,
+}
+
+/// Per SM, per sub-core, per resource: usage summed over the warps dealt there.
+pub(crate) struct SmUsage {
+    pub(crate) values: Vec<u64>,
+    pub(crate) sub_cores: usize,
+    pub(crate) resources: usize,
+}
+
+impl SmUsage {
+    /// The usage of sub-core `sub` of SM `sm`, per resource.
+    pub(crate) fn of_mut(&mut self, sm: usize, sub: usize) -> &mut [u64] {
+        let at = (sm * self.sub_cores + sub) * self.resources;
+        &mut self.values[at..at + self.resources]
+    }
+
+    /// Per SM, its sub-cores' usage of resource `r`.
+    pub(crate) fn per_sm(
+        &self,
+        r: usize,
+    ) -> impl Iterator<Item = impl Iterator<Item = u64> + '_> + '_ {
+        self.values
+            .chunks_exact(self.sub_cores * self.resources)
+            .map(move |sm| sm.chunks_exact(self.resources).map(move |sub| sub[r]))
+    }
+}
+
+/// One work-group as the dealing sees it: its time (its slowest warp's, [`WarpTally`]),
+/// the usage of its warps per sub-core counted from the one its first warp goes to, the
+/// bytes its work-items move past the L1, and its warps.
+pub(crate) struct Group<'a> {
+    pub(crate) t_last: u64,
+    pub(crate) usage: &'a [Vec<u64>],
+    pub(crate) bytes: u64,
+    pub(crate) warps: u64,
+}
+
+/// Walks the launch's work-groups in order (x fastest), each group's work-items into
+/// warps, and hands every group to `take`; returns the most cycles serialising divergent
+/// paths added to one warp.
+pub(crate) fn walk_groups(
+    arch: &Architecture,
+    geometry: &LaunchGeometry,
+    records: &Records<'_>,
+    take: &mut dyn FnMut(Group<'_>),
+) -> u64 {
+    let n_res = arch.resources().len();
+    // After the usage, one counter per divergent arm: the cycles charged inside it.
+    let arms = records.resources - n_res;
+    let stride = 1 + records.resources;
+    let warp_size = u64::from(arch.warp_size);
+    let sub_cores = u64::from(arch.sub_cores_per_sm);
+    let [ngx, ngy, ngz] = geometry.groups();
+    let [gx, gy, _] = geometry.global;
+    let [lx, ly, lz] = geometry.local;
+    // The bytes past the L1 (the L2's and the DRAM's column, which count the same bytes),
+    // summed over every work-item (bytes add up; they are not a warp's occupancy of a
+    // unit).
+    let memory_side = arch.l2_resource().or(arch.dram_resource());
+    // Per-warp and per-group accumulators, reused.
+    let mut warp = WarpTally::new(n_res, arms);
+    // A warp that exits only once its stores are acknowledged ends an L2 trip later.
+    let exit_wait = exit_wait(arch);
+    let mut divergence = 0u64;
+    // The group's usage per sub-core, counted from the sub-core its first warp goes to.
+    let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
+    for bz in 0..ngz {
+        for by in 0..ngy {
+            for bx in 0..ngx {
+                // The group's extent (the last one of a dimension may be partial).
+                let ex = lx.min(gx - bx * lx);
+                let ey = ly.min(gy - by * ly);
+                let ez = lz.min(geometry.global[2] - bz * lz);
+                let mut t_last = 0u64;
+                group_use.iter_mut().flatten().for_each(|u| *u = 0);
+                let mut group_bytes = 0u64;
+                let mut in_warp = 0u64;
+                let mut warp_index = 0u64;
+                for z in 0..ez {
+                    for y in 0..ey {
+                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                        let start = row as usize * stride;
+                        let slice = &records.data[start..start + ex as usize * stride];
+                        if let Some(m) = memory_side {
+                            group_bytes += slice[1 + m..].iter().step_by(stride).sum::<u64>();
+                        }
+                        for rec in slice.chunks_exact(stride) {
+                            warp.add(rec);
+                            in_warp += 1;
+                            if in_warp == warp_size {
+                                let sub = (warp_index % sub_cores) as usize;
+                                let t_w =
+                                    warp.close(&mut group_use[sub], &mut divergence) + exit_wait;
+                                t_last = t_last.max(t_w + warp_index / sub_cores);
+                                in_warp = 0;
+                                warp_index += 1;
+                            }
+                        }
+                    }
+                }
+                if in_warp > 0 {
+                    let sub = (warp_index % sub_cores) as usize;
+                    let t_w = warp.close(&mut group_use[sub], &mut divergence) + exit_wait;
+                    t_last = t_last.max(t_w + warp_index / sub_cores);
+                    warp_index += 1;
+                }
+                take(Group {
+                    t_last,
+                    usage: &group_use,
+                    bytes: group_bytes,
+                    warps: warp_index,
+                });
+            }
+        }
+    }
+    divergence
+}
+
+/// What a warp waits at its exit: an L2 trip where it exits only once its stores are
+/// acknowledged.
+pub(crate) fn exit_wait(arch: &Architecture) -> u64 {
+    if arch.memory.store_ack_at_exit {
+        u64::from(arch.memory.l2_hit)
+    } else {
+        0
+    }
+}
+
+/// Deals work-groups to the SMs as they come: the first `n_par` in turn, each later one to
+/// the SM whose group finishes first; each group's warps to the SM's sub-cores
+/// round-robin.
+pub(crate) struct Dealer {
+    pub(crate) n_par: u64,
+    pub(crate) sms: u64,
+    pub(crate) sub_cores: u64,
+    pub(crate) usage: SmUsage,
+    /// Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
+    pub(crate) dealt: Vec<u64>,
+    pub(crate) running: BinaryHeap<Reverse<(u64, usize)>>,
+    pub(crate) t_opt: u64,
+    pub(crate) groups: u64,
+    pub(crate) warps: u64,
+    pub(crate) memory_total: u64,
+    pub(crate) first_wave_bytes: u64,
+}
+
+impl Dealer {
+    pub(crate) fn new(arch: &Architecture, n_par: u64) -> Self {
+        let n_res = arch.resources().len();
+        let sub_cores = u64::from(arch.sub_cores_per_sm);
+        Dealer {
+            n_par,
+            sms: u64::from(arch.sm_count),
+            sub_cores,
+            usage: SmUsage {
+                values: vec![0u64; arch.sm_count as usize * sub_cores as usize * n_res],
+                sub_cores: sub_cores as usize,
+                resources: n_res,
+            },
+            dealt: vec![0u64; arch.sm_count as usize],
+            running: BinaryHeap::new(),
+            t_opt: 0,
+            groups: 0,
+            warps: 0,
+            memory_total: 0,
+            first_wave_bytes: 0,
+        }
+    }
+
+    pub(crate) fn take(&mut self, g: Group<'_>) {
+        self.warps += g.warps;
+        self.memory_total += g.bytes;
+        if self.groups < self.n_par {
+            self.first_wave_bytes += g.bytes;
+        }
+        let (start, sm) = if self.groups < self.n_par {
+            (0, (self.groups % self.sms) as usize)
+        } else {
+            let Reverse((finish, sm)) = self.running.pop().expect("n_par groups run");
+            (finish, sm)
+        };
+        let finish = start + g.t_last;
+        self.running.push(Reverse((finish, sm)));
+        self.t_opt = self.t_opt.max(finish);
+        // The SM's round-robin counter says where the group's first warp goes.
+        for (j, u) in g.usage.iter().enumerate() {
+            let sub = ((self.dealt[sm] + j as u64) % self.sub_cores) as usize;
+            for (s, u) in self.usage.of_mut(sm, sub).iter_mut().zip(u) {
+                *s += u;
+            }
+        }
+        self.dealt[sm] += g.warps;
+        self.groups += 1;
+    }
+
+    pub(crate) fn finish(self, divergence: u64) -> Dealt {
+        Dealt {
+            usage: self.usage,
+            t_opt: self.t_opt,
+            memory_total: self.memory_total,
+            first_wave_bytes: self.first_wave_bytes,
+            divergence,
+            work_groups: self.groups,
+            warps: self.warps,
+        }
+    }
+}
