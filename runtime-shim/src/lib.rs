@@ -16,6 +16,7 @@ pub mod config;
 mod ffi;
 mod interpose;
 mod layer;
+mod modelling;
 pub mod plot;
 mod quiet;
 pub mod report;

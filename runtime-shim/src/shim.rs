@@ -1,7 +1,7 @@
 //! The shim's state and decisions: which programs and kernels have annotated twins, what a
 //! launch enqueues, and the background worker that reads the counter records back and
-//! runs the model. The interposers (`interpose.rs`) call in here; modelling is
-//! `pipeline_model`'s and annotation `annotator`'s.
+//! hands them to the model thread (`modelling.rs`). The interposers (`interpose.rs`) call
+//! in here; modelling is `pipeline_model`'s and annotation `annotator`'s.
 //!
 //! Every application kernel whose program was built from source has a *shadow*: the same
 //! kernel from the annotated program, with one more argument (the records buffer). The
@@ -10,7 +10,7 @@
 //! the shadow, and launches enqueue the shadow.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -19,23 +19,18 @@ use std::time::Instant;
 use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
-use annotator::sidecar::ProfileLayout;
 use annotator::source::ParamKind;
-use pipeline_model::sampling::{timing_records, SampledLaunch};
-use pipeline_model::{
-    estimate, estimate_summarized, Architecture, KernelEstimate, KernelResources, LaunchGeometry,
-    LaunchSummary, Measured, ModelError, Records, SampledAccess,
-};
+use pipeline_model::{Architecture, KernelResources, LaunchGeometry};
 
 use crate::batch::{Batch, Batches, Full};
 use crate::cl::{Context, Device, Event, Kernel, Mem, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
 use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
-use crate::report::{
-    BlockCounts, Estimate, Launch, LaunchProfile, LineAmount, Outcome, Report, SampledAccessReport,
-    SourceBlock,
+use crate::modelling::{
+    lock, model_batch, KernelModel, KernelProfile, Modelled, Pending, ProfiledProgram, Stats, Sweep,
 };
+use crate::report::{Launch, Outcome, Report};
 
 /// How a program came to be, and so whether its kernels can be simulated.
 #[derive(Debug, Clone)]
@@ -54,108 +49,10 @@ struct ShadowProgram {
     profile: Option<Arc<ProfiledProgram>>,
 }
 
-/// A program annotated with profile counters: where its blocks' counters are, and the
-/// blocks and line texts the report keeps once for all its launches.
-struct ProfiledProgram {
-    layout: ProfileLayout,
-    blocks: Vec<SourceBlock>,
-    source_lines: BTreeMap<u32, String>,
-    /// Its id among the report's programs, set by its first profiled launch.
-    id: OnceLock<usize>,
-}
-
-impl ProfiledProgram {
-    /// The layout's blocks, with the text of every line of `source` they occupy or can
-    /// be charged cycles on (by their line shares, or their first line).
-    fn new(layout: ProfileLayout, source: &str) -> Self {
-        let text: Vec<&str> = source.lines().collect();
-        let mut source_lines = BTreeMap::new();
-        for b in &layout.blocks {
-            let shares = b.shares.iter().flat_map(|s| s.lines.iter().map(|l| l.line));
-            for line in b.lines.iter().copied().chain([b.line]).chain(shares) {
-                if let Some(t) = (line as usize).checked_sub(1).and_then(|i| text.get(i)) {
-                    source_lines.insert(line, t.to_string());
-                }
-            }
-        }
-        ProfiledProgram {
-            blocks: layout
-                .blocks
-                .iter()
-                .map(|b| SourceBlock {
-                    function: b.function.clone(),
-                    block: b.block,
-                    lines: b.lines.clone(),
-                    line: b.line,
-                    column: b.column,
-                })
-                .collect(),
-            layout,
-            source_lines,
-            id: OnceLock::new(),
-        }
-    }
-}
-
 struct ProgramState {
     origin: ProgramOrigin,
     /// Set by each successful build.
     shadow: Option<Result<Arc<ShadowProgram>, String>>,
-}
-
-/// What the model needs of a kernel, besides its records.
-struct KernelModel {
-    stride: usize,
-    usage_scale: u64,
-    registers: u32,
-    static_shared_bytes: u64,
-    /// What the report must say of how the kernel was timed, if anything.
-    note: Option<String>,
-    /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.
-    profile: Option<KernelProfile>,
-    /// Values of a record the model reads: `t`, the usage, the divergent arms.
-    timing_width: usize,
-    /// The kernel's sampled accesses, each with the index of its counters in a record.
-    samples: Vec<(usize, SampledAccess)>,
-}
-
-/// What the line profile of one kernel needs besides its records.
-struct KernelProfile {
-    kernel: String,
-    program: Arc<ProfiledProgram>,
-}
-
-impl KernelProfile {
-    /// The launch's profile: the block counters summed over its work-items, for the
-    /// kernel's own blocks and the blocks of other functions (helpers) it ran; `program`
-    /// is its program's id in the report.
-    fn summarise(&self, records: &[u64], stride: usize, program: usize) -> LaunchProfile {
-        let layout = &self.program.layout;
-        let totals = layout.block_totals(records, stride);
-        let blocks = layout
-            .blocks
-            .iter()
-            .zip(totals)
-            .enumerate()
-            .filter(|(_, (b, t))| b.function == self.kernel || t.executions != 0 || t.cycles != 0)
-            .map(|(index, (_, t))| BlockCounts {
-                index,
-                executions: t.executions,
-                cycles: t.cycles,
-                instructions: t.instructions,
-                by_line: t
-                    .lines
-                    .iter()
-                    .map(|&(line, cycles, instructions)| LineAmount {
-                        line,
-                        cycles,
-                        instructions,
-                    })
-                    .collect(),
-            })
-            .collect();
-        LaunchProfile { program, blocks }
-    }
 }
 
 /// A kernel's annotated twin.
@@ -290,159 +187,9 @@ struct State {
     kernels: HashMap<Kernel, KernelState>,
 }
 
-/// A launch whose records are on their way back, as far as the model cares.
-struct Pending {
-    /// Its index in the report.
-    index: usize,
-    /// The `u64`s of its records (the start of its slot).
-    words: usize,
-    geometry: LaunchGeometry,
-    resources: KernelResources,
-    /// The size of the buffer bound to each buffer parameter (where known): whether a
-    /// sampled access's buffer fits in the L1.
-    buffer_bytes: Vec<(u32, u64)>,
-    model: Arc<KernelModel>,
-}
-
 struct Worker {
     jobs: Sender<Batch<Pending>>,
     thread: JoinHandle<()>,
-}
-
-/// Where the shim's time goes, for `SRCSIM_LOG=info` (printed at exit).
-#[derive(Default)]
-struct Stats {
-    /// Launches enqueued annotated, and the time the application's threads spent in
-    /// the shim's side of them.
-    launches: AtomicU64,
-    launch_ns: AtomicU64,
-    /// Reads of records (one per batch of launches).
-    batches: AtomicU64,
-    /// The model thread: waiting for reads, modelling, estimates reused.
-    wait_ns: AtomicU64,
-    model_ns: AtomicU64,
-    modelled: AtomicU64,
-    reused: AtomicU64,
-}
-
-impl Stats {
-    fn add(counter: &AtomicU64, since: Instant) {
-        counter.fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
-    }
-
-    fn summary(&self) -> String {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let per = |ns: u64, n: u64| ns as f64 / 1e3 / n.max(1) as f64;
-        let launches = get(&self.launches);
-        let modelled = get(&self.modelled);
-        format!(
-            "{launches} launches annotated, {:.1} µs each in the application's thread; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
-            per(get(&self.launch_ns), launches),
-            get(&self.batches),
-            get(&self.wait_ns) as f64 / 1e6,
-            per(get(&self.model_ns), modelled),
-            get(&self.reused),
-        )
-    }
-}
-
-/// The last launch the worker modelled of one kernel: a launch of the same geometry and
-/// resources that left the same records gets the same estimate (and profile) without
-/// running the model again. A time-stepped program launches the same kernels thousands
-/// of times, mostly with the same counts.
-struct Modelled {
-    /// Held, so that the kernel (and the address it is known by) stays.
-    model: Arc<KernelModel>,
-    geometry: LaunchGeometry,
-    resources: KernelResources,
-    buffer_bytes: Vec<(u32, u64)>,
-    records: Vec<u64>,
-    outcome: Outcome,
-    profile: Option<LaunchProfile>,
-    /// Its outcomes under the sweep's points, in their order.
-    points: Arc<Vec<Outcome>>,
-}
-
-/// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
-/// under besides the shim's own, and what came of each launch there.
-struct Sweep {
-    manifest: crate::sweep::Manifest,
-    /// The points' architectures, in the manifest's order.
-    archs: Vec<Architecture>,
-    /// By launch index: its outcome under each point.
-    outcomes: Mutex<HashMap<usize, Arc<Vec<Outcome>>>>,
-    /// Whether the host was told a simulated limit ([`Shim::simulated_limits`]).
-    limits_seen: AtomicBool,
-}
-
-impl Sweep {
-    /// The sweep `config` asks for, if any; why it cannot be done, if so.
-    fn from_config(config: &Config) -> Result<Option<Sweep>, String> {
-        let Some(path) = &config.sweep else {
-            return Ok(None);
-        };
-        let manifest: crate::sweep::Manifest =
-            crate::sweep::read(path).map_err(|e| e.to_string())?;
-        let archs = manifest
-            .points
-            .iter()
-            .map(|p| Architecture::load(&p.arch.display().to_string()).map_err(|e| e.to_string()))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(Sweep {
-            manifest,
-            archs,
-            outcomes: Mutex::new(HashMap::new()),
-            limits_seen: AtomicBool::new(false),
-        }))
-    }
-
-    /// Writes every point's report (`report` with the point's outcomes) if asked, then
-    /// the status with every point's totals.
-    fn write(&self, report: &Report) -> Result<(), String> {
-        let outcomes = lock(&self.outcomes);
-        let outcome = |i: usize, l: &Launch| -> Option<&Outcome> { outcomes.get(&l.index)?.get(i) };
-        let own = report
-            .launches
-            .iter()
-            .map(|l| (l.kernel.as_str(), l.estimate()));
-        let mut status = crate::sweep::Status {
-            points: self.archs.len(),
-            host_saw_simulated_limits: self.limits_seen.load(Ordering::Relaxed),
-            own: crate::sweep::kernels(own),
-            results: Vec::with_capacity(self.archs.len()),
-        };
-        for (i, (point, arch)) in self.manifest.points.iter().zip(&self.archs).enumerate() {
-            // A launch the model never saw (not annotated, say) keeps the run's outcome.
-            let point_outcomes: Vec<Option<&Outcome>> =
-                report.launches.iter().map(|l| outcome(i, l)).collect();
-            let estimates = report.launches.iter().zip(&point_outcomes).map(|(l, o)| {
-                let e = match o {
-                    Some(Outcome::Simulated(e)) => Some(e),
-                    Some(Outcome::NotSimulated { .. }) => None,
-                    None => l.estimate(),
-                };
-                (l.kernel.as_str(), e)
-            });
-            status.results.push(crate::sweep::kernels(estimates));
-            if !self.manifest.reports {
-                continue;
-            }
-            let mut r = report.clone();
-            r.arch = arch.name.clone();
-            r.clock_mhz = arch.clock_mhz;
-            r.model = Some(crate::report::model_identity(arch));
-            r.programs.clear();
-            for (l, o) in r.launches.iter_mut().zip(point_outcomes) {
-                l.profile = None;
-                if let Some(o) = o {
-                    l.outcome = o.clone();
-                }
-            }
-            r.write(&point.report)
-                .map_err(|e| format!("{}: {e}", point.report.display()))?;
-        }
-        crate::sweep::write(&self.manifest.status, &status).map_err(|e| e.to_string())
-    }
 }
 
 /// What `launch` did.
@@ -492,12 +239,6 @@ pub struct Shim {
 pub fn shim() -> &'static Shim {
     static SHIM: OnceLock<Shim> = OnceLock::new();
     SHIM.get_or_init(|| Shim::new(Config::from_env()))
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic elsewhere while holding the lock leaves data that is still consistent
-    // enough to report; never let it take the application down.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Shim {
@@ -1243,265 +984,6 @@ impl Shim {
                 ),
             );
         }
-    }
-}
-
-/// Models every launch of `batch` once its records are back (reusing `last`'s estimate
-/// for a launch identical to its kernel's previous one) and puts the outcomes in
-/// `report`.
-fn model_batch(
-    arch: Option<&Architecture>,
-    sweep: Option<&Sweep>,
-    batch: &Batch<Pending>,
-    report: &Mutex<Report>,
-    last: &mut HashMap<*const KernelModel, Modelled>,
-    stats: &Stats,
-) {
-    let start = Instant::now();
-    let read = batch.read.wait();
-    Stats::add(&stats.wait_ns, start);
-    let mut done = Vec::with_capacity(batch.launches.len());
-    for (slot, p) in &batch.launches {
-        if let Err(e) = read {
-            let outcome = Outcome::NotSimulated {
-                reason: format!("reading the records back: {e}"),
-            };
-            done.push((p, outcome, None, Arc::new(Vec::new())));
-            continue;
-        }
-        let records = batch.arena.records(*slot, p.words);
-        let key = Arc::as_ptr(&p.model);
-        if let Some(m) = last.get(&key) {
-            if Arc::ptr_eq(&m.model, &p.model)
-                && m.geometry == p.geometry
-                && m.resources == p.resources
-                && m.buffer_bytes == p.buffer_bytes
-                && m.records == records
-            {
-                done.push((p, m.outcome.clone(), m.profile.clone(), m.points.clone()));
-                stats.reused.fetch_add(1, Ordering::Relaxed);
-                continue;
-            }
-        }
-        let modelling = Instant::now();
-        // A bug in the model loses this launch's estimate, not every later one: the
-        // thread goes on, and the report says why.
-        let guarded = |arch: Option<&Architecture>| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model(arch, p, records)))
-                .unwrap_or_else(|panic| Outcome::NotSimulated {
-                    reason: format!(
-                        "the model failed on this launch (a bug in srcsim: {})",
-                        panic
-                            .downcast_ref::<String>()
-                            .map(String::as_str)
-                            .or_else(|| panic.downcast_ref::<&str>().copied())
-                            .unwrap_or("no message")
-                    ),
-                })
-        };
-        let outcome = guarded(arch);
-        // The same records under each of the sweep's architectures.
-        let points: Arc<Vec<Outcome>> = Arc::new(
-            sweep
-                .map(|s| model_points(s, arch, p, records, &guarded))
-                .unwrap_or_default(),
-        );
-        Stats::add(&stats.model_ns, modelling);
-        stats.modelled.fetch_add(1, Ordering::Relaxed);
-        let profile = match (&outcome, &p.model.profile) {
-            (Outcome::Simulated(_), Some(profile)) => {
-                // The program's blocks and text go into the report once, with its first
-                // profiled launch.
-                let program = *profile.program.id.get_or_init(|| {
-                    lock(report).add_program(&profile.program.blocks, &profile.program.source_lines)
-                });
-                Some(profile.summarise(records, p.model.stride, program))
-            }
-            _ => None,
-        };
-        // The previous records' memory is reused.
-        let mut kept = last.remove(&key).map(|m| m.records).unwrap_or_default();
-        kept.clear();
-        kept.extend_from_slice(records);
-        last.insert(
-            key,
-            Modelled {
-                model: Arc::clone(&p.model),
-                geometry: p.geometry,
-                resources: p.resources,
-                buffer_bytes: p.buffer_bytes.clone(),
-                records: kept,
-                outcome: outcome.clone(),
-                profile: profile.clone(),
-                points: Arc::clone(&points),
-            },
-        );
-        done.push((p, outcome, profile, points));
-    }
-    if let Some(sweep) = sweep {
-        let mut outcomes = lock(&sweep.outcomes);
-        for (p, _, _, points) in &done {
-            if !points.is_empty() {
-                outcomes.insert(p.index, Arc::clone(points));
-            }
-        }
-    }
-    let mut report = lock(report);
-    for (p, outcome, profile, _) in done {
-        let launch = &mut report.launches[p.index];
-        launch.outcome = outcome;
-        if profile.is_some() {
-            launch.profile = profile;
-        }
-    }
-}
-
-/// Summaries kept for a sweep's points at most this many words (32 MiB): a larger launch's
-/// points walk its records each.
-const MAX_SUMMARY_WORDS: usize = 1 << 22;
-
-/// A launch's outcomes under each of the sweep's architectures. Without sampled accesses
-/// (whose correction depends on the architecture) the records are reduced to their
-/// work-groups once, under the run's architecture, and every point that reduces them
-/// alike (all that differ only in what the model alone reads) is dealt from that summary;
-/// the others walk the records, spread over the cores.
-fn model_points(
-    s: &Sweep,
-    base: Option<&Architecture>,
-    p: &Pending,
-    records: &[u64],
-    guarded: &(dyn Fn(Option<&Architecture>) -> Outcome + Sync),
-) -> Vec<Outcome> {
-    let summary = base
-        .filter(|_| p.model.samples.is_empty() && p.model.timing_width == p.model.stride)
-        .and_then(|base| {
-            let records = Records {
-                data: records,
-                resources: p.model.timing_width - 1,
-                usage_scale: p.model.usage_scale,
-            };
-            LaunchSummary::of(base, &p.geometry, &records).ok()
-        })
-        .filter(|summary| summary.words() <= MAX_SUMMARY_WORDS);
-    let summarized = |a: &Architecture| {
-        let summary = summary.as_ref().filter(|summary| summary.fits(a))?;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let estimated =
-                estimate_summarized(a, &p.geometry, &p.resources, summary, p.model.usage_scale);
-            outcome(a, p, estimated, Vec::new())
-        }))
-        .ok()
-    };
-    let mut outcomes: Vec<Option<Outcome>> = s.archs.iter().map(summarized).collect();
-    let walks: Vec<usize> = (0..s.archs.len())
-        .filter(|&i| outcomes[i].is_none())
-        .collect();
-    if walks.is_empty() {
-        return outcomes.into_iter().flatten().collect();
-    }
-    // Spread over the cores: each of these points walks all the records.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = walks.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = walks
-            .chunks(chunk)
-            .map(|idx| {
-                scope.spawn(|| {
-                    idx.iter()
-                        .map(|&i| guarded(Some(&s.archs[i])))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for (h, idx) in parts.into_iter().zip(walks.chunks(chunk)) {
-            let done = h.join().unwrap_or_else(|_| {
-                let reason = "the model's thread failed".to_string();
-                vec![Outcome::NotSimulated { reason }; idx.len()]
-            });
-            for (&i, o) in idx.iter().zip(done) {
-                outcomes[i] = Some(o);
-            }
-        }
-    });
-    outcomes.into_iter().flatten().collect()
-}
-
-/// The model's verdict on one launch, given its records.
-fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
-    let Some(arch) = arch else {
-        return Outcome::NotSimulated {
-            reason: "no architecture".to_string(),
-        };
-    };
-    // The model reads `t`, the usage and the arms alone, with what the warps did at each
-    // sampled access in place of what the annotation charged.
-    let buffer_bytes = |param: u32| {
-        p.buffer_bytes
-            .iter()
-            .find(|(i, _)| *i == param)
-            .map(|(_, b)| *b)
-    };
-    let launch = SampledLaunch {
-        arch,
-        geometry: &p.geometry,
-        resources: &p.resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: p.model.usage_scale,
-    };
-    let width = p.model.timing_width;
-    let (data, measured) =
-        timing_records(records, p.model.stride, width, &p.model.samples, &launch);
-    let records = Records {
-        data: &data,
-        resources: width - 1,
-        usage_scale: p.model.usage_scale,
-    };
-    outcome(
-        arch,
-        p,
-        estimate(arch, &p.geometry, &p.resources, &records),
-        measured,
-    )
-}
-
-/// What the report says of a launch the model estimated (or could not), with what the
-/// warps did at its sampled accesses.
-fn outcome(
-    arch: &Architecture,
-    p: &Pending,
-    estimated: Result<KernelEstimate, ModelError>,
-    measured: Vec<Option<Measured>>,
-) -> Outcome {
-    match estimated {
-        Ok(e) => Outcome::Simulated(Estimate {
-            note: p.model.note.clone(),
-            sampled: p
-                .model
-                .samples
-                .iter()
-                .zip(measured)
-                .filter_map(|((_, a), m)| {
-                    let m = m?;
-                    Some(SampledAccessReport {
-                        line: a.line,
-                        column: a.column,
-                        space: if a.shared { "shared" } else { "global" }.to_string(),
-                        assumed_requests: a.charged_transactions,
-                        requests: m.transactions,
-                        sectors: m.sectors,
-                        l1: m.l1_resident,
-                    })
-                })
-                .collect(),
-            ..Estimate::from(&e)
-        }),
-        Err(e) => Outcome::NotSimulated {
-            reason: if e.invalid_on_gpu() {
-                format!("invalid on {}: {e}", arch.name)
-            } else {
-                format!("model: {e}")
-            },
-        },
     }
 }
 
