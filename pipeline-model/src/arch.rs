@@ -5,11 +5,12 @@
 //! binary; a user may pass the path of their own file. A description is checked when it is
 //! loaded: a missing, unknown or out-of-range field is rejected with a message naming it.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::instr::{Addressing, ArithOp, DataKind, Instr, MemLevel, OpClass};
+use crate::instr::{Addressing, Instr, MemLevel, OpClass, OpRow};
 
 /// The names of the shipped descriptions, default first.
 pub const BUILTIN_ARCHS: &[&str] = &["gtx480", "ampere_a100", "hopper_h100"];
@@ -259,39 +260,12 @@ pub struct OpTiming {
     pub initiation: u32,
 }
 
-/// The instruction classes of GPGPU-Sim's mapping (DESIGN.md, Architecture descriptions).
+/// The timing of every instruction class ([`OpRow`]: its rows and their keys), the
+/// `[ops]` table of a description; `mem_global` and `mem_shared` may be left out (they
+/// fall back to `mem`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(missing_docs)] // the field names are the class names
-pub struct OpTable {
-    pub int_add: OpTiming,
-    pub int_max: OpTiming,
-    pub int_mul: OpTiming,
-    pub int_mad: OpTiming,
-    pub int_div: OpTiming,
-    pub fp32_add: OpTiming,
-    pub fp32_max: OpTiming,
-    pub fp32_mul: OpTiming,
-    pub fp32_mad: OpTiming,
-    pub fp32_div: OpTiming,
-    pub fp64_add: OpTiming,
-    pub fp64_max: OpTiming,
-    pub fp64_mul: OpTiming,
-    pub fp64_mad: OpTiming,
-    pub fp64_div: OpTiming,
-    /// Transcendentals and square roots (sqrt, rsqrt, rcp, sin, cos, ex2, lg2, tanh).
-    pub sfu: OpTiming,
-    /// Loads, stores and atomics; the latency is the best case (an L1 hit, coalesced).
-    pub mem: OpTiming,
-    /// Those on global memory, if they differ from `mem` (absent: `mem`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mem_global: Option<OpTiming>,
-    /// Those on shared (OpenCL local) memory, if they differ from `mem` (absent: `mem`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mem_shared: Option<OpTiming>,
-    /// Everything else (moves, compares, logic, conversions, branches).
-    pub other: OpTiming,
-}
+#[serde(transparent)]
+pub struct OpTable(BTreeMap<OpRow, OpTiming>);
 
 /// The memory hierarchy: load-to-use latencies in cycles and the DRAM bandwidth. A memory
 /// instruction whose address the front end analysed ([`crate::MemAccess`]) is charged the
@@ -366,66 +340,43 @@ fn sector_bytes() -> u32 {
 impl OpTable {
     /// The timing row of an instruction class.
     pub fn get(&self, class: OpClass) -> &OpTiming {
-        use ArithOp::*;
-        use DataKind::*;
-        match class {
-            OpClass::Arith(kind, op) => match (kind, op) {
-                (Int, Add) => &self.int_add,
-                (Int, Max) => &self.int_max,
-                (Int, Mul) => &self.int_mul,
-                (Int, Mad) => &self.int_mad,
-                (Int, Div) => &self.int_div,
-                (Fp32, Add) => &self.fp32_add,
-                (Fp32, Max) => &self.fp32_max,
-                (Fp32, Mul) => &self.fp32_mul,
-                (Fp32, Mad) => &self.fp32_mad,
-                (Fp32, Div) => &self.fp32_div,
-                (Fp64, Add) => &self.fp64_add,
-                (Fp64, Max) => &self.fp64_max,
-                (Fp64, Mul) => &self.fp64_mul,
-                (Fp64, Mad) => &self.fp64_mad,
-                (Fp64, Div) => &self.fp64_div,
-            },
-            OpClass::Sfu => &self.sfu,
-            OpClass::GlobalMem => self.mem_global.as_ref().unwrap_or(&self.mem),
-            OpClass::SharedMem => self.mem_shared.as_ref().unwrap_or(&self.mem),
-            OpClass::Mem => &self.mem,
-            OpClass::Other => &self.other,
-        }
+        let row = class.row();
+        self.0
+            .get(&row)
+            .or_else(|| self.0.get(&OpRow::Mem))
+            .expect("validated: every required row is given")
     }
 
-    /// Every row the description gives, optional ones included.
-    fn rows(&self) -> Vec<(&'static str, &OpTiming)> {
-        let optional = [
-            ("mem_global", self.mem_global.as_ref()),
-            ("mem_shared", self.mem_shared.as_ref()),
-        ];
-        let mut rows = vec![
-            ("int_add", &self.int_add),
-            ("int_max", &self.int_max),
-            ("int_mul", &self.int_mul),
-            ("int_mad", &self.int_mad),
-            ("int_div", &self.int_div),
-            ("fp32_add", &self.fp32_add),
-            ("fp32_max", &self.fp32_max),
-            ("fp32_mul", &self.fp32_mul),
-            ("fp32_mad", &self.fp32_mad),
-            ("fp32_div", &self.fp32_div),
-            ("fp64_add", &self.fp64_add),
-            ("fp64_max", &self.fp64_max),
-            ("fp64_mul", &self.fp64_mul),
-            ("fp64_mad", &self.fp64_mad),
-            ("fp64_div", &self.fp64_div),
-            ("sfu", &self.sfu),
-            ("mem", &self.mem),
-            ("other", &self.other),
-        ];
-        rows.extend(
-            optional
-                .into_iter()
-                .filter_map(|(name, row)| row.map(|r| (name, r))),
-        );
-        rows
+    /// Every row the description gives, in table order.
+    pub fn rows(&self) -> impl Iterator<Item = (OpRow, &OpTiming)> {
+        self.0.iter().map(|(r, t)| (*r, t))
+    }
+
+    /// The required rows the description lacks.
+    fn missing(&self) -> impl Iterator<Item = OpRow> + '_ {
+        OpRow::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.required() && !self.0.contains_key(r))
+    }
+}
+
+impl std::ops::Index<OpRow> for OpTable {
+    type Output = OpTiming;
+
+    /// The row `row` (for an optional one the description leaves out: `mem`).
+    fn index(&self, row: OpRow) -> &OpTiming {
+        self.0
+            .get(&row)
+            .or_else(|| self.0.get(&OpRow::Mem))
+            .expect("validated: every required row is given")
+    }
+}
+
+impl std::ops::IndexMut<OpRow> for OpTable {
+    /// The row `row`, which the description must give (panics otherwise).
+    fn index_mut(&mut self, row: OpRow) -> &mut OpTiming {
+        self.0.get_mut(&row).expect("a row the description gives")
     }
 }
 
@@ -567,6 +518,9 @@ impl Architecture {
                     &format!("`{}` is reserved or used twice", unit.name),
                 ));
             }
+        }
+        if let Some(row) = self.ops.missing().next() {
+            return Err(invalid(&format!("ops.{row}"), "missing"));
         }
         for (row, timing) in self.ops.rows() {
             if self.unit_index(&timing.unit).is_none() {
@@ -804,6 +758,7 @@ pub struct InstrTiming {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::instr::{ArithOp, DataKind};
 
     #[test]
     fn shipped_descriptions_load() {
@@ -818,7 +773,7 @@ mod tests {
         let a = Architecture::load("gtx480").unwrap();
         assert_eq!(Architecture::from_toml(&a.to_toml(), "again").unwrap(), a);
         let mut b = a.clone();
-        b.ops.fp32_div.latency += 1;
+        b.ops[OpRow::Fp32Div].latency += 1;
         assert_ne!(a.to_toml(), b.to_toml());
     }
 
@@ -830,32 +785,18 @@ mod tests {
         assert_eq!(a.limits.max_work_groups, 8);
         assert_eq!(a.limits.registers, 32768);
         assert_eq!(a.limits.shared_memory_bytes, 48 * 1024);
-        let lat = |t: &OpTiming| (t.latency, t.initiation);
-        let o = &a.ops;
+        let lat = |r: OpRow| (a.ops[r].latency, a.ops[r].initiation);
+        use OpRow::*;
         assert_eq!(
-            [&o.int_add, &o.int_max, &o.int_mul, &o.int_mad, &o.int_div].map(lat),
+            [IntAdd, IntMax, IntMul, IntMad, IntDiv].map(lat),
             [(4, 1), (13, 2), (4, 2), (5, 1), (145, 8)]
         );
         assert_eq!(
-            [
-                &o.fp32_add,
-                &o.fp32_max,
-                &o.fp32_mul,
-                &o.fp32_mad,
-                &o.fp32_div
-            ]
-            .map(lat),
+            [Fp32Add, Fp32Max, Fp32Mul, Fp32Mad, Fp32Div].map(lat),
             [(4, 1), (13, 2), (4, 1), (5, 1), (39, 4)]
         );
         assert_eq!(
-            [
-                &o.fp64_add,
-                &o.fp64_max,
-                &o.fp64_mul,
-                &o.fp64_mad,
-                &o.fp64_div
-            ]
-            .map(lat),
+            [Fp64Add, Fp64Max, Fp64Mul, Fp64Mad, Fp64Div].map(lat),
             [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
         );
         assert_eq!(
@@ -882,7 +823,7 @@ mod tests {
         };
         let load = Instr::new(OpClass::GlobalMem, &[1], &[2]);
         // Not analysed: the `mem` row.
-        assert_eq!(a.describe_instr(&load).latency, a.ops.mem.latency);
+        assert_eq!(a.describe_instr(&load).latency, a.ops[OpRow::Mem].latency);
         // A first touch: from the L2 where the description gives its capacity (the
         // launch's data is there when it fits), else from DRAM.
         let first_touch = load.clone().with_access(access(MemLevel::Dram, 1));
@@ -900,7 +841,10 @@ mod tests {
         let store =
             Instr::new(OpClass::GlobalMem, &[1, 2], &[]).with_access(access(MemLevel::L2, 2));
         let t = a.describe_instr(&store);
-        assert_eq!((t.latency, t.initiation), (a.ops.mem.latency + 1, 2));
+        assert_eq!(
+            (t.latency, t.initiation),
+            (a.ops[OpRow::Mem].latency + 1, 2)
+        );
         // 32 lines: the memory pipeline is held 32 passes, the last line 31 passes later.
         let t = a.describe_instr(&load.with_access(access(MemLevel::L1, 32)));
         assert_eq!((t.latency, t.initiation), (a.memory.l1_hit + 31, 32));

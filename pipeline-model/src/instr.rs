@@ -52,30 +52,142 @@ pub enum OpClass {
 }
 
 impl OpClass {
-    /// The name of the architecture table row, e.g. `fp32_div`.
-    pub fn row_name(self) -> String {
+    /// The row of the architecture's instruction table (`[ops]`) that times this class
+    /// (global and shared accesses fall back to `mem` where their own row is absent:
+    /// [`crate::arch::OpTable::get`]).
+    pub fn row(self) -> OpRow {
+        use ArithOp::*;
+        use DataKind::*;
         match self {
-            OpClass::Arith(kind, op) => {
-                let kind = match kind {
-                    DataKind::Int => "int",
-                    DataKind::Fp32 => "fp32",
-                    DataKind::Fp64 => "fp64",
-                };
-                let op = match op {
-                    ArithOp::Add => "add",
-                    ArithOp::Max => "max",
-                    ArithOp::Mul => "mul",
-                    ArithOp::Mad => "mad",
-                    ArithOp::Div => "div",
-                };
-                format!("{kind}_{op}")
-            }
-            OpClass::Sfu => "sfu".into(),
-            OpClass::GlobalMem => "mem_global".into(),
-            OpClass::SharedMem => "mem_shared".into(),
-            OpClass::Mem => "mem".into(),
-            OpClass::Other => "other".into(),
+            OpClass::Arith(kind, op) => match (kind, op) {
+                (Int, Add) => OpRow::IntAdd,
+                (Int, Max) => OpRow::IntMax,
+                (Int, Mul) => OpRow::IntMul,
+                (Int, Mad) => OpRow::IntMad,
+                (Int, Div) => OpRow::IntDiv,
+                (Fp32, Add) => OpRow::Fp32Add,
+                (Fp32, Max) => OpRow::Fp32Max,
+                (Fp32, Mul) => OpRow::Fp32Mul,
+                (Fp32, Mad) => OpRow::Fp32Mad,
+                (Fp32, Div) => OpRow::Fp32Div,
+                (Fp64, Add) => OpRow::Fp64Add,
+                (Fp64, Max) => OpRow::Fp64Max,
+                (Fp64, Mul) => OpRow::Fp64Mul,
+                (Fp64, Mad) => OpRow::Fp64Mad,
+                (Fp64, Div) => OpRow::Fp64Div,
+            },
+            OpClass::Sfu => OpRow::Sfu,
+            OpClass::GlobalMem => OpRow::MemGlobal,
+            OpClass::SharedMem => OpRow::MemShared,
+            OpClass::Mem => OpRow::Mem,
+            OpClass::Other => OpRow::Other,
         }
+    }
+}
+
+/// Declares [`OpRow`] from one list: its variants in table order, each with its key in the
+/// architecture file, and whether a description must give it.
+macro_rules! op_rows {
+    ($($(#[$doc:meta])* $row:ident = $name:literal, $required:literal;)*) => {
+        /// A row of an architecture's instruction table (`[ops]` in its file): one per
+        /// instruction class of GPGPU-Sim's mapping (DESIGN.md, Architecture descriptions).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum OpRow {
+            $($(#[$doc])* $row,)*
+        }
+
+        impl OpRow {
+            /// Every row, in table order.
+            pub const ALL: &'static [OpRow] = &[$(OpRow::$row),*];
+
+            /// Its key in the architecture file, e.g. `fp32_div`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(OpRow::$row => $name,)*
+                }
+            }
+
+            /// Whether every description must give it (the others fall back to `mem`).
+            pub fn required(self) -> bool {
+                match self {
+                    $(OpRow::$row => $required,)*
+                }
+            }
+        }
+    };
+}
+
+op_rows! {
+    /// Integer add, subtract and their carry forms.
+    IntAdd = "int_add", true;
+    /// Integer min and max.
+    IntMax = "int_max", true;
+    /// Integer multiply.
+    IntMul = "int_mul", true;
+    /// Integer multiply-add.
+    IntMad = "int_mad", true;
+    /// Integer divide and remainder.
+    IntDiv = "int_div", true;
+    /// Single-precision add.
+    Fp32Add = "fp32_add", true;
+    /// Single-precision min and max.
+    Fp32Max = "fp32_max", true;
+    /// Single-precision multiply.
+    Fp32Mul = "fp32_mul", true;
+    /// Single-precision multiply-add and fma.
+    Fp32Mad = "fp32_mad", true;
+    /// Single-precision divide.
+    Fp32Div = "fp32_div", true;
+    /// Double-precision add.
+    Fp64Add = "fp64_add", true;
+    /// Double-precision min and max.
+    Fp64Max = "fp64_max", true;
+    /// Double-precision multiply.
+    Fp64Mul = "fp64_mul", true;
+    /// Double-precision multiply-add and fma.
+    Fp64Mad = "fp64_mad", true;
+    /// Double-precision divide.
+    Fp64Div = "fp64_div", true;
+    /// Transcendentals and square roots (sqrt, rsqrt, rcp, sin, cos, ex2, lg2, tanh).
+    Sfu = "sfu", true;
+    /// Loads, stores and atomics; the latency is the best case (an L1 hit, coalesced).
+    Mem = "mem", true;
+    /// Those on global memory, if they differ from `mem`.
+    MemGlobal = "mem_global", false;
+    /// Those on shared (OpenCL local) memory, if they differ from `mem`.
+    MemShared = "mem_shared", false;
+    /// Everything else (moves, compares, logic, conversions, branches).
+    Other = "other", true;
+}
+
+impl std::fmt::Display for OpRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for OpRow {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OpRow::ALL
+            .iter()
+            .copied()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("`{s}` is no instruction class (ops row)"))
+    }
+}
+
+impl Serialize for OpRow {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for OpRow {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -47,7 +47,7 @@ pub use arch::{
 /// acknowledged ends an L2 trip later.
 pub const MODEL_REVISION: u32 = 4;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
-pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, Reg};
+pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};
 pub use launch::{LaunchGeometry, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};

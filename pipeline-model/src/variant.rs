@@ -185,7 +185,7 @@ mod tests {
         let v = base.with_setting("units[1].lanes", "16", "p").unwrap();
         assert_eq!(v.units[1].lanes, 16);
         let v = base.with_setting("ops.fp32_add.latency", "6", "p").unwrap();
-        assert_eq!(v.ops.fp32_add.latency, 6);
+        assert_eq!(v.ops[crate::OpRow::Fp32Add].latency, 6);
         // An optional field the base leaves out.
         let v = base
             .with_setting("memory.l2_bytes", "52428800", "p")

@@ -40,7 +40,7 @@ fn each_absorbed_instruction_leaves_the_chain_and_the_issue_stage() {
     let steps = 4;
     let instrs = chase(steps);
     let none = h100(Addressing::None);
-    let int_latency = u64::from(none.ops.int_add.latency);
+    let int_latency = u64::from(none.ops[OpRow::IntAdd].latency);
     let t = |a: Addressing| block_timing(&h100(a), &instrs);
     let (t_none, t_base, t_scaled) = (
         t(Addressing::None),

@@ -1255,7 +1255,7 @@ mod tests {
         assert_eq!(id.rsplit(' ').next().unwrap().len(), 32, "{id}");
         assert_eq!(id, model_identity(&a));
         let mut b = a.clone();
-        b.ops.fp32_div.latency += 1;
+        b.ops[pipeline_model::OpRow::Fp32Div].latency += 1;
         assert_ne!(id, model_identity(&b));
     }
 

@@ -228,7 +228,7 @@ fn memory_accesses_show_their_level_lines_and_sectors() {
     let row = |op: &str, level: &str, latency| (op.to_string(), level.to_string(), 1, 4, latency);
     let fermi = pipeline_model::Architecture::load("gtx480").unwrap();
     let l2 = u64::from(fermi.memory.l2_hit);
-    let store = u64::from(fermi.ops.mem.latency);
+    let store = u64::from(fermi.ops[pipeline_model::OpRow::Mem].latency);
     assert_eq!(
         charged_on("gtx480"),
         [
@@ -239,7 +239,7 @@ fn memory_accesses_show_their_level_lines_and_sectors() {
     );
     let hopper = pipeline_model::Architecture::load("hopper_h100").unwrap();
     let dram = u64::from(hopper.memory.dram);
-    let store = u64::from(hopper.ops.mem.latency);
+    let store = u64::from(hopper.ops[pipeline_model::OpRow::Mem].latency);
     assert_eq!(
         charged_on("hopper_h100"),
         [
