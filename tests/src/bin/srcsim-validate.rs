@@ -615,43 +615,13 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 .filter(|a| matches!(a, KernelArg::Buffer(_)))
                 .count();
             let records: Vec<u64> = from_bytes(&output.buffers[buffers_before])?;
-            // The sum of each of the kernel's own buffers after the run (host.cc's CHECKSUM).
-            let buffer_types = kernel.args.iter().filter_map(|a| match a {
-                ArgSpec::Buffer { elem, .. } => Some(*elem),
-                _ => None,
-            });
-            let checksums = buffer_types
-                .zip(&output.buffers)
-                .enumerate()
-                .map(|(b, (elem, bytes))| format!("b{b}={:.9e}", checksum(elem, bytes)))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let checksums = buffer_checksums(kernel, &output.buffers);
             let geometry = LaunchGeometry {
                 global: launch.global.xyz(),
                 local: launch.local.xyz(),
             };
             let own = &args[..records_arg];
-            let resources = KernelResources {
-                registers_per_work_item: analysis.registers,
-                // Static __local variables and __local arguments, as the shim sums them.
-                local_memory_bytes: analysis.shared_memory_bytes
-                    + own
-                        .iter()
-                        .map(|a| match a {
-                            KernelArg::Local(bytes) => *bytes as u64,
-                            _ => 0,
-                        })
-                        .sum::<u64>(),
-                // The kernel's own buffers, as the shim would sum them.
-                global_memory_bytes: Some(
-                    own.iter()
-                        .map(|a| match a {
-                            KernelArg::Buffer(bytes) => bytes.len() as u64,
-                            _ => 0,
-                        })
-                        .sum(),
-                ),
-            };
+            let resources = launch_resources(analysis, own);
             // The kernel's buffers, in parameter order, for its sampled accesses.
             let buffer_bytes = |param: u32| match own.get(param as usize) {
                 Some(KernelArg::Buffer(bytes)) => Some(bytes.len() as u64),
@@ -714,6 +684,48 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
         }
     }
     Ok(())
+}
+
+/// The sum of each of the kernel's own buffers after the run (host.cc's CHECKSUM), as
+/// `b0=... b1=...`.
+fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
+    let buffer_types = kernel.args.iter().filter_map(|a| match a {
+        ArgSpec::Buffer { elem, .. } => Some(*elem),
+        _ => None,
+    });
+    buffer_types
+        .zip(buffers)
+        .enumerate()
+        .map(|(b, (elem, bytes))| format!("b{b}={:.9e}", checksum(elem, bytes)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What the model needs of a launch with the kernel's `own` arguments, summed as the shim
+/// sums them: static `__local` variables and `__local` arguments; the kernel's buffers.
+fn launch_resources(
+    analysis: &annotator::analysis::FunctionAnalysis,
+    own: &[KernelArg],
+) -> KernelResources {
+    KernelResources {
+        registers_per_work_item: analysis.registers,
+        local_memory_bytes: analysis.shared_memory_bytes
+            + own
+                .iter()
+                .map(|a| match a {
+                    KernelArg::Local(bytes) => *bytes as u64,
+                    _ => 0,
+                })
+                .sum::<u64>(),
+        global_memory_bytes: Some(
+            own.iter()
+                .map(|a| match a {
+                    KernelArg::Buffer(bytes) => bytes.len() as u64,
+                    _ => 0,
+                })
+                .sum(),
+        ),
+    }
 }
 
 /// `srcsim-validate host-args`: one line per launch for the GPGPU-Sim host.
