@@ -15,7 +15,7 @@ pub struct BuildArgs {
     /// The OpenCL C file.
     pub file: PathBuf,
     /// Architecture: a shipped name (gtx480, ampere_a100, hopper_h100) or a TOML file.
-    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = "SRCSIM_ARCH")]
+    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = pipeline_model::arch::ARCH_ENV)]
     pub arch: String,
     /// Define a macro, as in clBuildProgram options (-D NAME or -D NAME=VALUE).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]

@@ -18,6 +18,10 @@ pub const BUILTIN_ARCHS: &[&str] = &["gtx480", "ampere_a100", "hopper_h100"];
 /// The description used when the user names none: the paper's target.
 pub const DEFAULT_ARCH: &str = "gtx480";
 
+/// The environment variable that chooses the architecture, where a command reads one
+/// (the shim, `annotate`, `srcsim analyze`).
+pub const ARCH_ENV: &str = "SRCSIM_ARCH";
+
 fn builtin_source(name: &str) -> Option<&'static str> {
     Some(match name {
         "gtx480" => include_str!("../arch/gtx480.toml"),

@@ -4,6 +4,27 @@
 
 use std::path::PathBuf;
 
+/// The environment variables the shim reads, each named once; `srcsim run`, `srcsim
+/// check` and `srcsim sweep` set them for the program they run.
+pub mod env {
+    /// An architecture name or TOML file ([`pipeline_model::arch::DEFAULT_ARCH`] when unset).
+    pub const ARCH: &str = pipeline_model::arch::ARCH_ENV;
+    /// Where to write the report.
+    pub const REPORT: &str = "SRCSIM_REPORT";
+    /// How much the shim says: off, warn, info or debug.
+    pub const LOG: &str = "SRCSIM_LOG";
+    /// `0`: no table at exit.
+    pub const TABLE: &str = "SRCSIM_TABLE";
+    /// `1`: never offer the CPU in place of a GPU.
+    pub const KEEP_DEVICE_TYPE: &str = "SRCSIM_KEEP_DEVICE_TYPE";
+    /// `1`: count executions and cycles per source block and line.
+    pub const PROFILE: &str = "SRCSIM_PROFILE";
+    /// A sweep's manifest.
+    pub const SWEEP: &str = "SRCSIM_SWEEP";
+    /// `libsrcsim.so` for `srcsim run` (else the one beside the executable).
+    pub const LIB: &str = "SRCSIM_LIB";
+}
+
 /// How much the shim says on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -43,7 +64,7 @@ impl Config {
     /// a warning.
     pub fn from_env() -> Self {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        let (log, bad_log) = match var("SRCSIM_LOG").as_deref() {
+        let (log, bad_log) = match var(env::LOG).as_deref() {
             None | Some("warn") => (Level::Warn, None),
             Some("off") => (Level::Off, None),
             Some("info") => (Level::Info, None),
@@ -51,18 +72,21 @@ impl Config {
             Some(other) => (Level::Warn, Some(other.to_string())),
         };
         let config = Config {
-            arch: var("SRCSIM_ARCH").unwrap_or_else(|| "gtx480".to_string()),
-            report: var("SRCSIM_REPORT").map(PathBuf::from),
+            arch: var(env::ARCH).unwrap_or_else(|| pipeline_model::arch::DEFAULT_ARCH.to_string()),
+            report: var(env::REPORT).map(PathBuf::from),
             log,
-            table: var("SRCSIM_TABLE").is_none_or(|v| v != "0"),
-            keep_device_type: var("SRCSIM_KEEP_DEVICE_TYPE").is_some_and(|v| v != "0"),
-            profile: var("SRCSIM_PROFILE").is_some_and(|v| v != "0"),
-            sweep: var("SRCSIM_SWEEP").map(PathBuf::from),
+            table: var(env::TABLE).is_none_or(|v| v != "0"),
+            keep_device_type: var(env::KEEP_DEVICE_TYPE).is_some_and(|v| v != "0"),
+            profile: var(env::PROFILE).is_some_and(|v| v != "0"),
+            sweep: var(env::SWEEP).map(PathBuf::from),
         };
         if let Some(bad) = bad_log {
             config.log(
                 Level::Warn,
-                &format!("SRCSIM_LOG={bad} is none of off, warn, info, debug; using warn"),
+                &format!(
+                    "{}={bad} is none of off, warn, info, debug; using warn",
+                    env::LOG
+                ),
             );
         }
         config

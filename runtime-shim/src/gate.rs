@@ -53,7 +53,7 @@ fn simulate(args: &run::ShimArgs) -> Result<Report> {
         .tempdir()
         .context("creating a temporary directory for the report")?;
     let path = dir.path().join("report.json");
-    let status = run::run_program(args, Some(&path), &[("SRCSIM_TABLE", "0")])?;
+    let status = run::run_program(args, Some(&path), &[(srcsim::config::env::TABLE, "0")])?;
     let program = Path::new(&args.program[0]).display();
     if !status.success() {
         bail!(

@@ -9,13 +9,15 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use pipeline_model::Architecture;
 
+use srcsim::config::env;
+
 #[derive(Args, Clone)]
 pub struct ShimArgs {
     /// Architecture: a bundled name (gtx480, ampere_a100, hopper_h100) or a TOML file.
-    #[arg(long, default_value = "gtx480", env = "SRCSIM_ARCH")]
+    #[arg(long, default_value = pipeline_model::arch::DEFAULT_ARCH, env = env::ARCH)]
     pub arch: String,
     /// How much the shim says: off, warn, info or debug.
-    #[arg(long, default_value = "warn", env = "SRCSIM_LOG")]
+    #[arg(long, default_value = "warn", env = env::LOG)]
     pub log: String,
     /// Inject with LD_PRELOAD instead of as an OpenCL layer (OPENCL_LAYERS): for ICD
     /// loaders without layer support (ocl-icd before 2.3). Preloading reaches only hosts
@@ -44,7 +46,7 @@ pub struct RunArgs {
 /// build), in `../lib` (an installation) and in `deps/` (where `cargo test` leaves it
 /// without copying it beside the executable, so that the one there may be stale).
 pub fn library() -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("SRCSIM_LIB") {
+    if let Some(p) = std::env::var_os(env::LIB) {
         let p = PathBuf::from(p);
         if !p.is_file() {
             bail!("SRCSIM_LIB={}: no such file", p.display());
@@ -103,15 +105,15 @@ pub fn run_program(
     command
         .args(rest)
         .env(variable, list)
-        .env("SRCSIM_ARCH", &args.arch)
-        .env("SRCSIM_LOG", &args.log)
+        .env(env::ARCH, &args.arch)
+        .env(env::LOG, &args.log)
         .envs(env.iter().copied());
     if args.profile {
-        command.env("SRCSIM_PROFILE", "1");
+        command.env(env::PROFILE, "1");
     }
     match report {
-        Some(r) => command.env("SRCSIM_REPORT", r),
-        None => command.env_remove("SRCSIM_REPORT"),
+        Some(r) => command.env(env::REPORT, r),
+        None => command.env_remove(env::REPORT),
     };
     command
         .status()

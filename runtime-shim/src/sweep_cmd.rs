@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use pipeline_model::Architecture;
+use srcsim::config::env;
 use srcsim::sweep::{self, Manifest, ManifestPoint, Parameter, PointKernel, PointResult, Status};
 
 use crate::run::{run_program, ShimArgs};
@@ -276,7 +277,7 @@ fn run_group(
     let status = run_program(
         &shim,
         args.point_reports.then_some(rep.report.as_path()),
-        &[("SRCSIM_SWEEP", &manifest_env), ("SRCSIM_TABLE", "0")],
+        &[(env::SWEEP, &manifest_env), (env::TABLE, "0")],
     )?;
     if !status.success() {
         bail!("the program failed ({status}) in run {run} of the sweep");
