@@ -39,107 +39,6 @@ fn exit_hook() {
     });
 }
 
-/// # Safety
-/// As `clGetDeviceIDs` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceIDs(
-    platform: cl_platform_id,
-    device_type: cl_device_type,
-    num_entries: cl_uint,
-    devices: *mut cl_device_id,
-    num_devices: *mut cl_uint,
-) -> cl_int {
-    let code = real!(clGetDeviceIDs(
-        platform,
-        device_type,
-        num_entries,
-        devices,
-        num_devices
-    ));
-    exit_hook();
-    if code != CL_DEVICE_NOT_FOUND {
-        return code;
-    }
-    let Some(instead) = guarded("clGetDeviceIDs", || shim().substitute_type(device_type)).flatten()
-    else {
-        return code;
-    };
-    let code = real!(clGetDeviceIDs(
-        platform,
-        instead,
-        num_entries,
-        devices,
-        num_devices
-    ));
-    if code == CL_SUCCESS {
-        guarded("clGetDeviceIDs", || {
-            if let Ok(all) = Device::of_type(Platform(platform), instead) {
-                shim().substituted(&all);
-            }
-        });
-    }
-    code
-}
-
-/// # Safety
-/// As `clGetDeviceInfo` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clGetDeviceInfo(
-    device: cl_device_id,
-    param_name: cl_uint,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    let code = real!(clGetDeviceInfo(
-        device,
-        param_name,
-        param_value_size,
-        param_value,
-        param_value_size_ret
-    ));
-    if code != CL_SUCCESS || param_value.is_null() {
-        return code;
-    }
-    if param_name == CL_DEVICE_TYPE
-        && param_value_size >= std::mem::size_of::<cl_device_type>()
-        && guarded("clGetDeviceInfo", || shim().is_substitute(Device(device))) == Some(true)
-    {
-        // SAFETY: the caller gave room for a cl_device_type at `param_value` (checked).
-        unsafe {
-            param_value
-                .cast::<cl_device_type>()
-                .write_unaligned(CL_DEVICE_TYPE_GPU)
-        };
-        return code;
-    }
-    if !matches!(
-        param_name,
-        CL_DEVICE_MAX_COMPUTE_UNITS
-            | CL_DEVICE_MAX_WORK_GROUP_SIZE
-            | CL_DEVICE_MAX_WORK_ITEM_SIZES
-            | CL_DEVICE_LOCAL_MEM_SIZE
-    ) {
-        return code;
-    }
-    let Some(Some(limits)) = guarded("clGetDeviceInfo", || {
-        shim().simulated_limits(Some(Device(device)))
-    }) else {
-        return code;
-    };
-    // The bytes the runtime wrote: what it said it wrote, within what the caller gave.
-    let written = if param_value_size_ret.is_null() {
-        param_value_size
-    } else {
-        // SAFETY: the runtime has just written the size there (the call succeeded).
-        unsafe { param_value_size_ret.read() }.min(param_value_size)
-    };
-    // SAFETY: `param_value` holds `written` bytes the runtime has just written, of the
-    // query's type (cl_uint, size_t, size_t[] or cl_ulong), which the patches respect.
-    unsafe { answer_as_simulated_gpu(param_name, param_value, written, &limits) };
-    code
-}
-
 /// Rewrites a device query's answer as the simulated GPU gives it: its SMs as compute
 /// units; sizes no larger than the GPU's, nor than the real device's.
 ///
@@ -186,106 +85,6 @@ unsafe fn answer_as_simulated_gpu(
     }
 }
 
-/// # Safety
-/// As `clGetKernelWorkGroupInfo` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
-    kernel: cl_kernel,
-    device: cl_device_id,
-    param_name: cl_uint,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    let code = real!(clGetKernelWorkGroupInfo(
-        kernel,
-        device,
-        param_name,
-        param_value_size,
-        param_value,
-        param_value_size_ret
-    ));
-    if code != CL_SUCCESS
-        || param_value.is_null()
-        || param_value_size < std::mem::size_of::<usize>()
-        || !matches!(
-            param_name,
-            CL_KERNEL_WORK_GROUP_SIZE | CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
-        )
-    {
-        return code;
-    }
-    let device = (!device.is_null()).then_some(Device(device));
-    if let Some(Some(limits)) = guarded("clGetKernelWorkGroupInfo", || {
-        shim().simulated_limits(device)
-    }) {
-        let p = param_value.cast::<usize>();
-        // SAFETY: room for a size_t (checked), which the runtime has just written.
-        unsafe {
-            if param_name == CL_KERNEL_WORK_GROUP_SIZE {
-                p.write_unaligned(p.read_unaligned().min(limits.max_work_group_size));
-            } else {
-                p.write_unaligned(limits.preferred_multiple);
-            }
-        }
-    }
-    code
-}
-
-/// # Safety
-/// As `clCreateContextFromType` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateContextFromType(
-    properties: *const cl_context_properties,
-    device_type: cl_device_type,
-    pfn_notify: ContextNotify,
-    user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_context {
-    let mut err = CL_SUCCESS;
-    let mut ctx = real!(clCreateContextFromType(
-        properties,
-        device_type,
-        pfn_notify,
-        user_data,
-        &mut err
-    ));
-    exit_hook();
-    if err == CL_DEVICE_NOT_FOUND {
-        if let Some(Some(instead)) = guarded("clCreateContextFromType", || {
-            shim().substitute_type(device_type)
-        }) {
-            ctx = real!(clCreateContextFromType(
-                properties, instead, pfn_notify, user_data, &mut err
-            ));
-            if err == CL_SUCCESS {
-                guarded("clCreateContextFromType", || {
-                    if let Ok(devices) = crate::cl::Context(ctx).devices() {
-                        shim().substituted(&devices);
-                    }
-                });
-            }
-        }
-    }
-    if !errcode_ret.is_null() {
-        // SAFETY: the caller passed a place for the error code.
-        unsafe { *errcode_ret = err };
-    }
-    ctx
-}
-
-/// # Safety
-/// As `clReleaseContext` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
-    if !context.is_null() {
-        guarded("clReleaseContext", || {
-            shim().context_releasing(crate::cl::Context(context))
-        });
-    }
-    real!(clReleaseContext(context))
-}
-
 fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
     exit_hook();
     if !program.is_null() {
@@ -295,377 +94,11 @@ fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
     }
 }
 
-/// # Safety
-/// As `clCreateProgramWithSource` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithSource(
-    context: cl_context,
-    count: cl_uint,
-    strings: *const *const c_char,
-    lengths: *const usize,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let program = real!(clCreateProgramWithSource(
-        context,
-        count,
-        strings,
-        lengths,
-        errcode_ret
-    ));
-    created(program, || {
-        let mut source = String::new();
-        for i in 0..count as usize {
-            // SAFETY: the runtime accepted `count` strings at `strings`, each of
-            // `lengths[i]` bytes, or NUL-terminated where `lengths` (or the length) is 0.
-            let bytes = unsafe {
-                let s = *strings.add(i);
-                let len = if lengths.is_null() {
-                    0
-                } else {
-                    *lengths.add(i)
-                };
-                if len == 0 {
-                    CStr::from_ptr(s).to_bytes()
-                } else {
-                    std::slice::from_raw_parts(s.cast::<u8>(), len)
-                }
-            };
-            source.push_str(&String::from_utf8_lossy(bytes));
-        }
-        ProgramOrigin::Source(source)
-    });
-    program
-}
-
-/// # Safety
-/// As `clCreateProgramWithBinary` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithBinary(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    lengths: *const usize,
-    binaries: *const *const u8,
-    binary_status: *mut cl_int,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let program = real!(clCreateProgramWithBinary(
-        context,
-        num_devices,
-        device_list,
-        lengths,
-        binaries,
-        binary_status,
-        errcode_ret
-    ));
-    created(program, || {
-        ProgramOrigin::Opaque("not simulated: built from binary")
-    });
-    program
-}
-
-/// # Safety
-/// As `clCreateProgramWithIL` in the OpenCL 2.1 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithIL(
-    context: cl_context,
-    il: *const c_void,
-    length: usize,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let program = real!(clCreateProgramWithIL(context, il, length, errcode_ret));
-    created(program, || {
-        ProgramOrigin::Opaque("not simulated: built from IL")
-    });
-    program
-}
-
-/// # Safety
-/// As `clCreateProgramWithBuiltInKernels` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    kernel_names: *const c_char,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let program = real!(clCreateProgramWithBuiltInKernels(
-        context,
-        num_devices,
-        device_list,
-        kernel_names,
-        errcode_ret
-    ));
-    created(program, || {
-        ProgramOrigin::Opaque("not simulated: a built-in kernel")
-    });
-    program
-}
-
-/// # Safety
-/// As `clLinkProgram` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clLinkProgram(
-    context: cl_context,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    num_input_programs: cl_uint,
-    input_programs: *const cl_program,
-    pfn_notify: BuildNotify,
-    user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let program = real!(clLinkProgram(
-        context,
-        num_devices,
-        device_list,
-        options,
-        num_input_programs,
-        input_programs,
-        pfn_notify,
-        user_data,
-        errcode_ret
-    ));
-    created(program, || {
-        ProgramOrigin::Opaque("not simulated: built with clCompileProgram and clLinkProgram")
-    });
-    program
-}
-
-/// # Safety
-/// As `clBuildProgram` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clBuildProgram(
-    program: cl_program,
-    num_devices: cl_uint,
-    device_list: *const cl_device_id,
-    options: *const c_char,
-    pfn_notify: BuildNotify,
-    user_data: *mut c_void,
-) -> cl_int {
-    let code = real!(clBuildProgram(
-        program,
-        num_devices,
-        device_list,
-        options,
-        pfn_notify,
-        user_data
-    ));
-    exit_hook();
-    if code == CL_SUCCESS {
-        let options = if options.is_null() {
-            String::new()
-        } else {
-            // SAFETY: the runtime accepted `options` as a NUL-terminated string.
-            unsafe { CStr::from_ptr(options) }
-                .to_string_lossy()
-                .into_owned()
-        };
-        let devices = if device_list.is_null() || num_devices == 0 {
-            None
-        } else {
-            // SAFETY: the runtime accepted `device_list` as `num_devices` device handles.
-            let ids = unsafe { std::slice::from_raw_parts(device_list, num_devices as usize) };
-            Some(ids.iter().map(|&d| Device(d)).collect())
-        };
-        guarded("clBuildProgram", || {
-            shim().program_built(Program(program), devices, &options)
-        });
-    }
-    code
-}
-
-/// # Safety
-/// As `clReleaseProgram` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
-    guarded("clReleaseProgram", || {
-        shim().program_releasing(Program(program))
-    });
-    real!(clReleaseProgram(program))
-}
-
-/// # Safety
-/// As `clCreateKernel` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateKernel(
-    program: cl_program,
-    kernel_name: *const c_char,
-    errcode_ret: *mut cl_int,
-) -> cl_kernel {
-    let kernel = real!(clCreateKernel(program, kernel_name, errcode_ret));
-    exit_hook();
-    if !kernel.is_null() {
-        guarded("clCreateKernel", || {
-            shim().kernel_created(Program(program), Kernel(kernel))
-        });
-    }
-    kernel
-}
-
-/// # Safety
-/// As `clCreateKernelsInProgram` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clCreateKernelsInProgram(
-    program: cl_program,
-    num_kernels: cl_uint,
-    kernels: *mut cl_kernel,
-    num_kernels_ret: *mut cl_uint,
-) -> cl_int {
-    let code = real!(clCreateKernelsInProgram(
-        program,
-        num_kernels,
-        kernels,
-        num_kernels_ret
-    ));
-    exit_hook();
-    if code == CL_SUCCESS && !kernels.is_null() {
-        // SAFETY: on success the runtime wrote `num_kernels` kernels at `kernels` (at
-        // most that many; unused entries stay as the caller left them, so skip nulls).
-        let made = unsafe { std::slice::from_raw_parts(kernels, num_kernels as usize) }.to_vec();
-        guarded("clCreateKernelsInProgram", || {
-            for k in made.into_iter().filter(|k| !k.is_null()) {
-                shim().kernel_created(Program(program), Kernel(k));
-            }
-        });
-    }
-    code
-}
-
-/// # Safety
-/// As `clSetKernelArg` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelArg(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    arg_size: usize,
-    arg_value: *const c_void,
-) -> cl_int {
-    let code = real!(clSetKernelArg(kernel, arg_index, arg_size, arg_value));
-    if code == CL_SUCCESS {
-        let value = if arg_value.is_null() {
-            ArgValue::Null(arg_size)
-        } else if arg_size == std::mem::size_of::<cl_mem>() {
-            // SAFETY: the real clSetKernelArg accepted `arg_size` bytes at `arg_value`; a
-            // pointer-sized value is read as a handle, which the shim uses only for an
-            // argument the source declares a buffer.
-            ArgValue::Handle(Mem(unsafe { arg_value.cast::<cl_mem>().read_unaligned() }))
-        } else {
-            ArgValue::Other
-        };
-        let shadow = guarded("clSetKernelArg", || {
-            shim().shadow_for_arg(Kernel(kernel), arg_index, value)
-        });
-        if let Some(Some(shadow)) = shadow {
-            let mirrored = real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value));
-            mirrored_onto_shadow(kernel, MirroredSetting::Arg(arg_index), mirrored);
-        }
-    }
-    code
-}
-
 /// Tells the shim how repeating an application's setting on the shadow went.
 fn mirrored_onto_shadow(kernel: cl_kernel, setting: MirroredSetting, code: cl_int) {
     guarded("mirroring a kernel setting", || {
         shim().shadow_arg_mirrored(Kernel(kernel), setting, code)
     });
-}
-
-/// # Safety
-/// As `clSetKernelArgSVMPointer` in the OpenCL 2.0 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelArgSVMPointer(
-    kernel: cl_kernel,
-    arg_index: cl_uint,
-    arg_value: *const c_void,
-) -> cl_int {
-    let code = real!(clSetKernelArgSVMPointer(kernel, arg_index, arg_value));
-    if code == CL_SUCCESS {
-        let shadow = guarded("clSetKernelArgSVMPointer", || {
-            shim().shadow_for_arg(Kernel(kernel), arg_index, ArgValue::Svm)
-        });
-        if let Some(Some(shadow)) = shadow {
-            let mirrored = real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value));
-            mirrored_onto_shadow(kernel, MirroredSetting::SvmArg(arg_index), mirrored);
-        }
-    }
-    code
-}
-
-/// # Safety
-/// As `clSetKernelExecInfo` in the OpenCL 2.0 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clSetKernelExecInfo(
-    kernel: cl_kernel,
-    param_name: cl_uint,
-    param_value_size: usize,
-    param_value: *const c_void,
-) -> cl_int {
-    let code = real!(clSetKernelExecInfo(
-        kernel,
-        param_name,
-        param_value_size,
-        param_value
-    ));
-    if code == CL_SUCCESS {
-        let shadow = guarded("clSetKernelExecInfo", || {
-            shim().shadow_for_exec_info(Kernel(kernel))
-        });
-        if let Some(Some(shadow)) = shadow {
-            // The runtime accepted the value for the application's kernel; the shadow, a
-            // kernel of the same context, takes it as given.
-            let mirrored = real!(clSetKernelExecInfo(
-                shadow.0,
-                param_name,
-                param_value_size,
-                param_value
-            ));
-            mirrored_onto_shadow(kernel, MirroredSetting::ExecInfo(param_name), mirrored);
-        }
-    }
-    code
-}
-
-/// # Safety
-/// As `clReleaseKernel` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
-    guarded("clReleaseKernel", || {
-        shim().kernel_releasing(Kernel(kernel))
-    });
-    real!(clReleaseKernel(kernel))
-}
-
-/// Reads an NDRange as the application passed it; `None` where it is malformed (then the
-/// real runtime gives the application its error).
-fn nd_range(
-    work_dim: cl_uint,
-    offset: *const usize,
-    global: *const usize,
-    local: *const usize,
-) -> Option<NdRange> {
-    if !(1..=3).contains(&work_dim) || global.is_null() {
-        return None;
-    }
-    let read = |p: *const usize, default: usize| {
-        let mut v = [default; 3];
-        if !p.is_null() {
-            // SAFETY: the caller passed `work_dim` sizes at `p` (checked non-null, 1..=3).
-            v[..work_dim as usize]
-                .copy_from_slice(unsafe { std::slice::from_raw_parts(p, work_dim as usize) });
-        }
-        v[work_dim as usize..].fill(default);
-        v
-    };
-    let range = NdRange {
-        work_dim,
-        offset: read(offset, 0),
-        global: read(global, 1),
-        local: (!local.is_null()).then(|| read(local, 1)),
-    };
-    (!range.global.contains(&0) && !range.local.is_some_and(|l| l.contains(&0))).then_some(range)
 }
 
 /// Enqueues through the shim, or the application's own kernel when the shim declines.
@@ -722,118 +155,629 @@ unsafe fn launch(
     }
 }
 
-/// # Safety
-/// As `clEnqueueNDRangeKernel` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueNDRangeKernel(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    work_dim: cl_uint,
-    global_work_offset: *const usize,
-    global_work_size: *const usize,
-    local_work_size: *const usize,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    let range = nd_range(
-        work_dim,
-        global_work_offset,
-        global_work_size,
-        local_work_size,
-    );
-    let original = || {
-        real!(clEnqueueNDRangeKernel(
-            command_queue,
+/// Declares each interposed entry point once: the exported `extern "C"` function (its
+/// body the handler) and its place in [`entry_points`], the list the layer puts into its
+/// dispatch table.
+macro_rules! interposed {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block
+    )*) => {
+        $(
+            $(#[$doc])*
+            #[no_mangle]
+            pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret $body
+        )*
+
+        /// The interposed entry points by name, for the layer's dispatch table.
+        pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
+            vec![$((stringify!($name), $name as *mut c_void)),*]
+        }
+    };
+}
+
+interposed! {
+    /// # Safety
+    /// As `clGetDeviceIDs` in the OpenCL 1.2 specification.
+    fn clGetDeviceIDs(
+        platform: cl_platform_id,
+        device_type: cl_device_type,
+        num_entries: cl_uint,
+        devices: *mut cl_device_id,
+        num_devices: *mut cl_uint,
+    ) -> cl_int {
+        let code = real!(clGetDeviceIDs(
+            platform,
+            device_type,
+            num_entries,
+            devices,
+            num_devices
+        ));
+        exit_hook();
+        if code != CL_DEVICE_NOT_FOUND {
+            return code;
+        }
+        let Some(instead) = guarded("clGetDeviceIDs", || shim().substitute_type(device_type)).flatten()
+        else {
+            return code;
+        };
+        let code = real!(clGetDeviceIDs(
+            platform,
+            instead,
+            num_entries,
+            devices,
+            num_devices
+        ));
+        if code == CL_SUCCESS {
+            guarded("clGetDeviceIDs", || {
+                if let Ok(all) = Device::of_type(Platform(platform), instead) {
+                    shim().substituted(&all);
+                }
+            });
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clGetDeviceInfo` in the OpenCL 1.2 specification.
+    fn clGetDeviceInfo(
+        device: cl_device_id,
+        param_name: cl_uint,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
+        let code = real!(clGetDeviceInfo(
+            device,
+            param_name,
+            param_value_size,
+            param_value,
+            param_value_size_ret
+        ));
+        if code != CL_SUCCESS || param_value.is_null() {
+            return code;
+        }
+        if param_name == CL_DEVICE_TYPE
+            && param_value_size >= std::mem::size_of::<cl_device_type>()
+            && guarded("clGetDeviceInfo", || shim().is_substitute(Device(device))) == Some(true)
+        {
+            // SAFETY: the caller gave room for a cl_device_type at `param_value` (checked).
+            unsafe {
+                param_value
+                    .cast::<cl_device_type>()
+                    .write_unaligned(CL_DEVICE_TYPE_GPU)
+            };
+            return code;
+        }
+        if !matches!(
+            param_name,
+            CL_DEVICE_MAX_COMPUTE_UNITS
+                | CL_DEVICE_MAX_WORK_GROUP_SIZE
+                | CL_DEVICE_MAX_WORK_ITEM_SIZES
+                | CL_DEVICE_LOCAL_MEM_SIZE
+        ) {
+            return code;
+        }
+        let Some(Some(limits)) = guarded("clGetDeviceInfo", || {
+            shim().simulated_limits(Some(Device(device)))
+        }) else {
+            return code;
+        };
+        // The bytes the runtime wrote: what it said it wrote, within what the caller gave.
+        let written = if param_value_size_ret.is_null() {
+            param_value_size
+        } else {
+            // SAFETY: the runtime has just written the size there (the call succeeded).
+            unsafe { param_value_size_ret.read() }.min(param_value_size)
+        };
+        // SAFETY: `param_value` holds `written` bytes the runtime has just written, of the
+        // query's type (cl_uint, size_t, size_t[] or cl_ulong), which the patches respect.
+        unsafe { answer_as_simulated_gpu(param_name, param_value, written, &limits) };
+        code
+    }
+
+    /// # Safety
+    /// As `clGetKernelWorkGroupInfo` in the OpenCL 1.2 specification.
+    fn clGetKernelWorkGroupInfo(
+        kernel: cl_kernel,
+        device: cl_device_id,
+        param_name: cl_uint,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
+        let code = real!(clGetKernelWorkGroupInfo(
             kernel,
+            device,
+            param_name,
+            param_value_size,
+            param_value,
+            param_value_size_ret
+        ));
+        if code != CL_SUCCESS
+            || param_value.is_null()
+            || param_value_size < std::mem::size_of::<usize>()
+            || !matches!(
+                param_name,
+                CL_KERNEL_WORK_GROUP_SIZE | CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
+            )
+        {
+            return code;
+        }
+        let device = (!device.is_null()).then_some(Device(device));
+        if let Some(Some(limits)) = guarded("clGetKernelWorkGroupInfo", || {
+            shim().simulated_limits(device)
+        }) {
+            let p = param_value.cast::<usize>();
+            // SAFETY: room for a size_t (checked), which the runtime has just written.
+            unsafe {
+                if param_name == CL_KERNEL_WORK_GROUP_SIZE {
+                    p.write_unaligned(p.read_unaligned().min(limits.max_work_group_size));
+                } else {
+                    p.write_unaligned(limits.preferred_multiple);
+                }
+            }
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clCreateContextFromType` in the OpenCL 1.2 specification.
+    fn clCreateContextFromType(
+        properties: *const cl_context_properties,
+        device_type: cl_device_type,
+        pfn_notify: ContextNotify,
+        user_data: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> cl_context {
+        let mut err = CL_SUCCESS;
+        let mut ctx = real!(clCreateContextFromType(
+            properties,
+            device_type,
+            pfn_notify,
+            user_data,
+            &mut err
+        ));
+        exit_hook();
+        if err == CL_DEVICE_NOT_FOUND {
+            if let Some(Some(instead)) = guarded("clCreateContextFromType", || {
+                shim().substitute_type(device_type)
+            }) {
+                ctx = real!(clCreateContextFromType(
+                    properties, instead, pfn_notify, user_data, &mut err
+                ));
+                if err == CL_SUCCESS {
+                    guarded("clCreateContextFromType", || {
+                        if let Ok(devices) = crate::cl::Context(ctx).devices() {
+                            shim().substituted(&devices);
+                        }
+                    });
+                }
+            }
+        }
+        if !errcode_ret.is_null() {
+            // SAFETY: the caller passed a place for the error code.
+            unsafe { *errcode_ret = err };
+        }
+        ctx
+    }
+
+    /// # Safety
+    /// As `clReleaseContext` in the OpenCL 1.2 specification.
+    fn clReleaseContext(context: cl_context) -> cl_int {
+        if !context.is_null() {
+            guarded("clReleaseContext", || {
+                shim().context_releasing(crate::cl::Context(context))
+            });
+        }
+        real!(clReleaseContext(context))
+    }
+
+    /// # Safety
+    /// As `clCreateProgramWithSource` in the OpenCL 1.2 specification.
+    fn clCreateProgramWithSource(
+        context: cl_context,
+        count: cl_uint,
+        strings: *const *const c_char,
+        lengths: *const usize,
+        errcode_ret: *mut cl_int,
+    ) -> cl_program {
+        let program = real!(clCreateProgramWithSource(
+            context,
+            count,
+            strings,
+            lengths,
+            errcode_ret
+        ));
+        created(program, || {
+            let mut source = String::new();
+            for i in 0..count as usize {
+                // SAFETY: the runtime accepted `count` strings at `strings`, each of
+                // `lengths[i]` bytes, or NUL-terminated where `lengths` (or the length) is 0.
+                let bytes = unsafe {
+                    let s = *strings.add(i);
+                    let len = if lengths.is_null() {
+                        0
+                    } else {
+                        *lengths.add(i)
+                    };
+                    if len == 0 {
+                        CStr::from_ptr(s).to_bytes()
+                    } else {
+                        std::slice::from_raw_parts(s.cast::<u8>(), len)
+                    }
+                };
+                source.push_str(&String::from_utf8_lossy(bytes));
+            }
+            ProgramOrigin::Source(source)
+        });
+        program
+    }
+
+    /// # Safety
+    /// As `clCreateProgramWithBinary` in the OpenCL 1.2 specification.
+    fn clCreateProgramWithBinary(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        lengths: *const usize,
+        binaries: *const *const u8,
+        binary_status: *mut cl_int,
+        errcode_ret: *mut cl_int,
+    ) -> cl_program {
+        let program = real!(clCreateProgramWithBinary(
+            context,
+            num_devices,
+            device_list,
+            lengths,
+            binaries,
+            binary_status,
+            errcode_ret
+        ));
+        created(program, || {
+            ProgramOrigin::Opaque("not simulated: built from binary")
+        });
+        program
+    }
+
+    /// # Safety
+    /// As `clCreateProgramWithIL` in the OpenCL 2.1 specification.
+    fn clCreateProgramWithIL(
+        context: cl_context,
+        il: *const c_void,
+        length: usize,
+        errcode_ret: *mut cl_int,
+    ) -> cl_program {
+        let program = real!(clCreateProgramWithIL(context, il, length, errcode_ret));
+        created(program, || {
+            ProgramOrigin::Opaque("not simulated: built from IL")
+        });
+        program
+    }
+
+    /// # Safety
+    /// As `clCreateProgramWithBuiltInKernels` in the OpenCL 1.2 specification.
+    fn clCreateProgramWithBuiltInKernels(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        kernel_names: *const c_char,
+        errcode_ret: *mut cl_int,
+    ) -> cl_program {
+        let program = real!(clCreateProgramWithBuiltInKernels(
+            context,
+            num_devices,
+            device_list,
+            kernel_names,
+            errcode_ret
+        ));
+        created(program, || {
+            ProgramOrigin::Opaque("not simulated: a built-in kernel")
+        });
+        program
+    }
+
+    /// # Safety
+    /// As `clLinkProgram` in the OpenCL 1.2 specification.
+    fn clLinkProgram(
+        context: cl_context,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        num_input_programs: cl_uint,
+        input_programs: *const cl_program,
+        pfn_notify: BuildNotify,
+        user_data: *mut c_void,
+        errcode_ret: *mut cl_int,
+    ) -> cl_program {
+        let program = real!(clLinkProgram(
+            context,
+            num_devices,
+            device_list,
+            options,
+            num_input_programs,
+            input_programs,
+            pfn_notify,
+            user_data,
+            errcode_ret
+        ));
+        created(program, || {
+            ProgramOrigin::Opaque("not simulated: built with clCompileProgram and clLinkProgram")
+        });
+        program
+    }
+
+    /// # Safety
+    /// As `clBuildProgram` in the OpenCL 1.2 specification.
+    fn clBuildProgram(
+        program: cl_program,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        pfn_notify: BuildNotify,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        let code = real!(clBuildProgram(
+            program,
+            num_devices,
+            device_list,
+            options,
+            pfn_notify,
+            user_data
+        ));
+        exit_hook();
+        if code == CL_SUCCESS {
+            let options = if options.is_null() {
+                String::new()
+            } else {
+                // SAFETY: the runtime accepted `options` as a NUL-terminated string.
+                unsafe { CStr::from_ptr(options) }
+                    .to_string_lossy()
+                    .into_owned()
+            };
+            let devices = if device_list.is_null() || num_devices == 0 {
+                None
+            } else {
+                // SAFETY: the runtime accepted `device_list` as `num_devices` device handles.
+                let ids = unsafe { std::slice::from_raw_parts(device_list, num_devices as usize) };
+                Some(ids.iter().map(|&d| Device(d)).collect())
+            };
+            guarded("clBuildProgram", || {
+                shim().program_built(Program(program), devices, &options)
+            });
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clReleaseProgram` in the OpenCL 1.2 specification.
+    fn clReleaseProgram(program: cl_program) -> cl_int {
+        guarded("clReleaseProgram", || {
+            shim().program_releasing(Program(program))
+        });
+        real!(clReleaseProgram(program))
+    }
+
+    /// # Safety
+    /// As `clCreateKernel` in the OpenCL 1.2 specification.
+    fn clCreateKernel(
+        program: cl_program,
+        kernel_name: *const c_char,
+        errcode_ret: *mut cl_int,
+    ) -> cl_kernel {
+        let kernel = real!(clCreateKernel(program, kernel_name, errcode_ret));
+        exit_hook();
+        if !kernel.is_null() {
+            guarded("clCreateKernel", || {
+                shim().kernel_created(Program(program), Kernel(kernel))
+            });
+        }
+        kernel
+    }
+
+    /// # Safety
+    /// As `clCreateKernelsInProgram` in the OpenCL 1.2 specification.
+    fn clCreateKernelsInProgram(
+        program: cl_program,
+        num_kernels: cl_uint,
+        kernels: *mut cl_kernel,
+        num_kernels_ret: *mut cl_uint,
+    ) -> cl_int {
+        let code = real!(clCreateKernelsInProgram(
+            program,
+            num_kernels,
+            kernels,
+            num_kernels_ret
+        ));
+        exit_hook();
+        if code == CL_SUCCESS && !kernels.is_null() {
+            // SAFETY: on success the runtime wrote `num_kernels` kernels at `kernels` (at
+            // most that many; unused entries stay as the caller left them, so skip nulls).
+            let made = unsafe { std::slice::from_raw_parts(kernels, num_kernels as usize) }.to_vec();
+            guarded("clCreateKernelsInProgram", || {
+                for k in made.into_iter().filter(|k| !k.is_null()) {
+                    shim().kernel_created(Program(program), Kernel(k));
+                }
+            });
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clSetKernelArg` in the OpenCL 1.2 specification.
+    fn clSetKernelArg(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        arg_size: usize,
+        arg_value: *const c_void,
+    ) -> cl_int {
+        let code = real!(clSetKernelArg(kernel, arg_index, arg_size, arg_value));
+        if code == CL_SUCCESS {
+            let value = if arg_value.is_null() {
+                ArgValue::Null(arg_size)
+            } else if arg_size == std::mem::size_of::<cl_mem>() {
+                // SAFETY: the real clSetKernelArg accepted `arg_size` bytes at `arg_value`; a
+                // pointer-sized value is read as a handle, which the shim uses only for an
+                // argument the source declares a buffer.
+                ArgValue::Handle(Mem(unsafe { arg_value.cast::<cl_mem>().read_unaligned() }))
+            } else {
+                ArgValue::Other
+            };
+            let shadow = guarded("clSetKernelArg", || {
+                shim().shadow_for_arg(Kernel(kernel), arg_index, value)
+            });
+            if let Some(Some(shadow)) = shadow {
+                let mirrored = real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value));
+                mirrored_onto_shadow(kernel, MirroredSetting::Arg(arg_index), mirrored);
+            }
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clSetKernelArgSVMPointer` in the OpenCL 2.0 specification.
+    fn clSetKernelArgSVMPointer(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        arg_value: *const c_void,
+    ) -> cl_int {
+        let code = real!(clSetKernelArgSVMPointer(kernel, arg_index, arg_value));
+        if code == CL_SUCCESS {
+            let shadow = guarded("clSetKernelArgSVMPointer", || {
+                shim().shadow_for_arg(Kernel(kernel), arg_index, ArgValue::Svm)
+            });
+            if let Some(Some(shadow)) = shadow {
+                let mirrored = real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value));
+                mirrored_onto_shadow(kernel, MirroredSetting::SvmArg(arg_index), mirrored);
+            }
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clSetKernelExecInfo` in the OpenCL 2.0 specification.
+    fn clSetKernelExecInfo(
+        kernel: cl_kernel,
+        param_name: cl_uint,
+        param_value_size: usize,
+        param_value: *const c_void,
+    ) -> cl_int {
+        let code = real!(clSetKernelExecInfo(
+            kernel,
+            param_name,
+            param_value_size,
+            param_value
+        ));
+        if code == CL_SUCCESS {
+            let shadow = guarded("clSetKernelExecInfo", || {
+                shim().shadow_for_exec_info(Kernel(kernel))
+            });
+            if let Some(Some(shadow)) = shadow {
+                // The runtime accepted the value for the application's kernel; the shadow, a
+                // kernel of the same context, takes it as given.
+                let mirrored = real!(clSetKernelExecInfo(
+                    shadow.0,
+                    param_name,
+                    param_value_size,
+                    param_value
+                ));
+                mirrored_onto_shadow(kernel, MirroredSetting::ExecInfo(param_name), mirrored);
+            }
+        }
+        code
+    }
+
+    /// # Safety
+    /// As `clReleaseKernel` in the OpenCL 1.2 specification.
+    fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+        guarded("clReleaseKernel", || {
+            shim().kernel_releasing(Kernel(kernel))
+        });
+        real!(clReleaseKernel(kernel))
+    }
+
+    /// # Safety
+    /// As `clEnqueueNDRangeKernel` in the OpenCL 1.2 specification.
+    fn clEnqueueNDRangeKernel(
+        command_queue: cl_command_queue,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        global_work_offset: *const usize,
+        global_work_size: *const usize,
+        local_work_size: *const usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        let range = NdRange::from_raw(
             work_dim,
             global_work_offset,
             global_work_size,
             local_work_size,
-            num_events_in_wait_list,
-            event_wait_list,
-            event
-        ))
-    };
-    // SAFETY: the application's arguments, passed on as given.
-    unsafe {
-        launch(
-            command_queue,
-            kernel,
-            range,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            original,
-        )
+        );
+        let original = || {
+            real!(clEnqueueNDRangeKernel(
+                command_queue,
+                kernel,
+                work_dim,
+                global_work_offset,
+                global_work_size,
+                local_work_size,
+                num_events_in_wait_list,
+                event_wait_list,
+                event
+            ))
+        };
+        // SAFETY: the application's arguments, passed on as given.
+        unsafe {
+            launch(
+                command_queue,
+                kernel,
+                range,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                original,
+            )
+        }
     }
-}
 
-/// # Safety
-/// As `clEnqueueTask` in the OpenCL 1.2 specification.
-#[no_mangle]
-pub unsafe extern "C" fn clEnqueueTask(
-    command_queue: cl_command_queue,
-    kernel: cl_kernel,
-    num_events_in_wait_list: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-) -> cl_int {
-    // A task is a launch of one work-item in one work-group.
-    let range = NdRange {
-        work_dim: 1,
-        offset: [0; 3],
-        global: [1; 3],
-        local: Some([1; 3]),
-    };
-    let original = || {
-        real!(clEnqueueTask(
-            command_queue,
-            kernel,
-            num_events_in_wait_list,
-            event_wait_list,
-            event
-        ))
-    };
-    // SAFETY: the application's arguments, passed on as given.
-    unsafe {
-        launch(
-            command_queue,
-            kernel,
-            Some(range),
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            original,
-        )
+    /// # Safety
+    /// As `clEnqueueTask` in the OpenCL 1.2 specification.
+    fn clEnqueueTask(
+        command_queue: cl_command_queue,
+        kernel: cl_kernel,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event,
+    ) -> cl_int {
+        // A task is a launch of one work-item in one work-group.
+        let range = NdRange {
+            work_dim: 1,
+            offset: [0; 3],
+            global: [1; 3],
+            local: Some([1; 3]),
+        };
+        let original = || {
+            real!(clEnqueueTask(
+                command_queue,
+                kernel,
+                num_events_in_wait_list,
+                event_wait_list,
+                event
+            ))
+        };
+        // SAFETY: the application's arguments, passed on as given.
+        unsafe {
+            launch(
+                command_queue,
+                kernel,
+                Some(range),
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                original,
+            )
+        }
     }
-}
-
-/// The interposed entry points by name, for the layer's dispatch table.
-pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
-    macro_rules! entries {
-        ($($f:ident),*) => { vec![$((stringify!($f), $f as *mut c_void)),*] };
-    }
-    entries!(
-        clGetDeviceIDs,
-        clGetDeviceInfo,
-        clGetKernelWorkGroupInfo,
-        clCreateContextFromType,
-        clReleaseContext,
-        clCreateProgramWithSource,
-        clCreateProgramWithBinary,
-        clCreateProgramWithIL,
-        clCreateProgramWithBuiltInKernels,
-        clLinkProgram,
-        clBuildProgram,
-        clReleaseProgram,
-        clCreateKernel,
-        clCreateKernelsInProgram,
-        clSetKernelArg,
-        clSetKernelArgSVMPointer,
-        clSetKernelExecInfo,
-        clReleaseKernel,
-        clEnqueueNDRangeKernel,
-        clEnqueueTask
-    )
 }
