@@ -11,7 +11,8 @@ use std::sync::Once;
 use crate::cl::{Device, Event, Kernel, Mem, NdRange, Platform, Program, Queue};
 use crate::ffi::*;
 use crate::real;
-use crate::shim::{shim, ArgValue, DeviceLimits, LaunchOutcome, MirroredSetting, ProgramOrigin};
+use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin};
+use crate::shim::{shim, DeviceLimits, LaunchOutcome};
 
 /// Runs the shim's side of a call; a panic there is reported and swallowed.
 fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {

@@ -20,5 +20,6 @@ mod modelling;
 pub mod plot;
 mod quiet;
 pub mod report;
+mod shadow;
 pub mod shim;
 pub mod sweep;

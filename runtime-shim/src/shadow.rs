@@ -1,0 +1,157 @@
+//! The twins: a program's annotated shadow and each kernel's, what the application set on
+//! its kernel and the shim repeated on the shadow, and whether that went through.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use annotator::source::ParamKind;
+
+use crate::cl::{Kernel, Mem, Program};
+use crate::modelling::{KernelModel, ProfiledProgram};
+
+/// How a program came to be, and so whether its kernels can be simulated.
+#[derive(Debug, Clone)]
+pub enum ProgramOrigin {
+    /// `clCreateProgramWithSource`, with the source.
+    Source(String),
+    /// Anything else; the reason its kernels run unannotated.
+    Opaque(&'static str),
+}
+
+/// The annotated twin of a built program.
+pub(crate) struct ShadowProgram {
+    pub(crate) program: Program,
+    pub(crate) sidecar: annotator::sidecar::Sidecar,
+    /// With `SRCSIM_PROFILE=1`: what the profiles of its launches refer to.
+    pub(crate) profile: Option<Arc<ProfiledProgram>>,
+}
+
+pub(crate) struct ProgramState {
+    pub(crate) origin: ProgramOrigin,
+    /// Set by each successful build.
+    pub(crate) shadow: Option<Result<Arc<ShadowProgram>, String>>,
+}
+
+/// A kernel's annotated twin.
+pub(crate) struct Shadow {
+    pub(crate) kernel: Kernel,
+    pub(crate) records_arg: u32,
+    /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
+    pub(crate) local_params: Vec<bool>,
+    /// What each argument is, from the source: buffers make the launch's footprint.
+    pub(crate) params: Vec<ParamKind>,
+    pub(crate) model: Arc<KernelModel>,
+    /// Serialises binding the records buffer and enqueueing.
+    pub(crate) args: Mutex<ShadowArgs>,
+}
+
+#[derive(Default)]
+pub(crate) struct ShadowArgs {
+    /// Bytes of each `__local` argument set so far.
+    pub(crate) local_bytes: HashMap<u32, u64>,
+    /// Each buffer argument set so far: the `cl_mem` (its address, 0 for none) and its
+    /// size, or `None` where the size is unknown (an SVM pointer).
+    pub(crate) buffers: HashMap<u32, Option<(usize, u64)>>,
+    /// The settings whose mirroring failed, with the reason: while any is left, the
+    /// shadow may differ from the application's kernel, which then runs unannotated. A
+    /// later setting of the same thing that mirrors cleanly removes it.
+    pub(crate) broken: BTreeMap<MirroredSetting, String>,
+}
+
+impl ShadowArgs {
+    /// Notes that repeating `setting` on the shadow gave `code`.
+    pub(crate) fn mirrored(&mut self, setting: MirroredSetting, code: i32) {
+        // A value set either way replaces one set the other way.
+        self.broken
+            .retain(|s, _| *s != setting && (s.arg().is_none() || s.arg() != setting.arg()));
+        if code != crate::ffi::CL_SUCCESS {
+            self.broken.insert(setting, setting.failed(code));
+        }
+    }
+
+    /// Why the shadow may not be the application's kernel now, if it may not.
+    pub(crate) fn broken(&self) -> Option<&String> {
+        self.broken.values().next()
+    }
+
+    /// The bytes of the distinct buffers bound to buffer arguments, or `None` if any of
+    /// them is of unknown size.
+    pub(crate) fn buffer_footprint(&self) -> Option<u64> {
+        let mut seen = HashSet::new();
+        let mut bytes = 0u64;
+        for b in self.buffers.values() {
+            let (mem, size) = (*b)?;
+            if seen.insert(mem) {
+                bytes += size;
+            }
+        }
+        Some(bytes)
+    }
+}
+
+/// What the application passed for a kernel argument, as far as the model cares.
+#[derive(Debug, Clone, Copy)]
+pub enum ArgValue {
+    /// A null value of this size: a `__local` argument's size (or a null buffer).
+    Null(usize),
+    /// A pointer-sized value: the `cl_mem` when the argument is a buffer.
+    Handle(Mem),
+    /// An SVM pointer (`clSetKernelArgSVMPointer`).
+    Svm,
+    /// Any other value.
+    Other,
+}
+
+/// One thing the application sets on a kernel that the shim repeats on its shadow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MirroredSetting {
+    /// Argument `index`, by `clSetKernelArg`.
+    Arg(u32),
+    /// Argument `index`, by `clSetKernelArgSVMPointer`.
+    SvmArg(u32),
+    /// `clSetKernelExecInfo` of this parameter.
+    ExecInfo(u32),
+}
+
+impl MirroredSetting {
+    /// What a failed mirroring stops being the same, for the report.
+    pub(crate) fn failed(self, code: i32) -> String {
+        match self {
+            MirroredSetting::Arg(i) => {
+                format!("setting argument {i} of the annotated kernel failed (OpenCL error {code})")
+            }
+            MirroredSetting::SvmArg(i) => format!(
+                "setting argument {i} of the annotated kernel to an SVM pointer failed (OpenCL error {code})"
+            ),
+            MirroredSetting::ExecInfo(param) => format!(
+                "clSetKernelExecInfo({}) on the annotated kernel failed (OpenCL error {code})",
+                exec_info_name(param)
+            ),
+        }
+    }
+
+    /// The argument index a setting is about, if any: both ways of setting an argument
+    /// replace each other's value.
+    pub(crate) fn arg(self) -> Option<u32> {
+        match self {
+            MirroredSetting::Arg(i) | MirroredSetting::SvmArg(i) => Some(i),
+            MirroredSetting::ExecInfo(_) => None,
+        }
+    }
+}
+
+/// The name of a `clSetKernelExecInfo` parameter (CL/cl.h), or its number.
+pub(crate) fn exec_info_name(param: u32) -> String {
+    match param {
+        crate::ffi::CL_KERNEL_EXEC_INFO_SVM_PTRS => "CL_KERNEL_EXEC_INFO_SVM_PTRS".to_string(),
+        crate::ffi::CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            "CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM".to_string()
+        }
+        other => format!("{other:#x}"),
+    }
+}
+
+pub(crate) struct KernelState {
+    pub(crate) name: String,
+    pub(crate) shadow: Result<Arc<Shadow>, String>,
+}

@@ -1,0 +1,357 @@
+//! The shim's side of programs and kernels: a program built from source gets an annotated
+//! twin (annotation cached, the twin built beside it), each of its kernels a shadow, and
+//! what the application sets on a kernel is repeated on its shadow.
+
+use super::*;
+
+impl Shim {
+    /// Notes a program the application created.
+    pub fn program_created(&self, program: Program, origin: ProgramOrigin) {
+        if let ProgramOrigin::Opaque(why) = &origin {
+            self.log(Level::Debug, &format!("program created; {why}"));
+        }
+        lock(&self.state).programs.insert(
+            program,
+            ProgramState {
+                origin,
+                shadow: None,
+            },
+        );
+    }
+
+    /// After the application's program built (for `devices`, or all of its devices when
+    /// `None`): annotates it and builds the annotated twin for the same devices.
+    pub fn program_built(&self, program: Program, devices: Option<Vec<Device>>, options: &str) {
+        let origin = match lock(&self.state).programs.get(&program) {
+            Some(p) => p.origin.clone(),
+            None => return,
+        };
+        let ProgramOrigin::Source(source) = origin else {
+            return;
+        };
+        let shadow = self.build_shadow(program, devices, &source, options);
+        match &shadow {
+            // One line on stderr; the whole reason (a build log, compiler diagnostics)
+            // goes into the report with every launch, and into the log at `info`.
+            Err(reason) => self.warn_in_full("program not simulated", reason),
+            Ok(shadow) => {
+                for r in &shadow.sidecar.refused {
+                    self.warn_in_full(&format!("kernel `{}` not simulated", r.name), &r.reason);
+                }
+            }
+        }
+        let old = lock(&self.state)
+            .programs
+            .get_mut(&program)
+            .and_then(|p| p.shadow.replace(shadow.map(Arc::new)));
+        if let Some(Ok(old)) = old {
+            if let Ok(old) = Arc::try_unwrap(old) {
+                old.program.release();
+            }
+        }
+    }
+
+    fn build_shadow(
+        &self,
+        program: Program,
+        devices: Option<Vec<Device>>,
+        source: &str,
+        options: &str,
+    ) -> Result<ShadowProgram, String> {
+        let arch = self
+            .arch
+            .as_ref()
+            .map_err(|e| format!("SRCSIM_ARCH: {e}"))?;
+        let mut build = BuildOptions::parse(options);
+        // The host resolves `#include "..."` from its working directory.
+        if let Ok(cwd) = std::env::current_dir() {
+            build.include_dirs.push(cwd);
+        }
+        let started = Instant::now();
+        let annotation = {
+            let mut compiler = lock(&self.compiler);
+            let compiler = compiler
+                .get_or_insert_with(|| Compiler::locate().map_err(|e| e.to_string()))
+                .as_ref()
+                .map_err(|e| format!("no compiler for the annotation: {e}"))?;
+            let (a, hit) = self
+                .cache
+                .annotate_source_with(
+                    compiler,
+                    "program.cl",
+                    "the source given to clCreateProgramWithSource",
+                    source,
+                    &build,
+                    arch,
+                    AnnotateOptions {
+                        profile: self.config.profile,
+                    },
+                )
+                .map_err(|e| format!("annotation failed: {e}"))?;
+            self.log(
+                Level::Info,
+                &format!(
+                    "annotated program with kernels {:?} ({}, {:.1} ms)",
+                    a.sidecar
+                        .kernels
+                        .iter()
+                        .map(|k| &k.name)
+                        .collect::<Vec<_>>(),
+                    if hit { "cached" } else { "new" },
+                    started.elapsed().as_secs_f64() * 1e3
+                ),
+            );
+            a
+        };
+        let context = program
+            .context()
+            .map_err(|e| format!("program context: {e}"))?;
+        let devices = match devices {
+            Some(d) => d,
+            None => program
+                .devices()
+                .map_err(|e| format!("program devices: {e}"))?,
+        };
+        let building = Instant::now();
+        // The runtime's compiler prints its summary on stderr; that is not the
+        // application's to see.
+        let (shadow, chatter) = crate::quiet::without_compiler_chatter(|| {
+            self.build_annotated(context, &annotation.source, &devices, options)
+        });
+        for line in chatter {
+            self.log(
+                Level::Debug,
+                &format!("building the annotated program: {line}"),
+            );
+        }
+        let shadow = shadow.map_err(|e| format!("the annotated program did not build: {e}"))?;
+        self.log(
+            Level::Info,
+            &format!(
+                "annotated program built in {:.1} ms",
+                building.elapsed().as_secs_f64() * 1e3
+            ),
+        );
+        Ok(ShadowProgram {
+            program: shadow,
+            profile: annotation
+                .sidecar
+                .records
+                .profile
+                .clone()
+                .map(|layout| Arc::new(ProfiledProgram::new(layout, source))),
+            sidecar: annotation.sidecar,
+        })
+    }
+
+    /// Builds the annotated program for `devices`: from the binaries a previous run kept
+    /// when there are some (a runtime such as PoCL otherwise preprocesses and hashes the
+    /// whole source again, tens of milliseconds per program), else from source, keeping
+    /// its binaries for the next run.
+    fn build_annotated(
+        &self,
+        context: Context,
+        source: &str,
+        devices: &[Device],
+        options: &str,
+    ) -> Result<Program, String> {
+        let identities: Vec<String> = devices.iter().map(|d| d.identity()).collect();
+        let keys: Vec<[&str; 3]> = identities
+            .iter()
+            .map(|id| [source, options, id.as_str()])
+            .collect();
+        let stored: Option<Vec<Vec<u8>>> = keys.iter().map(|k| self.cache.binary(k)).collect();
+        if let Some(binaries) = stored {
+            match context.build_program_from_binaries(devices, &binaries, options) {
+                Ok(p) => {
+                    self.log(
+                        Level::Debug,
+                        "annotated program built from the binaries a previous run kept",
+                    );
+                    return Ok(p);
+                }
+                Err(e) => self.log(
+                    Level::Debug,
+                    &format!("the kept binaries of an annotated program did not build ({e}); building from source"),
+                ),
+            }
+        }
+        let program = context.build_program(source, devices, options)?;
+        match program.binaries() {
+            Ok(binaries) => {
+                for (key, binary) in keys.iter().zip(&binaries) {
+                    if binary.is_empty() {
+                        continue;
+                    }
+                    if let Err(e) = self.cache.store_binary(key, binary) {
+                        self.log(Level::Debug, &format!("keeping a program binary: {e}"));
+                    }
+                }
+            }
+            Err(e) => self.log(Level::Debug, &format!("reading program binaries: {e}")),
+        }
+        Ok(program)
+    }
+
+    /// Forgets a program the application is releasing for the last time.
+    pub fn program_releasing(&self, program: Program) {
+        if program.reference_count() != 1 {
+            return;
+        }
+        let gone = lock(&self.state).programs.remove(&program);
+        if let Some(ProgramState {
+            shadow: Some(Ok(shadow)),
+            ..
+        }) = gone
+        {
+            if let Ok(shadow) = Arc::try_unwrap(shadow) {
+                shadow.program.release();
+            }
+        }
+    }
+
+    // ---- kernels -------------------------------------------------------------------
+
+    /// Notes a kernel the application created from `program`, and creates its shadow.
+    pub fn kernel_created(&self, program: Program, kernel: Kernel) {
+        let name = kernel.name().unwrap_or_default();
+        let shadow = {
+            let state = lock(&self.state);
+            match state.programs.get(&program) {
+                None => Err("its program was not created through srcsim".to_string()),
+                Some(ProgramState {
+                    origin: ProgramOrigin::Opaque(why),
+                    ..
+                }) => Err(why.to_string()),
+                Some(ProgramState { shadow: None, .. }) => {
+                    Err("its program was not built with clBuildProgram".to_string())
+                }
+                Some(ProgramState {
+                    shadow: Some(Err(e)),
+                    ..
+                }) => Err(e.clone()),
+                Some(ProgramState {
+                    shadow: Some(Ok(p)),
+                    ..
+                }) => Ok(p.clone()),
+            }
+        }
+        .and_then(|p| self.shadow_kernel(&p, &name));
+        if let Err(reason) = &shadow {
+            self.log(
+                Level::Info,
+                &format!("kernel `{name}` runs unannotated: {reason}"),
+            );
+        }
+        lock(&self.state).kernels.insert(
+            kernel,
+            KernelState {
+                name,
+                shadow: shadow.map(Arc::new),
+            },
+        );
+    }
+
+    fn shadow_kernel(&self, p: &ShadowProgram, name: &str) -> Result<Shadow, String> {
+        let sidecar = &p.sidecar;
+        // Left out of the twin: it runs as the application's program has it.
+        if let Some(r) = sidecar.refused.iter().find(|r| r.name == name) {
+            return Err(r.reason.clone());
+        }
+        let annotated = sidecar
+            .kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("the annotator did not annotate kernel `{name}`"))?;
+        let analysis = sidecar
+            .analysis
+            .kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| format!("no analysis of kernel `{name}`"))?;
+        let kernel = p
+            .program
+            .kernel(name)
+            .map_err(|e| format!("annotated kernel `{name}`: {e}"))?;
+        Ok(Shadow {
+            kernel,
+            records_arg: annotated.records_arg as u32,
+            local_params: analysis
+                .params
+                .iter()
+                .map(|p| p.split_whitespace().any(|w| w == ".shared"))
+                .collect(),
+            params: annotated.params.clone(),
+            model: Arc::new(KernelModel {
+                stride: sidecar.records.stride,
+                usage_scale: sidecar.records.usage_scale,
+                registers: analysis.registers,
+                static_shared_bytes: analysis.shared_memory_bytes,
+                note: sidecar.timing_note(name),
+                timing_width: sidecar.records.timing_width(),
+                samples: sidecar.records.samples_of(name),
+                profile: p.profile.as_ref().map(|program| KernelProfile {
+                    kernel: name.to_string(),
+                    program: Arc::clone(program),
+                }),
+            }),
+            args: Mutex::new(ShadowArgs::default()),
+        })
+    }
+
+    /// The shadow an argument setting must be mirrored onto, if any; notes the size of
+    /// `__local` arguments and of the buffers bound to buffer arguments.
+    pub fn shadow_for_arg(&self, kernel: Kernel, index: u32, value: ArgValue) -> Option<Kernel> {
+        let shadow = self.shadow_of(kernel)?;
+        let mut args = lock(&shadow.args);
+        if let ArgValue::Null(size) = value {
+            if shadow.local_params.get(index as usize) == Some(&true) {
+                args.local_bytes.insert(index, size as u64);
+            }
+        }
+        if shadow.params.get(index as usize) == Some(&ParamKind::Buffer) {
+            let buffer = match value {
+                ArgValue::Null(_) => Some((0, 0)),
+                ArgValue::Handle(mem) if mem.0.is_null() => Some((0, 0)),
+                // The real clSetKernelArg accepted it, so it is a live buffer.
+                ArgValue::Handle(mem) => mem.size().ok().map(|size| (mem.0 as usize, size)),
+                ArgValue::Svm | ArgValue::Other => None,
+            };
+            args.buffers.insert(index, buffer);
+        }
+        Some(shadow.kernel)
+    }
+
+    /// The shadow a `clSetKernelExecInfo` must be mirrored onto, if any.
+    pub fn shadow_for_exec_info(&self, kernel: Kernel) -> Option<Kernel> {
+        self.shadow_of(kernel).map(|s| s.kernel)
+    }
+
+    /// Mirroring `setting` onto `kernel`'s shadow gave `code`: a failure keeps the launches
+    /// unannotated until the application sets the same thing again and that mirrors.
+    pub fn shadow_arg_mirrored(&self, kernel: Kernel, setting: MirroredSetting, code: i32) {
+        let Some(shadow) = self.shadow_of(kernel) else {
+            return;
+        };
+        lock(&shadow.args).mirrored(setting, code);
+    }
+
+    fn shadow_of(&self, kernel: Kernel) -> Option<Arc<Shadow>> {
+        lock(&self.state)
+            .kernels
+            .get(&kernel)
+            .and_then(|k| k.shadow.as_ref().ok().cloned())
+    }
+
+    /// Forgets a kernel the application is releasing for the last time.
+    pub fn kernel_releasing(&self, kernel: Kernel) {
+        if kernel.reference_count() != 1 {
+            return;
+        }
+        if let Some(KernelState { shadow: Ok(s), .. }) = lock(&self.state).kernels.remove(&kernel) {
+            s.kernel.release();
+        }
+    }
+
+    // ---- launches ------------------------------------------------------------------
+}
