@@ -5,6 +5,7 @@
 //! function is already its binary control-flow graph. Every instruction keeps the source
 //! location of the `.loc` directive in force where it stands.
 
+mod blocks;
 mod lexer;
 mod parser;
 
