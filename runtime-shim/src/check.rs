@@ -10,7 +10,7 @@ use std::path::Path;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use serde::{Deserialize, Serialize};
 
-use crate::report::{Outcome, Report};
+use crate::report::{FileError, Outcome, Report};
 
 /// The version tag of the baseline's JSON schema.
 pub const BASELINE_SCHEMA: &str = "srcsim.baseline/2";
@@ -54,35 +54,6 @@ pub struct Entry {
     /// What bound the launches (`latency` or a resource); several, comma-separated, where
     /// launches differ.
     pub bound: String,
-}
-
-/// A baseline that could not be read, or is not a valid baseline.
-#[derive(Debug, thiserror::Error)]
-pub enum BaselineError {
-    /// Reading or writing failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// Not JSON of the baseline's shape (serde names the line and column).
-    #[error("{path}: not an srcsim baseline: {source}")]
-    Format {
-        /// The file.
-        path: String,
-        /// The error.
-        source: serde_json::Error,
-    },
-    /// The shape is right but a value is not.
-    #[error("{path}: {cause}")]
-    Invalid {
-        /// The file.
-        path: String,
-        /// What is wrong, naming the entry.
-        cause: String,
-    },
 }
 
 /// One kernel and configuration as a run left it.
@@ -203,13 +174,17 @@ impl Baseline {
     }
 
     /// Parses and validates a baseline; `path` names it in errors.
-    pub fn parse(text: &str, path: &Path) -> Result<Self, BaselineError> {
+    pub fn parse(text: &str, path: &Path) -> Result<Self, FileError> {
         let at = || path.display().to_string();
-        let invalid = |cause: String| BaselineError::Invalid { path: at(), cause };
+        let invalid = |cause: String| FileError::Invalid { path: at(), cause };
         // The schema tag first, so that another kind of file is named as such rather than
         // by the first field it lacks.
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|source| BaselineError::Format { path: at(), source })?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|source| FileError::Format {
+                path: at(),
+                what: "baseline",
+                source,
+            })?;
         match value.get("schema").and_then(|s| s.as_str()) {
             Some(BASELINE_SCHEMA | BASELINE_SCHEMA_1) => {}
             Some(other) => {
@@ -223,8 +198,12 @@ impl Baseline {
                 )))
             }
         }
-        let baseline: Baseline = serde_json::from_str(text)
-            .map_err(|source| BaselineError::Format { path: at(), source })?;
+        let baseline: Baseline =
+            serde_json::from_str(text).map_err(|source| FileError::Format {
+                path: at(),
+                what: "baseline",
+                source,
+            })?;
         let mut seen = BTreeSet::new();
         for (i, e) in baseline.entries.iter().enumerate() {
             let name = format!("entry {i} ({} at {})", e.kernel, e.configuration);
@@ -254,8 +233,8 @@ impl Baseline {
     }
 
     /// Reads and validates the baseline at `path`.
-    pub fn read(path: &Path) -> Result<Self, BaselineError> {
-        let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Io {
+    pub fn read(path: &Path) -> Result<Self, FileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FileError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -263,8 +242,8 @@ impl Baseline {
     }
 
     /// Writes the baseline to `path`.
-    pub fn write(&self, path: &Path) -> Result<(), BaselineError> {
-        std::fs::write(path, self.to_json()).map_err(|source| BaselineError::Io {
+    pub fn write(&self, path: &Path) -> Result<(), FileError> {
+        std::fs::write(path, self.to_json()).map_err(|source| FileError::Io {
             path: path.display().to_string(),
             source,
         })

@@ -435,8 +435,8 @@ impl Report {
     }
 
     /// Reads a JSON report, of this schema or of [`REPORT_SCHEMA_V1`].
-    pub fn read(path: &Path) -> Result<Self, ReportError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
+    pub fn read(path: &Path) -> Result<Self, FileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FileError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -447,10 +447,14 @@ impl Report {
     /// comes back in this schema, its launches' profiles keeping their block counters
     /// and each kernel's blocks and line texts becoming a [`ProgramProfile`] (one per
     /// kernel: a version 1 report does not say which kernels share a program).
-    pub fn parse(text: &str, path: &Path) -> Result<Self, ReportError> {
+    pub fn parse(text: &str, path: &Path) -> Result<Self, FileError> {
         let at = || path.display().to_string();
-        let format = |source| ReportError::Format { path: at(), source };
-        let invalid = |cause: String| ReportError::Invalid { path: at(), cause };
+        let format = |source| FileError::Format {
+            path: at(),
+            what: "report",
+            source,
+        };
+        let invalid = |cause: String| FileError::Invalid { path: at(), cause };
         /// The schema tag alone, read first so that the rest is read by its version.
         #[derive(Deserialize)]
         struct Tag {
@@ -511,31 +515,35 @@ impl Report {
     }
 }
 
-/// A report that could not be read.
+/// A JSON file of srcsim's (a report, a baseline) that could not be read, written or
+/// understood.
 #[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    /// Reading failed.
-    #[error("reading report {path}: {source}")]
+pub enum FileError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
     Io {
         /// The file.
         path: String,
         /// The error.
         source: std::io::Error,
     },
-    /// Not a report.
-    #[error("{path}: not an srcsim report: {source}")]
+    /// Not JSON of the file's shape (serde names the line and column).
+    #[error("{path}: not an srcsim {what}: {source}")]
     Format {
         /// The file.
         path: String,
+        /// What the file should have been: `report`, `baseline`.
+        what: &'static str,
         /// The error.
         source: serde_json::Error,
     },
-    /// A report of another schema, or one whose parts do not fit together.
+    /// The shape is right but a value is not, or the parts do not fit together, or the
+    /// schema is another.
     #[error("{path}: {cause}")]
     Invalid {
         /// The file.
         path: String,
-        /// What is wrong.
+        /// What is wrong, naming the entry.
         cause: String,
     },
 }
