@@ -1,4 +1,5 @@
-//! `srcsim check`: the regression gate. A [`Baseline`] records, per kernel and launch
+//! The baselines and verdicts behind `srcsim check` (the command itself: `gate.rs` of the
+//! binary). A [`Baseline`] records, per kernel and launch
 //! configuration (`global / local`), the estimated cycles per launch of a run; [`compare`]
 //! sets a new run's [`Observed`] configurations against it and gives a verdict per
 //! configuration. Pure functions on typed data: running the program and printing belong to

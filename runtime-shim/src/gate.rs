@@ -1,6 +1,7 @@
-//! `srcsim check`: the CI gate. Runs the host under the shim, compares each kernel's
-//! cycles per launch with a baseline (`srcsim::check`), prints the verdicts and decides the
-//! exit code; `--update` records the run as the baseline.
+//! The `srcsim check` command, the CI gate: runs the host under the shim, compares each
+//! kernel's cycles per launch with a baseline (the library's `srcsim::check`: baselines and
+//! verdicts), prints the verdicts and decides the exit code; `--update` records the run as
+//! the baseline.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
