@@ -115,8 +115,7 @@ pub fn block_lines(arch: &Architecture, instrs: &[Instr], lines: &[u32]) -> Bloc
         end = end.max(finish);
         let entry = out.lines.entry(line).or_default();
         entry.0 += owed;
-        // What the addressing absorbs is no instruction the GPU runs.
-        entry.1 += u64::from(!arch.folds(&instrs[i]));
+        entry.1 += 1;
     }
     out
 }

@@ -544,3 +544,47 @@ fn a_helper_also_declared_in_a_header_refuses_only_its_kernels() {
         .check_syntax(&annotated, &options)
         .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
 }
+
+#[test]
+fn profile_line_instructions_sum_to_each_paths_instructions_where_addressing_folds() {
+    // A shared-memory chase on the H100, whose address arithmetic native code folds away
+    // (`frontend.native_addressing`): the profile still counts PTX instructions, per path
+    // and per line alike, so the lines' parts add up to the path's instructions.
+    let p = temp(
+        "folded_chase.cl",
+        "__kernel void chase(__global uint *out, uint n)\n{\n    __local uint s[256];\n    \
+         uint lid = get_local_id(0);\n    s[lid] = (lid + 1) % 256;\n    \
+         barrier(CLK_LOCAL_MEM_FENCE);\n    uint p = lid;\n    for (uint i = 0; i < n; i++)\n        \
+         p = s[p];\n    out[get_global_id(0)] = p;\n}\n",
+    );
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::load("hopper_h100").unwrap();
+    let a = annotator::annotate::annotate_file_with(
+        &compiler,
+        &p,
+        &BuildOptions::default(),
+        &arch,
+        annotator::annotate::AnnotateOptions { profile: true },
+    )
+    .unwrap();
+    let k = &a.sidecar.kernels[0];
+    let mut checked = 0;
+    for path in k.paths.paths.iter().filter(|p| !p.lines.is_empty()) {
+        let per_line: u64 = path.lines.iter().map(|l| l.instructions).sum();
+        assert_eq!(
+            per_line, path.instructions,
+            "{:?} -> {:?}",
+            path.from, path.to
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no path carried line charges");
+    // And the folding is there to test: some shared access has absorbed arithmetic.
+    let analysis = &a.sidecar.analysis.kernels[0];
+    let issued: f64 = analysis.blocks.iter().map(|b| b.usage[0]).sum();
+    let ptx: usize = analysis.blocks.iter().map(|b| b.instructions).sum();
+    assert!(
+        issued < ptx as f64,
+        "issued {issued} of {ptx} PTX instructions"
+    );
+}
