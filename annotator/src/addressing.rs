@@ -49,13 +49,13 @@ const LANE_VARYING: &[&str] = &[
     "%lanemask_gt",
 ];
 
-/// Per block, per instruction: the part of a shared-memory address it computes that an
-/// addressing mode can absorb (`None` for everything else).
-pub fn absorbed_addressing(f: &Function) -> Vec<Vec<Option<Addressing>>> {
-    let mut out: Vec<Vec<Option<Addressing>>> = f
+/// Per block, per instruction: the part of an address it computes that native code
+/// absorbs ([`Addressing::None`] for everything else).
+pub fn absorbed_addressing(f: &Function) -> Vec<Vec<Addressing>> {
+    let mut out: Vec<Vec<Addressing>> = f
         .blocks
         .iter()
-        .map(|b| vec![None; b.instrs.len()])
+        .map(|b| vec![Addressing::None; b.instrs.len()])
         .collect();
     let uniform = compiler_uniform(f);
     let is_reg = |name: &str| f.registers.iter().any(|d| d.declares(name));
@@ -156,7 +156,7 @@ pub fn absorbed_addressing(f: &Function) -> Vec<Vec<Option<Addressing>>> {
         }
     }
     for &(b, d) in adds.iter().chain(&fused) {
-        out[b][d] = Some(Addressing::Base);
+        out[b][d] = Addressing::Base;
     }
     // The scaled indices: defined once, earlier in the add's block, read only by the adds.
     for (b, d, x) in indices {
@@ -169,7 +169,7 @@ pub fn absorbed_addressing(f: &Function) -> Vec<Vec<Option<Addressing>>> {
         let instrs = &f.blocks[b].instrs;
         if let Some(s) = defined_before(&instrs[..d], x) {
             if instrs[s].guard.is_none() && power_of_two_scale(&instrs[s]) {
-                out[b][s] = Some(Addressing::ScaledIndex);
+                out[b][s] = Addressing::ScaledIndex;
             }
         }
     }
@@ -315,9 +315,9 @@ mod tests {
             .into_iter()
             .flatten()
             .map(|a| match a {
-                None | Some(Addressing::None) => '.',
-                Some(Addressing::Base) => 'b',
-                Some(Addressing::ScaledIndex) => 'x',
+                Addressing::None => '.',
+                Addressing::Base => 'b',
+                Addressing::ScaledIndex => 'x',
             })
             .collect()
     }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use pipeline_model::{Instr, Reg};
+use pipeline_model::{Addressing, Instr, Reg};
 
 use crate::access::analyze_accesses;
 use crate::addressing::absorbed_addressing;
@@ -132,7 +132,7 @@ pub fn classify(instr: &Instruction, regs: &mut RegisterFile<'_>) -> Classified 
             global_bytes: global_bytes(instr),
             access: None,
             branch: instr.ends_block(),
-            addressing: None,
+            addressing: Addressing::None,
         },
         known,
     }

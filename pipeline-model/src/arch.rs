@@ -649,9 +649,7 @@ impl Architecture {
     /// Whether `instr` is absorbed into an access's addressing on this GPU: it takes no
     /// fetch, issue or unit ([`Frontend::native_addressing`], [`Instr::addressing`]).
     pub fn folds(&self, instr: &Instr) -> bool {
-        instr
-            .addressing
-            .is_some_and(|part| part != Addressing::None && part <= self.frontend.native_addressing)
+        instr.addressing != Addressing::None && instr.addressing <= self.frontend.native_addressing
     }
 
     /// How `instr` behaves: [`Architecture::describe`] of its class, except for a memory

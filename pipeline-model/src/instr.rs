@@ -214,13 +214,14 @@ pub struct Instr {
     /// Whether it transfers control (a branch, return or exit): the warp fetches what
     /// follows only once it has resolved.
     pub branch: bool,
-    /// Whether it is address arithmetic that native code does not execute: it computes only
-    /// the address of shared-memory accesses, as `base + index * 2^k` with a warp-uniform
-    /// base (the addressing mode holds it), or it is the add of a global address's
-    /// `base + i * 4` (fused into the multiply). Where the architecture's addressing mode holds that part
-    /// (`frontend.native_addressing`) it takes no fetch, issue or unit, and its readers
-    /// wait on what it read instead ([`crate::Architecture::folds`]).
-    pub addressing: Option<Addressing>,
+    /// The part of an address it computes that native code may not execute
+    /// ([`Addressing::None`]: none, it is no such arithmetic): of shared-memory accesses,
+    /// `base + index * 2^k` with a warp-uniform base (the addressing mode holds it), or the
+    /// add of a global address's `base + i * 4` (fused into the multiply). Where the
+    /// architecture absorbs that part (`frontend.native_addressing`) it takes no fetch,
+    /// issue or unit, and its readers wait on what it read instead
+    /// ([`crate::Architecture::folds`]).
+    pub addressing: Addressing,
 }
 
 /// The part of a shared-memory address an instruction computes, as addressing modes hold
@@ -298,7 +299,7 @@ impl Instr {
             global_bytes: 0,
             access: None,
             branch: false,
-            addressing: None,
+            addressing: Addressing::None,
         }
     }
 
@@ -317,7 +318,7 @@ impl Instr {
     /// The same instruction, marked as the `part` of a shared-memory address an
     /// addressing mode can absorb.
     pub fn as_addressing(mut self, part: Addressing) -> Self {
-        self.addressing = Some(part);
+        self.addressing = part;
         self
     }
 

@@ -204,11 +204,27 @@ pub fn estimate(
     records: &Records<'_>,
 ) -> Result<KernelEstimate, ModelError> {
     check_records(arch, geometry, records)?;
+    estimate_dealt(arch, geometry, resources, records.usage_scale, |dealer| {
+        walk_groups(arch, geometry, records, &mut |g| dealer.take(g))
+    })
+}
+
+/// The estimate of a launch whose work-groups `deal` hands to the dealer, in order
+/// (returning the most cycles divergence added to a warp), once the work-group size and
+/// occupancy are checked: the same from the records ([`estimate`]) and from a summary
+/// ([`estimate_summarized`]).
+fn estimate_dealt(
+    arch: &Architecture,
+    geometry: &LaunchGeometry,
+    resources: &KernelResources,
+    usage_scale: u64,
+    deal: impl FnOnce(&mut Dealer) -> u64,
+) -> Result<KernelEstimate, ModelError> {
     check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
     let mut dealer = Dealer::new(arch, n_par);
-    let divergence = walk_groups(arch, geometry, records, &mut |g| dealer.take(g));
+    let divergence = deal(&mut dealer);
     let dealt = dealer.finish(divergence);
     Ok(finish_estimate(
         arch,
@@ -216,7 +232,7 @@ pub fn estimate(
         occ,
         n_par,
         &dealt,
-        records.usage_scale,
+        usage_scale,
     ))
 }
 
@@ -341,7 +357,7 @@ impl LaunchSummary {
         };
         summary.divergence = walk_groups(arch, geometry, records, &mut |g| {
             summary.groups.push([g.t_last, g.bytes, g.warps]);
-            summary.usage.extend(g.usage.iter().flatten());
+            summary.usage.extend_from_slice(g.usage);
         });
         Ok(summary)
     }
@@ -360,9 +376,12 @@ impl LaunchSummary {
         self.made_for == Self::key(arch)
     }
 
-    /// The 64-bit words the summary holds: what keeping it costs.
-    pub fn words(&self) -> usize {
-        3 * self.groups.len() + self.usage.len()
+    /// The 64-bit words the summary of a launch of `geometry` on `arch` holds: what
+    /// making and keeping it costs, known before it is made.
+    pub fn words(arch: &Architecture, geometry: &LaunchGeometry) -> u64 {
+        let [x, y, z] = geometry.groups();
+        let per_group = 3 + u64::from(arch.sub_cores_per_sm) * arch.resources().len() as u64;
+        x * y * z * per_group
     }
 }
 
@@ -380,35 +399,20 @@ pub fn estimate_summarized(
         summary.fits(arch),
         "a launch summary used under an architecture that reduces the records otherwise"
     );
-    check_work_group(arch, geometry.local)?;
-    let occ = occupancy(arch, geometry.work_group_size(), resources)?;
-    let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
-    let mut dealer = Dealer::new(arch, n_par);
-    let n_res = arch.resources().len();
-    let per_group = arch.sub_cores_per_sm as usize * n_res;
-    let mut usage: Vec<Vec<u64>> = vec![Vec::new(); arch.sub_cores_per_sm as usize];
-    for (i, &[t_last, bytes, warps]) in summary.groups.iter().enumerate() {
-        let flat = &summary.usage[i * per_group..(i + 1) * per_group];
-        for (u, part) in usage.iter_mut().zip(flat.chunks_exact(n_res)) {
-            u.clear();
-            u.extend_from_slice(part);
+    // What one group holds: a usage per resource per sub-core (`fits` checked both).
+    let per_group = arch.sub_cores_per_sm as usize * arch.resources().len();
+    estimate_dealt(arch, geometry, resources, usage_scale, |dealer| {
+        let usage = summary.usage.chunks_exact(per_group);
+        for (&[t_last, bytes, warps], usage) in summary.groups.iter().zip(usage) {
+            dealer.take(Group {
+                t_last,
+                usage,
+                bytes,
+                warps,
+            });
         }
-        dealer.take(Group {
-            t_last,
-            usage: &usage,
-            bytes,
-            warps,
-        });
-    }
-    let dealt = dealer.finish(summary.divergence);
-    Ok(finish_estimate(
-        arch,
-        resources,
-        occ,
-        n_par,
-        &dealt,
-        usage_scale,
-    ))
+        summary.divergence
+    })
 }
 
 /// The launch's memory traffic: how many bytes, which level serves it, and how long the

@@ -9,19 +9,19 @@ use crate::arch::Architecture;
 use crate::launch::{LaunchGeometry, Records};
 
 /// One warp's records as they are read, lane by lane.
-pub(crate) struct WarpTally {
+struct WarpTally {
     /// The slowest lane's time outside the divergent arms (all of `t` without arms).
-    pub(crate) outside: u64,
+    outside: u64,
     /// The slowest lane's whole time.
-    pub(crate) lane_max: u64,
+    lane_max: u64,
     /// Per arm, the slowest lane's cycles in it.
-    pub(crate) arm_max: Vec<u64>,
+    arm_max: Vec<u64>,
     /// Per resource, the most any lane used (`use_W(r)`).
-    pub(crate) usage: Vec<u64>,
+    usage: Vec<u64>,
 }
 
 impl WarpTally {
-    pub(crate) fn new(resources: usize, arms: usize) -> Self {
+    fn new(resources: usize, arms: usize) -> Self {
         WarpTally {
             outside: 0,
             lane_max: 0,
@@ -32,7 +32,7 @@ impl WarpTally {
 
     /// Adds one lane's record `[t, use.., arm..]`.
     #[inline]
-    pub(crate) fn add(&mut self, rec: &[u64]) {
+    fn add(&mut self, rec: &[u64]) {
         let (usage, arms) = rec[1..].split_at(self.usage.len());
         if arms.is_empty() {
             self.outside = self.outside.max(rec[0]);
@@ -55,7 +55,7 @@ impl WarpTally {
     /// exceeds the slowest lane's whole time, the warp issued every path: its usage grows
     /// in proportion. Adds the usage into `into` (its sub-core's), keeps the largest loss
     /// to divergence in `divergence`, resets, and returns the warp's time.
-    pub(crate) fn close(&mut self, into: &mut [u64], divergence: &mut u64) -> u64 {
+    fn close(&mut self, into: &mut [u64], divergence: &mut u64) -> u64 {
         let t_w = self.outside + self.arm_max.iter().sum::<u64>();
         let grow = if t_w > self.lane_max && self.lane_max > 0 {
             *divergence = (*divergence).max(t_w - self.lane_max);
@@ -96,14 +96,14 @@ pub(crate) struct Dealt {
 
 /// Per SM, per sub-core, per resource: usage summed over the warps dealt there.
 pub(crate) struct SmUsage {
-    pub(crate) values: Vec<u64>,
-    pub(crate) sub_cores: usize,
-    pub(crate) resources: usize,
+    values: Vec<u64>,
+    sub_cores: usize,
+    resources: usize,
 }
 
 impl SmUsage {
     /// The usage of sub-core `sub` of SM `sm`, per resource.
-    pub(crate) fn of_mut(&mut self, sm: usize, sub: usize) -> &mut [u64] {
+    fn of_mut(&mut self, sm: usize, sub: usize) -> &mut [u64] {
         let at = (sm * self.sub_cores + sub) * self.resources;
         &mut self.values[at..at + self.resources]
     }
@@ -124,7 +124,7 @@ impl SmUsage {
 /// bytes its work-items move past the L1, and its warps.
 pub(crate) struct Group<'a> {
     pub(crate) t_last: u64,
-    pub(crate) usage: &'a [Vec<u64>],
+    pub(crate) usage: &'a [u64],
     pub(crate) bytes: u64,
     pub(crate) warps: u64,
 }
@@ -157,7 +157,7 @@ pub(crate) fn walk_groups(
     let exit_wait = exit_wait(arch);
     let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
-    let mut group_use = vec![vec![0u64; n_res]; sub_cores as usize];
+    let mut group_use = vec![0u64; n_res * sub_cores as usize];
     for bz in 0..ngz {
         for by in 0..ngy {
             for bx in 0..ngx {
@@ -166,7 +166,7 @@ pub(crate) fn walk_groups(
                 let ey = ly.min(gy - by * ly);
                 let ez = lz.min(geometry.global[2] - bz * lz);
                 let mut t_last = 0u64;
-                group_use.iter_mut().flatten().for_each(|u| *u = 0);
+                group_use.fill(0);
                 let mut group_bytes = 0u64;
                 let mut in_warp = 0u64;
                 let mut warp_index = 0u64;
@@ -183,8 +183,9 @@ pub(crate) fn walk_groups(
                             in_warp += 1;
                             if in_warp == warp_size {
                                 let sub = (warp_index % sub_cores) as usize;
-                                let t_w =
-                                    warp.close(&mut group_use[sub], &mut divergence) + exit_wait;
+                                let t_w = warp
+                                    .close(&mut group_use[sub * n_res..][..n_res], &mut divergence)
+                                    + exit_wait;
                                 t_last = t_last.max(t_w + warp_index / sub_cores);
                                 in_warp = 0;
                                 warp_index += 1;
@@ -194,7 +195,8 @@ pub(crate) fn walk_groups(
                 }
                 if in_warp > 0 {
                     let sub = (warp_index % sub_cores) as usize;
-                    let t_w = warp.close(&mut group_use[sub], &mut divergence) + exit_wait;
+                    let t_w = warp.close(&mut group_use[sub * n_res..][..n_res], &mut divergence)
+                        + exit_wait;
                     t_last = t_last.max(t_w + warp_index / sub_cores);
                     warp_index += 1;
                 }
@@ -224,18 +226,18 @@ pub(crate) fn exit_wait(arch: &Architecture) -> u64 {
 /// the SM whose group finishes first; each group's warps to the SM's sub-cores
 /// round-robin.
 pub(crate) struct Dealer {
-    pub(crate) n_par: u64,
-    pub(crate) sms: u64,
-    pub(crate) sub_cores: u64,
-    pub(crate) usage: SmUsage,
+    n_par: u64,
+    sms: u64,
+    sub_cores: u64,
+    usage: SmUsage,
     /// Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
-    pub(crate) dealt: Vec<u64>,
-    pub(crate) running: BinaryHeap<Reverse<(u64, usize)>>,
-    pub(crate) t_opt: u64,
-    pub(crate) groups: u64,
-    pub(crate) warps: u64,
-    pub(crate) memory_total: u64,
-    pub(crate) first_wave_bytes: u64,
+    dealt: Vec<u64>,
+    running: BinaryHeap<Reverse<(u64, usize)>>,
+    t_opt: u64,
+    groups: u64,
+    warps: u64,
+    memory_total: u64,
+    first_wave_bytes: u64,
 }
 
 impl Dealer {
@@ -277,7 +279,7 @@ impl Dealer {
         self.running.push(Reverse((finish, sm)));
         self.t_opt = self.t_opt.max(finish);
         // The SM's round-robin counter says where the group's first warp goes.
-        for (j, u) in g.usage.iter().enumerate() {
+        for (j, u) in g.usage.chunks_exact(self.usage.resources).enumerate() {
             let sub = ((self.dealt[sm] + j as u64) % self.sub_cores) as usize;
             for (s, u) in self.usage.of_mut(sm, sub).iter_mut().zip(u) {
                 *s += u;

@@ -392,7 +392,7 @@ pub(crate) fn model_batch(
 
 /// Summaries kept for a sweep's points at most this many words (32 MiB): a larger launch's
 /// points walk its records each.
-pub(crate) const MAX_SUMMARY_WORDS: usize = 1 << 22;
+pub(crate) const MAX_SUMMARY_WORDS: u64 = 1 << 22;
 
 /// A launch's outcomes under each of the sweep's architectures. Without sampled accesses
 /// (whose correction depends on the architecture) the records are reduced to their
@@ -407,7 +407,11 @@ pub(crate) fn model_points(
     guarded: &(dyn Fn(Option<&Architecture>) -> Outcome + Sync),
 ) -> Vec<Outcome> {
     let summary = base
-        .filter(|_| p.model.samples.is_empty() && p.model.timing_width == p.model.stride)
+        .filter(|base| {
+            p.model.samples.is_empty()
+                && p.model.timing_width == p.model.stride
+                && LaunchSummary::words(base, &p.geometry) <= MAX_SUMMARY_WORDS
+        })
         .and_then(|base| {
             let records = Records {
                 data: records,
@@ -415,8 +419,7 @@ pub(crate) fn model_points(
                 usage_scale: p.model.usage_scale,
             };
             LaunchSummary::of(base, &p.geometry, &records).ok()
-        })
-        .filter(|summary| summary.words() <= MAX_SUMMARY_WORDS);
+        });
     let summarized = |a: &Architecture| {
         let summary = summary.as_ref().filter(|summary| summary.fits(a))?;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

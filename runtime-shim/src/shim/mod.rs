@@ -213,7 +213,7 @@ impl Shim {
         })
     }
 
-    // ---- programs ------------------------------------------------------------------
+    // ---- launches ------------------------------------------------------------------
 
     /// Enqueues the shadow of `kernel` over `range` on `queue` after `wait`, binding a
     /// fresh records buffer, and queues the records' read-back for the model.

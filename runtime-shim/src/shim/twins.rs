@@ -5,6 +5,8 @@
 use super::*;
 
 impl Shim {
+    // ---- programs ------------------------------------------------------------------
+
     /// Notes a program the application created.
     pub fn program_created(&self, program: Program, origin: ProgramOrigin) {
         if let ProgramOrigin::Opaque(why) = &origin {
@@ -352,6 +354,4 @@ impl Shim {
             s.kernel.release();
         }
     }
-
-    // ---- launches ------------------------------------------------------------------
 }
