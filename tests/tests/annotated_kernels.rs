@@ -139,9 +139,11 @@ fn run_source_both(
 /// the program's own `-cl-std=CL1.1`, computes the same and writes every record.
 #[test]
 fn an_opencl_1_1_program_runs_annotated() {
-    let src = "__kernel void k(__global float *a, const int n)\n{\n    int i = get_global_id(0);\n    \
-               float s = 0.0f;\n    for (int j = 0; j < n; j++)\n        s += a[(i + j) % 64];\n    \
-               a[i] = s;\n}\n";
+    // The sums go to their own buffer: written in place, a work-item's sum would depend on
+    // whether its neighbours had already overwritten what it reads.
+    let src = "__kernel void k(__global const float *a, __global float *out, const int n)\n{\n    \
+               int i = get_global_id(0);\n    float s = 0.0f;\n    for (int j = 0; j < n; j++)\n        \
+               s += a[(i + j) % 64];\n    out[i] = s;\n}\n";
     let dir = std::env::temp_dir().join(format!("srcsim-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("cl11.cl");
@@ -155,7 +157,11 @@ fn an_opencl_1_1_program_runs_annotated() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let data: Vec<f32> = (0..64).map(|i| i as f32).collect();
-    let args = vec![KernelArg::from_slice(&data), KernelArg::scalar(5i32)];
+    let args = vec![
+        KernelArg::from_slice(&data),
+        KernelArg::zeroed::<f32>(64),
+        KernelArg::scalar(5i32),
+    ];
     let range = NdRange::d1(64);
     let original = run_kernel(src, "-cl-std=CL1.1", "k", &args, &range).unwrap();
     let mut timed = args.clone();
@@ -164,6 +170,11 @@ fn an_opencl_1_1_program_runs_annotated() {
         .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
     let records = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
     assert_eq!(out.buffers, original.buffers);
+    let sums: Vec<f32> = kernel_runner::from_bytes(&out.buffers[1]).unwrap();
+    let expected: Vec<f32> = (0..64)
+        .map(|i| (0..5).map(|j| data[(i + j) % 64]).sum())
+        .collect();
+    assert_eq!(sums, expected);
     assert!(records
         .iter()
         .step_by(a.sidecar.records.stride)
