@@ -10,7 +10,7 @@ use std::path::Path;
 
 use annotator::analysis::{analyze_file, FunctionAnalysis};
 use annotator::compile::{BuildOptions, Compiler};
-use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
+use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
 
 const ITERATIONS: usize = 100;
 
@@ -84,6 +84,7 @@ fn flat_while_latency_bound_then_linear() {
                     data: &data,
                     resources: rec.len() - 1,
                     usage_scale: scale,
+                    grain: Grain::WorkItem,
                 },
             )
             .unwrap();

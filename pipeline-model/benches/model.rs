@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use pipeline_model::{
-    arch::BUILTIN_ARCHS, estimate, Architecture, KernelResources, LaunchGeometry, Records,
+    arch::BUILTIN_ARCHS, estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records,
 };
 
 fn main() {
@@ -47,6 +47,7 @@ fn main() {
                 data: &data,
                 resources: r + arms,
                 usage_scale: scale,
+                grain: Grain::WorkItem,
             };
             let res = KernelResources {
                 registers_per_work_item: 16,

@@ -44,7 +44,7 @@
 use serde::Serialize;
 
 use crate::arch::{Architecture, Scope};
-use crate::launch::{LaunchGeometry, Records};
+use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
 use crate::warps::{exit_wait, walk_groups, Dealer, Dealt, Group, SmUsage};
 
@@ -116,15 +116,17 @@ pub enum ModelError {
         /// Local size.
         local: [u64; 3],
     },
-    /// The buffer does not hold one record per work-item.
-    #[error("counter buffer holds {actual} values, expected {expected} ({work_items} work-items x {stride})")]
+    /// The buffer does not hold one record per work-item (or per warp).
+    #[error(
+        "counter buffer holds {actual} values, expected {expected} ({records} records x {stride})"
+    )]
     RecordCount {
         /// Values found.
         actual: usize,
         /// Values expected.
         expected: u64,
-        /// Work-items.
-        work_items: u64,
+        /// Records expected: work-items, or warps.
+        records: u64,
         /// Values per record.
         stride: usize,
     },
@@ -135,6 +137,16 @@ pub enum ModelError {
         records: usize,
         /// In the architecture.
         arch: usize,
+    },
+    /// The records were reduced to warps of another size than the architecture's.
+    #[error(
+        "records reduced to warps of {records} work-items, the architecture's warps have {arch}"
+    )]
+    WarpSize {
+        /// In the records.
+        records: u32,
+        /// In the architecture.
+        arch: u32,
     },
     /// A work-group fits on no SM.
     #[error(transparent)]
@@ -312,13 +324,21 @@ fn check_records(
             arch: n_res,
         });
     }
-    let stride = 1 + records.resources;
-    let work_items = geometry.work_items();
-    if records.data.len() as u64 != work_items * stride as u64 {
+    if let Grain::Warp { warp_size } = records.grain {
+        if warp_size != arch.warp_size {
+            return Err(ModelError::WarpSize {
+                records: warp_size,
+                arch: arch.warp_size,
+            });
+        }
+    }
+    let stride = records.stride();
+    let count = records.count(geometry);
+    if records.data.len() as u64 != count * stride as u64 {
         return Err(ModelError::RecordCount {
             actual: records.data.len(),
-            expected: work_items * stride as u64,
-            work_items,
+            expected: count * stride as u64,
+            records: count,
             stride,
         });
     }

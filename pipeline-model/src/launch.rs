@@ -28,19 +28,63 @@ impl LaunchGeometry {
     }
 }
 
-/// The counter records of a launch: one record per work-item, in linear global id order
-/// (`x + y * gx + z * gx * gy`, offsets removed), each `[t, use_0 .. use_{R-1}, arm_0 ..
-/// arm_{A-1}]`: the cycles, the usage of the architecture's R resources, and the cycles
-/// spent in each of the kernel's A divergent arms; the usage counters are in units of
-/// `1 / usage_scale` cycles
+/// The counter records of a launch, in one of two grains ([`Grain`]). Per work-item: one
+/// record per work-item, in linear global id order (`x + y * gx + z * gx * gy`, offsets
+/// removed), each `[t, use_0 .. use_{R-1}, arm_0 .. arm_{A-1}]`: the cycles, the usage of
+/// the architecture's R resources, and the cycles spent in each of the kernel's A divergent
+/// arms. The usage counters are in units of `1 / usage_scale` cycles
 /// ([`crate::Architecture::usage_scale`]), so that fractional usage stays exact in integers.
 #[derive(Debug, Clone, Copy)]
 pub struct Records<'a> {
     /// The flat counter buffer.
     pub data: &'a [u64],
-    /// Values after `t` per record: the R resources, in the order of
+    /// Values after `t` per work-item: the R resources, in the order of
     /// [`crate::Architecture::resources`], then the A divergent arms.
     pub resources: usize,
     /// Usage counter units per cycle.
     pub usage_scale: u64,
+    /// Whether the records are the work-items' own or already reduced to warps.
+    pub grain: Grain,
+}
+
+/// Whose counts a launch's records hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grain {
+    /// One record per work-item, as [`Records`] describes.
+    WorkItem,
+    /// One record per warp of `warp_size` work-items, reduced where the work-items ran
+    /// (the annotated kernel does it, so that a launch moves a record per warp rather than
+    /// per work-item): `[outside, t_max, use_0 .. use_{R-1}, arm_0 .. arm_{A-1}, bytes]`,
+    /// the most any lane spent outside the divergent arms (its `t` less its arms' cycles),
+    /// the most any lane spent in all, per resource and per arm the most any lane used or
+    /// spent, and the lanes' usage of the memory side summed (the architecture's L2
+    /// resource, else its DRAM resource; 0 with neither). A work-group's warps are its
+    /// local linear ids (`x + y * lx + z * lx * ly`) in runs of `warp_size`; group `g`
+    /// (linear, x fastest) has its warps' records from `g * ceil(lx * ly * lz /
+    /// warp_size)`.
+    Warp {
+        /// Work-items per warp the records were reduced with: the architecture's.
+        warp_size: u32,
+    },
+}
+
+impl Records<'_> {
+    /// Values per record: per work-item `1 + resources`, per warp `3 + resources`.
+    pub fn stride(&self) -> usize {
+        match self.grain {
+            Grain::WorkItem => 1 + self.resources,
+            Grain::Warp { .. } => 3 + self.resources,
+        }
+    }
+
+    /// Records a launch of `geometry` has in this grain.
+    pub fn count(&self, geometry: &LaunchGeometry) -> u64 {
+        match self.grain {
+            Grain::WorkItem => geometry.work_items(),
+            Grain::Warp { warp_size } => {
+                let [x, y, z] = geometry.groups();
+                x * y * z * geometry.work_group_size().div_ceil(u64::from(warp_size))
+            }
+        }
+    }
 }

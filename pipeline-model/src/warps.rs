@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::arch::Architecture;
-use crate::launch::{LaunchGeometry, Records};
+use crate::launch::{Grain, LaunchGeometry, Records};
 
 /// One warp's records as they are read, lane by lane.
 struct WarpTally {
@@ -48,6 +48,21 @@ impl WarpTally {
         for (m, &u) in self.usage.iter_mut().zip(usage) {
             *m = (*m).max(u);
         }
+    }
+
+    /// Takes a warp's record reduced on the device, `[outside, t_max, use.., arm..]`
+    /// ([`crate::Grain::Warp`]): what [`WarpTally::add`] makes of its lanes'.
+    #[inline]
+    fn set(&mut self, rec: &[u64]) {
+        self.outside = rec[0];
+        // Without arms `add` leaves the whole time out: the warp's is `outside`.
+        if !self.arm_max.is_empty() {
+            self.lane_max = rec[1];
+        }
+        let (usage, arms) = rec[2..].split_at(self.usage.len());
+        self.usage.copy_from_slice(usage);
+        let n_arms = self.arm_max.len();
+        self.arm_max.copy_from_slice(&arms[..n_arms]);
     }
 
     /// Ends the warp: its time is the slowest lane outside the divergent arms plus, arm by
@@ -141,8 +156,10 @@ pub(crate) fn walk_groups(
     let n_res = arch.resources().len();
     // After the usage, one counter per divergent arm: the cycles charged inside it.
     let arms = records.resources - n_res;
-    let stride = 1 + records.resources;
+    let stride = records.stride();
     let warp_size = u64::from(arch.warp_size);
+    // Warp records per work-group (the last groups' may be fewer).
+    let group_warps = geometry.work_group_size().div_ceil(warp_size);
     let sub_cores = u64::from(arch.sub_cores_per_sm);
     let [ngx, ngy, ngz] = geometry.groups();
     let [gx, gy, _] = geometry.global;
@@ -168,37 +185,50 @@ pub(crate) fn walk_groups(
                 let mut t_last = 0u64;
                 group_use.fill(0);
                 let mut group_bytes = 0u64;
-                let mut in_warp = 0u64;
                 let mut warp_index = 0u64;
-                for z in 0..ez {
-                    for y in 0..ey {
-                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
-                        let start = row as usize * stride;
-                        let slice = &records.data[start..start + ex as usize * stride];
-                        if let Some(m) = memory_side {
-                            group_bytes += slice[1 + m..].iter().step_by(stride).sum::<u64>();
-                        }
-                        for rec in slice.chunks_exact(stride) {
-                            warp.add(rec);
-                            in_warp += 1;
-                            if in_warp == warp_size {
-                                let sub = (warp_index % sub_cores) as usize;
-                                let t_w = warp
-                                    .close(&mut group_use[sub * n_res..][..n_res], &mut divergence)
-                                    + exit_wait;
-                                t_last = t_last.max(t_w + warp_index / sub_cores);
-                                in_warp = 0;
-                                warp_index += 1;
-                            }
-                        }
-                    }
-                }
-                if in_warp > 0 {
+                let mut close = |warp: &mut WarpTally, warp_index: u64| {
                     let sub = (warp_index % sub_cores) as usize;
                     let t_w = warp.close(&mut group_use[sub * n_res..][..n_res], &mut divergence)
                         + exit_wait;
                     t_last = t_last.max(t_w + warp_index / sub_cores);
-                    warp_index += 1;
+                };
+                if let Grain::Warp { .. } = records.grain {
+                    // The group's warps were reduced where they ran: one record each.
+                    let group = (bz * ngy + by) * ngx + bx;
+                    let warps = (ex * ey * ez).div_ceil(warp_size);
+                    let start = (group * group_warps) as usize * stride;
+                    let slice = &records.data[start..start + warps as usize * stride];
+                    for rec in slice.chunks_exact(stride) {
+                        warp.set(rec);
+                        group_bytes += rec[stride - 1];
+                        close(&mut warp, warp_index);
+                        warp_index += 1;
+                    }
+                } else {
+                    let mut in_warp = 0u64;
+                    for z in 0..ez {
+                        for y in 0..ey {
+                            let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                            let start = row as usize * stride;
+                            let slice = &records.data[start..start + ex as usize * stride];
+                            if let Some(m) = memory_side {
+                                group_bytes += slice[1 + m..].iter().step_by(stride).sum::<u64>();
+                            }
+                            for rec in slice.chunks_exact(stride) {
+                                warp.add(rec);
+                                in_warp += 1;
+                                if in_warp == warp_size {
+                                    close(&mut warp, warp_index);
+                                    in_warp = 0;
+                                    warp_index += 1;
+                                }
+                            }
+                        }
+                    }
+                    if in_warp > 0 {
+                        close(&mut warp, warp_index);
+                        warp_index += 1;
+                    }
                 }
                 take(Group {
                     t_last,

@@ -38,6 +38,7 @@ fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
         data: &data,
         resources: R + arms,
         usage_scale: 2,
+        grain: Grain::WorkItem,
     };
     estimate(&arch, &geometry, &KernelResources::default(), &records).unwrap()
 }

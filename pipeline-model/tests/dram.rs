@@ -52,6 +52,7 @@ fn run(t: &[u64], bytes: &[u64], local: u64, footprint: Option<u64>) -> KernelEs
             data: &data,
             resources: R,
             usage_scale: scale,
+            grain: Grain::WorkItem,
         },
     )
     .unwrap()

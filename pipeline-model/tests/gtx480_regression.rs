@@ -106,6 +106,7 @@ fn corpus() -> String {
             data: &data,
             resources,
             usage_scale: scale,
+            grain: Grain::WorkItem,
         };
         match estimate(&arch, &geometry, &res, &records) {
             Ok(e) => writeln!(

@@ -39,6 +39,7 @@ fn run(arch: &Architecture, global: [u64; 3], local: [u64; 3], data: &[u64]) -> 
             data,
             resources: R,
             usage_scale: arch.usage_scale(),
+            grain: Grain::WorkItem,
         },
     )
     .unwrap()
@@ -152,6 +153,7 @@ fn bad_launches_are_errors() {
         data: &data,
         resources: R,
         usage_scale: 2,
+        grain: Grain::WorkItem,
     };
     let res = KernelResources::default();
     assert!(matches!(
@@ -196,6 +198,7 @@ fn a_work_group_the_gpu_would_not_launch_is_invalid() {
                 data: &data,
                 resources: arch.resources().len(),
                 usage_scale: arch.usage_scale(),
+                grain: Grain::WorkItem,
             },
         )
     };

@@ -66,6 +66,7 @@ fn run_on(
             data: &data,
             resources: R,
             usage_scale: scale,
+            grain: Grain::WorkItem,
         },
     )
     .unwrap()

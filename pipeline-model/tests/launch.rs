@@ -36,6 +36,7 @@ fn run(arch: &Architecture, t: &[u64], issue: u64) -> KernelEstimate {
         data: &data,
         resources: n,
         usage_scale: scale,
+        grain: Grain::WorkItem,
     };
     estimate(arch, &geometry, &KernelResources::default(), &records).unwrap()
 }

@@ -36,6 +36,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
         data: &data,
         resources,
         usage_scale: base.usage_scale(),
+        grain: Grain::WorkItem,
     };
     let kernel = KernelResources {
         registers_per_work_item: 40,

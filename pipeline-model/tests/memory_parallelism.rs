@@ -76,6 +76,7 @@ fn many_warps_of_gathers_are_bound_by_the_misses_in_flight() {
             data: &data,
             resources: r,
             usage_scale: scale,
+            grain: Grain::WorkItem,
         },
     )
     .unwrap();

@@ -154,6 +154,7 @@ fn run(
             data: &data,
             resources: R,
             usage_scale: arch.usage_scale(),
+            grain: Grain::WorkItem,
         },
     )
     .unwrap()

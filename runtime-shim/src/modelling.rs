@@ -10,8 +10,8 @@ use std::time::Instant;
 use annotator::sidecar::ProfileLayout;
 use pipeline_model::sampling::{timing_records, SampledLaunch};
 use pipeline_model::{
-    estimate, estimate_summarized, Architecture, KernelEstimate, KernelResources, LaunchGeometry,
-    LaunchSummary, Measured, ModelError, Records, SampledAccess,
+    estimate, estimate_summarized, Architecture, Grain, KernelEstimate, KernelResources,
+    LaunchGeometry, LaunchSummary, Measured, ModelError, Records, SampledAccess,
 };
 
 use crate::batch::Batch;
@@ -417,6 +417,7 @@ pub(crate) fn model_points(
                 data: records,
                 resources: p.model.timing_width - 1,
                 usage_scale: p.model.usage_scale,
+                grain: Grain::WorkItem,
             };
             LaunchSummary::of(base, &p.geometry, &records).ok()
         });
@@ -492,6 +493,7 @@ pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -
         data: &data,
         resources: width - 1,
         usage_scale: p.model.usage_scale,
+        grain: Grain::WorkItem,
     };
     outcome(
         arch,

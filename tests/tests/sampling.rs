@@ -7,7 +7,7 @@ use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
 use pipeline_model::sampling::{timing_records, Measured, SampledLaunch};
-use pipeline_model::{estimate, Architecture, KernelResources, LaunchGeometry, Records};
+use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
 
 const ITEMS: usize = 256;
 const LOCAL: usize = 64;
@@ -97,6 +97,7 @@ fn run(
             data: &timing,
             resources: layout.timing_width() - 1,
             usage_scale: layout.usage_scale,
+            grain: Grain::WorkItem,
         },
     )
     .unwrap();

@@ -16,7 +16,9 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
 use pipeline_model::sampling::{timing_records, SampledLaunch};
-use pipeline_model::{estimate, Architecture, Bound, KernelResources, LaunchGeometry, Records};
+use pipeline_model::{
+    estimate, Architecture, Bound, Grain, KernelResources, LaunchGeometry, Records,
+};
 use serde::Deserialize;
 
 #[derive(Parser)]
@@ -646,6 +648,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                     data: &timing,
                     resources: layout.timing_width() - 1,
                     usage_scale: layout.usage_scale,
+                    grain: Grain::WorkItem,
                 },
             )
             .with_context(|| case.clone())?;

@@ -1,0 +1,185 @@
+//! Records reduced to warps where the work-items ran ([`Grain::Warp`]) give the estimate
+//! that the work-items' own records give: the reduction here is written from the
+//! layout's description (the annotated kernel does the same on the device), not from the
+//! model's walk.
+
+use pipeline_model::*;
+use proptest::prelude::*;
+
+/// The warp records of `items` (records `[t, use.., arm..]` of `1 + resources` values in
+/// linear global id order): per work-group (x fastest), its local linear ids in runs of
+/// `warp_size`, each `[max(t - arms), max t, max use.., max arm.., sum of use[memory]]`,
+/// at `group * ceil(group size / warp_size)`.
+fn reduce(
+    items: &[u64],
+    geometry: &LaunchGeometry,
+    resources: usize,
+    arms: usize,
+    memory: Option<usize>,
+    warp_size: u64,
+) -> Vec<u64> {
+    let item_stride = 1 + resources;
+    let warp_stride = 3 + resources;
+    let [ngx, ngy, ngz] = geometry.groups();
+    let [gx, gy, gz] = geometry.global;
+    let [lx, ly, lz] = geometry.local;
+    let group_warps = (lx * ly * lz).div_ceil(warp_size);
+    let mut out = vec![0u64; (ngx * ngy * ngz * group_warps) as usize * warp_stride];
+    for g in 0..ngx * ngy * ngz {
+        let (bx, by, bz) = (g % ngx, g / ngx % ngy, g / (ngx * ngy));
+        // The group's work-items in local linear order (its extent may be partial).
+        let mut lanes = Vec::new();
+        for z in 0..lz.min(gz - bz * lz) {
+            for y in 0..ly.min(gy - by * ly) {
+                for x in 0..lx.min(gx - bx * lx) {
+                    let id = ((bz * lz + z) * gy + by * ly + y) * gx + bx * lx + x;
+                    lanes.push(&items[id as usize * item_stride..][..item_stride]);
+                }
+            }
+        }
+        for (w, warp) in lanes.chunks(warp_size as usize).enumerate() {
+            let at = (g * group_warps) as usize + w;
+            let rec = &mut out[at * warp_stride..][..warp_stride];
+            for lane in warp {
+                let arm_sum: u64 = lane[1 + resources - arms..].iter().sum();
+                rec[0] = rec[0].max(lane[0].saturating_sub(arm_sum));
+                rec[1] = rec[1].max(lane[0]);
+                for v in 0..resources {
+                    rec[2 + v] = rec[2 + v].max(lane[1 + v]);
+                }
+                if let Some(m) = memory {
+                    rec[warp_stride - 1] += lane[1 + m];
+                }
+            }
+        }
+    }
+    out
+}
+
+fn arch_named(name: &str) -> Architecture {
+    Architecture::load(name).unwrap()
+}
+
+/// Estimates the launch from `items` both ways and checks they agree.
+fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arms: usize) {
+    let resources = arch.resources().len() + arms;
+    let memory = arch.l2_resource().or(arch.dram_resource());
+    let kernel = KernelResources {
+        registers_per_work_item: 32,
+        local_memory_bytes: 0,
+        global_memory_bytes: Some(1 << 20),
+    };
+    let scale = arch.usage_scale();
+    let per_item = Records {
+        data: items,
+        resources,
+        usage_scale: scale,
+        grain: Grain::WorkItem,
+    };
+    let warps = reduce(
+        items,
+        &geometry,
+        resources,
+        arms,
+        memory,
+        u64::from(arch.warp_size),
+    );
+    let per_warp = Records {
+        data: &warps,
+        resources,
+        usage_scale: scale,
+        grain: Grain::Warp {
+            warp_size: arch.warp_size,
+        },
+    };
+    assert_eq!(per_warp.count(&geometry) as usize * per_warp.stride(), warps.len());
+    let a = estimate(arch, &geometry, &kernel, &per_item).unwrap();
+    let b = estimate(arch, &geometry, &kernel, &per_warp).unwrap();
+    assert_eq!(a, b, "{} {geometry:?} arms {arms}", arch.name);
+    let summary = LaunchSummary::of(arch, &geometry, &per_warp).unwrap();
+    let c = estimate_summarized(arch, &geometry, &kernel, &summary, scale).unwrap();
+    assert_eq!(a, c);
+}
+
+/// Deterministic pseudo-random records: `t` up to 5000 cycles, usage below it, arms
+/// inside `t` for about half the work-items.
+fn records(n: u64, resources: usize, arms: usize, mut seed: u64) -> Vec<u64> {
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        seed >> 33
+    };
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let t = 100 + next() % 5000;
+        out.push(t);
+        for _ in 0..resources - arms {
+            out.push(next() % (4 * t));
+        }
+        for a in 0..arms {
+            out.push(if next() % 2 == 0 { next() % (t / (a as u64 + 2)) } else { 0 });
+        }
+    }
+    out
+}
+
+#[test]
+fn partial_groups_in_three_dimensions_reduce_alike() {
+    for name in arch::BUILTIN_ARCHS {
+        let arch = arch_named(name);
+        for (global, local) in [
+            ([1000, 1, 1], [128, 1, 1]),
+            ([37, 19, 3], [8, 4, 2]),
+            ([64, 64, 1], [16, 16, 1]),
+            ([100, 7, 1], [10, 7, 1]),
+        ] {
+            for arms in [0, 2] {
+                let geometry = LaunchGeometry { global, local };
+                let resources = arch.resources().len() + arms;
+                let items = records(geometry.work_items(), resources, arms, 7);
+                both_grains(&arch, geometry, &items, arms);
+            }
+        }
+    }
+}
+
+#[test]
+fn records_of_another_warp_size_are_refused() {
+    let arch = arch_named("hopper_h100");
+    let geometry = LaunchGeometry {
+        global: [64, 1, 1],
+        local: [64, 1, 1],
+    };
+    let resources = arch.resources().len();
+    let data = vec![1u64; 4 * (3 + resources)];
+    let records = Records {
+        data: &data,
+        resources,
+        usage_scale: arch.usage_scale(),
+        grain: Grain::Warp { warp_size: 16 },
+    };
+    let e = estimate(&arch, &geometry, &KernelResources::default(), &records);
+    assert!(matches!(
+        e,
+        Err(ModelError::WarpSize {
+            records: 16,
+            arch: 32
+        })
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn any_geometry_reduces_alike(
+        gx in 1u64..90, gy in 1u64..9, lx in 1u64..40, ly in 1u64..5, arms in 0usize..3,
+        seed in any::<u64>(), which in 0usize..3,
+    ) {
+        let arch = arch_named(arch::BUILTIN_ARCHS[which]);
+        let geometry = LaunchGeometry { global: [gx, gy, 1], local: [lx.min(gx), ly.min(gy), 1] };
+        let resources = arch.resources().len() + arms;
+        let items = records(geometry.work_items(), resources, arms, seed);
+        both_grains(&arch, geometry, &items, arms);
+    }
+}
