@@ -453,6 +453,8 @@ fn annotate_compiled(
             paths,
             unrolled,
             arms: divergent_arms(f).of_block,
+            warp_records: !(source.returns(&k.name)
+                && graph.reach(&k.name).iter().any(|g| source.has_barrier(g))),
         });
     }
     // Code generation may refuse more kernels (a return inside a macro, a function both
@@ -568,7 +570,7 @@ impl Refusals {
             );
             self.refuse(&d.function, program, line, reason, false);
         }
-        for (function, line) in barriers_in_branches(source) {
+        for (function, line) in source.barriers_in_branches() {
             let e = AnnotateError::BarrierInBranch {
                 path: program.to_string(),
                 line,
@@ -655,8 +657,24 @@ fn generate(
             paths,
             unrolled,
             arms: Vec::new(),
+            warp_records: false,
         });
     }
+    let kernel_functions: Vec<&crate::ptx::Function> = kernels
+        .iter()
+        .filter_map(|k| module.function(&k.name))
+        .collect();
+    let sites = sampled_sites(module, &kernel_functions, source, program, arch);
+    // Records reduce to warps where the model needs nothing per work-item: no profile,
+    // no sampled access (their counters are read lane by lane).
+    let kernels: Vec<AnnotatedKernel> = kernels
+        .iter()
+        .cloned()
+        .map(|mut k| {
+            k.warp_records &= !how.profile && sites.is_empty();
+            k
+        })
+        .collect();
     let timings: Vec<KernelTiming<'_>> = kernels
         .iter()
         .map(|k| (k, false))
@@ -667,6 +685,7 @@ fn generate(
             unrolled: &k.unrolled,
             arms: &k.arms,
             called,
+            warp_records: k.warp_records,
         })
         .collect();
     let kept: Vec<SourceCfg> = cfgs
@@ -675,11 +694,6 @@ fn generate(
         .cloned()
         .collect();
     let resources = analysis.resources.len();
-    let kernel_functions: Vec<&crate::ptx::Function> = kernels
-        .iter()
-        .filter_map(|k| module.function(&k.name))
-        .collect();
-    let sites = sampled_sites(module, &kernel_functions, source, program, arch);
     let annotated = codegen::annotate(
         source,
         &Units {
@@ -688,6 +702,7 @@ fn generate(
             removed,
         },
         resources,
+        arch.l2_resource().or(arch.dram_resource()),
         arch.usage_scale(),
         how.profile,
         &sites,
@@ -731,7 +746,7 @@ fn generate(
                 profile,
                 samples,
             },
-            kernels: kernels.to_vec(),
+            kernels,
             called_functions: called,
             analysis: analysis.clone(),
             timed_without_unrolling: None,
@@ -739,33 +754,6 @@ fn generate(
             refused: Vec::new(),
         },
     })
-}
-
-/// The first barrier inside a branch (an `if`, `switch` or `?:` encloses it within its
-/// function) of each function of `source` that has one, as the function and its line.
-fn barriers_in_branches(source: &SourceFile) -> Vec<(String, u32)> {
-    fn walk(node: &crate::source::AstNode, in_branch: bool) -> Option<u32> {
-        use crate::source::NodeKind;
-        let is_barrier = node.kind == NodeKind::Call
-            && matches!(
-                node.spelling.as_str(),
-                "barrier" | "work_group_barrier" | "sub_group_barrier"
-            );
-        if is_barrier && in_branch {
-            return Some(node.extent.start.line);
-        }
-        let branch = in_branch
-            || matches!(
-                node.kind,
-                NodeKind::If | NodeKind::Switch | NodeKind::Conditional
-            );
-        node.children.iter().find_map(|c| walk(c, branch))
-    }
-    source
-        .functions
-        .iter()
-        .filter_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
-        .collect()
 }
 
 #[cfg(test)]

@@ -272,6 +272,14 @@ pub struct AnnotatedKernel {
     /// ([`crate::divergence`]); empty for called functions.
     #[serde(default)]
     pub arms: Vec<Option<usize>>,
+    /// Whether the kernel can reduce its records to warps (`pipeline_model::Grain::Warp`):
+    /// it then takes two more arguments after its records, a `__local` buffer of
+    /// [`RecordLayout::timing_width`] `ulong`s per work-item of a work-group and the warp
+    /// size (`uint`; 0 writes a record per work-item), and with a warp size writes one
+    /// record of `timing_width + 2` values per warp (the launch's work-groups must be
+    /// whole).
+    #[serde(default)]
+    pub warp_records: bool,
 }
 
 /// The sidecar written beside the annotated file.

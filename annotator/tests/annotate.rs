@@ -99,7 +99,39 @@ fn the_sidecar_describes_the_records() {
         v["kernels"][0]["params"],
         serde_json::json!(["buffer", "buffer", "buffer", "value"])
     );
-    assert!(a
+    // No barrier: its records can be reduced to warps, with the lanes and the warp size.
+    assert_eq!(v["kernels"][0]["warp_records"], true);
+    assert!(a.source.contains(
+        "const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)"
+    ));
+}
+
+/// A kernel whose work-items may return early keeps a record per work-item where it has a
+/// barrier of its own (the returns cannot all jump to one more barrier: a work-item that
+/// returned would wait there while its group waits at the kernel's); without one, its
+/// returns jump to the end, where the warps' records are written after a barrier.
+#[test]
+fn early_returns_reduce_to_warps_only_without_a_barrier() {
+    let src = |barrier: &str| {
+        format!(
+            "__kernel void k(__global float *x, const int n)\n{{\n    int i = get_global_id(0);\n    \
+             if (i >= n)\n        return;\n    x[i] *= 2.0f;\n{barrier}}}\n"
+        )
+    };
+    let plain = annotate(&temp("early_plain.cl", &src(""))).unwrap();
+    assert!(plain.sidecar.kernels[0].warp_records);
+    assert!(plain.source.contains("goto __srcsim_end_k;"));
+    assert!(plain
+        .source
+        .contains("__srcsim_end_k: barrier(CLK_LOCAL_MEM_FENCE);"));
+    let with_barrier = annotate(&temp(
+        "early_barrier.cl",
+        &src("    barrier(CLK_GLOBAL_MEM_FENCE);\n"),
+    ))
+    .unwrap();
+    assert!(!with_barrier.sidecar.kernels[0].warp_records);
+    assert!(!with_barrier.source.contains("goto"));
+    assert!(with_barrier
         .source
         .contains("const int n, __global ulong *__srcsim_records)"));
 }

@@ -69,17 +69,30 @@ pub enum Grain {
 }
 
 impl Records<'_> {
-    /// Values per record: per work-item `1 + resources`, per warp `3 + resources`.
+    /// Values per record.
     pub fn stride(&self) -> usize {
-        match self.grain {
-            Grain::WorkItem => 1 + self.resources,
-            Grain::Warp { .. } => 3 + self.resources,
+        self.grain.stride(self.resources)
+    }
+
+    /// Records a launch of `geometry` has.
+    pub fn count(&self, geometry: &LaunchGeometry) -> u64 {
+        self.grain.count(geometry)
+    }
+}
+
+impl Grain {
+    /// Values per record of `resources` values after `t`: per work-item `1 + resources`,
+    /// per warp `3 + resources`.
+    pub fn stride(self, resources: usize) -> usize {
+        match self {
+            Grain::WorkItem => 1 + resources,
+            Grain::Warp { .. } => 3 + resources,
         }
     }
 
     /// Records a launch of `geometry` has in this grain.
-    pub fn count(&self, geometry: &LaunchGeometry) -> u64 {
-        match self.grain {
+    pub fn count(self, geometry: &LaunchGeometry) -> u64 {
+        match self {
             Grain::WorkItem => geometry.work_items(),
             Grain::Warp { warp_size } => {
                 let [x, y, z] = geometry.groups();

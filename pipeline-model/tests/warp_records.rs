@@ -92,7 +92,10 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
             warp_size: arch.warp_size,
         },
     };
-    assert_eq!(per_warp.count(&geometry) as usize * per_warp.stride(), warps.len());
+    assert_eq!(
+        per_warp.count(&geometry) as usize * per_warp.stride(),
+        warps.len()
+    );
     let a = estimate(arch, &geometry, &kernel, &per_item).unwrap();
     let b = estimate(arch, &geometry, &kernel, &per_warp).unwrap();
     assert_eq!(a, b, "{} {geometry:?} arms {arms}", arch.name);
@@ -118,7 +121,11 @@ fn records(n: u64, resources: usize, arms: usize, mut seed: u64) -> Vec<u64> {
             out.push(next() % (4 * t));
         }
         for a in 0..arms {
-            out.push(if next() % 2 == 0 { next() % (t / (a as u64 + 2)) } else { 0 });
+            out.push(if next() % 2 == 0 {
+                next() % (t / (a as u64 + 2))
+            } else {
+                0
+            });
         }
     }
     out

@@ -284,6 +284,19 @@ impl Device {
         Ok((bits as usize / 8).max(1))
     }
 
+    /// `CL_DEVICE_LOCAL_MEM_SIZE` of the real device, in bytes.
+    pub fn local_mem_bytes(self) -> Result<u64, ClError> {
+        let mut bytes: cl_ulong = 0;
+        check(real!(clGetDeviceInfo(
+            self.0,
+            CL_DEVICE_LOCAL_MEM_SIZE,
+            std::mem::size_of::<cl_ulong>(),
+            (&mut bytes as *mut cl_ulong).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok(bytes)
+    }
+
     /// The devices of `platform` of `kind`.
     pub fn of_type(platform: Platform, kind: cl_device_type) -> Result<Vec<Device>, ClError> {
         let mut n = 0;
@@ -597,6 +610,21 @@ impl Kernel {
             index,
             std::mem::size_of::<cl_mem>(),
             (&mem.0 as *const cl_mem).cast()
+        )))
+    }
+
+    /// Sets argument `index`, a `__local` pointer, to `bytes` of local memory.
+    pub fn set_local_arg(self, index: cl_uint, bytes: usize) -> Result<(), ClError> {
+        check(real!(clSetKernelArg(self.0, index, bytes, ptr::null())))
+    }
+
+    /// Sets argument `index`, a `uint`, to `value`.
+    pub fn set_uint_arg(self, index: cl_uint, value: cl_uint) -> Result<(), ClError> {
+        check(real!(clSetKernelArg(
+            self.0,
+            index,
+            std::mem::size_of::<cl_uint>(),
+            (&value as *const cl_uint).cast()
         )))
     }
 

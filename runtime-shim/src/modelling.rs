@@ -2,6 +2,7 @@
 //! of records read back and every launch in it modelled (or its identical predecessor's
 //! estimate reused), under the run's architecture and a sweep's points, into the report.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -130,6 +131,8 @@ pub(crate) struct Pending {
     pub(crate) index: usize,
     /// The `u64`s of its records (the start of its slot).
     pub(crate) words: usize,
+    /// Whether its records are its work-items' or its warps'.
+    pub(crate) grain: Grain,
     pub(crate) geometry: LaunchGeometry,
     pub(crate) resources: KernelResources,
     /// The size of the buffer bound to each buffer parameter (where known): whether a
@@ -182,6 +185,7 @@ impl Stats {
 pub(crate) struct Modelled {
     /// Held, so that the kernel (and the address it is known by) stays.
     pub(crate) model: Arc<KernelModel>,
+    pub(crate) grain: Grain,
     pub(crate) geometry: LaunchGeometry,
     pub(crate) resources: KernelResources,
     pub(crate) buffer_bytes: Vec<(u32, u64)>,
@@ -307,6 +311,7 @@ pub(crate) fn model_batch(
         let key = Arc::as_ptr(&p.model);
         if let Some(m) = last.get(&key) {
             if Arc::ptr_eq(&m.model, &p.model)
+                && m.grain == p.grain
                 && m.geometry == p.geometry
                 && m.resources == p.resources
                 && m.buffer_bytes == p.buffer_bytes
@@ -361,6 +366,7 @@ pub(crate) fn model_batch(
             key,
             Modelled {
                 model: Arc::clone(&p.model),
+                grain: p.grain,
                 geometry: p.geometry,
                 resources: p.resources,
                 buffer_bytes: p.buffer_bytes.clone(),
@@ -409,7 +415,7 @@ pub(crate) fn model_points(
     let summary = base
         .filter(|base| {
             p.model.samples.is_empty()
-                && p.model.timing_width == p.model.stride
+                && (p.model.timing_width == p.model.stride || p.grain != Grain::WorkItem)
                 && LaunchSummary::words(base, &p.geometry) <= MAX_SUMMARY_WORDS
         })
         .and_then(|base| {
@@ -417,7 +423,7 @@ pub(crate) fn model_points(
                 data: records,
                 resources: p.model.timing_width - 1,
                 usage_scale: p.model.usage_scale,
-                grain: Grain::WorkItem,
+                grain: p.grain,
             };
             LaunchSummary::of(base, &p.geometry, &records).ok()
         });
@@ -487,13 +493,18 @@ pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -
         usage_scale: p.model.usage_scale,
     };
     let width = p.model.timing_width;
-    let (data, measured) =
-        timing_records(records, p.model.stride, width, &p.model.samples, &launch);
+    // Records reduced to warps are what the model reads (no sampled access, no profile).
+    let (data, measured) = match p.grain {
+        Grain::WorkItem => {
+            timing_records(records, p.model.stride, width, &p.model.samples, &launch)
+        }
+        Grain::Warp { .. } => (Cow::Borrowed(records), vec![None; p.model.samples.len()]),
+    };
     let records = Records {
         data: &data,
         resources: width - 1,
         usage_scale: p.model.usage_scale,
-        grain: Grain::WorkItem,
+        grain: p.grain,
     };
     outcome(
         arch,

@@ -36,6 +36,9 @@ pub(crate) struct ProgramState {
 pub(crate) struct Shadow {
     pub(crate) kernel: Kernel,
     pub(crate) records_arg: u32,
+    /// Whether it can reduce its records to warps: it takes the lanes and the warp size
+    /// after its records (`annotator::sidecar::AnnotatedKernel::warp_records`).
+    pub(crate) warp_records: bool,
     /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
     pub(crate) local_params: Vec<bool>,
     /// What each argument is, from the source: buffers make the launch's footprint.
@@ -52,6 +55,9 @@ pub(crate) struct ShadowArgs {
     /// Each buffer argument set so far: the `cl_mem` (its address, 0 for none) and its
     /// size, or `None` where the size is unknown (an SVM pointer).
     pub(crate) buffers: HashMap<u32, Option<(usize, u64)>>,
+    /// The lanes' bytes and the warp size last set on the shadow, where it reduces its
+    /// records to warps (set again only when they change).
+    pub(crate) reduction: Option<(usize, u32)>,
     /// The settings whose mirroring failed, with the reason: while any is left, the
     /// shadow may differ from the application's kernel, which then runs unannotated. A
     /// later setting of the same thing that mirrors cleanly removes it.

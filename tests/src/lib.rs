@@ -553,3 +553,58 @@ fn check_address_space(kernel: &Kernel, index: usize, arg: &KernelArg) -> Result
         kind(arg)
     ))
 }
+
+/// The arguments an annotated kernel takes after its own: its records (zeroed, sized for
+/// `grain`), and, where it can reduce its records to warps
+/// ([`annotator::sidecar::AnnotatedKernel::warp_records`]), the lanes of a work-group
+/// and the warp size (0 for records per work-item). A launch in warps must give its
+/// work-group size, with whole groups.
+pub fn record_args(
+    sidecar: &annotator::sidecar::Sidecar,
+    kernel: &str,
+    range: &NdRange,
+    grain: pipeline_model::Grain,
+) -> Vec<KernelArg> {
+    use pipeline_model::Grain;
+    let layout = &sidecar.records;
+    let warp_records = sidecar
+        .kernels
+        .iter()
+        .any(|k| k.name == kernel && k.warp_records);
+    let dims = range.work_dim as usize;
+    let size = |v: [usize; 3]| -> [u64; 3] {
+        let mut out = [1u64; 3];
+        for d in 0..dims {
+            out[d] = v[d] as u64;
+        }
+        out
+    };
+    let local = range.local.map(size);
+    let geometry = pipeline_model::LaunchGeometry {
+        global: size(range.global),
+        local: local.unwrap_or([1; 3]),
+    };
+    let width = layout.timing_width();
+    let (stride, records) = match grain {
+        Grain::WorkItem => (layout.stride, geometry.work_items()),
+        Grain::Warp { .. } => {
+            assert!(warp_records, "`{kernel}` writes no warp records");
+            assert!(
+                local.is_some(),
+                "a launch in warps gives its work-group size"
+            );
+            (grain.stride(width - 1), grain.count(&geometry))
+        }
+    };
+    let mut args = vec![KernelArg::zeroed::<u64>(records as usize * stride)];
+    if warp_records {
+        match grain {
+            Grain::WorkItem => args.extend([KernelArg::local::<u64>(1), KernelArg::scalar(0u32)]),
+            Grain::Warp { warp_size } => args.extend([
+                KernelArg::local::<u64>(geometry.work_group_size() as usize * width),
+                KernelArg::scalar(warp_size),
+            ]),
+        }
+    }
+    args
+}

@@ -9,8 +9,8 @@ use std::path::Path;
 use annotator::analysis::FunctionAnalysis;
 use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
-use kernel_runner::{run_kernel, KernelArg, NdRange};
-use pipeline_model::Architecture;
+use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
+use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
 
 fn example(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -101,8 +101,8 @@ fn run_source_both(
         .buffers;
     let items: usize = range.global[..range.work_dim as usize].iter().product();
     let stride = a.sidecar.records.stride;
-    let mut timed_args = args;
-    timed_args.push(KernelArg::zeroed::<u64>(items * stride));
+    let mut timed_args = args.clone();
+    timed_args.extend(record_args(&a.sidecar, kernel, &range, Grain::WorkItem));
     let out = run_kernel(&a.source, "", kernel, &timed_args, &range)
         .unwrap_or_else(|e| panic!("{name} annotated: {e}\n{}", a.source));
     let mut annotated = out.buffers;
@@ -127,12 +127,88 @@ fn run_source_both(
             "{name}: work-item {w} issued nothing"
         );
     }
+    in_warps_alike(name, kernel, args, &range, a, &original, &records);
     Both {
         original,
         annotated,
         records,
         stride,
     }
+}
+
+/// Where `kernel` can reduce its records to warps and the launch gives whole work-groups:
+/// run so, the annotated kernel computes what the original does, and its warp records
+/// give the estimate that its work-items' `records` give.
+#[allow(clippy::too_many_arguments)] // the launch, both runs' outputs
+fn in_warps_alike(
+    name: &str,
+    kernel: &str,
+    args: Vec<KernelArg>,
+    range: &NdRange,
+    a: &Annotation,
+    original: &[Vec<u8>],
+    records: &[u64],
+) {
+    let warp_records = a
+        .sidecar
+        .kernels
+        .iter()
+        .any(|k| k.name == kernel && k.warp_records);
+    let Some(local) = range.local else { return };
+    let dims = range.work_dim as usize;
+    if !warp_records || (0..dims).any(|d| range.global[d] % local[d] != 0) {
+        return;
+    }
+    let arch = Architecture::default_arch();
+    let grain = Grain::Warp {
+        warp_size: arch.warp_size,
+    };
+    let mut warp_args = args;
+    warp_args.extend(record_args(&a.sidecar, kernel, range, grain));
+    let mut out = run_kernel(&a.source, "", kernel, &warp_args, range)
+        .unwrap_or_else(|e| panic!("{name} annotated, in warps: {e}"));
+    let warps = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
+    assert!(
+        out.buffers == original,
+        "{name}: in warps, the annotated kernel computes something else"
+    );
+    let size = |v: [usize; 3]| -> [u64; 3] {
+        let mut out = [1u64; 3];
+        for d in 0..dims {
+            out[d] = v[d] as u64;
+        }
+        out
+    };
+    let geometry = LaunchGeometry {
+        global: size(range.global),
+        local: size(local),
+    };
+    let layout = &a.sidecar.records;
+    let resources = layout.timing_width() - 1;
+    let kernel_resources = KernelResources {
+        registers_per_work_item: 32,
+        local_memory_bytes: 0,
+        global_memory_bytes: Some(1 << 20),
+    };
+    let records = Records {
+        data: records,
+        resources,
+        usage_scale: layout.usage_scale,
+        grain: Grain::WorkItem,
+    };
+    let in_warps = Records {
+        data: &warps,
+        resources,
+        usage_scale: layout.usage_scale,
+        grain,
+    };
+    let by_item = estimate(&arch, &geometry, &kernel_resources, &records);
+    let by_warp = estimate(&arch, &geometry, &kernel_resources, &in_warps);
+    assert_eq!(
+        by_item, by_warp,
+        "{name}: the warp records estimate otherwise"
+    );
+    assert!(by_item.is_ok(), "{name}: {by_item:?}");
 }
 
 /// A program built for OpenCL C 1.1 (no `static`): its annotated twin builds on PoCL with
@@ -165,7 +241,7 @@ fn an_opencl_1_1_program_runs_annotated() {
     let range = NdRange::d1(64);
     let original = run_kernel(src, "-cl-std=CL1.1", "k", &args, &range).unwrap();
     let mut timed = args.clone();
-    timed.push(KernelArg::zeroed::<u64>(64 * a.sidecar.records.stride));
+    timed.extend(record_args(&a.sidecar, "k", &range, Grain::WorkItem));
     let mut out = run_kernel(&a.source, "-cl-std=CL1.1", "k", &timed, &range)
         .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
     let records = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
@@ -724,7 +800,7 @@ mod random {
             .buffers;
         let run = |a: &Annotation| -> Result<Vec<u64>, TestCaseError> {
             let mut with_records = args.clone();
-            with_records.push(KernelArg::zeroed::<u64>(ITEMS * a.sidecar.records.stride));
+            with_records.extend(record_args(&a.sidecar, "r", &range, Grain::WorkItem));
             let mut out = run_kernel(&a.source, "", "r", &with_records, &range)
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{}", a.source)))?
                 .buffers;

@@ -9,8 +9,8 @@ use std::path::Path;
 use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::sidecar::ProfileLayout;
-use kernel_runner::{run_kernel, KernelArg, NdRange};
-use pipeline_model::Architecture;
+use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
+use pipeline_model::{Architecture, Grain};
 
 /// Annotates `src` (written to a temporary file `name`) with or without the profile.
 fn annotate(name: &str, src: &str, profile: bool) -> Annotation {
@@ -125,7 +125,9 @@ fn run_profiled(
     let stride = a.sidecar.records.stride;
     let run_annotated = |a: &Annotation, stride: usize| {
         let mut timed_args = args.clone();
-        timed_args.push(KernelArg::zeroed::<u64>(items * stride));
+        let records = record_args(&a.sidecar, kernel, &range, Grain::WorkItem);
+        assert!(matches!(&records[0], KernelArg::Buffer(b) if b.len() == items * stride * 8));
+        timed_args.extend(records);
         let mut out = run_kernel(&a.source, "", kernel, &timed_args, &range)
             .unwrap_or_else(|e| panic!("{name} annotated: {e}\n{}", a.source))
             .buffers;

@@ -5,7 +5,7 @@
 
 use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
-use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
+use kernel_runner::{from_bytes, record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::sampling::{timing_records, Measured, SampledLaunch};
 use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
 
@@ -62,9 +62,10 @@ fn run(
         KernelArg::from_slice(&table),
         KernelArg::zeroed::<f32>(ITEMS),
         KernelArg::scalar(rounds),
-        KernelArg::zeroed::<u64>(ITEMS * stride),
     ];
     let range = NdRange::d1(ITEMS).with_local([LOCAL, 1, 1]);
+    let mut args = args;
+    args.extend(record_args(&a.sidecar, "gather", &range, Grain::WorkItem));
     let out = run_kernel(&a.source, "", "gather", &args, &range).unwrap();
     let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
     let geometry = LaunchGeometry {

@@ -11,7 +11,9 @@
 //! State (private to the work-item): `t` (cycles), `u[r]` (resource usage, in units of
 //! 1/usage_scale cycles) and `last`, the last simulated PTX block, encoded as
 //! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
-//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`.
+//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`; or, for a
+//! kernel that reduces its records to warps and is told a warp size, one record per warp
+//! (module `warps`).
 //!
 //! In profile mode the state also holds `p[3 * S + 2 * E]`: per profiled source block
 //! (see [`profiled_blocks`]) its executions, the cycles charged there and the PTX
@@ -36,6 +38,7 @@ use pipeline_model::sampling::COUNTERS;
 mod charges;
 mod edits;
 mod profile;
+mod warps;
 
 use charges::{called_function, charge, encode, scaled, settle_function, CalledUnit, ExitCharges};
 use edits::{
@@ -67,6 +70,9 @@ pub struct KernelTiming<'a> {
     /// A function the kernels call (not inlined) rather than a kernel: it keeps the
     /// caller's last block aside while it runs, and writes no record.
     pub called: bool,
+    /// A kernel that may reduce its records to warps (the module `warps`): it takes the
+    /// lanes and the warp size after its records.
+    pub warp_records: bool,
 }
 
 impl KernelTiming<'_> {
@@ -166,6 +172,7 @@ pub fn annotate(
     file: &SourceFile,
     units: &Units<'_>,
     resources: usize,
+    memory: Option<usize>,
     usage_scale: u64,
     profile: bool,
     sites: &[Site],
@@ -226,6 +233,9 @@ pub fn annotate(
         profiled: !profiled.is_empty(),
         samples: COUNTERS * sites.len(),
     };
+    if kernels.iter().any(|k| k.warp_records && !k.called) {
+        g.functions.push_str(&warps::functions(&layout, memory));
+    }
     g.sample_calls(sites);
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
         let entry = entry_count(cfgs, &g.slots, &k.map.kernel);
@@ -516,11 +526,13 @@ impl Generation<'_> {
     ) -> Result<(), CodegenError> {
         let file = self.file;
         let name = &self.kernels[ki].map.kernel;
+        let to_warps = self.kernels[ki].warp_records;
         let f = file.function(name).expect("check_units");
         let functions = &mut self.functions;
         let _ = writeln!(
             functions,
-            "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records)\n{{"
+            "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records{})\n{{",
+            if to_warps { ", __local ulong *lanes, uint warp" } else { "" }
         );
         for (l, (lk, _, _)) in self.loops.iter().enumerate() {
             if *lk == ki {
@@ -533,6 +545,10 @@ impl Generation<'_> {
             charge(functions, *cycles, usage, "", None, *booking);
             functions.push_str(" break;\n");
         }
+        functions.push_str("    default: break;\n    }\n");
+        if to_warps {
+            warps::lane_write(functions, layout);
+        }
         let RecordLayout {
             resources,
             arms,
@@ -542,7 +558,7 @@ impl Generation<'_> {
         } = *layout;
         let _ = writeln!(
             functions,
-            "    default: break;\n    }}\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
+            "    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
             stride = layout.stride()
         );
         for r in 0..resources {
@@ -569,7 +585,12 @@ impl Generation<'_> {
 
         // The records parameter, the state, the exits.
         let edits = &mut self.edits;
-        edits.extend(param_edits(file, f, &format!("__global ulong *{RECORDS}")));
+        let params = if to_warps {
+            warps::params()
+        } else {
+            format!("__global ulong *{RECORDS}")
+        };
+        edits.extend(param_edits(file, f, &params));
         edits.push(Edit {
             offset: f.body.extent.start.offset + 1,
             class: CLOSE,
@@ -579,8 +600,30 @@ impl Generation<'_> {
                 encode(ki, From::Start),
             ),
         });
-        let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
-        wrap_returns(file, f, |_| format!("{{ {exit_call} "), &exit_call, edits)
+        if !to_warps {
+            let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
+            return wrap_returns(file, f, |_| format!("{{ {exit_call} "), &exit_call, edits);
+        }
+        // Every return jumps to the barrier at the end (the `return` after the jump stays,
+        // unreached).
+        let exit_call = format!(
+            "__srcsim_exit_{name}({STATE}, {RECORDS}, {}, {});",
+            warps::LANES,
+            warps::WARP
+        );
+        let label = format!("__srcsim_end_{name}");
+        let returns = f.body.any(&|n| n.kind == NodeKind::Return);
+        let at_end = format!(
+            "{exit_call}{}",
+            warps::end(returns.then_some(label.as_str()))
+        );
+        wrap_returns(
+            file,
+            f,
+            |_| format!("{{ {exit_call} goto {label}; "),
+            &at_end,
+            edits,
+        )
     }
 }
 

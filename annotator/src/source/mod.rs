@@ -133,6 +133,22 @@ pub struct AstNode {
     pub subscript: Option<Subscript>,
 }
 
+impl AstNode {
+    /// Whether this node or any under it is one `is` accepts.
+    pub fn any(&self, is: &dyn Fn(&AstNode) -> bool) -> bool {
+        is(self) || self.children.iter().any(|c| c.any(is))
+    }
+
+    /// Whether it calls a work-group barrier.
+    pub fn is_barrier(&self) -> bool {
+        self.kind == NodeKind::Call
+            && matches!(
+                self.spelling.as_str(),
+                "barrier" | "work_group_barrier" | "sub_group_barrier"
+            )
+    }
+}
+
 /// An array subscript `base[index]` (children: the base, then the index).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Subscript {
@@ -203,6 +219,38 @@ impl SourceFile {
     /// A function by name.
     pub fn function(&self, name: &str) -> Option<&SourceFunction> {
         self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// Whether `function`'s body has a `return`.
+    pub fn returns(&self, function: &str) -> bool {
+        self.function(function)
+            .is_some_and(|f| f.body.any(&|n| n.kind == NodeKind::Return))
+    }
+
+    /// Whether `function`'s body calls a barrier.
+    pub fn has_barrier(&self, function: &str) -> bool {
+        self.function(function)
+            .is_some_and(|f| f.body.any(&AstNode::is_barrier))
+    }
+
+    /// The first barrier inside a branch (an `if`, `switch` or `?:` encloses it within its
+    /// function) of each function that has one, as the function and its line.
+    pub fn barriers_in_branches(&self) -> Vec<(String, u32)> {
+        fn walk(node: &AstNode, in_branch: bool) -> Option<u32> {
+            if node.is_barrier() && in_branch {
+                return Some(node.extent.start.line);
+            }
+            let branch = in_branch
+                || matches!(
+                    node.kind,
+                    NodeKind::If | NodeKind::Switch | NodeKind::Conditional
+                );
+            node.children.iter().find_map(|c| walk(c, branch))
+        }
+        self.functions
+            .iter()
+            .filter_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
+            .collect()
     }
 
     /// The text of an extent.

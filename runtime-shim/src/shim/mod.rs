@@ -22,10 +22,10 @@ use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::source::ParamKind;
-use pipeline_model::{Architecture, KernelResources, LaunchGeometry};
+use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 
 use crate::batch::{Batch, Batches, Full};
-use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
+use crate::cl::{ClError, Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
 use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
@@ -252,7 +252,7 @@ impl Shim {
             Ok(s) => s,
             Err(reason) => return LaunchOutcome::Fallback(reason),
         };
-        let args = lock(&shadow.args);
+        let mut args = lock(&shadow.args);
         if let Some(reason) = args.broken() {
             return LaunchOutcome::Fallback(reason.clone());
         }
@@ -266,15 +266,6 @@ impl Shim {
                 ),
             );
         }
-        let items = geometry.work_items() as usize;
-        let Some(bytes) = items
-            .checked_mul(shadow.model.stride * 8)
-            .filter(|b| *b <= isize::MAX as usize)
-        else {
-            return LaunchOutcome::Fallback(format!(
-                "{items} work-items need too large a records buffer"
-            ));
-        };
         let context = match queue.context() {
             Ok(c) => c,
             Err(e) => return LaunchOutcome::Fallback(format!("queue context: {e}")),
@@ -282,6 +273,22 @@ impl Shim {
         let device = match queue.device() {
             Ok(d) => d,
             Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
+        };
+        let grain = self.grain(&shadow, range, &geometry, device, &args);
+        let resources = shadow.model.timing_width - 1;
+        let stride = match grain {
+            Grain::WorkItem => shadow.model.stride,
+            Grain::Warp { .. } => grain.stride(resources),
+        };
+        let words = grain.count(&geometry) as usize;
+        let Some(bytes) = words
+            .checked_mul(stride * 8)
+            .filter(|b| *b <= isize::MAX as usize)
+        else {
+            return LaunchOutcome::Fallback(format!(
+                "{} work-items need too large a records buffer",
+                geometry.work_items()
+            ));
         };
         let slot = match self.batches.take(context, device, bytes) {
             Ok(s) => s,
@@ -292,6 +299,10 @@ impl Shim {
         if let Err(e) = shadow.kernel.set_buffer_arg(shadow.records_arg, slot.mem) {
             self.abandon(slot);
             return LaunchOutcome::Fallback(format!("binding the records buffer: {e}"));
+        }
+        if let Err(e) = reduction_args(&shadow, &mut args, grain, &geometry) {
+            self.abandon(slot);
+            return LaunchOutcome::Fallback(format!("binding the warps' arguments: {e}"));
         }
         let event = match queue.enqueue_kernel(shadow.kernel, range, wait) {
             Ok(ev) => ev,
@@ -327,7 +338,8 @@ impl Shim {
         event.retain();
         let pending = Pending {
             index,
-            words: items * shadow.model.stride,
+            words: words * stride,
+            grain,
             geometry,
             resources,
             buffer_bytes,
@@ -338,6 +350,36 @@ impl Shim {
             self.read_back(full);
         }
         LaunchOutcome::Enqueued(event)
+    }
+
+    /// The grain the launch's records are written in: per warp where the kernel can
+    /// reduce them, the application gave the work-groups' size (so that the device runs
+    /// the groups the model deals), every group is whole, and the lanes fit in the real
+    /// device's local memory beside the kernel's own; else per work-item.
+    fn grain(
+        &self,
+        shadow: &Shadow,
+        range: &NdRange,
+        geometry: &LaunchGeometry,
+        device: Device,
+        args: &ShadowArgs,
+    ) -> Grain {
+        let Ok(arch) = &self.arch else {
+            return Grain::WorkItem;
+        };
+        let whole = range
+            .local
+            .is_some_and(|l| (0..3).all(|d| range.global[d] % l[d] == 0));
+        let lanes = lanes_bytes(shadow, geometry);
+        let own = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
+        let fits = || device.local_mem_bytes().is_ok_and(|m| own + lanes <= m);
+        if shadow.warp_records && whole && fits() {
+            Grain::Warp {
+                warp_size: arch.warp_size,
+            }
+        } else {
+            Grain::WorkItem
+        }
     }
 
     fn abandon(&self, slot: crate::batch::Slot) {
@@ -499,6 +541,42 @@ impl Shim {
 /// The largest work-group of at most this many work-items is what the shim assumes when
 /// the application leaves the local size to the runtime.
 pub const DEFAULT_WORK_GROUP_LIMIT: u64 = 256;
+
+/// Bytes of the lanes a kernel that reduces its records to warps holds per work-group:
+/// its timing values per work-item.
+fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
+    geometry.work_group_size() * shadow.model.timing_width as u64 * 8
+}
+
+/// Sets the lanes and the warp size of a kernel that reduces its records to warps (a
+/// warp size of 0, and the smallest lanes, where it writes them per work-item), where
+/// they changed since its last launch.
+fn reduction_args(
+    shadow: &Shadow,
+    args: &mut ShadowArgs,
+    grain: Grain,
+    geometry: &LaunchGeometry,
+) -> Result<(), ClError> {
+    if !shadow.warp_records {
+        return Ok(());
+    }
+    let wanted = match grain {
+        Grain::Warp { warp_size } => (lanes_bytes(shadow, geometry) as usize, warp_size),
+        Grain::WorkItem => (8, 0),
+    };
+    if args.reduction != Some(wanted) {
+        // Unknown until both are set.
+        args.reduction = None;
+        shadow
+            .kernel
+            .set_local_arg(shadow.records_arg + 1, wanted.0)?;
+        shadow
+            .kernel
+            .set_uint_arg(shadow.records_arg + 2, wanted.1)?;
+        args.reduction = Some(wanted);
+    }
+    Ok(())
+}
 
 /// The model's view of `range`: with no local size, the largest divisors of the global
 /// sizes, x first, whose product stays within [`DEFAULT_WORK_GROUP_LIMIT`] (uniform

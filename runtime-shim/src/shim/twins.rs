@@ -278,6 +278,7 @@ impl Shim {
         Ok(Shadow {
             kernel,
             records_arg: annotated.records_arg as u32,
+            warp_records: annotated.warp_records,
             local_params: analysis
                 .params
                 .iter()

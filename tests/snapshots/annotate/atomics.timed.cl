@@ -51,12 +51,48 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_12(__privat
     default: return;
     }
 }
-static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__private __srcsim_state *s, __global ulong *records)
+static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
+{
+    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
+}
+static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+{
+    size_t lid = __srcsim_local_id();
+    if (lid % warp != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    ulong r[11];
+    for (uint v = 0; v < 11u; ++v) r[v] = 0;
+    for (size_t i = lid; i < min(lid + warp, n); ++i) {
+        __local const ulong *l = lanes + i * 9;
+        ulong arms = 0;
+        r[0] = max(r[0], l[0] > arms ? l[0] - arms : (ulong)0);
+        r[1] = max(r[1], l[0]);
+        for (uint v = 1; v < 9u; ++v) r[v + 1] = max(r[v + 1], l[v]);
+        r[10] += l[7];
+    }
+    __global ulong *w = records + (group * ((n + warp - 1) / warp) + lid / warp) * 11;
+    for (uint v = 0; v < 11u; ++v) w[v] = r[v];
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
     case 7u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
     case 9u: s->t += 0ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
     default: break;
+    }
+    if (warp != 0u) {
+        __local ulong *lane = lanes + __srcsim_local_id() * 9;
+        lane[0] = s->t;
+        lane[1] = s->u[0];
+        lane[2] = s->u[1];
+        lane[3] = s->u[2];
+        lane[4] = s->u[3];
+        lane[5] = s->u[4];
+        lane[6] = s->u[5];
+        lane[7] = s->u[6];
+        lane[8] = s->u[7];
+        return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
@@ -77,7 +113,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
 #define BINS 64
 
 __kernel void histogram(__global const uint *data, const int n,
-                        __global volatile uint *bins, __global ulong *__srcsim_records)
+                        __global volatile uint *bins, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_histogram_0(__srcsim);
     __local volatile uint local_bins[BINS];
     int lid = get_local_id(0);
@@ -93,4 +129,4 @@ __kernel void histogram(__global const uint *data, const int n,
 
     for (int b = lid; b < BINS; b += lsize)
         { __srcsim_histogram_12(__srcsim); atomic_add(&bins[b], local_bins[b]); }
- __srcsim_exit_histogram(__srcsim, __srcsim_records); }
+ __srcsim_exit_histogram(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

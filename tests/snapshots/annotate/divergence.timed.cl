@@ -33,13 +33,51 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_3(__privat
     default: return;
     }
 }
-static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
+static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
+{
+    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
+}
+static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+{
+    size_t lid = __srcsim_local_id();
+    if (lid % warp != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    ulong r[13];
+    for (uint v = 0; v < 13u; ++v) r[v] = 0;
+    for (size_t i = lid; i < min(lid + warp, n); ++i) {
+        __local const ulong *l = lanes + i * 11;
+        ulong arms = l[9] + l[10];
+        r[0] = max(r[0], l[0] > arms ? l[0] - arms : (ulong)0);
+        r[1] = max(r[1], l[0]);
+        for (uint v = 1; v < 11u; ++v) r[v + 1] = max(r[v + 1], l[v]);
+        r[12] += l[7];
+    }
+    __global ulong *w = records + (group * ((n + warp - 1) / warp) + lid / warp) * 13;
+    for (uint v = 0; v < 13u; ++v) w[v] = r[v];
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
     case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
+    }
+    if (warp != 0u) {
+        __local ulong *lane = lanes + __srcsim_local_id() * 11;
+        lane[0] = s->t;
+        lane[1] = s->u[0];
+        lane[2] = s->u[1];
+        lane[3] = s->u[2];
+        lane[4] = s->u[3];
+        lane[5] = s->u[4];
+        lane[6] = s->u[5];
+        lane[7] = s->u[6];
+        lane[8] = s->u[7];
+        lane[9] = s->a[0];
+        lane[10] = s->a[1];
+        return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
@@ -59,7 +97,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
 }
 #line 1
 // Even and odd work-items take different paths: within a warp both run, one after the other.
-__kernel void divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records)
+__kernel void divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_divergence_0(__srcsim);
     int i = get_global_id(0);
     float v = in[i];
@@ -71,4 +109,4 @@ __kernel void divergence(__global const float *in, __global float *out, __global
         r = w / (v + 1.0f);
     }
      __srcsim_divergence_1(__srcsim);out[i] = r;
- __srcsim_exit_divergence(__srcsim, __srcsim_records); }
+ __srcsim_exit_divergence(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

@@ -27,13 +27,49 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__priv
     default: return;
     }
 }
-static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
+static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
+{
+    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
+}
+static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+{
+    size_t lid = __srcsim_local_id();
+    if (lid % warp != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    ulong r[11];
+    for (uint v = 0; v < 11u; ++v) r[v] = 0;
+    for (size_t i = lid; i < min(lid + warp, n); ++i) {
+        __local const ulong *l = lanes + i * 9;
+        ulong arms = 0;
+        r[0] = max(r[0], l[0] > arms ? l[0] - arms : (ulong)0);
+        r[1] = max(r[1], l[0]);
+        for (uint v = 1; v < 9u; ++v) r[v + 1] = max(r[v + 1], l[v]);
+        r[10] += l[7];
+    }
+    __global ulong *w = records + (group * ((n + warp - 1) / warp) + lid / warp) * 11;
+    for (uint v = 0; v < 11u; ++v) w[v] = r[v];
+}
+static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
     case 1u: s->t += 31ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 3u: s->t += 33ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 5u: s->t += 0ul; break;
     default: break;
+    }
+    if (warp != 0u) {
+        __local ulong *lane = lanes + __srcsim_local_id() * 9;
+        lane[0] = s->t;
+        lane[1] = s->u[0];
+        lane[2] = s->u[1];
+        lane[3] = s->u[2];
+        lane[4] = s->u[3];
+        lane[5] = s->u[4];
+        lane[6] = s->u[5];
+        lane[7] = s->u[6];
+        lane[8] = s->u[7];
+        return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
@@ -58,7 +94,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
 __kernel void matmul_tiled(__global const float *A,
                            __global const float *B,
                            __global float *C,
-                           const int n, __global ulong *__srcsim_records)
+                           const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_matmul_tiled_0(__srcsim);
     __local float As[TILE][TILE];
     __local float Bs[TILE][TILE];
@@ -79,4 +115,4 @@ __kernel void matmul_tiled(__global const float *A,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
      __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
- __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records); }
+ __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

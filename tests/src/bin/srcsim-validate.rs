@@ -14,7 +14,7 @@ use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
+use kernel_runner::{from_bytes, record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::sampling::{timing_records, SampledLaunch};
 use pipeline_model::{
     estimate, Architecture, Bound, Grain, KernelResources, LaunchGeometry, Records,
@@ -606,8 +606,11 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             let case = kernel.case_name(i);
             let mut args = args_of(kernel, launch).with_context(|| case.clone())?;
             let records_arg = args.len();
-            args.push(KernelArg::zeroed::<u64>(
-                launch.work_items() as usize * stride,
+            args.extend(record_args(
+                &annotation.sidecar,
+                &kernel.name,
+                &launch.range(),
+                Grain::WorkItem,
             ));
             let output =
                 run_kernel(&annotation.source, "", &kernel.name, &args, &launch.range())
