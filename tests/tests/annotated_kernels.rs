@@ -156,7 +156,7 @@ fn in_warps_alike(
         .any(|k| k.name == kernel && k.warp_records);
     let Some(local) = range.local else { return };
     let dims = range.work_dim as usize;
-    if !warp_records || (0..dims).any(|d| range.global[d] % local[d] != 0) {
+    if !warp_records || (0..dims).any(|d| !range.global[d].is_multiple_of(local[d])) {
         return;
     }
     let arch = Architecture::default_arch();

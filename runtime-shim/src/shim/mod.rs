@@ -369,7 +369,7 @@ impl Shim {
         };
         let whole = range
             .local
-            .is_some_and(|l| (0..3).all(|d| range.global[d] % l[d] == 0));
+            .is_some_and(|l| (0..3).all(|d| range.global[d].is_multiple_of(l[d])));
         let lanes = lanes_bytes(shadow, geometry);
         let own = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
         let fits = || device.local_mem_bytes().is_ok_and(|m| own + lanes <= m);
