@@ -30,19 +30,20 @@ pub(super) fn params() -> String {
 
 /// What the kernel's exit function writes first, with a warp size: the work-item's timing
 /// values into its place in `lanes` (the exit function's parameter), and nothing else.
+/// Value `v` of the work-item of local linear id `i` is at `v * n + i` (`n` the
+/// work-group's size): a warp's values of one kind are contiguous, for the reduction.
 pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout) {
-    let width = 1 + layout.resources + layout.arms;
     let _ = writeln!(
         functions,
-        "    if (warp != 0u) {{\n        __local ulong *lane = lanes + __srcsim_local_id() * {width};\n        lane[0] = s->t;"
+        "    if (warp != 0u) {{\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[0] = s->t;"
     );
     for r in 0..layout.resources {
-        let _ = writeln!(functions, "        lane[{}] = s->u[{r}];", r + 1);
+        let _ = writeln!(functions, "        lane[{} * n] = s->u[{r}];", r + 1);
     }
     for a in 0..layout.arms {
         let _ = writeln!(
             functions,
-            "        lane[{}] = s->a[{a}];",
+            "        lane[{} * n] = s->a[{a}];",
             layout.resources + 1 + a
         );
     }
@@ -51,7 +52,9 @@ pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout) {
 
 /// The functions every kernel that reduces to warps calls: the local linear id, and the
 /// reduction of a warp's lanes into its record `[outside, t_max, use.., arm.., bytes]`
-/// (`memory`: the resource whose usage is summed as the bytes past the L1).
+/// (`memory`: the resource whose usage is summed as the bytes past the L1) by its first
+/// lane: one pass over the lanes for `t` and the arms, then one per value (contiguous
+/// lanes, a loop the compiler can vectorise).
 pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>) -> String {
     let (resources, arms) = (layout.resources, layout.arms);
     let width = 1 + resources + arms;
@@ -60,12 +63,12 @@ pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>) -> String 
         "0".to_string()
     } else {
         (0..arms)
-            .map(|a| format!("l[{}]", resources + 1 + a))
+            .map(|a| format!("lanes[{} * n + i]", resources + 1 + a))
             .collect::<Vec<_>>()
             .join(" + ")
     };
     let bytes = memory.map_or(String::new(), |m| {
-        format!("\n        r[{}] += l[{}];", stride - 1, m + 1)
+        format!("\n        bytes += lanes[{} * n + i];", m + 1)
     });
     format!(
         "static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
@@ -78,19 +81,26 @@ static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong 
     if (lid % warp != 0) return;
     size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    ulong r[{stride}];
-    for (uint v = 0; v < {stride}u; ++v) r[v] = 0;
-    for (size_t i = lid; i < min(lid + warp, n); ++i) {{
-        __local const ulong *l = lanes + i * {width};
-        ulong arms = {arm_sum};
-        r[0] = max(r[0], l[0] > arms ? l[0] - arms : (ulong)0);
-        r[1] = max(r[1], l[0]);
-        for (uint v = 1; v < {width}u; ++v) r[v + 1] = max(r[v + 1], l[v]);{bytes}
-    }}
+    size_t end = min(lid + warp, n);
     __global ulong *w = records + (group * ((n + warp - 1) / warp) + lid / warp) * {stride};
-    for (uint v = 0; v < {stride}u; ++v) w[v] = r[v];
+    ulong outside = 0, whole = 0, bytes = 0;
+    for (size_t i = lid; i < end; ++i) {{
+        ulong t = lanes[i];
+        ulong arms = {arm_sum};
+        outside = max(outside, t > arms ? t - arms : (ulong)0);
+        whole = max(whole, t);{bytes}
+    }}
+    w[0] = outside;
+    w[1] = whole;
+    w[{last}] = bytes;
+    for (uint v = 1; v < {width}u; ++v) {{
+        ulong m = 0;
+        for (size_t i = lid; i < end; ++i) m = max(m, lanes[v * n + i]);
+        w[v + 1] = m;
+    }}
 }}
-"
+",
+        last = stride - 1
     )
 }
 

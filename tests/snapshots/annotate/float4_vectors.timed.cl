@@ -21,18 +21,24 @@ static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong 
     if (lid % warp != 0) return;
     size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    ulong r[11];
-    for (uint v = 0; v < 11u; ++v) r[v] = 0;
-    for (size_t i = lid; i < min(lid + warp, n); ++i) {
-        __local const ulong *l = lanes + i * 9;
-        ulong arms = 0;
-        r[0] = max(r[0], l[0] > arms ? l[0] - arms : (ulong)0);
-        r[1] = max(r[1], l[0]);
-        for (uint v = 1; v < 9u; ++v) r[v + 1] = max(r[v + 1], l[v]);
-        r[10] += l[7];
-    }
+    size_t end = min(lid + warp, n);
     __global ulong *w = records + (group * ((n + warp - 1) / warp) + lid / warp) * 11;
-    for (uint v = 0; v < 11u; ++v) w[v] = r[v];
+    ulong outside = 0, whole = 0, bytes = 0;
+    for (size_t i = lid; i < end; ++i) {
+        ulong t = lanes[i];
+        ulong arms = 0;
+        outside = max(outside, t > arms ? t - arms : (ulong)0);
+        whole = max(whole, t);
+        bytes += lanes[7 * n + i];
+    }
+    w[0] = outside;
+    w[1] = whole;
+    w[10] = bytes;
+    for (uint v = 1; v < 9u; ++v) {
+        ulong m = 0;
+        for (size_t i = lid; i < end; ++i) m = max(m, lanes[v * n + i]);
+        w[v + 1] = m;
+    }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
@@ -42,16 +48,17 @@ static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__
     default: break;
     }
     if (warp != 0u) {
-        __local ulong *lane = lanes + __srcsim_local_id() * 9;
+        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+        __local ulong *lane = lanes + __srcsim_local_id();
         lane[0] = s->t;
-        lane[1] = s->u[0];
-        lane[2] = s->u[1];
-        lane[3] = s->u[2];
-        lane[4] = s->u[3];
-        lane[5] = s->u[4];
-        lane[6] = s->u[5];
-        lane[7] = s->u[6];
-        lane[8] = s->u[7];
+        lane[1 * n] = s->u[0];
+        lane[2 * n] = s->u[1];
+        lane[3 * n] = s->u[2];
+        lane[4 * n] = s->u[3];
+        lane[5 * n] = s->u[4];
+        lane[6 * n] = s->u[5];
+        lane[7 * n] = s->u[6];
+        lane[8 * n] = s->u[7];
         return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
