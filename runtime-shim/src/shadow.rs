@@ -1,12 +1,12 @@
 //! The twins: a program's annotated shadow and each kernel's, what the application set on
 //! its kernel and the shim repeated on the shadow, and whether that went through.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use annotator::source::ParamKind;
 
-use crate::cl::{Kernel, Mem, Program};
+use crate::cl::{Device, Kernel, Mem, Program};
 use crate::modelling::{KernelModel, ProfiledProgram};
 
 /// How a program came to be, and so whether its kernels can be simulated.
@@ -58,6 +58,8 @@ pub(crate) struct ShadowArgs {
     /// The lanes' bytes and the warp size last set on the shadow, where it reduces its
     /// records to warps (set again only when they change).
     pub(crate) reduction: Option<(usize, u32)>,
+    /// The local memory of the device it last launched on, in bytes (asked once).
+    pub(crate) device_local: Option<(Device, u64)>,
     /// The settings whose mirroring failed, with the reason: while any is left, the
     /// shadow may differ from the application's kernel, which then runs unannotated. A
     /// later setting of the same thing that mirrors cleanly removes it.
@@ -83,11 +85,17 @@ impl ShadowArgs {
     /// The bytes of the distinct buffers bound to buffer arguments, or `None` if any of
     /// them is of unknown size.
     pub(crate) fn buffer_footprint(&self) -> Option<u64> {
-        let mut seen = HashSet::new();
+        // A kernel has a few buffers: each is compared with those before it, which
+        // allocates nothing (this runs at every launch).
         let mut bytes = 0u64;
-        for b in self.buffers.values() {
+        for (i, b) in self.buffers.values().enumerate() {
             let (mem, size) = (*b)?;
-            if seen.insert(mem) {
+            let seen = self
+                .buffers
+                .values()
+                .take(i)
+                .any(|o| o.is_some_and(|(m, _)| m == mem));
+            if !seen {
                 bytes += size;
             }
         }

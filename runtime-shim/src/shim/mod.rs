@@ -274,7 +274,7 @@ impl Shim {
             Ok(d) => d,
             Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
         };
-        let grain = self.grain(&shadow, range, &geometry, device, &args);
+        let grain = self.grain(&shadow, range, &geometry, device, &mut args);
         let resources = shadow.model.timing_width - 1;
         let stride = match grain {
             Grain::WorkItem => shadow.model.stride,
@@ -362,7 +362,7 @@ impl Shim {
         range: &NdRange,
         geometry: &LaunchGeometry,
         device: Device,
-        args: &ShadowArgs,
+        args: &mut ShadowArgs,
     ) -> Grain {
         let Ok(arch) = &self.arch else {
             return Grain::WorkItem;
@@ -372,7 +372,14 @@ impl Shim {
             .is_some_and(|l| (0..3).all(|d| range.global[d].is_multiple_of(l[d])));
         let lanes = lanes_bytes(shadow, geometry);
         let own = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
-        let fits = || device.local_mem_bytes().is_ok_and(|m| own + lanes <= m);
+        let mut fits = || {
+            let local = match args.device_local {
+                Some((d, bytes)) if d == device => Some(bytes),
+                _ => device.local_mem_bytes().ok(),
+            };
+            args.device_local = local.map(|bytes| (device, bytes));
+            local.is_some_and(|m| own + lanes <= m)
+        };
         if shadow.warp_records && whole && fits() {
             Grain::Warp {
                 warp_size: arch.warp_size,
