@@ -272,14 +272,22 @@ pub struct AnnotatedKernel {
     /// ([`crate::divergence`]); empty for called functions.
     #[serde(default)]
     pub arms: Vec<Option<usize>>,
-    /// Whether the kernel can reduce its records to warps (`pipeline_model::Grain::Warp`):
-    /// it then takes two more arguments after its records, a `__local` buffer of
+    /// Whether the annotated file has a copy of the kernel that reduces its records to
+    /// warps (`pipeline_model::Grain::Warp`), [`AnnotatedKernel::warp_kernel`]: it takes
+    /// two more arguments after the records, a `__local` buffer of
     /// [`RecordLayout::timing_width`] `ulong`s per work-item of a work-group and the warp
-    /// size (`uint`; 0 writes a record per work-item), and with a warp size writes one
-    /// record of `timing_width + 2` values per warp (the launch's work-groups must be
-    /// whole).
+    /// size (`uint`), and writes one record of `timing_width + 2` values per warp (the
+    /// launch's work-groups must be whole).
     #[serde(default)]
     pub warp_records: bool,
+}
+
+impl AnnotatedKernel {
+    /// The name of the copy that reduces the records to warps, where there is one.
+    pub fn warp_kernel(&self) -> Option<String> {
+        self.warp_records
+            .then(|| crate::codegen::warp_kernel_name(&self.name))
+    }
 }
 
 /// The sidecar written beside the annotated file.

@@ -99,17 +99,27 @@ fn the_sidecar_describes_the_records() {
         v["kernels"][0]["params"],
         serde_json::json!(["buffer", "buffer", "buffer", "value"])
     );
-    // No barrier: its records can be reduced to warps, with the lanes and the warp size.
+    assert!(a
+        .source
+        .contains("const int n, __global ulong *__srcsim_records)"));
+    // No barrier: a copy reduces its records to warps, with the lanes and the warp size.
     assert_eq!(v["kernels"][0]["warp_records"], true);
+    assert_eq!(
+        a.sidecar.kernels[0].warp_kernel().as_deref(),
+        Some("__srcsim_warps_vector_add")
+    );
+    assert!(a
+        .source
+        .contains("__kernel void __srcsim_warps_vector_add(__global const float *a,"));
     assert!(a.source.contains(
         "const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)"
     ));
 }
 
-/// A kernel whose work-items may return early keeps a record per work-item where it has a
-/// barrier of its own (the returns cannot all jump to one more barrier: a work-item that
-/// returned would wait there while its group waits at the kernel's); without one, its
-/// returns jump to the end, where the warps' records are written after a barrier.
+/// A kernel whose work-items may return early gets no copy that reduces to warps where it
+/// has a barrier of its own (the returns cannot all jump to one more barrier: a work-item
+/// that returned would wait there while its group waits at the kernel's); without one, the
+/// copy's returns jump to its end, where the warps' records are written after a barrier.
 #[test]
 fn early_returns_reduce_to_warps_only_without_a_barrier() {
     let src = |barrier: &str| {
@@ -120,7 +130,10 @@ fn early_returns_reduce_to_warps_only_without_a_barrier() {
     };
     let plain = annotate(&temp("early_plain.cl", &src(""))).unwrap();
     assert!(plain.sidecar.kernels[0].warp_records);
+    // The kernel itself returns as it did; its copy jumps to the end.
+    assert!(plain.source.contains("0u); return; }"));
     assert!(plain.source.contains("goto __srcsim_end_k;"));
+    assert!(plain.source.contains("__kernel void __srcsim_warps_k("));
     assert!(plain
         .source
         .contains("__srcsim_end_k: barrier(CLK_LOCAL_MEM_FENCE);"));
@@ -218,6 +231,8 @@ fn a_refused_kernel_is_left_out_and_the_others_are_annotated() {
         a.sidecar.refused
     );
     let body = &a.source[a.source.find("#line 1\n").unwrap()..];
+    // The copies that reduce to warps come after the file, each after a `#line`.
+    let body = &body[..body[1..].find("\n#line ").map_or(body.len(), |i| i + 1)];
     // The shared helper keeps its annotation; the others are gone, their lines kept.
     assert!(body.contains("float twice(float x, __private __srcsim_state *__srcsim)"));
     for gone in ["only_b", "in_branch", "void b(", "void c("] {

@@ -32,13 +32,30 @@ pub(crate) struct ProgramState {
     pub(crate) shadow: Option<Result<Arc<ShadowProgram>, String>>,
 }
 
+/// A kernel's annotated twin: the kernel itself, and where the annotation has one, its
+/// copy that reduces the records to warps (`annotator::sidecar::AnnotatedKernel::
+/// warp_kernel`), which takes the lanes and the warp size after its records.
+#[derive(Debug, Clone, Copy)]
+pub struct ShadowKernels {
+    /// Writes a record per work-item.
+    pub own: Kernel,
+    /// Writes a record per warp.
+    pub warps: Option<Kernel>,
+}
+
+impl IntoIterator for ShadowKernels {
+    type Item = Kernel;
+    type IntoIter = std::iter::Flatten<std::array::IntoIter<Option<Kernel>, 2>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        [Some(self.own), self.warps].into_iter().flatten()
+    }
+}
+
 /// A kernel's annotated twin.
 pub(crate) struct Shadow {
-    pub(crate) kernel: Kernel,
+    pub(crate) kernels: ShadowKernels,
     pub(crate) records_arg: u32,
-    /// Whether it can reduce its records to warps: it takes the lanes and the warp size
-    /// after its records (`annotator::sidecar::AnnotatedKernel::warp_records`).
-    pub(crate) warp_records: bool,
     /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
     pub(crate) local_params: Vec<bool>,
     /// What each argument is, from the source: buffers make the launch's footprint.
@@ -55,9 +72,11 @@ pub(crate) struct ShadowArgs {
     /// Each buffer argument set so far: the `cl_mem` (its address, 0 for none) and its
     /// size, or `None` where the size is unknown (an SVM pointer).
     pub(crate) buffers: HashMap<u32, Option<(usize, u64)>>,
-    /// The lanes' bytes and the warp size last set on the shadow, where it reduces its
-    /// records to warps (set again only when they change).
+    /// The lanes' bytes and the warp size last set on the copy that reduces to warps (set
+    /// again only when they change).
     pub(crate) reduction: Option<(usize, u32)>,
+    /// The work-group size of the kernel's last launches, and how many in a row had it.
+    pub(crate) repeated: ([usize; 3], u32),
     /// The local memory of the device it last launched on, in bytes (asked once).
     pub(crate) device_local: Option<(Device, u64)>,
     /// The settings whose mirroring failed, with the reason: while any is left, the

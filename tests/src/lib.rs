@@ -554,23 +554,19 @@ fn check_address_space(kernel: &Kernel, index: usize, arg: &KernelArg) -> Result
     ))
 }
 
-/// The arguments an annotated kernel takes after its own: its records (zeroed, sized for
-/// `grain`), and, where it can reduce its records to warps
-/// ([`annotator::sidecar::AnnotatedKernel::warp_records`]), the lanes of a work-group
-/// and the warp size (0 for records per work-item). A launch in warps must give its
-/// work-group size, with whole groups.
+/// The annotated kernel to run for `kernel` in `grain`, and the arguments it takes after
+/// the kernel's own: per work-item, `kernel` itself and its records (zeroed); in warps,
+/// its copy that reduces them ([`annotator::sidecar::AnnotatedKernel::warp_kernel`]),
+/// its records, the lanes of a work-group and the warp size. A launch in warps must give
+/// its work-group size, with whole groups.
 pub fn record_args(
     sidecar: &annotator::sidecar::Sidecar,
     kernel: &str,
     range: &NdRange,
     grain: pipeline_model::Grain,
-) -> Vec<KernelArg> {
+) -> (String, Vec<KernelArg>) {
     use pipeline_model::Grain;
     let layout = &sidecar.records;
-    let warp_records = sidecar
-        .kernels
-        .iter()
-        .any(|k| k.name == kernel && k.warp_records);
     let dims = range.work_dim as usize;
     let size = |v: [usize; 3]| -> [u64; 3] {
         let mut out = [1u64; 3];
@@ -585,26 +581,33 @@ pub fn record_args(
         local: local.unwrap_or([1; 3]),
     };
     let width = layout.timing_width();
-    let (stride, records) = match grain {
-        Grain::WorkItem => (layout.stride, geometry.work_items()),
-        Grain::Warp { .. } => {
-            assert!(warp_records, "`{kernel}` writes no warp records");
+    match grain {
+        Grain::WorkItem => (
+            kernel.to_string(),
+            vec![KernelArg::zeroed::<u64>(
+                geometry.work_items() as usize * layout.stride,
+            )],
+        ),
+        Grain::Warp { warp_size } => {
+            let copy = sidecar
+                .kernels
+                .iter()
+                .find(|k| k.name == kernel)
+                .and_then(|k| k.warp_kernel())
+                .unwrap_or_else(|| panic!("`{kernel}` has no copy that reduces to warps"));
             assert!(
                 local.is_some(),
                 "a launch in warps gives its work-group size"
             );
-            (grain.stride(width - 1), grain.count(&geometry))
-        }
-    };
-    let mut args = vec![KernelArg::zeroed::<u64>(records as usize * stride)];
-    if warp_records {
-        match grain {
-            Grain::WorkItem => args.extend([KernelArg::local::<u64>(1), KernelArg::scalar(0u32)]),
-            Grain::Warp { warp_size } => args.extend([
-                KernelArg::local::<u64>(geometry.work_group_size() as usize * width),
-                KernelArg::scalar(warp_size),
-            ]),
+            let records = grain.count(&geometry) as usize * grain.stride(width - 1);
+            (
+                copy,
+                vec![
+                    KernelArg::zeroed::<u64>(records),
+                    KernelArg::local::<u64>(geometry.work_group_size() as usize * width),
+                    KernelArg::scalar(warp_size),
+                ],
+            )
         }
     }
-    args
 }

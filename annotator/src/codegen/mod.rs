@@ -47,6 +47,7 @@ use edits::{
 };
 pub use profile::{profiled_blocks, LineShare};
 use profile::{Shares, Slots};
+pub use warps::kernel_name as warp_kernel_name;
 
 /// The name of the counter state parameter and variable in the annotated code.
 pub const STATE: &str = "__srcsim";
@@ -199,6 +200,7 @@ pub fn annotate(
         shares: Shares::new(profiled.len()),
         functions: String::new(),
         edits: Vec::new(),
+        kernel_edits: Vec::new(),
     };
     g.settle_functions();
     for cfg in cfgs {
@@ -250,9 +252,22 @@ pub fn annotate(
             .filter(|f| removed.contains(&f.name.as_str()))
             .map(|f| f.extent),
     );
+    // The copies that reduce to warps, after everything they call.
+    let mut copies = String::new();
+    for k in std::mem::take(&mut g.kernel_edits) {
+        if let Some(copy) = k.copy {
+            let f = file
+                .function(&kernels[k.kernel].map.kernel)
+                .expect("check_units");
+            copies.push_str(&warps::copy(&kept, f, &g.edits, copy));
+        }
+        g.edits.extend(k.own);
+    }
+    let mut text = apply(&kept, header, g.edits);
+    text.push_str(&copies);
     Ok(Annotated {
         arms,
-        text: apply(&kept, header, g.edits),
+        text,
         profiled,
         extra_counters: g.shares.extra,
         shares: g.shares.per_slot,
@@ -348,6 +363,7 @@ struct Generation<'a> {
     shares: Shares,
     functions: String,
     edits: Vec<Edit>,
+    kernel_edits: Vec<KernelEdits>,
 }
 
 impl Generation<'_> {
@@ -583,15 +599,9 @@ impl Generation<'_> {
         }
         functions.push_str("}\n");
 
-        // The records parameter, the state, the exits.
-        let edits = &mut self.edits;
-        let params = if to_warps {
-            warps::params()
-        } else {
-            format!("__global ulong *{RECORDS}")
-        };
-        edits.extend(param_edits(file, f, &params));
-        edits.push(Edit {
+        // The records parameter, the state, the exits: of the kernel, and of its copy that
+        // reduces its records to warps.
+        let state = Edit {
             offset: f.body.extent.start.offset + 1,
             class: CLOSE,
             nesting: i64::MIN,
@@ -599,32 +609,46 @@ impl Generation<'_> {
                 " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{entry}",
                 encode(ki, From::Start),
             ),
-        });
-        if !to_warps {
-            let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS});");
-            return wrap_returns(file, f, |_| format!("{{ {exit_call} "), &exit_call, edits);
-        }
-        // Every return jumps to the barrier at the end (the `return` after the jump stays,
-        // unreached).
-        let exit_call = format!(
-            "__srcsim_exit_{name}({STATE}, {RECORDS}, {}, {});",
-            warps::LANES,
-            warps::WARP
-        );
-        let label = format!("__srcsim_end_{name}");
-        let returns = f.body.any(&|n| n.kind == NodeKind::Return);
-        let at_end = format!(
-            "{exit_call}{}",
-            warps::end(returns.then_some(label.as_str()))
-        );
+        };
+        let mut own = param_edits(file, f, &format!("__global ulong *{RECORDS}"));
+        own.push(state.clone());
+        let no_lanes = if to_warps {
+            ", (__local ulong *)0, 0u"
+        } else {
+            ""
+        };
+        let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS}{no_lanes});");
         wrap_returns(
             file,
             f,
-            |_| format!("{{ {exit_call} goto {label}; "),
-            &at_end,
-            edits,
-        )
+            |_| format!("{{ {exit_call} "),
+            &exit_call,
+            &mut own,
+        )?;
+        let copy = if to_warps {
+            let mut copy = param_edits(file, f, &warps::params());
+            copy.push(state);
+            warps::exits(file, f, name, &mut copy)?;
+            Some(copy)
+        } else {
+            None
+        };
+        self.kernel_edits.push(KernelEdits {
+            kernel: ki,
+            own,
+            copy,
+        });
+        Ok(())
     }
+}
+
+/// The edits of a kernel's own parameters and exits (its records parameter, its state, the
+/// exit call at every return), kept apart until the other edits inside it are known: the
+/// copy that reduces its records to warps gets those and `copy` in place of `own`.
+struct KernelEdits {
+    kernel: usize,
+    own: Vec<Edit>,
+    copy: Option<Vec<Edit>>,
 }
 
 /// The cases of `block`'s timing function: per timing point a path into one of the

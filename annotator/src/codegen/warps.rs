@@ -1,29 +1,38 @@
 //! Records reduced to warps where the work-items ran (`pipeline_model::Grain::Warp`): a
-//! kernel that may do it takes two more parameters after its records, a `__local ulong *`
-//! with room for the timing values of each work-item of a work-group (`lanes`), and the
-//! warp size (`uint`; 0: write a record per work-item as usual). With a warp size, each
-//! work-item leaves its timing values in `lanes` at its exit; every exit goes to the end
-//! of the kernel, where a barrier waits for the work-group and the first lane of each warp
-//! writes the warp's record: what the model would make of its lanes' records, in a
-//! thirty-second of the bytes.
+//! kernel that may do it gets a copy, `__srcsim_warps_<kernel>`, that takes two more
+//! parameters after its records, a `__local ulong *` with room for the timing values of
+//! each work-item of a work-group (`lanes`), and the warp size (`uint`). Each work-item
+//! leaves its timing values in `lanes` at its exit; every exit goes to the end of the
+//! kernel, where a barrier waits for the work-group and the first lane of each warp writes
+//! the warp's record: what the model would make of its lanes' records, in a thirty-second
+//! of the bytes. The kernel itself keeps writing a record per work-item: a barrier makes
+//! the OpenCL CPU runtime's compile of a kernel several times slower (it compiles one per
+//! work-group size), which only pays for a kernel launched many times or with many
+//! work-items, so the shim chooses per launch.
 //!
 //! The barrier is one all work-items reach: the kernel's returns jump to it, which is safe
 //! only where the kernel has no barrier of its own (a work-item that returned early would
-//! otherwise wait at a barrier its work-group passes elsewhere): a kernel with both keeps
-//! writing a record per work-item. The shim passes a warp size only where the launch's
-//! work-groups are all whole (the record of group `g` is at `g` times its warps, counted
-//! from the local size).
+//! otherwise wait at a barrier its work-group passes elsewhere): a kernel with both gets no
+//! copy. The shim runs the copy only where the launch's work-groups are all whole (the
+//! record of group `g` is at `g` times its warps, counted from the local size).
 
 use std::fmt::Write as _;
 
-use super::{RecordLayout, RECORDS};
+use super::edits::{apply, wrap_returns, Edit};
+use super::{CodegenError, RecordLayout, RECORDS, STATE};
+use crate::source::{NodeKind, SourceFunction};
 
 /// The name of the work-group's lanes parameter.
 pub(super) const LANES: &str = "__srcsim_lanes";
 /// The name of the warp size parameter.
 pub(super) const WARP: &str = "__srcsim_warp";
 
-/// The parameters a kernel that reduces its records to warps takes after its own.
+/// The name of kernel `name`'s copy that reduces its records to warps.
+pub fn kernel_name(name: &str) -> String {
+    format!("__srcsim_warps_{name}")
+}
+
+/// The parameters the copy takes after the kernel's own.
 pub(super) fn params() -> String {
     format!("__global ulong *{RECORDS}, __local ulong *{LANES}, uint {WARP}")
 }
@@ -75,7 +84,7 @@ pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>) -> String 
 {{
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }}
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {{
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -104,11 +113,63 @@ static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong 
     )
 }
 
-/// What ends a kernel that reduces to warps, after its exit call: where its returns jump
-/// (`label`, where it has any), the barrier, and the warp's record.
-pub(super) fn end(label: Option<&str>) -> String {
-    format!(
-        "{} barrier(CLK_LOCAL_MEM_FENCE); if ({WARP} != 0u) __srcsim_warps({RECORDS}, {LANES}, {WARP});",
-        label.map_or(String::new(), |l| format!("{l}:"))
+/// The copy's exits: each return calls the exit function with the lanes and jumps to
+/// the end (the `return` after the jump stays, unreached); at the end, the barrier and
+/// the warp's record.
+pub(super) fn exits(
+    file: &crate::source::SourceFile,
+    f: &SourceFunction,
+    name: &str,
+    edits: &mut Vec<Edit>,
+) -> Result<(), CodegenError> {
+    let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS}, {LANES}, {WARP});");
+    let label = format!("__srcsim_end_{name}");
+    let returns = f.body.any(&|n| n.kind == NodeKind::Return);
+    let at_end = format!(
+        "{exit_call}{} barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp({RECORDS}, {LANES}, {WARP});",
+        if returns { format!(" {label}:") } else { String::new() }
+    );
+    wrap_returns(
+        file,
+        f,
+        |_| format!("{{ {exit_call} goto {label}; "),
+        &at_end,
+        edits,
     )
+}
+
+/// The text of `f`'s copy: `text`'s definition of it with the `edits` inside it (the
+/// timing calls) and `own` (the copy's parameters and exits), renamed, after a `#line`
+/// that keeps the compiler's messages on the original's lines.
+pub(super) fn copy(text: &str, f: &SourceFunction, edits: &[Edit], own: Vec<Edit>) -> String {
+    let (start, end) = (f.extent.start.offset, f.extent.end.offset);
+    let inside: Vec<Edit> = edits
+        .iter()
+        .filter(|e| (start..=end).contains(&e.offset))
+        .cloned()
+        .chain(own)
+        .map(|mut e| {
+            e.offset -= start;
+            e
+        })
+        .collect();
+    let body = apply(&text[start as usize..end as usize], String::new(), inside);
+    let renamed = rename(&body, &f.name, &kernel_name(&f.name));
+    format!("\n#line {}\n{renamed}\n", f.extent.start.line)
+}
+
+/// `text` with the first `name(` (a whole identifier, before its parameter list) called
+/// `new`.
+fn rename(text: &str, name: &str, new: &str) -> String {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut from = 0;
+    while let Some(i) = text[from..].find(name).map(|i| i + from) {
+        let after = text[i + name.len()..].trim_start();
+        if (i == 0 || !ident(bytes[i - 1])) && after.starts_with('(') {
+            return format!("{}{new}{}", &text[..i], &text[i + name.len()..]);
+        }
+        from = i + name.len();
+    }
+    text.to_string()
 }

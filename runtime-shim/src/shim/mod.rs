@@ -35,7 +35,7 @@ use crate::modelling::{
 use crate::report::{Launch, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, Shadow, ShadowArgs,
-    ShadowProgram,
+    ShadowKernels, ShadowProgram,
 };
 
 #[derive(Default)]
@@ -274,7 +274,7 @@ impl Shim {
             Ok(d) => d,
             Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
         };
-        let grain = self.grain(&shadow, range, &geometry, device, &mut args);
+        let (grain, twin) = self.grain(&shadow, range, &geometry, device, &mut args);
         let resources = shadow.model.timing_width - 1;
         let stride = match grain {
             Grain::WorkItem => shadow.model.stride,
@@ -296,7 +296,7 @@ impl Shim {
                 return LaunchOutcome::Fallback(format!("records buffer of {bytes} bytes: {e}"))
             }
         };
-        if let Err(e) = shadow.kernel.set_buffer_arg(shadow.records_arg, slot.mem) {
+        if let Err(e) = twin.set_buffer_arg(shadow.records_arg, slot.mem) {
             self.abandon(slot);
             return LaunchOutcome::Fallback(format!("binding the records buffer: {e}"));
         }
@@ -304,7 +304,7 @@ impl Shim {
             self.abandon(slot);
             return LaunchOutcome::Fallback(format!("binding the warps' arguments: {e}"));
         }
-        let event = match queue.enqueue_kernel(shadow.kernel, range, wait) {
+        let event = match queue.enqueue_kernel(twin, range, wait) {
             Ok(ev) => ev,
             Err(e) => {
                 self.abandon(slot);
@@ -352,10 +352,15 @@ impl Shim {
         LaunchOutcome::Enqueued(event)
     }
 
-    /// The grain the launch's records are written in: per warp where the kernel can
-    /// reduce them, the application gave the work-groups' size (so that the device runs
-    /// the groups the model deals), every group is whole, and the lanes fit in the real
-    /// device's local memory beside the kernel's own; else per work-item.
+    /// The grain the launch's records are written in, and the shadow that writes them: per
+    /// warp, by the copy that reduces them, where the kernel has one, the application gave
+    /// the work-groups' size (so that the device runs the groups the model deals), every
+    /// group is whole, the lanes fit in the real device's local memory beside the
+    /// kernel's own, and it pays: the kernel's third launch in a row of this work-group
+    /// size, or records per work-item of a MiB or more (the copy's barrier makes the CPU
+    /// runtime's first compile for each work-group size several times slower, a cost a
+    /// program of a few small launches would not win back). Else per work-item, by the
+    /// kernel itself.
     fn grain(
         &self,
         shadow: &Shadow,
@@ -363,29 +368,38 @@ impl Shim {
         geometry: &LaunchGeometry,
         device: Device,
         args: &mut ShadowArgs,
-    ) -> Grain {
-        let Ok(arch) = &self.arch else {
-            return Grain::WorkItem;
+    ) -> (Grain, Kernel) {
+        let own = (Grain::WorkItem, shadow.kernels.own);
+        let local = range.local.unwrap_or([0; 3]);
+        args.repeated = match args.repeated {
+            (l, n) if l == local => (l, n.saturating_add(1)),
+            _ => (local, 1),
         };
-        let whole = range
-            .local
-            .is_some_and(|l| (0..3).all(|d| range.global[d].is_multiple_of(l[d])));
+        let (Ok(arch), Some(warps), Some(l)) = (&self.arch, shadow.kernels.warps, range.local)
+        else {
+            return own;
+        };
+        let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
+        let item_bytes = geometry.work_items() * shadow.model.stride as u64 * 8;
+        let pays = args.repeated.1 >= 3 || item_bytes >= 1 << 20;
+        if !whole || !pays {
+            return own;
+        }
         let lanes = lanes_bytes(shadow, geometry);
-        let own = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
-        let mut fits = || {
-            let local = match args.device_local {
-                Some((d, bytes)) if d == device => Some(bytes),
-                _ => device.local_mem_bytes().ok(),
-            };
-            args.device_local = local.map(|bytes| (device, bytes));
-            local.is_some_and(|m| own + lanes <= m)
+        let used = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
+        let local_memory = match args.device_local {
+            Some((d, bytes)) if d == device => Some(bytes),
+            _ => device.local_mem_bytes().ok(),
         };
-        if shadow.warp_records && whole && fits() {
-            Grain::Warp {
-                warp_size: arch.warp_size,
-            }
-        } else {
-            Grain::WorkItem
+        args.device_local = local_memory.map(|bytes| (device, bytes));
+        match local_memory {
+            Some(m) if used + lanes <= m => (
+                Grain::Warp {
+                    warp_size: arch.warp_size,
+                },
+                warps,
+            ),
+            _ => own,
         }
     }
 
@@ -555,31 +569,23 @@ fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
     geometry.work_group_size() * shadow.model.timing_width as u64 * 8
 }
 
-/// Sets the lanes and the warp size of a kernel that reduces its records to warps (a
-/// warp size of 0, and the smallest lanes, where it writes them per work-item), where
-/// they changed since its last launch.
+/// Sets the lanes and the warp size of the copy that reduces the records to warps, where
+/// the launch is in warps and they changed since its last such launch.
 fn reduction_args(
     shadow: &Shadow,
     args: &mut ShadowArgs,
     grain: Grain,
     geometry: &LaunchGeometry,
 ) -> Result<(), ClError> {
-    if !shadow.warp_records {
+    let (Grain::Warp { warp_size }, Some(warps)) = (grain, shadow.kernels.warps) else {
         return Ok(());
-    }
-    let wanted = match grain {
-        Grain::Warp { warp_size } => (lanes_bytes(shadow, geometry) as usize, warp_size),
-        Grain::WorkItem => (8, 0),
     };
+    let wanted = (lanes_bytes(shadow, geometry) as usize, warp_size);
     if args.reduction != Some(wanted) {
         // Unknown until both are set.
         args.reduction = None;
-        shadow
-            .kernel
-            .set_local_arg(shadow.records_arg + 1, wanted.0)?;
-        shadow
-            .kernel
-            .set_uint_arg(shadow.records_arg + 2, wanted.1)?;
+        warps.set_local_arg(shadow.records_arg + 1, wanted.0)?;
+        warps.set_uint_arg(shadow.records_arg + 2, wanted.1)?;
         args.reduction = Some(wanted);
     }
     Ok(())

@@ -275,10 +275,13 @@ impl Shim {
             .program
             .kernel(name)
             .map_err(|e| format!("annotated kernel `{name}`: {e}"))?;
+        // Without its copy, the kernel still runs annotated, a record per work-item.
+        let warps = annotated
+            .warp_kernel()
+            .and_then(|copy| p.program.kernel(&copy).ok());
         Ok(Shadow {
-            kernel,
+            kernels: ShadowKernels { own: kernel, warps },
             records_arg: annotated.records_arg as u32,
-            warp_records: annotated.warp_records,
             local_params: analysis
                 .params
                 .iter()
@@ -304,7 +307,12 @@ impl Shim {
 
     /// The shadow an argument setting must be mirrored onto, if any; notes the size of
     /// `__local` arguments and of the buffers bound to buffer arguments.
-    pub fn shadow_for_arg(&self, kernel: Kernel, index: u32, value: ArgValue) -> Option<Kernel> {
+    pub fn shadow_for_arg(
+        &self,
+        kernel: Kernel,
+        index: u32,
+        value: ArgValue,
+    ) -> Option<ShadowKernels> {
         let shadow = self.shadow_of(kernel)?;
         let mut args = lock(&shadow.args);
         if let ArgValue::Null(size) = value {
@@ -322,12 +330,12 @@ impl Shim {
             };
             args.buffers.insert(index, buffer);
         }
-        Some(shadow.kernel)
+        Some(shadow.kernels)
     }
 
     /// The shadow a `clSetKernelExecInfo` must be mirrored onto, if any.
-    pub fn shadow_for_exec_info(&self, kernel: Kernel) -> Option<Kernel> {
-        self.shadow_of(kernel).map(|s| s.kernel)
+    pub fn shadow_for_exec_info(&self, kernel: Kernel) -> Option<ShadowKernels> {
+        self.shadow_of(kernel).map(|s| s.kernels)
     }
 
     /// Mirroring `setting` onto `kernel`'s shadow gave `code`: a failure keeps the launches
@@ -352,7 +360,7 @@ impl Shim {
             return;
         }
         if let Some(KernelState { shadow: Ok(s), .. }) = lock(&self.state).kernels.remove(&kernel) {
-            s.kernel.release();
+            s.kernels.into_iter().for_each(Kernel::release);
         }
     }
 }

@@ -55,7 +55,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -120,6 +120,26 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
 #define BINS 64
 
 __kernel void histogram(__global const uint *data, const int n,
+                        __global volatile uint *bins, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_histogram_0(__srcsim);
+    __local volatile uint local_bins[BINS];
+    int lid = get_local_id(0);
+    int lsize = get_local_size(0);
+
+    for (int b = lid; b < BINS; b += lsize)
+        { __srcsim_histogram_4(__srcsim); local_bins[b] = 0; }
+     __srcsim_histogram_3(__srcsim);barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int i = get_global_id(0); i < n; i += get_global_size(0))
+        { __srcsim_histogram_8(__srcsim); atomic_inc(&local_bins[data[i] % BINS]); }
+     __srcsim_histogram_7(__srcsim);barrier(CLK_LOCAL_MEM_FENCE);
+
+    for (int b = lid; b < BINS; b += lsize)
+        { __srcsim_histogram_12(__srcsim); atomic_add(&bins[b], local_bins[b]); }
+ __srcsim_exit_histogram(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 4
+__kernel void __srcsim_warps_histogram(__global const uint *data, const int n,
                         __global volatile uint *bins, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_histogram_0(__srcsim);
     __local volatile uint local_bins[BINS];
@@ -136,4 +156,4 @@ __kernel void histogram(__global const uint *data, const int n,
 
     for (int b = lid; b < BINS; b += lsize)
         { __srcsim_histogram_12(__srcsim); atomic_add(&bins[b], local_bins[b]); }
- __srcsim_exit_histogram(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_histogram(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

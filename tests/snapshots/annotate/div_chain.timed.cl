@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -100,7 +100,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__priv
 #define DIV10(x) DIV(x); DIV(x); DIV(x); DIV(x); DIV(x); \
                  DIV(x); DIV(x); DIV(x); DIV(x); DIV(x)
 
-__kernel void div_chain(__global float *out, const float d, const int iterations, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+__kernel void div_chain(__global float *out, const float d, const int iterations, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_div_chain_0(__srcsim);
     size_t gid = get_global_id(0);
     float x = out[gid];
@@ -110,4 +110,17 @@ __kernel void div_chain(__global float *out, const float d, const int iterations
         DIV10(x);
     }
      __srcsim_div_chain_3(__srcsim);out[gid] = x;
- __srcsim_exit_div_chain(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_div_chain(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 8
+__kernel void __srcsim_warps_div_chain(__global float *out, const float d, const int iterations, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_div_chain_0(__srcsim);
+    size_t gid = get_global_id(0);
+    float x = out[gid];
+    for (int i = 0; i < iterations; i++) { __srcsim_div_chain_4(__srcsim);
+        DIV10(x);
+        DIV10(x);
+        DIV10(x);
+    }
+     __srcsim_div_chain_3(__srcsim);out[gid] = x;
+ __srcsim_exit_div_chain(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

@@ -37,7 +37,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -104,7 +104,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
 }
 #line 1
 // Even and odd work-items take different paths: within a warp both run, one after the other.
-__kernel void divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+__kernel void divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_divergence_0(__srcsim);
     int i = get_global_id(0);
     float v = in[i];
@@ -116,4 +116,19 @@ __kernel void divergence(__global const float *in, __global float *out, __global
         r = w / (v + 1.0f);
     }
      __srcsim_divergence_1(__srcsim);out[i] = r;
- __srcsim_exit_divergence(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_divergence(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 2
+__kernel void __srcsim_warps_divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_divergence_0(__srcsim);
+    int i = get_global_id(0);
+    float v = in[i];
+    float r;
+    if (i % 2 == 0) { __srcsim_divergence_2(__srcsim);
+        r = sqrt(v) * 3.0f;
+    } else { __srcsim_divergence_3(__srcsim);
+        float w = v * v;
+        r = w / (v + 1.0f);
+    }
+     __srcsim_divergence_1(__srcsim);out[i] = r;
+ __srcsim_exit_divergence(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

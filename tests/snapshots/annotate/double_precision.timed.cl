@@ -22,7 +22,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -87,6 +87,17 @@ static inline __attribute__((always_inline)) void __srcsim_exit_daxpy_div(__priv
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 __kernel void daxpy_div(__global const double *x, __global double *y,
+                        const double a, const int n, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_daxpy_div_0(__srcsim);
+    int i = get_global_id(0);
+    if (i < n) { __srcsim_daxpy_div_2(__srcsim);
+        double xi = x[i];
+        y[i] = a * xi + y[i] / (xi + 2.0);
+    }
+ __srcsim_exit_daxpy_div(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 4
+__kernel void __srcsim_warps_daxpy_div(__global const double *x, __global double *y,
                         const double a, const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_daxpy_div_0(__srcsim);
     int i = get_global_id(0);
@@ -94,4 +105,4 @@ __kernel void daxpy_div(__global const double *x, __global double *y,
         double xi = x[i];
         y[i] = a * xi + y[i] / (xi + 2.0);
     }
- __srcsim_exit_daxpy_div(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_daxpy_div(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

@@ -29,7 +29,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -99,6 +99,21 @@ float smoothstep01(float lo, float hi, float x, __private __srcsim_state *__srcs
 }
 
 __kernel void helper_early_return(__global const float *in, __global float *out,
+                                  const int n, const float lo, const float hi, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_helper_early_return_0(__srcsim);
+    int i = get_global_id(0);
+    if (i >= n)
+        { __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, (__local ulong *)0, 0u); return; }
+     __srcsim_helper_early_return_1(__srcsim);float x = in[i];
+    if (x < 0.0f) {
+        out[i] = 0.0f;
+        { __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, (__local ulong *)0, 0u); return; }
+    }
+    out[i] = smoothstep01(lo, hi, x, __srcsim);
+ __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 8
+__kernel void __srcsim_warps_helper_early_return(__global const float *in, __global float *out,
                                   const int n, const float lo, const float hi, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_helper_early_return_0(__srcsim);
     int i = get_global_id(0);
@@ -110,4 +125,4 @@ __kernel void helper_early_return(__global const float *in, __global float *out,
         { __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); goto __srcsim_end_helper_early_return; return; }
     }
     out[i] = smoothstep01(lo, hi, x, __srcsim);
- __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp);__srcsim_end_helper_early_return: barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); __srcsim_end_helper_early_return: barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

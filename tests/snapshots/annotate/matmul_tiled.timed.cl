@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -101,6 +101,33 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
 __kernel void matmul_tiled(__global const float *A,
                            __global const float *B,
                            __global float *C,
+                           const int n, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_matmul_tiled_0(__srcsim);
+    __local float As[TILE][TILE];
+    __local float Bs[TILE][TILE];
+
+    int tx = get_local_id(0);
+    int ty = get_local_id(1);
+    int col = get_group_id(0) * TILE + tx;
+    int row = get_group_id(1) * TILE + ty;
+
+    float acc = 0.0f;
+    for (int t = 0; t < n / TILE; t++) { __srcsim_matmul_tiled_4(__srcsim);
+        As[ty][tx] = A[row * n + t * TILE + tx];
+        Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int k = 0; k < TILE; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+     __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
+ __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 6
+__kernel void __srcsim_warps_matmul_tiled(__global const float *A,
+                           __global const float *B,
+                           __global float *C,
                            const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_matmul_tiled_0(__srcsim);
     __local float As[TILE][TILE];
@@ -122,4 +149,4 @@ __kernel void matmul_tiled(__global const float *A,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
      __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
- __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

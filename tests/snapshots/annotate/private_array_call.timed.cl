@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -148,11 +148,21 @@ __attribute__((noinline)) float horner(float x, int degree, __private __srcsim_s
      __srcsim_horner_3(__srcsim);{ __typeof__(acc) __srcsim_value = (acc); __srcsim_exit_horner(__srcsim); __srcsim->last = __srcsim_caller; return __srcsim_value; return acc; }
  __srcsim_exit_horner(__srcsim); __srcsim->last = __srcsim_caller; }
 
-__kernel void private_array_call(__global float *data, const int degree, const int pick, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+__kernel void private_array_call(__global float *data, const int degree, const int pick, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_private_array_call_0(__srcsim);
     float window[16];
     int gid = get_global_id(0);
     for (int i = 0; i < 16; i++)
         window[i] = data[gid * 16 + i];
     data[gid * 16] = horner(window[pick & 15], degree, __srcsim);
- __srcsim_exit_private_array_call(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_private_array_call(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 12
+__kernel void __srcsim_warps_private_array_call(__global float *data, const int degree, const int pick, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_private_array_call_0(__srcsim);
+    float window[16];
+    int gid = get_global_id(0);
+    for (int i = 0; i < 16; i++)
+        window[i] = data[gid * 16 + i];
+    data[gid * 16] = horner(window[pick & 15], degree, __srcsim);
+ __srcsim_exit_private_array_call(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

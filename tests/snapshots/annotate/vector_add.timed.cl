@@ -22,7 +22,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_warps(__global ulong *records, __local const ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
     size_t lid = __srcsim_local_id();
     if (lid % warp != 0) return;
@@ -87,9 +87,20 @@ static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__pri
 __kernel void vector_add(__global const float *a,
                          __global const float *b,
                          __global float *c,
+                         const int n, __global ulong *__srcsim_records)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_vector_add_0(__srcsim);
+    int i = get_global_id(0);
+    if (i < n)
+        { __srcsim_vector_add_2(__srcsim); c[i] = a[i] + b[i]; }
+ __srcsim_exit_vector_add(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+
+#line 2
+__kernel void __srcsim_warps_vector_add(__global const float *a,
+                         __global const float *b,
+                         __global float *c,
                          const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_vector_add_0(__srcsim);
     int i = get_global_id(0);
     if (i < n)
         { __srcsim_vector_add_2(__srcsim); c[i] = a[i] + b[i]; }
- __srcsim_exit_vector_add(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); if (__srcsim_warp != 0u) __srcsim_warps(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_exit_vector_add(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }

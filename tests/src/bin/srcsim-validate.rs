@@ -606,12 +606,15 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             let case = kernel.case_name(i);
             let mut args = args_of(kernel, launch).with_context(|| case.clone())?;
             let records_arg = args.len();
-            args.extend(record_args(
-                &annotation.sidecar,
-                &kernel.name,
-                &launch.range(),
-                Grain::WorkItem,
-            ));
+            args.extend(
+                record_args(
+                    &annotation.sidecar,
+                    &kernel.name,
+                    &launch.range(),
+                    Grain::WorkItem,
+                )
+                .1,
+            );
             let output =
                 run_kernel(&annotation.source, "", &kernel.name, &args, &launch.range())
                     .with_context(|| format!("{case}: running the annotated kernel on PoCL"))?;
