@@ -4,7 +4,7 @@
 //! calls the shim makes on its own behalf; the interposers forward the application's raw
 //! arguments through [`api`].
 
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::{c_void, CStr, CString};
 use std::ptr;
 use std::sync::OnceLock;
 
@@ -28,61 +28,57 @@ fn check(code: cl_int) -> Result<(), ClError> {
     }
 }
 
+/// The real OpenCL functions, each reached through an associated function of this name:
+/// `Real::clFlush()` is the real `clFlush`, or `None` where no library defines one.
+/// The functions are declared with [`real_api!`]: here those the shim only calls, and in
+/// `interpose` (by its `interposed!`) those it also interposes, each with its handler.
+pub struct Real;
+
+/// Declares real OpenCL functions as associated functions of [`Real`], each with its slot
+/// in the ICD dispatch table (its field's position in `struct _cl_icd_dispatch`,
+/// CL/cl_icd.h), through which it is reached when this library serves as a layer. Each
+/// is resolved on its first call. `$list` names the constant listing them.
 macro_rules! real_api {
-    ($($slot:literal => $name:ident($($arg:ty),*) -> $ret:ty;)*) => {
-        /// Each function's slot in the ICD dispatch table (its field's position in
-        /// `struct _cl_icd_dispatch`, CL/cl_icd.h), for running as a layer.
-        pub const DISPATCH_SLOTS: &[(&str, usize)] = &[$((stringify!($name), $slot)),*];
-
-        /// The real OpenCL entry points; `None` where no library defines one.
+    ($list:ident; $($slot:literal => $name:ident($($arg:ty),*) -> $ret:ty;)*) => {
         #[allow(non_snake_case)]
-        pub struct Api {
-            $(pub $name: Option<unsafe extern "C" fn($($arg),*) -> $ret>,)*
-        }
+        impl $crate::cl::Real {
+            /// These functions' names and dispatch slots.
+            pub const $list: &'static [(&'static str, usize)] = &[$((stringify!($name), $slot)),*];
 
-        impl Api {
-            fn resolve() -> Api {
-                Api {
-                    $($name: {
-                        let p = lookup(concat!(stringify!($name), "\0"));
-                        // SAFETY: `p` is the address of the C function of this name in an
-                        // OpenCL library, whose signature is the one CL/cl.h gives it.
-                        (!p.is_null()).then(|| unsafe {
-                            std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($arg),*) -> $ret>(p)
-                        })
-                    },)*
+            $(
+                #[doc = concat!("The real `", stringify!($name), "`.")]
+                pub fn $name() -> Option<unsafe extern "C" fn($($arg),*) -> $ret> {
+                    static ADDRESS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+                    let p = *ADDRESS.get_or_init(|| {
+                        $crate::cl::lookup(concat!(stringify!($name), "\0"), $slot) as usize
+                    });
+                    // SAFETY: `p` is the address of the C function of this name in an
+                    // OpenCL library (or the next layer's entry for it), whose signature
+                    // is the one CL/cl.h gives it.
+                    (p != 0).then(|| unsafe {
+                        std::mem::transmute::<usize, unsafe extern "C" fn($($arg),*) -> $ret>(p)
+                    })
                 }
-            }
+            )*
         }
     };
 }
+pub(crate) use real_api;
 
+/// Every real function the shim reaches, with its dispatch slot: those it only calls and
+/// those it interposes.
+pub fn dispatch_slots() -> impl Iterator<Item = (&'static str, usize)> {
+    Real::CALLED.iter().chain(Real::INTERPOSED).copied()
+}
+
+// The functions the shim calls but does not interpose.
 real_api! {
-    2 => clGetDeviceIDs(cl_platform_id, cl_device_type, cl_uint, *mut cl_device_id, *mut cl_uint) -> cl_int;
-    3 => clGetDeviceInfo(cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    5 => clCreateContextFromType(*const cl_context_properties, cl_device_type, ContextNotify, *mut c_void, *mut cl_int) -> cl_context;
-    7 => clReleaseContext(cl_context) -> cl_int;
+    CALLED;
     8 => clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     12 => clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    26 => clCreateProgramWithSource(cl_context, cl_uint, *const *const c_char, *const usize, *mut cl_int) -> cl_program;
-    27 => clCreateProgramWithBinary(cl_context, cl_uint, *const cl_device_id, *const usize, *const *const u8, *mut cl_int, *mut cl_int) -> cl_program;
-    138 => clCreateProgramWithIL(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
-    97 => clCreateProgramWithBuiltInKernels(cl_context, cl_uint, *const cl_device_id, *const c_char, *mut cl_int) -> cl_program;
-    99 => clLinkProgram(cl_context, cl_uint, *const cl_device_id, *const c_char, cl_uint, *const cl_program, BuildNotify, *mut c_void, *mut cl_int) -> cl_program;
-    30 => clBuildProgram(cl_program, cl_uint, *const cl_device_id, *const c_char, BuildNotify, *mut c_void) -> cl_int;
     32 => clGetProgramInfo(cl_program, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     33 => clGetProgramBuildInfo(cl_program, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    29 => clReleaseProgram(cl_program) -> cl_int;
-    34 => clCreateKernel(cl_program, *const c_char, *mut cl_int) -> cl_kernel;
-    35 => clCreateKernelsInProgram(cl_program, cl_uint, *mut cl_kernel, *mut cl_uint) -> cl_int;
     39 => clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    40 => clGetKernelWorkGroupInfo(cl_kernel, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    38 => clSetKernelArg(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
-    134 => clSetKernelArgSVMPointer(cl_kernel, cl_uint, *const c_void) -> cl_int;
-    135 => clSetKernelExecInfo(cl_kernel, cl_uint, usize, *const c_void) -> cl_int;
-    37 => clReleaseKernel(cl_kernel) -> cl_int;
-    59 => clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, *const usize, *const usize, *const usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
-    60 => clEnqueueTask(cl_command_queue, cl_kernel, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
     14 => clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
     18 => clReleaseMemObject(cl_mem) -> cl_int;
     20 => clGetMemObjectInfo(cl_mem, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
@@ -109,15 +105,15 @@ unsafe impl Sync for Target {}
 
 static TARGET: OnceLock<Target> = OnceLock::new();
 
-/// The real `name` when running as a layer: `Some(null)` where the table lacks it, `None`
-/// when not a layer.
-fn target_entry(name: &str) -> Option<*mut c_void> {
+/// The next layer's entry in dispatch `slot` when running as a layer (null where the
+/// table lacks it), `None` when not a layer.
+fn target_entry(slot: usize) -> Option<*mut c_void> {
     let target = TARGET.get()?;
     Some(
-        DISPATCH_SLOTS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, slot)| target.entries.get(*slot).copied())
+        target
+            .entries
+            .get(slot)
+            .copied()
             .unwrap_or(std::ptr::null_mut()),
     )
 }
@@ -128,8 +124,10 @@ pub fn dispatch_to(entries: &'static [*mut c_void]) -> bool {
     TARGET.set(Target { entries }).is_ok()
 }
 
-fn lookup(name: &str) -> *mut c_void {
-    if let Some(entry) = target_entry(name.trim_end_matches('\0')) {
+/// The real function `name` (NUL-terminated) of dispatch `slot`: the next layer's, the
+/// next definition in the process, or the system ICD loader's; null where none is.
+pub(crate) fn lookup(name: &str, slot: usize) -> *mut c_void {
+    if let Some(entry) = target_entry(slot) {
         return entry;
     }
     let name = CStr::from_bytes_with_nul(name.as_bytes()).expect("names end in NUL");
@@ -157,18 +155,12 @@ fn lookup(name: &str) -> *mut c_void {
     unsafe { libc::dlsym(handle as *mut c_void, name.as_ptr()) }
 }
 
-/// The real API, resolved on first use.
-pub fn api() -> &'static Api {
-    static API: OnceLock<Api> = OnceLock::new();
-    API.get_or_init(Api::resolve)
-}
-
 /// Calls the real `$name` with `$args`, or yields `CL_INVALID_OPERATION` (or the null
 /// handle for functions returning one, with the error stored) where there is none.
 #[macro_export]
 macro_rules! real {
     ($name:ident($($arg:expr),* $(,)?)) => {
-        match $crate::cl::api().$name {
+        match $crate::cl::Real::$name() {
             // SAFETY: the arguments are forwarded as the caller gave them, or are handles
             // and buffers this library owns, sized as the function expects.
             Some(f) => unsafe { f($($arg),*) },

@@ -168,10 +168,13 @@ fn on_each(shadows: ShadowKernels, set: impl Fn(Kernel) -> cl_int) -> cl_int {
     )
 }
 
+/// Declares each interposed OpenCL function once: its dispatch slot, its signature and
+/// its handler. Makes the exported function, its entry for the layer's dispatch table
+/// ([`entry_points`]), and the real function it forwards to ([`crate::cl::Real`]).
 macro_rules! interposed {
     ($(
         $(#[$doc:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block
+        $slot:literal => fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block
     )*) => {
         $(
             $(#[$doc])*
@@ -179,9 +182,14 @@ macro_rules! interposed {
             pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret $body
         )*
 
-        /// The interposed entry points by name, for the layer's dispatch table.
-        pub fn entry_points() -> Vec<(&'static str, *mut c_void)> {
-            vec![$((stringify!($name), $name as *mut c_void)),*]
+        /// The interposed entry points with their dispatch slots, for the layer's table.
+        pub fn entry_points() -> Vec<(usize, *mut c_void)> {
+            vec![$(($slot, $name as *mut c_void)),*]
+        }
+
+        crate::cl::real_api! {
+            INTERPOSED;
+            $($slot => $name($($ty),*) -> $ret;)*
         }
     };
 }
@@ -189,7 +197,7 @@ macro_rules! interposed {
 interposed! {
     /// # Safety
     /// As `clGetDeviceIDs` in the OpenCL 1.2 specification.
-    fn clGetDeviceIDs(
+    2 => fn clGetDeviceIDs(
         platform: cl_platform_id,
         device_type: cl_device_type,
         num_entries: cl_uint,
@@ -230,7 +238,7 @@ interposed! {
 
     /// # Safety
     /// As `clGetDeviceInfo` in the OpenCL 1.2 specification.
-    fn clGetDeviceInfo(
+    3 => fn clGetDeviceInfo(
         device: cl_device_id,
         param_name: cl_uint,
         param_value_size: usize,
@@ -288,7 +296,7 @@ interposed! {
 
     /// # Safety
     /// As `clGetKernelWorkGroupInfo` in the OpenCL 1.2 specification.
-    fn clGetKernelWorkGroupInfo(
+    40 => fn clGetKernelWorkGroupInfo(
         kernel: cl_kernel,
         device: cl_device_id,
         param_name: cl_uint,
@@ -333,7 +341,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateContextFromType` in the OpenCL 1.2 specification.
-    fn clCreateContextFromType(
+    5 => fn clCreateContextFromType(
         properties: *const cl_context_properties,
         device_type: cl_device_type,
         pfn_notify: ContextNotify,
@@ -374,7 +382,7 @@ interposed! {
 
     /// # Safety
     /// As `clReleaseContext` in the OpenCL 1.2 specification.
-    fn clReleaseContext(context: cl_context) -> cl_int {
+    7 => fn clReleaseContext(context: cl_context) -> cl_int {
         if !context.is_null() {
             guarded("clReleaseContext", || {
                 shim().context_releasing(crate::cl::Context(context))
@@ -385,7 +393,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateProgramWithSource` in the OpenCL 1.2 specification.
-    fn clCreateProgramWithSource(
+    26 => fn clCreateProgramWithSource(
         context: cl_context,
         count: cl_uint,
         strings: *const *const c_char,
@@ -426,7 +434,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateProgramWithBinary` in the OpenCL 1.2 specification.
-    fn clCreateProgramWithBinary(
+    27 => fn clCreateProgramWithBinary(
         context: cl_context,
         num_devices: cl_uint,
         device_list: *const cl_device_id,
@@ -452,7 +460,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateProgramWithIL` in the OpenCL 2.1 specification.
-    fn clCreateProgramWithIL(
+    138 => fn clCreateProgramWithIL(
         context: cl_context,
         il: *const c_void,
         length: usize,
@@ -467,7 +475,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateProgramWithBuiltInKernels` in the OpenCL 1.2 specification.
-    fn clCreateProgramWithBuiltInKernels(
+    97 => fn clCreateProgramWithBuiltInKernels(
         context: cl_context,
         num_devices: cl_uint,
         device_list: *const cl_device_id,
@@ -489,7 +497,7 @@ interposed! {
 
     /// # Safety
     /// As `clLinkProgram` in the OpenCL 1.2 specification.
-    fn clLinkProgram(
+    99 => fn clLinkProgram(
         context: cl_context,
         num_devices: cl_uint,
         device_list: *const cl_device_id,
@@ -519,7 +527,7 @@ interposed! {
 
     /// # Safety
     /// As `clBuildProgram` in the OpenCL 1.2 specification.
-    fn clBuildProgram(
+    30 => fn clBuildProgram(
         program: cl_program,
         num_devices: cl_uint,
         device_list: *const cl_device_id,
@@ -561,7 +569,7 @@ interposed! {
 
     /// # Safety
     /// As `clReleaseProgram` in the OpenCL 1.2 specification.
-    fn clReleaseProgram(program: cl_program) -> cl_int {
+    29 => fn clReleaseProgram(program: cl_program) -> cl_int {
         guarded("clReleaseProgram", || {
             shim().program_releasing(Program(program))
         });
@@ -570,7 +578,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateKernel` in the OpenCL 1.2 specification.
-    fn clCreateKernel(
+    34 => fn clCreateKernel(
         program: cl_program,
         kernel_name: *const c_char,
         errcode_ret: *mut cl_int,
@@ -587,7 +595,7 @@ interposed! {
 
     /// # Safety
     /// As `clCreateKernelsInProgram` in the OpenCL 1.2 specification.
-    fn clCreateKernelsInProgram(
+    35 => fn clCreateKernelsInProgram(
         program: cl_program,
         num_kernels: cl_uint,
         kernels: *mut cl_kernel,
@@ -615,7 +623,7 @@ interposed! {
 
     /// # Safety
     /// As `clSetKernelArg` in the OpenCL 1.2 specification.
-    fn clSetKernelArg(
+    38 => fn clSetKernelArg(
         kernel: cl_kernel,
         arg_index: cl_uint,
         arg_size: usize,
@@ -648,7 +656,7 @@ interposed! {
 
     /// # Safety
     /// As `clSetKernelArgSVMPointer` in the OpenCL 2.0 specification.
-    fn clSetKernelArgSVMPointer(
+    134 => fn clSetKernelArgSVMPointer(
         kernel: cl_kernel,
         arg_index: cl_uint,
         arg_value: *const c_void,
@@ -670,7 +678,7 @@ interposed! {
 
     /// # Safety
     /// As `clSetKernelExecInfo` in the OpenCL 2.0 specification.
-    fn clSetKernelExecInfo(
+    135 => fn clSetKernelExecInfo(
         kernel: cl_kernel,
         param_name: cl_uint,
         param_value_size: usize,
@@ -705,7 +713,7 @@ interposed! {
 
     /// # Safety
     /// As `clReleaseKernel` in the OpenCL 1.2 specification.
-    fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+    37 => fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
         guarded("clReleaseKernel", || {
             shim().kernel_releasing(Kernel(kernel))
         });
@@ -714,7 +722,7 @@ interposed! {
 
     /// # Safety
     /// As `clEnqueueNDRangeKernel` in the OpenCL 1.2 specification.
-    fn clEnqueueNDRangeKernel(
+    59 => fn clEnqueueNDRangeKernel(
         command_queue: cl_command_queue,
         kernel: cl_kernel,
         work_dim: cl_uint,
@@ -760,7 +768,7 @@ interposed! {
 
     /// # Safety
     /// As `clEnqueueTask` in the OpenCL 1.2 specification.
-    fn clEnqueueTask(
+    60 => fn clEnqueueTask(
         command_queue: cl_command_queue,
         kernel: cl_kernel,
         num_events_in_wait_list: cl_uint,

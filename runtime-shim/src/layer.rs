@@ -2,13 +2,13 @@
 //! `dlopen` the ICD loader and so never see `LD_PRELOAD`'s symbols (Rust programs using
 //! opencl3's default dynamic loading, Python's pyopencl, ...). The loader hands us its
 //! dispatch table; we give back a copy with the interposed entry points in their slots,
-//! and the real API (`cl::api`) becomes the loader's table ([`crate::cl::dispatch_to`]).
+//! and the real API (`cl::Real`) becomes the loader's table ([`crate::cl::dispatch_to`]).
 //!
-//! Slot numbers ([`DISPATCH_SLOTS`]) are given with the functions in `cl`.
+//! Slot numbers are declared with each function: in `interpose` with its handler, in `cl`
+//! for the functions the shim only calls.
 
 use std::ffi::c_void;
 
-use crate::cl::DISPATCH_SLOTS;
 use crate::ffi::*;
 use crate::interpose;
 
@@ -78,11 +78,9 @@ pub unsafe extern "C" fn clInitLayer(
         return CL_INVALID_OPERATION;
     }
     let mut table: Vec<*mut c_void> = entries.to_vec();
-    for (name, f) in interpose::entry_points() {
-        if let Some((_, slot)) = DISPATCH_SLOTS.iter().find(|(n, _)| *n == name) {
-            if let Some(e) = table.get_mut(*slot) {
-                *e = f;
-            }
+    for (slot, f) in interpose::entry_points() {
+        if let Some(e) = table.get_mut(slot) {
+            *e = f;
         }
     }
     // SAFETY: the caller passed places for the count and the table; the table is leaked,

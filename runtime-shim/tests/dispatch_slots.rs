@@ -1,5 +1,5 @@
 //! The slot of every function the shim reaches or replaces as an OpenCL layer
-//! (`srcsim::cl::DISPATCH_SLOTS`) is its field's position in the ICD dispatch table of the
+//! (`srcsim::cl::dispatch_slots`) is its field's position in the ICD dispatch table of the
 //! installed CL/cl_icd.h, as the C compiler lays the struct out. A wrong slot makes the
 //! layer call one function in place of another.
 
@@ -13,7 +13,7 @@ fn dispatch_slots_are_the_fields_of_cl_icd_h() {
         "#define CL_TARGET_OPENCL_VERSION 300\n#include <CL/cl_icd.h>\n#include <stddef.h>\n\
          #include <stdio.h>\nint main(void)\n{\n",
     );
-    for (name, _) in srcsim::cl::DISPATCH_SLOTS {
+    for (name, _) in srcsim::cl::dispatch_slots() {
         c += &format!(
             "    printf(\"{name} %zu\\n\", offsetof(struct _cl_icd_dispatch, {name}) / sizeof(void *));\n"
         );
@@ -42,9 +42,8 @@ fn dispatch_slots_are_the_fields_of_cl_icd_h() {
             (name.to_string(), slot.parse().unwrap())
         })
         .collect();
-    let ours: Vec<(String, usize)> = srcsim::cl::DISPATCH_SLOTS
-        .iter()
-        .map(|&(name, slot)| (name.to_string(), slot))
+    let ours: Vec<(String, usize)> = srcsim::cl::dispatch_slots()
+        .map(|(name, slot)| (name.to_string(), slot))
         .collect();
     assert_eq!(ours, header);
     // The SVM calls are there, next to each other.
