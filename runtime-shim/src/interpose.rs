@@ -11,7 +11,7 @@ use std::sync::Once;
 use crate::cl::{Device, Event, Kernel, Mem, NdRange, Platform, Program, Queue};
 use crate::ffi::*;
 use crate::real;
-use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin, ShadowKernels};
+use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin};
 use crate::shim::{shim, DeviceLimits, LaunchOutcome};
 
 /// Runs the shim's side of a call; a panic there is reported and swallowed.
@@ -154,18 +154,6 @@ unsafe fn launch(
             code
         }
     }
-}
-
-/// Declares each interposed entry point once: the exported `extern "C"` function (its
-/// body the handler) and its place in [`entry_points`], the list the layer puts into its
-/// dispatch table.
-/// Repeats a setting on each of a kernel's shadows: the first failure's code, else
-/// success.
-fn on_each(shadows: ShadowKernels, set: impl Fn(Kernel) -> cl_int) -> cl_int {
-    shadows.into_iter().map(set).fold(
-        CL_SUCCESS,
-        |first, code| if first == CL_SUCCESS { code } else { first },
-    )
 }
 
 /// Declares each interposed OpenCL function once: its dispatch slot, its signature and
@@ -645,7 +633,7 @@ interposed! {
                 shim().shadow_for_arg(Kernel(kernel), arg_index, value)
             });
             if let Some(Some(shadows)) = shadow {
-                let mirrored = on_each(shadows, |shadow| {
+                let mirrored = shadows.set_each(|shadow| {
                     real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value))
                 });
                 mirrored_onto_shadow(kernel, MirroredSetting::Arg(arg_index), mirrored);
@@ -667,7 +655,7 @@ interposed! {
                 shim().shadow_for_arg(Kernel(kernel), arg_index, ArgValue::Svm)
             });
             if let Some(Some(shadows)) = shadow {
-                let mirrored = on_each(shadows, |shadow| {
+                let mirrored = shadows.set_each(|shadow| {
                     real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value))
                 });
                 mirrored_onto_shadow(kernel, MirroredSetting::SvmArg(arg_index), mirrored);
@@ -697,7 +685,7 @@ interposed! {
             if let Some(Some(shadows)) = shadow {
                 // The runtime accepted the value for the application's kernel; the shadows,
                 // kernels of the same context, take it as given.
-                let mirrored = on_each(shadows, |shadow| {
+                let mirrored = shadows.set_each(|shadow| {
                     real!(clSetKernelExecInfo(
                         shadow.0,
                         param_name,

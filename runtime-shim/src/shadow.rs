@@ -43,6 +43,16 @@ pub struct ShadowKernels {
     pub warps: Option<Kernel>,
 }
 
+impl ShadowKernels {
+    /// Repeats a setting on each: the first failure's code, else success.
+    pub fn set_each(self, set: impl Fn(Kernel) -> i32) -> i32 {
+        let ok = crate::ffi::CL_SUCCESS;
+        self.into_iter()
+            .map(set)
+            .fold(ok, |first, code| if first == ok { code } else { first })
+    }
+}
+
 impl IntoIterator for ShadowKernels {
     type Item = Kernel;
     type IntoIter = std::iter::Flatten<std::array::IntoIter<Option<Kernel>, 2>>;
