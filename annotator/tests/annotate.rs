@@ -447,25 +447,16 @@ fn annotated_examples_match_the_reviewed_snapshots() {
         .filter(|p| p.extension().is_some_and(|x| x == "cl"))
         .collect();
     names.sort();
-    let mut differ = Vec::new();
+    let mut snapshots = snapshot::Snapshots::new("annotated sources");
     for p in names {
         let a = annotate(&p).unwrap();
         let snap = root.join("tests/snapshots/annotate").join(format!(
             "{}.timed.cl",
             p.file_stem().unwrap().to_string_lossy()
         ));
-        if std::env::var_os("SRCSIM_BLESS").is_some() {
-            std::fs::write(&snap, &a.source).unwrap();
-            continue;
-        }
-        if std::fs::read_to_string(&snap).unwrap_or_default() != a.source {
-            differ.push(snap.display().to_string());
-        }
+        snapshots.check(&snap, &a.source);
     }
-    assert!(
-        differ.is_empty(),
-        "annotated sources differ from the snapshots (review, then SRCSIM_BLESS=1): {differ:?}"
-    );
+    snapshots.assert_unchanged();
 }
 
 /// Where clang crashes compiling a file for the GPU at -O3 (a back-end limitation; here a

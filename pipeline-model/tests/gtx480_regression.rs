@@ -132,13 +132,7 @@ fn corpus() -> String {
 #[test]
 fn gtx480_numbers_are_unchanged() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/gtx480_regression.txt");
-    let now = corpus();
-    if std::env::var_os("SRCSIM_BLESS").is_some() {
-        std::fs::write(&path, &now).unwrap();
-    }
-    let before = std::fs::read_to_string(&path).expect("the committed snapshot");
-    for (line, (b, n)) in before.lines().zip(now.lines()).enumerate() {
-        assert_eq!(b, n, "line {} of {}", line + 1, path.display());
-    }
-    assert_eq!(before.lines().count(), now.lines().count());
+    let mut snapshots = snapshot::Snapshots::new("the gtx480 corpus's estimates");
+    snapshots.check(&path, &corpus());
+    snapshots.assert_unchanged();
 }

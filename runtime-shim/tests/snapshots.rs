@@ -29,30 +29,6 @@ fn analyze(kernel: &str, arch: &str, extra: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn check(name: &str, actual: &str) -> Option<String> {
-    let path = root().join("tests/snapshots/analyze").join(name);
-    if std::env::var_os("SRCSIM_BLESS").is_some() {
-        std::fs::write(&path, actual).expect("write snapshot");
-        return None;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    if expected == actual {
-        return None;
-    }
-    let (n, (e, a)) = expected
-        .lines()
-        .chain(std::iter::repeat(""))
-        .zip(actual.lines().chain(std::iter::repeat("")))
-        .enumerate()
-        .find(|(_, (e, a))| e != a)
-        .unwrap_or((0, ("", "")));
-    Some(format!(
-        "{}: line {}\n  expected: {e}\n  actual:   {a}",
-        path.display(),
-        n + 1
-    ))
-}
-
 #[test]
 fn analyze_output_matches_the_reviewed_snapshots() {
     let mut kernels: Vec<String> = std::fs::read_dir(root().join("examples/kernels"))
@@ -61,7 +37,7 @@ fn analyze_output_matches_the_reviewed_snapshots() {
         .filter(|n| n.ends_with(".cl"))
         .collect();
     kernels.sort();
-    let mut failures = Vec::new();
+    let mut snapshots = snapshot::Snapshots::new("`srcsim analyze` outputs");
     for k in &kernels {
         let stem = k.trim_end_matches(".cl");
         for arch in ARCHS {
@@ -70,12 +46,11 @@ fn analyze_output_matches_the_reviewed_snapshots() {
                 arch,
                 &["--timeline", "B0"],
             );
-            failures.extend(check(&format!("{stem}.{arch}.txt"), &out));
+            let path = root()
+                .join("tests/snapshots/analyze")
+                .join(format!("{stem}.{arch}.txt"));
+            snapshots.check(path, &out);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "snapshots differ (review, then SRCSIM_BLESS=1 to accept):\n{}",
-        failures.join("\n")
-    );
+    snapshots.assert_unchanged();
 }
