@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 mod legacy;
 mod lines;
-mod views;
+pub mod views;
 
 pub use lines::{apportion, lines_table};
 
@@ -424,14 +424,10 @@ impl Report {
         out
     }
 
-    /// Writes the report to `path`: CSV if it ends in `.csv`, JSON otherwise.
+    /// Writes the report to `path`, in the view its extension names ([`views::VIEWS`]:
+    /// CSV for `.csv`, the table for `.txt`, else JSON).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let text = if path.extension().is_some_and(|e| e == "csv") {
-            self.to_csv().map_err(std::io::Error::other)?
-        } else {
-            serde_json::to_string_pretty(self).map_err(std::io::Error::other)?
-        };
-        std::fs::write(path, text)
+        std::fs::write(path, views::for_path(path).render(self)?)
     }
 
     /// Reads a JSON report, of this schema or of [`REPORT_SCHEMA_V1`].
@@ -821,6 +817,37 @@ mod tests {
         assert!(rows[0].ends_with("dram_bytes,note,reason"), "{csv}");
         assert!(rows[1].contains(",256,timed as compiled"), "{csv}");
         assert!(rows[3].ends_with(",256,,"), "{csv}");
+    }
+
+    /// A report is written in the view its file's extension names, and read back from
+    /// JSON whatever the extension it had.
+    #[test]
+    fn a_report_file_is_written_in_the_view_its_extension_names() {
+        let mut r = Report::new("gtx480", 700.0);
+        r.launches.push(launch(0, "k", None));
+        let dir = std::env::temp_dir().join(format!("srcsim-views-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, expected) in [
+            ("r.csv", r.to_csv().unwrap()),
+            ("r.txt", r.table()),
+            ("r.json", serde_json::to_string_pretty(&r).unwrap()),
+            ("r.out", serde_json::to_string_pretty(&r).unwrap()),
+        ] {
+            let path = dir.join(name);
+            r.write(&path).unwrap();
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), expected, "{name}");
+        }
+        assert_eq!(Report::read(&dir.join("r.out")).unwrap(), r);
+        // Every view's extensions are its own.
+        let mut seen: Vec<&str> = views::VIEWS
+            .iter()
+            .flat_map(|v| v.extensions().iter().copied())
+            .collect();
+        let n = seen.len();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), n);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
