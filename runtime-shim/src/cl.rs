@@ -610,6 +610,35 @@ impl Kernel {
         check(real!(clSetKernelArg(self.0, index, bytes, ptr::null())))
     }
 
+    /// Sets argument `index` to the value of `bytes`.
+    pub fn set_arg_bytes(self, index: cl_uint, bytes: &[u8]) -> Result<(), ClError> {
+        check(real!(clSetKernelArg(
+            self.0,
+            index,
+            bytes.len(),
+            bytes.as_ptr().cast()
+        )))
+    }
+
+    /// Sets argument `index` to the SVM pointer `p`.
+    pub fn set_svm_arg(self, index: cl_uint, p: usize) -> Result<(), ClError> {
+        check(real!(clSetKernelArgSVMPointer(
+            self.0,
+            index,
+            p as *const c_void
+        )))
+    }
+
+    /// Sets the exec info `param` to `value`.
+    pub fn set_exec_info(self, param: cl_uint, value: &[u8]) -> Result<(), ClError> {
+        check(real!(clSetKernelExecInfo(
+            self.0,
+            param,
+            value.len(),
+            value.as_ptr().cast()
+        )))
+    }
+
     /// Sets argument `index`, a `uint`, to `value`.
     pub fn set_uint_arg(self, index: cl_uint, value: cl_uint) -> Result<(), ClError> {
         check(real!(clSetKernelArg(

@@ -70,3 +70,15 @@ pub const CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: cl_uint = 0x11B3;
 pub const CL_KERNEL_REFERENCE_COUNT: cl_uint = 0x1192;
 pub const CL_KERNEL_EXEC_INFO_SVM_PTRS: cl_uint = 0x11B6;
 pub const CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM: cl_uint = 0x11B7;
+
+/// The `n` bytes at `p` (none where `p` is null).
+///
+/// # Safety
+/// A non-null `p` points to `n` readable bytes that outlive the slice's use.
+pub(crate) unsafe fn raw_bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
+    if p.is_null() {
+        return &[];
+    }
+    // SAFETY: as the caller promises.
+    unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) }
+}

@@ -9,10 +9,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
 use crate::cl::{Device, Event, Kernel, Mem, NdRange, Platform, Program, Queue};
+use crate::ffi::raw_bytes;
 use crate::ffi::*;
+use crate::gpu_answers::answer_as_simulated_gpu;
 use crate::real;
-use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin};
-use crate::shim::{shim, DeviceLimits, LaunchOutcome};
+use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin, SetArgRef};
+use crate::shim::{shim, LaunchOutcome};
 
 /// Runs the shim's side of a call; a panic there is reported and swallowed.
 fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
@@ -38,52 +40,6 @@ fn exit_hook() {
         // SAFETY: registering a plain `extern "C"` function that takes no arguments.
         unsafe { libc::atexit(at_exit) };
     });
-}
-
-/// Rewrites a device query's answer as the simulated GPU gives it: its SMs as compute
-/// units; sizes no larger than the GPU's, nor than the real device's.
-///
-/// # Safety
-/// `value` points to `bytes` bytes holding the answer to `param` as the runtime wrote it.
-unsafe fn answer_as_simulated_gpu(
-    param: cl_uint,
-    value: *mut c_void,
-    bytes: usize,
-    limits: &DeviceLimits,
-) {
-    let min_usize = |i: usize, cap: usize| {
-        if (i + 1) * std::mem::size_of::<usize>() <= bytes {
-            // SAFETY: in bounds (checked); size_t values, unaligned access.
-            unsafe {
-                let p = value.cast::<usize>().add(i);
-                p.write_unaligned(p.read_unaligned().min(cap));
-            }
-        }
-    };
-    match param {
-        CL_DEVICE_MAX_COMPUTE_UNITS if bytes >= std::mem::size_of::<cl_uint>() => {
-            // SAFETY: room for a cl_uint (checked).
-            unsafe {
-                value
-                    .cast::<cl_uint>()
-                    .write_unaligned(limits.compute_units)
-            }
-        }
-        CL_DEVICE_MAX_WORK_GROUP_SIZE => min_usize(0, limits.max_work_group_size),
-        CL_DEVICE_MAX_WORK_ITEM_SIZES => {
-            for (i, &cap) in limits.max_work_item_sizes.iter().enumerate() {
-                min_usize(i, cap);
-            }
-        }
-        CL_DEVICE_LOCAL_MEM_SIZE if bytes >= std::mem::size_of::<cl_ulong>() => {
-            // SAFETY: room for a cl_ulong (checked).
-            unsafe {
-                let p = value.cast::<cl_ulong>();
-                p.write_unaligned(p.read_unaligned().min(limits.local_memory_bytes));
-            }
-        }
-        _ => {}
-    }
 }
 
 fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
@@ -629,8 +585,14 @@ interposed! {
             } else {
                 ArgValue::Other
             };
+            let raw = if arg_value.is_null() {
+                SetArgRef::Null(arg_size)
+            } else {
+                // SAFETY: the real clSetKernelArg accepted `arg_size` bytes at `arg_value`.
+                SetArgRef::Value(unsafe { raw_bytes(arg_value, arg_size) })
+            };
             let shadow = guarded("clSetKernelArg", || {
-                shim().shadow_for_arg(Kernel(kernel), arg_index, value)
+                shim().shadow_for_arg(Kernel(kernel), arg_index, value, raw)
             });
             if let Some(Some(shadows)) = shadow {
                 let mirrored = shadows.set_each(|shadow| {
@@ -652,7 +614,12 @@ interposed! {
         let code = real!(clSetKernelArgSVMPointer(kernel, arg_index, arg_value));
         if code == CL_SUCCESS {
             let shadow = guarded("clSetKernelArgSVMPointer", || {
-                shim().shadow_for_arg(Kernel(kernel), arg_index, ArgValue::Svm)
+                shim().shadow_for_arg(
+                    Kernel(kernel),
+                    arg_index,
+                    ArgValue::Svm,
+                    SetArgRef::Svm(arg_value as usize),
+                )
             });
             if let Some(Some(shadows)) = shadow {
                 let mirrored = shadows.set_each(|shadow| {
@@ -680,7 +647,9 @@ interposed! {
         ));
         if code == CL_SUCCESS {
             let shadow = guarded("clSetKernelExecInfo", || {
-                shim().shadow_for_exec_info(Kernel(kernel))
+                // SAFETY: the real clSetKernelExecInfo accepted the value.
+                let value = unsafe { raw_bytes(param_value, param_value_size) };
+                shim().shadow_for_exec_info(Kernel(kernel), param_name, value)
             });
             if let Some(Some(shadows)) = shadow {
                 // The runtime accepted the value for the application's kernel; the shadows,

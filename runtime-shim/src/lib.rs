@@ -14,6 +14,7 @@ pub mod check;
 pub mod cl;
 pub mod config;
 mod ffi;
+mod gpu_answers;
 mod interpose;
 mod layer;
 mod modelling;

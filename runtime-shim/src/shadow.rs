@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use annotator::source::ParamKind;
 
-use crate::cl::{Device, Kernel, Mem, Program};
+use crate::cl::{Context, Device, Kernel, Mem, Program};
 use crate::modelling::{KernelModel, ProfiledProgram};
 
 /// How a program came to be, and so whether its kernels can be simulated.
@@ -24,6 +24,35 @@ pub(crate) struct ShadowProgram {
     pub(crate) sidecar: annotator::sidecar::Sidecar,
     /// With `SRCSIM_PROFILE=1`: what the profiles of its launches refer to.
     pub(crate) profile: Option<Arc<ProfiledProgram>>,
+    /// Where the annotation has copies of kernels that reduce records to warps: their
+    /// program, built when a launch first asks for one.
+    pub(crate) warps: Option<Arc<WarpsProgram>>,
+}
+
+impl ShadowProgram {
+    /// Drops this library's references to its programs (the kernels made from them hold
+    /// their own).
+    pub(crate) fn release(self) {
+        self.program.release();
+        if let Some(Ok(p)) = self
+            .warps
+            .and_then(|w| w.built.lock().ok().and_then(|mut b| b.take()))
+        {
+            p.release();
+        }
+    }
+}
+
+/// The program of the annotated file's copies that reduce records to warps
+/// (`annotator::codegen::WARPS_DEFINE`), built on first use.
+pub(crate) struct WarpsProgram {
+    pub(crate) context: Context,
+    pub(crate) devices: Vec<Device>,
+    /// The annotated source, and the options it is built with (the application's and the
+    /// macro).
+    pub(crate) source: String,
+    pub(crate) options: String,
+    pub(crate) built: Mutex<Option<Result<Program, String>>>,
 }
 
 pub(crate) struct ProgramState {
@@ -64,7 +93,11 @@ impl IntoIterator for ShadowKernels {
 
 /// A kernel's annotated twin.
 pub(crate) struct Shadow {
-    pub(crate) kernels: ShadowKernels,
+    /// The annotated kernel, which writes a record per work-item.
+    pub(crate) kernel: Kernel,
+    /// Its copy that reduces the records to warps, where the annotation has one: the
+    /// program it is in and its name (the kernel is made on first use, `ShadowArgs::warps`).
+    pub(crate) copy: Option<(Arc<WarpsProgram>, String)>,
     pub(crate) records_arg: u32,
     /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
     pub(crate) local_params: Vec<bool>,
@@ -82,8 +115,15 @@ pub(crate) struct ShadowArgs {
     /// Each buffer argument set so far: the `cl_mem` (its address, 0 for none) and its
     /// size, or `None` where the size is unknown (an SVM pointer).
     pub(crate) buffers: HashMap<u32, Option<(usize, u64)>>,
-    /// The lanes' bytes and the warp size last set on the copy that reduces to warps (set
-    /// again only when they change).
+    /// The copy that reduces records to warps, once made (with every argument set so far),
+    /// or why it could not be.
+    pub(crate) warps: Option<Result<Kernel, String>>,
+    /// Every argument set so far, and every exec info, where the kernel has a copy: set
+    /// again on the copy when it is made.
+    pub(crate) set: BTreeMap<u32, SetArg>,
+    pub(crate) exec_info: BTreeMap<u32, Vec<u8>>,
+    /// The lanes' bytes and the warp size last set on the copy (set again only when they
+    /// change).
     pub(crate) reduction: Option<(usize, u32)>,
     /// The work-group size of the kernel's last launches, and how many in a row had it.
     pub(crate) repeated: ([usize; 3], u32),
@@ -95,7 +135,48 @@ pub(crate) struct ShadowArgs {
     pub(crate) broken: BTreeMap<MirroredSetting, String>,
 }
 
+/// An argument as the application set it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetArg {
+    /// `clSetKernelArg` with a value of these bytes.
+    Value(Vec<u8>),
+    /// `clSetKernelArg` with no value and this size (a `__local` size, or a null buffer).
+    Null(usize),
+    /// `clSetKernelArgSVMPointer` with this pointer.
+    Svm(usize),
+}
+
 impl ShadowArgs {
+    /// The shadow kernels a setting is repeated on: the kernel, and its copy once made.
+    pub(crate) fn kernels(&self, shadow: &Shadow) -> ShadowKernels {
+        ShadowKernels {
+            own: shadow.kernel,
+            warps: self.warps.as_ref().and_then(|w| w.as_ref().ok()).copied(),
+        }
+    }
+
+    /// Notes `value` as argument `index`'s, for a copy made later (only where the kernel
+    /// has one; the bytes are copied into the previous value's place).
+    pub(crate) fn remember(&mut self, shadow: &Shadow, index: u32, value: SetArgRef<'_>) {
+        if shadow.copy.is_none() {
+            return;
+        }
+        match (value, self.set.get_mut(&index)) {
+            (SetArgRef::Value(bytes), Some(SetArg::Value(old))) => {
+                old.clear();
+                old.extend_from_slice(bytes);
+            }
+            (SetArgRef::Value(bytes), _) => {
+                self.set.insert(index, SetArg::Value(bytes.to_vec()));
+            }
+            (SetArgRef::Null(size), _) => {
+                self.set.insert(index, SetArg::Null(size));
+            }
+            (SetArgRef::Svm(p), _) => {
+                self.set.insert(index, SetArg::Svm(p));
+            }
+        }
+    }
     /// Notes that repeating `setting` on the shadow gave `code`.
     pub(crate) fn mirrored(&mut self, setting: MirroredSetting, code: i32) {
         // A value set either way replaces one set the other way.
@@ -130,6 +211,17 @@ impl ShadowArgs {
         }
         Some(bytes)
     }
+}
+
+/// An argument as the application passes it, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub enum SetArgRef<'a> {
+    /// A value of these bytes.
+    Value(&'a [u8]),
+    /// No value, this size.
+    Null(usize),
+    /// An SVM pointer.
+    Svm(usize),
 }
 
 /// What the application passed for a kernel argument, as far as the model cares.

@@ -554,17 +554,29 @@ fn check_address_space(kernel: &Kernel, index: usize, arg: &KernelArg) -> Result
     ))
 }
 
-/// The annotated kernel to run for `kernel` in `grain`, and the arguments it takes after
-/// the kernel's own: per work-item, `kernel` itself and its records (zeroed); in warps,
-/// its copy that reduces them ([`annotator::sidecar::AnnotatedKernel::warp_kernel`]),
-/// its records, the lanes of a work-group and the warp size. A launch in warps must give
-/// its work-group size, with whole groups.
+/// How to run the annotated twin of a kernel in one grain: the kernel, the build options
+/// it needs beside the program's own, and the arguments it takes after the kernel's.
+#[derive(Debug, Clone)]
+pub struct TwinRun {
+    /// The kernel to run: the kernel itself, or its copy that reduces to warps.
+    pub kernel: String,
+    /// Build options to add: none, or the macro that builds the copies.
+    pub options: String,
+    /// Its records (zeroed), and for the copy the lanes of a work-group and the warp size.
+    pub args: Vec<KernelArg>,
+}
+
+/// How to run the annotated twin of `kernel` in `grain`: per work-item, `kernel` itself
+/// and its records; in warps, its copy that reduces them
+/// ([`annotator::sidecar::AnnotatedKernel::warp_kernel`], built with
+/// [`annotator::codegen::WARPS_DEFINE`]), its records, the lanes of a work-group and the
+/// warp size. A launch in warps must give its work-group size, with whole groups.
 pub fn record_args(
     sidecar: &annotator::sidecar::Sidecar,
     kernel: &str,
     range: &NdRange,
     grain: pipeline_model::Grain,
-) -> (String, Vec<KernelArg>) {
+) -> TwinRun {
     use pipeline_model::Grain;
     let layout = &sidecar.records;
     let dims = range.work_dim as usize;
@@ -582,12 +594,13 @@ pub fn record_args(
     };
     let width = layout.timing_width();
     match grain {
-        Grain::WorkItem => (
-            kernel.to_string(),
-            vec![KernelArg::zeroed::<u64>(
+        Grain::WorkItem => TwinRun {
+            kernel: kernel.to_string(),
+            options: String::new(),
+            args: vec![KernelArg::zeroed::<u64>(
                 geometry.work_items() as usize * layout.stride,
             )],
-        ),
+        },
         Grain::Warp { warp_size } => {
             let copy = sidecar
                 .kernels
@@ -600,14 +613,15 @@ pub fn record_args(
                 "a launch in warps gives its work-group size"
             );
             let records = grain.count(&geometry) as usize * grain.stride(width - 1);
-            (
-                copy,
-                vec![
+            TwinRun {
+                kernel: copy,
+                options: format!("-D{}", annotator::codegen::WARPS_DEFINE),
+                args: vec![
                     KernelArg::zeroed::<u64>(records),
                     KernelArg::local::<u64>(geometry.work_group_size() as usize * width),
                     KernelArg::scalar(warp_size),
                 ],
-            )
+            }
         }
     }
 }

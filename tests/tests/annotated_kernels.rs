@@ -102,7 +102,7 @@ fn run_source_both(
     let items: usize = range.global[..range.work_dim as usize].iter().product();
     let stride = a.sidecar.records.stride;
     let mut timed_args = args.clone();
-    timed_args.extend(record_args(&a.sidecar, kernel, &range, Grain::WorkItem).1);
+    timed_args.extend(record_args(&a.sidecar, kernel, &range, Grain::WorkItem).args);
     let out = run_kernel(&a.source, "", kernel, &timed_args, &range)
         .unwrap_or_else(|e| panic!("{name} annotated: {e}\n{}", a.source));
     let mut annotated = out.buffers;
@@ -163,10 +163,10 @@ fn in_warps_alike(
     let grain = Grain::Warp {
         warp_size: arch.warp_size,
     };
-    let (copy, extra) = record_args(&a.sidecar, kernel, range, grain);
+    let twin = record_args(&a.sidecar, kernel, range, grain);
     let mut warp_args = args;
-    warp_args.extend(extra);
-    let mut out = run_kernel(&a.source, "", &copy, &warp_args, range)
+    warp_args.extend(twin.args);
+    let mut out = run_kernel(&a.source, &twin.options, &twin.kernel, &warp_args, range)
         .unwrap_or_else(|e| panic!("{name} annotated, in warps: {e}"));
     let warps = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
     assert!(
@@ -242,7 +242,7 @@ fn an_opencl_1_1_program_runs_annotated() {
     let range = NdRange::d1(64);
     let original = run_kernel(src, "-cl-std=CL1.1", "k", &args, &range).unwrap();
     let mut timed = args.clone();
-    timed.extend(record_args(&a.sidecar, "k", &range, Grain::WorkItem).1);
+    timed.extend(record_args(&a.sidecar, "k", &range, Grain::WorkItem).args);
     let mut out = run_kernel(&a.source, "-cl-std=CL1.1", "k", &timed, &range)
         .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
     let records = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
@@ -801,7 +801,7 @@ mod random {
             .buffers;
         let run = |a: &Annotation| -> Result<Vec<u64>, TestCaseError> {
             let mut with_records = args.clone();
-            with_records.extend(record_args(&a.sidecar, "r", &range, Grain::WorkItem).1);
+            with_records.extend(record_args(&a.sidecar, "r", &range, Grain::WorkItem).args);
             let mut out = run_kernel(&a.source, "", "r", &with_records, &range)
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{}", a.source)))?
                 .buffers;

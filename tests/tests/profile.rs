@@ -125,7 +125,7 @@ fn run_profiled(
     let stride = a.sidecar.records.stride;
     let run_annotated = |a: &Annotation, stride: usize| {
         let mut timed_args = args.clone();
-        let (_, records) = record_args(&a.sidecar, kernel, &range, Grain::WorkItem);
+        let records = record_args(&a.sidecar, kernel, &range, Grain::WorkItem).args;
         assert!(matches!(&records[0], KernelArg::Buffer(b) if b.len() == items * stride * 8));
         timed_args.extend(records);
         let mut out = run_kernel(&a.source, "", kernel, &timed_args, &range)

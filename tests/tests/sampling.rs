@@ -65,7 +65,7 @@ fn run(
     ];
     let range = NdRange::d1(ITEMS).with_local([LOCAL, 1, 1]);
     let mut args = args;
-    args.extend(record_args(&a.sidecar, "gather", &range, Grain::WorkItem).1);
+    args.extend(record_args(&a.sidecar, "gather", &range, Grain::WorkItem).args);
     let out = run_kernel(&a.source, "", "gather", &args, &range).unwrap();
     let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
     let geometry = LaunchGeometry {

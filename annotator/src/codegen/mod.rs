@@ -47,7 +47,7 @@ use edits::{
 };
 pub use profile::{profiled_blocks, LineShare};
 use profile::{Shares, Slots};
-pub use warps::kernel_name as warp_kernel_name;
+pub use warps::{kernel_name as warp_kernel_name, DEFINE as WARPS_DEFINE};
 
 /// The name of the counter state parameter and variable in the annotated code.
 pub const STATE: &str = "__srcsim";
@@ -252,19 +252,31 @@ pub fn annotate(
             .filter(|f| removed.contains(&f.name.as_str()))
             .map(|f| f.extent),
     );
-    // The copies that reduce to warps, after everything they call.
+    // The copies that reduce to warps, after everything they call; the program is built
+    // with or without them (`warps::DEFINE`), each build holding only its own kernels.
     let mut copies = String::new();
-    for k in std::mem::take(&mut g.kernel_edits) {
-        if let Some(copy) = k.copy {
+    let kernel_edits = std::mem::take(&mut g.kernel_edits);
+    for k in &kernel_edits {
+        if let Some(copy) = &k.copy {
             let f = file
                 .function(&kernels[k.kernel].map.kernel)
                 .expect("check_units");
-            copies.push_str(&warps::copy(&kept, f, &g.edits, copy));
+            copies.push_str(&warps::copy(&kept, f, &g.edits, copy.clone()));
+        }
+    }
+    for k in kernel_edits {
+        if !copies.is_empty() {
+            let f = file
+                .function(&kernels[k.kernel].map.kernel)
+                .expect("check_units");
+            g.edits.extend(warps::without_copies(f));
         }
         g.edits.extend(k.own);
     }
     let mut text = apply(&kept, header, g.edits);
-    text.push_str(&copies);
+    if !copies.is_empty() {
+        let _ = write!(text, "\n#ifdef {}{copies}#endif\n", warps::DEFINE);
+    }
     Ok(Annotated {
         arms,
         text,

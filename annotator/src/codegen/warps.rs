@@ -10,6 +10,11 @@
 //! work-group size), which only pays for a kernel launched many times or with many
 //! work-items, so the shim chooses per launch.
 //!
+//! The copies are built apart ([`DEFINE`]): a program of the annotated file holds either
+//! the kernels or the copies, and the shim builds the copies' program only when a launch
+//! first asks for one (the runtime compiles every kernel of a program whose binary is
+//! kept, and the copies' barriers make that slow).
+//!
 //! The barrier is one all work-items reach: the kernel's returns jump to it, which is safe
 //! only where the kernel has no barrier of its own (a work-item that returned early would
 //! otherwise wait at a barrier its work-group passes elsewhere): a kernel with both gets no
@@ -21,6 +26,11 @@ use std::fmt::Write as _;
 use super::edits::{apply, wrap_returns, Edit};
 use super::{CodegenError, RecordLayout, RECORDS, STATE};
 use crate::source::{NodeKind, SourceFunction};
+
+/// The macro that builds the annotated file's copies instead of its kernels: defined, the
+/// program holds only the copies (and what they call), so that the copies' slow compile
+/// is paid only where they are used.
+pub const DEFINE: &str = "__SRCSIM_WARPS";
 
 /// The name of the work-group's lanes parameter.
 pub(super) const LANES: &str = "__srcsim_lanes";
@@ -156,6 +166,25 @@ pub(super) fn copy(text: &str, f: &SourceFunction, edits: &[Edit], own: Vec<Edit
     let body = apply(&text[start as usize..end as usize], String::new(), inside);
     let renamed = rename(&body, &f.name, &kernel_name(&f.name));
     format!("\n#line {}\n{renamed}\n", f.extent.start.line)
+}
+
+/// The edits that leave kernel `f` out of the build with [`DEFINE`]: `#ifndef` before it,
+/// `#endif` after it, each followed by a `#line` that keeps the original's line numbers.
+pub(super) fn without_copies(f: &SourceFunction) -> [Edit; 2] {
+    [
+        Edit {
+            offset: f.extent.start.offset,
+            class: super::edits::CLOSE,
+            nesting: i64::MIN,
+            text: format!("\n#ifndef {DEFINE}\n#line {}\n", f.extent.start.line),
+        },
+        Edit {
+            offset: f.extent.end.offset,
+            class: super::edits::CLOSE,
+            nesting: i64::MIN,
+            text: format!("\n#endif\n#line {}\n", f.extent.end.line),
+        },
+    ]
 }
 
 /// `text` with the first `name(` (a whole identifier, before its parameter list) called

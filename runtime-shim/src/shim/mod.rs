@@ -34,8 +34,8 @@ use crate::modelling::{
 };
 use crate::report::{Launch, Outcome, Report};
 use crate::shadow::{
-    ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, Shadow, ShadowArgs,
-    ShadowKernels, ShadowProgram,
+    ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArg, SetArgRef, Shadow,
+    ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram,
 };
 
 #[derive(Default)]
@@ -369,14 +369,13 @@ impl Shim {
         device: Device,
         args: &mut ShadowArgs,
     ) -> (Grain, Kernel) {
-        let own = (Grain::WorkItem, shadow.kernels.own);
+        let own = (Grain::WorkItem, shadow.kernel);
         let local = range.local.unwrap_or([0; 3]);
         args.repeated = match args.repeated {
             (l, n) if l == local => (l, n.saturating_add(1)),
             _ => (local, 1),
         };
-        let (Ok(arch), Some(warps), Some(l)) = (&self.arch, shadow.kernels.warps, range.local)
-        else {
+        let (Ok(arch), Some(_), Some(l)) = (&self.arch, &shadow.copy, range.local) else {
             return own;
         };
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
@@ -392,15 +391,70 @@ impl Shim {
             _ => device.local_mem_bytes().ok(),
         };
         args.device_local = local_memory.map(|bytes| (device, bytes));
-        match local_memory {
-            Some(m) if used + lanes <= m => (
+        if local_memory.is_none_or(|m| used + lanes > m) {
+            return own;
+        }
+        match self.warp_kernel(shadow, args) {
+            Some(warps) => (
                 Grain::Warp {
                     warp_size: arch.warp_size,
                 },
                 warps,
             ),
-            _ => own,
+            None => own,
         }
+    }
+
+    /// The copy of `shadow`'s kernel that reduces records to warps: made on first use
+    /// (its program built, from the binaries a previous run kept where there are some),
+    /// with every argument and exec info the application set so far. `None` where it
+    /// cannot be made (then the kernel itself runs, a record per work-item).
+    fn warp_kernel(&self, shadow: &Shadow, args: &mut ShadowArgs) -> Option<Kernel> {
+        if let Some(made) = &args.warps {
+            return made.as_ref().ok().copied();
+        }
+        let (program, name) = shadow.copy.as_ref()?;
+        let made = self
+            .warps_program(program)
+            .and_then(|p| p.kernel(name).map_err(|e| format!("`{name}`: {e}")))
+            .and_then(|k| {
+                replay(k, args).map_err(|e| {
+                    k.release();
+                    format!("setting `{name}`'s arguments: {e}")
+                })
+            });
+        if let Err(e) = &made {
+            self.log(
+                Level::Info,
+                &format!("records stay per work-item, no copy reduces them to warps: {e}"),
+            );
+        }
+        args.warps = Some(made.clone());
+        made.ok()
+    }
+
+    /// The program of the copies that reduce records to warps, built once.
+    fn warps_program(&self, w: &WarpsProgram) -> Result<Program, String> {
+        let mut built = lock(&w.built);
+        if let Some(b) = &*built {
+            return b.clone();
+        }
+        let started = Instant::now();
+        let (program, chatter) = crate::quiet::without_compiler_chatter(|| {
+            self.build_annotated(w.context, &w.source, &w.devices, &w.options)
+        });
+        for line in chatter {
+            self.log(Level::Debug, &format!("building the copies: {line}"));
+        }
+        self.log(
+            Level::Info,
+            &format!(
+                "copies that reduce records to warps built in {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            ),
+        );
+        *built = Some(program.clone());
+        program
     }
 
     fn abandon(&self, slot: crate::batch::Slot) {
@@ -563,6 +617,21 @@ impl Shim {
 /// the application leaves the local size to the runtime.
 pub const DEFAULT_WORK_GROUP_LIMIT: u64 = 256;
 
+/// Sets on `kernel` every argument and exec info set so far (`args`).
+fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {
+    for (&index, value) in &args.set {
+        match value {
+            SetArg::Value(bytes) => kernel.set_arg_bytes(index, bytes)?,
+            SetArg::Null(size) => kernel.set_local_arg(index, *size)?,
+            SetArg::Svm(p) => kernel.set_svm_arg(index, *p)?,
+        }
+    }
+    for (&param, value) in &args.exec_info {
+        kernel.set_exec_info(param, value)?;
+    }
+    Ok(kernel)
+}
+
 /// Bytes of the lanes a kernel that reduces its records to warps holds per work-group:
 /// its timing values per work-item.
 fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
@@ -577,9 +646,10 @@ fn reduction_args(
     grain: Grain,
     geometry: &LaunchGeometry,
 ) -> Result<(), ClError> {
-    let (Grain::Warp { warp_size }, Some(warps)) = (grain, shadow.kernels.warps) else {
+    let (Grain::Warp { warp_size }, Some(Ok(warps))) = (grain, &args.warps) else {
         return Ok(());
     };
+    let warps = *warps;
     let wanted = (lanes_bytes(shadow, geometry) as usize, warp_size);
     if args.reduction != Some(wanted) {
         // Unknown until both are set.

@@ -48,7 +48,7 @@ impl Shim {
             .and_then(|p| p.shadow.replace(shadow.map(Arc::new)));
         if let Some(Ok(old)) = old {
             if let Ok(old) = Arc::try_unwrap(old) {
-                old.program.release();
+                old.release();
             }
         }
     }
@@ -134,8 +134,23 @@ impl Shim {
                 building.elapsed().as_secs_f64() * 1e3
             ),
         );
+        let warps = annotation
+            .sidecar
+            .kernels
+            .iter()
+            .any(|k| k.warp_records)
+            .then(|| {
+                Arc::new(WarpsProgram {
+                    context,
+                    devices: devices.clone(),
+                    source: annotation.source.clone(),
+                    options: format!("{options} -D{}", annotator::codegen::WARPS_DEFINE),
+                    built: Mutex::new(None),
+                })
+            });
         Ok(ShadowProgram {
             program: shadow,
+            warps,
             profile: annotation
                 .sidecar
                 .records
@@ -150,7 +165,7 @@ impl Shim {
     /// when there are some (a runtime such as PoCL otherwise preprocesses and hashes the
     /// whole source again, tens of milliseconds per program), else from source, keeping
     /// its binaries for the next run.
-    fn build_annotated(
+    pub(super) fn build_annotated(
         &self,
         context: Context,
         source: &str,
@@ -207,7 +222,7 @@ impl Shim {
         }) = gone
         {
             if let Ok(shadow) = Arc::try_unwrap(shadow) {
-                shadow.program.release();
+                shadow.release();
             }
         }
     }
@@ -275,12 +290,14 @@ impl Shim {
             .program
             .kernel(name)
             .map_err(|e| format!("annotated kernel `{name}`: {e}"))?;
-        // Without its copy, the kernel still runs annotated, a record per work-item.
-        let warps = annotated
-            .warp_kernel()
-            .and_then(|copy| p.program.kernel(&copy).ok());
+        let copy = p
+            .warps
+            .as_ref()
+            .zip(annotated.warp_kernel())
+            .map(|(program, name)| (Arc::clone(program), name));
         Ok(Shadow {
-            kernels: ShadowKernels { own: kernel, warps },
+            kernel,
+            copy,
             records_arg: annotated.records_arg as u32,
             local_params: analysis
                 .params
@@ -312,9 +329,11 @@ impl Shim {
         kernel: Kernel,
         index: u32,
         value: ArgValue,
+        raw: SetArgRef<'_>,
     ) -> Option<ShadowKernels> {
         let shadow = self.shadow_of(kernel)?;
         let mut args = lock(&shadow.args);
+        args.remember(&shadow, index, raw);
         if let ArgValue::Null(size) = value {
             if shadow.local_params.get(index as usize) == Some(&true) {
                 args.local_bytes.insert(index, size as u64);
@@ -330,12 +349,22 @@ impl Shim {
             };
             args.buffers.insert(index, buffer);
         }
-        Some(shadow.kernels)
+        Some(args.kernels(&shadow))
     }
 
     /// The shadow a `clSetKernelExecInfo` must be mirrored onto, if any.
-    pub fn shadow_for_exec_info(&self, kernel: Kernel) -> Option<ShadowKernels> {
-        self.shadow_of(kernel).map(|s| s.kernels)
+    pub fn shadow_for_exec_info(
+        &self,
+        kernel: Kernel,
+        param: u32,
+        value: &[u8],
+    ) -> Option<ShadowKernels> {
+        let shadow = self.shadow_of(kernel)?;
+        let mut args = lock(&shadow.args);
+        if shadow.copy.is_some() {
+            args.exec_info.insert(param, value.to_vec());
+        }
+        Some(args.kernels(&shadow))
     }
 
     /// Mirroring `setting` onto `kernel`'s shadow gave `code`: a failure keeps the launches
@@ -360,7 +389,8 @@ impl Shim {
             return;
         }
         if let Some(KernelState { shadow: Ok(s), .. }) = lock(&self.state).kernels.remove(&kernel) {
-            s.kernels.into_iter().for_each(Kernel::release);
+            let kernels = lock(&s.args).kernels(&s);
+            kernels.into_iter().for_each(Kernel::release);
         }
     }
 }

@@ -119,6 +119,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
 // A 64-bin histogram: per-work-group counts in local memory, merged with global atomics.
 #define BINS 64
 
+
+#ifndef __SRCSIM_WARPS
+#line 4
 __kernel void histogram(__global const uint *data, const int n,
                         __global volatile uint *bins, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_histogram_0(__srcsim);
@@ -137,7 +140,11 @@ __kernel void histogram(__global const uint *data, const int n,
     for (int b = lid; b < BINS; b += lsize)
         { __srcsim_histogram_12(__srcsim); atomic_add(&bins[b], local_bins[b]); }
  __srcsim_exit_histogram(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 21
 
+
+#ifdef __SRCSIM_WARPS
 #line 4
 __kernel void __srcsim_warps_histogram(__global const uint *data, const int n,
                         __global volatile uint *bins, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
@@ -157,3 +164,4 @@ __kernel void __srcsim_warps_histogram(__global const uint *data, const int n,
     for (int b = lid; b < BINS; b += lsize)
         { __srcsim_histogram_12(__srcsim); atomic_add(&bins[b], local_bins[b]); }
  __srcsim_exit_histogram(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

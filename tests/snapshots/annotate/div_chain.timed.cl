@@ -100,6 +100,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__priv
 #define DIV10(x) DIV(x); DIV(x); DIV(x); DIV(x); DIV(x); \
                  DIV(x); DIV(x); DIV(x); DIV(x); DIV(x)
 
+
+#ifndef __SRCSIM_WARPS
+#line 8
 __kernel void div_chain(__global float *out, const float d, const int iterations, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_div_chain_0(__srcsim);
     size_t gid = get_global_id(0);
@@ -111,7 +114,11 @@ __kernel void div_chain(__global float *out, const float d, const int iterations
     }
      __srcsim_div_chain_3(__srcsim);out[gid] = x;
  __srcsim_exit_div_chain(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 18
 
+
+#ifdef __SRCSIM_WARPS
 #line 8
 __kernel void __srcsim_warps_div_chain(__global float *out, const float d, const int iterations, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_div_chain_0(__srcsim);
@@ -124,3 +131,4 @@ __kernel void __srcsim_warps_div_chain(__global float *out, const float d, const
     }
      __srcsim_div_chain_3(__srcsim);out[gid] = x;
  __srcsim_exit_div_chain(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

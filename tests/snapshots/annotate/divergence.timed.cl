@@ -104,6 +104,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
 }
 #line 1
 // Even and odd work-items take different paths: within a warp both run, one after the other.
+
+#ifndef __SRCSIM_WARPS
+#line 2
 __kernel void divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_divergence_0(__srcsim);
     int i = get_global_id(0);
@@ -117,7 +120,11 @@ __kernel void divergence(__global const float *in, __global float *out, __global
     }
      __srcsim_divergence_1(__srcsim);out[i] = r;
  __srcsim_exit_divergence(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 14
 
+
+#ifdef __SRCSIM_WARPS
 #line 2
 __kernel void __srcsim_warps_divergence(__global const float *in, __global float *out, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_divergence_0(__srcsim);
@@ -132,3 +139,4 @@ __kernel void __srcsim_warps_divergence(__global const float *in, __global float
     }
      __srcsim_divergence_1(__srcsim);out[i] = r;
  __srcsim_exit_divergence(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

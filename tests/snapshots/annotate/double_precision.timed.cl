@@ -86,6 +86,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_daxpy_div(__priv
 // y = a * x + y in double precision, with a division per element.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+
+#ifndef __SRCSIM_WARPS
+#line 4
 __kernel void daxpy_div(__global const double *x, __global double *y,
                         const double a, const int n, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_daxpy_div_0(__srcsim);
@@ -95,7 +98,11 @@ __kernel void daxpy_div(__global const double *x, __global double *y,
         y[i] = a * xi + y[i] / (xi + 2.0);
     }
  __srcsim_exit_daxpy_div(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 12
 
+
+#ifdef __SRCSIM_WARPS
 #line 4
 __kernel void __srcsim_warps_daxpy_div(__global const double *x, __global double *y,
                         const double a, const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
@@ -106,3 +113,4 @@ __kernel void __srcsim_warps_daxpy_div(__global const double *x, __global double
         y[i] = a * xi + y[i] / (xi + 2.0);
     }
  __srcsim_exit_daxpy_div(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

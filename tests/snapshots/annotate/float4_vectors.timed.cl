@@ -77,6 +77,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__
 }
 #line 1
 // Scales and offsets four floats at a time with vector loads and stores.
+
+#ifndef __SRCSIM_WARPS
+#line 2
 __kernel void scale_offset4(__global const float4 *in, __global float4 *out,
                             const float4 scale, const float4 offset, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_scale_offset4_0(__srcsim);
@@ -85,7 +88,11 @@ __kernel void scale_offset4(__global const float4 *in, __global float4 *out,
     float4 r = v * scale + offset;
     out[i] = r;
  __srcsim_exit_scale_offset4(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 9
 
+
+#ifdef __SRCSIM_WARPS
 #line 2
 __kernel void __srcsim_warps_scale_offset4(__global const float4 *in, __global float4 *out,
                             const float4 scale, const float4 offset, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
@@ -95,3 +102,4 @@ __kernel void __srcsim_warps_scale_offset4(__global const float4 *in, __global f
     float4 r = v * scale + offset;
     out[i] = r;
  __srcsim_exit_scale_offset4(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

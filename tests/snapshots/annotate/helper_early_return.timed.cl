@@ -98,6 +98,9 @@ float smoothstep01(float lo, float hi, float x, __private __srcsim_state *__srcs
     return t * t * (3.0f - 2.0f * t);
 }
 
+
+#ifndef __SRCSIM_WARPS
+#line 8
 __kernel void helper_early_return(__global const float *in, __global float *out,
                                   const int n, const float lo, const float hi, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_helper_early_return_0(__srcsim);
@@ -111,7 +114,11 @@ __kernel void helper_early_return(__global const float *in, __global float *out,
     }
     out[i] = smoothstep01(lo, hi, x, __srcsim);
  __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 20
 
+
+#ifdef __SRCSIM_WARPS
 #line 8
 __kernel void __srcsim_warps_helper_early_return(__global const float *in, __global float *out,
                                   const int n, const float lo, const float hi, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
@@ -126,3 +133,4 @@ __kernel void __srcsim_warps_helper_early_return(__global const float *in, __glo
     }
     out[i] = smoothstep01(lo, hi, x, __srcsim);
  __srcsim_exit_helper_early_return(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); __srcsim_end_helper_early_return: barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

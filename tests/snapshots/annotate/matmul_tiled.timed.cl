@@ -98,6 +98,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
 #define TILE 16
 #endif
 
+
+#ifndef __SRCSIM_WARPS
+#line 6
 __kernel void matmul_tiled(__global const float *A,
                            __global const float *B,
                            __global float *C,
@@ -123,7 +126,11 @@ __kernel void matmul_tiled(__global const float *A,
     }
      __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
  __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 30
 
+
+#ifdef __SRCSIM_WARPS
 #line 6
 __kernel void __srcsim_warps_matmul_tiled(__global const float *A,
                            __global const float *B,
@@ -150,3 +157,4 @@ __kernel void __srcsim_warps_matmul_tiled(__global const float *A,
     }
      __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
  __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

@@ -148,6 +148,9 @@ __attribute__((noinline)) float horner(float x, int degree, __private __srcsim_s
      __srcsim_horner_3(__srcsim);{ __typeof__(acc) __srcsim_value = (acc); __srcsim_exit_horner(__srcsim); __srcsim->last = __srcsim_caller; return __srcsim_value; return acc; }
  __srcsim_exit_horner(__srcsim); __srcsim->last = __srcsim_caller; }
 
+
+#ifndef __SRCSIM_WARPS
+#line 12
 __kernel void private_array_call(__global float *data, const int degree, const int pick, __global ulong *__srcsim_records)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_private_array_call_0(__srcsim);
     float window[16];
@@ -156,7 +159,11 @@ __kernel void private_array_call(__global float *data, const int degree, const i
         window[i] = data[gid * 16 + i];
     data[gid * 16] = horner(window[pick & 15], degree, __srcsim);
  __srcsim_exit_private_array_call(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 19
 
+
+#ifdef __SRCSIM_WARPS
 #line 12
 __kernel void __srcsim_warps_private_array_call(__global float *data, const int degree, const int pick, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
 { __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_private_array_call_0(__srcsim);
@@ -166,3 +173,4 @@ __kernel void __srcsim_warps_private_array_call(__global float *data, const int 
         window[i] = data[gid * 16 + i];
     data[gid * 16] = horner(window[pick & 15], degree, __srcsim);
  __srcsim_exit_private_array_call(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

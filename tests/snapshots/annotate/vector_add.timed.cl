@@ -84,6 +84,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__pri
 }
 #line 1
 // c = a + b, one work-item per element; the guard handles a global size rounded up.
+
+#ifndef __SRCSIM_WARPS
+#line 2
 __kernel void vector_add(__global const float *a,
                          __global const float *b,
                          __global float *c,
@@ -93,7 +96,11 @@ __kernel void vector_add(__global const float *a,
     if (i < n)
         { __srcsim_vector_add_2(__srcsim); c[i] = a[i] + b[i]; }
  __srcsim_exit_vector_add(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 10
 
+
+#ifdef __SRCSIM_WARPS
 #line 2
 __kernel void __srcsim_warps_vector_add(__global const float *a,
                          __global const float *b,
@@ -104,3 +111,4 @@ __kernel void __srcsim_warps_vector_add(__global const float *a,
     if (i < n)
         { __srcsim_vector_add_2(__srcsim); c[i] = a[i] + b[i]; }
  __srcsim_exit_vector_add(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif

@@ -613,7 +613,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                     &launch.range(),
                     Grain::WorkItem,
                 )
-                .1,
+                .args,
             );
             let output =
                 run_kernel(&annotation.source, "", &kernel.name, &args, &launch.range())
