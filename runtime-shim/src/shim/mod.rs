@@ -380,7 +380,7 @@ impl Shim {
         };
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
         let item_bytes = geometry.work_items() * shadow.model.stride as u64 * 8;
-        let pays = args.repeated.1 >= 3 || item_bytes >= 1 << 20;
+        let pays = args.repeated.1 >= COPY_FROM_LAUNCH || item_bytes >= COPY_FROM_RECORD_BYTES;
         if !whole || !pays {
             return own;
         }
@@ -616,6 +616,14 @@ impl Shim {
 /// The largest work-group of at most this many work-items is what the shim assumes when
 /// the application leaves the local size to the runtime.
 pub const DEFAULT_WORK_GROUP_LIMIT: u64 = 256;
+
+/// The launch in a row, with one work-group size, from which a kernel's copy that
+/// reduces records to warps runs: a program of one or two launches per size would not win
+/// back the copy's slower first compile (measured in docs/performance.md).
+const COPY_FROM_LAUNCH: u32 = 3;
+/// Records per work-item from which the copy runs at once: more than the copy's first
+/// compile costs to move, compare and walk.
+const COPY_FROM_RECORD_BYTES: u64 = 1 << 20;
 
 /// Sets on `kernel` every argument and exec info set so far (`args`).
 fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {
