@@ -42,6 +42,7 @@ pub mod matching;
 pub mod opcode;
 pub mod paths;
 pub mod ptx;
+pub mod records;
 pub mod registers;
 pub mod sampling;
 pub mod sidecar;
