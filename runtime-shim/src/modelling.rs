@@ -18,8 +18,8 @@ use pipeline_model::{
 use crate::batch::Batch;
 use crate::config::Config;
 use crate::report::{
-    BlockCounts, Estimate, Launch, LaunchProfile, LineAmount, Outcome, Report, SampledAccessReport,
-    SourceBlock,
+    BlockCounts, Estimate, Launch, LaunchProfile, LaunchSink, LineAmount, Outcome, Report,
+    SampledAccessReport, SourceBlock,
 };
 
 /// A program annotated with profile counters: where its blocks' counters are, and the
@@ -388,11 +388,7 @@ pub(crate) fn model_batch(
     }
     let mut report = lock(report);
     for (p, outcome, profile, _) in done {
-        let launch = &mut report.launches[p.index];
-        launch.outcome = outcome;
-        if profile.is_some() {
-            launch.profile = profile;
-        }
+        report.estimated(p.index, outcome, profile);
     }
 }
 

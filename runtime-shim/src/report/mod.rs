@@ -348,6 +348,34 @@ pub struct KernelSummary {
     pub occupancy: String,
 }
 
+/// Where the shim puts what it learns of each launch, as it learns it: the launch when it
+/// is enqueued (or runs unsimulated), then its outcome and profile once the model is done
+/// with its records. The shim writes only through this; the views of `views` render what
+/// a sink collected. [`Report`] is the sink of a run.
+pub trait LaunchSink {
+    /// Takes a launch (its outcome so far); returns its index.
+    fn launched(&mut self, launch: Launch) -> usize;
+    /// Launch `index`'s outcome, and its profile where it was profiled.
+    fn estimated(&mut self, index: usize, outcome: Outcome, profile: Option<LaunchProfile>);
+}
+
+impl LaunchSink for Report {
+    fn launched(&mut self, mut launch: Launch) -> usize {
+        launch.index = self.launches.len();
+        self.launches.push(launch);
+        self.launches.len() - 1
+    }
+
+    fn estimated(&mut self, index: usize, outcome: Outcome, profile: Option<LaunchProfile>) {
+        if let Some(launch) = self.launches.get_mut(index) {
+            launch.outcome = outcome;
+            if profile.is_some() {
+                launch.profile = profile;
+            }
+        }
+    }
+}
+
 impl Report {
     /// An empty report for `arch`.
     pub fn new(arch: &str, clock_mhz: f64) -> Self {

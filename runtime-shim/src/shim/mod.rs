@@ -32,7 +32,7 @@ use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
 use crate::modelling::{
     lock, model_batch, KernelModel, KernelProfile, Modelled, Pending, ProfiledProgram, Stats, Sweep,
 };
-use crate::report::{Launch, Outcome, Report};
+use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArg, SetArgRef, Shadow,
     ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram,
@@ -474,9 +474,8 @@ impl Shim {
             Err((e, launches)) => {
                 let mut report = lock(&self.report);
                 for p in launches {
-                    report.launches[p.index].outcome = Outcome::NotSimulated {
-                        reason: format!("reading the records back: {e}"),
-                    };
+                    let reason = format!("reading the records back: {e}");
+                    report.estimated(p.index, Outcome::NotSimulated { reason }, None);
                 }
             }
         }
@@ -518,10 +517,8 @@ impl Shim {
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> usize {
-        let mut report = lock(&self.report);
-        let index = report.launches.len();
-        report.launches.push(Launch {
-            index,
+        lock(&self.report).launched(Launch {
+            index: 0,
             kernel: name.to_string(),
             work_dim: range.work_dim,
             global: geometry.global,
@@ -532,8 +529,7 @@ impl Shim {
                 reason: "its records never came back (the program ended first?)".to_string(),
             }),
             profile: None,
-        });
-        index
+        })
     }
 
     fn submit(&self, batch: Batch<Pending>) {
