@@ -702,7 +702,7 @@ fn generate(
             removed,
         },
         resources,
-        arch.l2_resource().or(arch.dram_resource()),
+        arch.memory_side_resource(),
         arch.usage_scale(),
         how.profile,
         &sites,

@@ -611,6 +611,13 @@ impl Architecture {
         self.resource_index(L2)
     }
 
+    /// The resource whose usage counts the bytes past the L1: the L2's, else the DRAM's
+    /// (both columns count the same bytes); `None` with neither. The model sums it over
+    /// work-items, and a warp's record carries it summed over its lanes.
+    pub fn memory_side_resource(&self) -> Option<usize> {
+        self.l2_resource().or(self.dram_resource())
+    }
+
     /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
     pub fn dram_bytes_per_cycle(&self) -> Option<f64> {
         self.memory

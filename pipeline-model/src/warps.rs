@@ -164,10 +164,9 @@ pub(crate) fn walk_groups(
     let [ngx, ngy, ngz] = geometry.groups();
     let [gx, gy, _] = geometry.global;
     let [lx, ly, lz] = geometry.local;
-    // The bytes past the L1 (the L2's and the DRAM's column, which count the same bytes),
-    // summed over every work-item (bytes add up; they are not a warp's occupancy of a
-    // unit).
-    let memory_side = arch.l2_resource().or(arch.dram_resource());
+    // The bytes past the L1, summed over every work-item (bytes add up; they are not a
+    // warp's occupancy of a unit).
+    let memory_side = arch.memory_side_resource();
     // Per-warp and per-group accumulators, reused.
     let mut warp = WarpTally::new(n_res, arms);
     // A warp that exits only once its stores are acknowledged ends an L2 trip later.
