@@ -11,9 +11,9 @@
 //! State (private to the work-item): `t` (cycles), `u[r]` (resource usage, in units of
 //! 1/usage_scale cycles) and `last`, the last simulated PTX block, encoded as
 //! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
-//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`; or, for a
-//! kernel that reduces its records to warps and is told a warp size, one record per warp
-//! (module `warps`).
+//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`; a
+//! kernel's copy that reduces its records to warps writes one record per warp (module
+//! `warps`).
 //!
 //! In profile mode the state also holds `p[3 * S + 2 * E]`: per profiled source block
 //! (see [`profiled_blocks`]) its executions, the cycles charged there and the PTX
@@ -71,8 +71,8 @@ pub struct KernelTiming<'a> {
     /// A function the kernels call (not inlined) rather than a kernel: it keeps the
     /// caller's last block aside while it runs, and writes no record.
     pub called: bool,
-    /// A kernel that may reduce its records to warps (the module `warps`): it takes the
-    /// lanes and the warp size after its records.
+    /// A kernel that gets a copy reducing its records to warps (the module `warps`),
+    /// which takes the lanes and the warp size after its records.
     pub warp_records: bool,
 }
 
@@ -254,21 +254,19 @@ pub fn annotate(
     );
     // The copies that reduce to warps, after everything they call; the program is built
     // with or without them (`warps::DEFINE`), each build holding only its own kernels.
+    // A copy takes the edits inside its kernel made so far: the timing calls, not the
+    // kernel's own exits or the guards around it, added after it.
     let mut copies = String::new();
     let kernel_edits = std::mem::take(&mut g.kernel_edits);
-    for k in &kernel_edits {
-        if let Some(copy) = &k.copy {
-            let f = file
-                .function(&kernels[k.kernel].map.kernel)
-                .expect("check_units");
-            copies.push_str(&warps::copy(&kept, f, &g.edits, copy.clone()));
-        }
-    }
+    let guarded = kernel_edits.iter().any(|k| k.copy.is_some());
     for k in kernel_edits {
-        if !copies.is_empty() {
-            let f = file
-                .function(&kernels[k.kernel].map.kernel)
-                .expect("check_units");
+        let f = file
+            .function(&kernels[k.kernel].map.kernel)
+            .expect("check_units");
+        if let Some(copy) = k.copy {
+            copies.push_str(&warps::copy(&kept, f, &g.edits, copy));
+        }
+        if guarded {
             g.edits.extend(warps::without_copies(f));
         }
         g.edits.extend(k.own);
