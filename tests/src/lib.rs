@@ -103,6 +103,23 @@ pub struct NdRange {
 }
 
 impl NdRange {
+    /// The model's view of this range: sizes beyond `work_dim` are 1, and without a local
+    /// size the work-groups are single work-items (the runtime's choice is not known).
+    pub fn geometry(&self) -> pipeline_model::LaunchGeometry {
+        let dims = self.work_dim as usize;
+        let size = |v: [usize; 3]| -> [u64; 3] {
+            let mut out = [1u64; 3];
+            for d in 0..dims {
+                out[d] = v[d] as u64;
+            }
+            out
+        };
+        pipeline_model::LaunchGeometry {
+            global: size(self.global),
+            local: self.local.map(size).unwrap_or([1; 3]),
+        }
+    }
+
     /// A 1D range of `global` work-items.
     pub fn d1(global: usize) -> Self {
         Self::d3([global, 1, 1]).dims(1)
@@ -579,19 +596,7 @@ pub fn record_args(
 ) -> TwinRun {
     use pipeline_model::Grain;
     let layout = &sidecar.records;
-    let dims = range.work_dim as usize;
-    let size = |v: [usize; 3]| -> [u64; 3] {
-        let mut out = [1u64; 3];
-        for d in 0..dims {
-            out[d] = v[d] as u64;
-        }
-        out
-    };
-    let local = range.local.map(size);
-    let geometry = pipeline_model::LaunchGeometry {
-        global: size(range.global),
-        local: local.unwrap_or([1; 3]),
-    };
+    let geometry = range.geometry();
     let width = layout.timing_width();
     match grain {
         Grain::WorkItem => TwinRun {
@@ -609,7 +614,7 @@ pub fn record_args(
                 .and_then(|k| k.warp_kernel())
                 .unwrap_or_else(|| panic!("`{kernel}` has no copy that reduces to warps"));
             assert!(
-                local.is_some(),
+                range.local.is_some(),
                 "a launch in warps gives its work-group size"
             );
             let records = grain.count(&geometry) as usize * grain.stride(width - 1);

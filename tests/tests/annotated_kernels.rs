@@ -10,7 +10,7 @@ use annotator::analysis::FunctionAnalysis;
 use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
-use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
+use pipeline_model::{estimate, Architecture, Grain, KernelResources, Records};
 
 fn example(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -173,17 +173,7 @@ fn in_warps_alike(
         out.buffers == original,
         "{name}: in warps, the annotated kernel computes something else"
     );
-    let size = |v: [usize; 3]| -> [u64; 3] {
-        let mut out = [1u64; 3];
-        for d in 0..dims {
-            out[d] = v[d] as u64;
-        }
-        out
-    };
-    let geometry = LaunchGeometry {
-        global: size(range.global),
-        local: size(local),
-    };
+    let geometry = range.geometry();
     let layout = &a.sidecar.records;
     let resources = layout.timing_width() - 1;
     let kernel_resources = KernelResources {
