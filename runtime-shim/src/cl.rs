@@ -641,12 +641,7 @@ impl Kernel {
 
     /// Sets argument `index`, a `uint`, to `value`.
     pub fn set_uint_arg(self, index: cl_uint, value: cl_uint) -> Result<(), ClError> {
-        check(real!(clSetKernelArg(
-            self.0,
-            index,
-            std::mem::size_of::<cl_uint>(),
-            (&value as *const cl_uint).cast()
-        )))
+        self.set_arg_bytes(index, &value.to_ne_bytes())
     }
 
     /// Drops this library's reference.

@@ -122,9 +122,17 @@ const MANY_LAUNCHES: &[(&str, usize)] = &[
 fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simulated() {
     for &(program, launches) in MANY_LAUNCHES {
         let before = plain(program);
-        let (after, report) = simulated(program, &[], &[]);
+        let (after, report) = simulated(program, &[], &[("SRCSIM_LOG", "info")]);
         assert_eq!(before.status.code(), Some(0), "{program} fails on its own");
         assert_eq!(after.status.code(), Some(0), "{program}: exit code");
+        // From the third launch of a kernel in a row, its copy reduces the records to
+        // warps: built once, with the arguments set before it was made.
+        let log = String::from_utf8_lossy(&after.stderr);
+        assert!(
+            log.contains("copies that reduce records to warps built")
+                && !log.contains("records stay per work-item"),
+            "{program}: {log}"
+        );
         assert_eq!(
             String::from_utf8_lossy(&after.stdout),
             String::from_utf8_lossy(&before.stdout),
@@ -132,7 +140,8 @@ fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simula
         );
         assert_all_simulated(program, &report, launches);
         // Launches of one kernel and configuration with the same counts have the same
-        // estimate, whether the model ran or the estimate was reused.
+        // estimate, whether the model ran or the estimate was reused, and whether the
+        // records came per work-item (the first two) or per warp.
         let mut seen = std::collections::HashMap::new();
         for l in &report.launches {
             let Outcome::Simulated(e) = &l.outcome else {

@@ -353,7 +353,7 @@ pub struct KernelSummary {
 /// with its records. The shim writes only through this; the views of `views` render what
 /// a sink collected. [`Report`] is the sink of a run.
 pub trait LaunchSink {
-    /// Takes a launch (its outcome so far); returns its index.
+    /// Takes a launch (its outcome so far), gives it the next index and returns that.
     fn launched(&mut self, launch: Launch) -> usize;
     /// Launch `index`'s outcome, and its profile where it was profiled.
     fn estimated(&mut self, index: usize, outcome: Outcome, profile: Option<LaunchProfile>);
