@@ -10,6 +10,7 @@ use pipeline_model::Architecture;
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming, Units};
 use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
+use crate::control::path_inputs;
 use crate::divergence::divergent_arms;
 use crate::lines::{attribute, function_lines};
 use crate::matching::match_blocks;
@@ -410,6 +411,8 @@ fn annotate_compiled(
             Err(e) => refusals.refuse(&f.name, &e.path, e.line, e.to_string(), false),
         }
     }
+    let names: Vec<&str> = analysis.kernels.iter().map(|k| k.name.as_str()).collect();
+    let mut inputs = path_inputs(&source, &names);
     let mut kernels = Vec::new();
     for k in &analysis.kernels {
         if refusals.refused(&k.name) {
@@ -455,6 +458,7 @@ fn annotate_compiled(
             arms: divergent_arms(f).of_block,
             warp_records: !(source.returns(&k.name)
                 && graph.reach(&k.name).iter().any(|g| source.has_barrier(g))),
+            path_inputs: inputs.remove(&k.name).flatten(),
         });
     }
     // Code generation may refuse more kernels (a return inside a macro, a function both
@@ -658,6 +662,7 @@ fn generate(
             unrolled,
             arms: Vec::new(),
             warp_records: false,
+            path_inputs: None,
         });
     }
     let kernel_functions: Vec<&crate::ptx::Function> = kernels
@@ -666,12 +671,16 @@ fn generate(
         .collect();
     let sites = sampled_sites(module, &kernel_functions, source, program, arch);
     // Records reduce to warps where the model needs nothing per work-item: no profile,
-    // no sampled access (their counters are read lane by lane).
+    // no sampled access (their counters are read lane by lane). A sampled access's
+    // counters depend on the addresses, not the paths alone.
     let kernels: Vec<AnnotatedKernel> = kernels
         .iter()
         .cloned()
         .map(|mut k| {
             k.warp_records &= !how.profile && sites.is_empty();
+            if sites.iter().any(|s| s.kernel == k.name) {
+                k.path_inputs = None;
+            }
             k
         })
         .collect();

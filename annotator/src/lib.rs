@@ -6,7 +6,7 @@
 //! ([`source`]: libclang's AST and the source CFG); PTX blocks matched to source blocks
 //! ([`matching`], unrolled loops: [`unroll`]), the paths between them ([`paths`]) and
 //! their lines ([`lines`]); sampled accesses ([`sampling`]), divergent arms
-//! ([`divergence`]); the annotated code ([`codegen`]) and the whole step ([`annotate`],
+//! ([`divergence`]), what decides a kernel's paths ([`control`]); the annotated code ([`codegen`]) and the whole step ([`annotate`],
 //! cached: [`cache`]).
 //!
 //! One kernel from source to block timings:
@@ -36,6 +36,7 @@ pub mod classify;
 pub mod cli;
 pub mod codegen;
 pub mod compile;
+pub mod control;
 pub mod divergence;
 pub mod lines;
 pub mod matching;

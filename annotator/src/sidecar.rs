@@ -49,6 +49,14 @@ pub struct AnnotatedKernel {
     /// launch's work-groups must be whole).
     #[serde(default)]
     pub warp_records: bool,
+    /// What decides the paths its work-items take, and so its records, besides the
+    /// launch's geometry ([`crate::control`]): the values of these arguments alone
+    /// (positions among the original arguments), or `None` where memory may (the kernel
+    /// reads data that decides a branch, has sampled accesses, or the analysis cannot
+    /// tell). Two launches with the same geometry and these same values leave the same
+    /// records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_inputs: Option<Vec<u32>>,
 }
 
 impl AnnotatedKernel {

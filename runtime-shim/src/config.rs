@@ -1,6 +1,6 @@
 //! The shim's settings, from the environment: `SRCSIM_ARCH`, `SRCSIM_REPORT`,
-//! `SRCSIM_LOG`, `SRCSIM_TABLE`, `SRCSIM_KEEP_DEVICE_TYPE`, `SRCSIM_PROFILE`, `SRCSIM_SWEEP` (and
-//! `SRCSIM_CACHE_DIR`, read by the cache).
+//! `SRCSIM_LOG`, `SRCSIM_TABLE`, `SRCSIM_KEEP_DEVICE_TYPE`, `SRCSIM_PROFILE`, `SRCSIM_SWEEP`,
+//! `SRCSIM_MEASURE_EVERY_LAUNCH` (and `SRCSIM_CACHE_DIR`, read by the cache).
 
 use std::path::PathBuf;
 
@@ -21,6 +21,9 @@ pub mod env {
     pub const PROFILE: &str = "SRCSIM_PROFILE";
     /// A sweep's manifest.
     pub const SWEEP: &str = "SRCSIM_SWEEP";
+    /// `1`: run the annotated kernel at every launch, even where an earlier launch already
+    /// left the records it would.
+    pub const MEASURE_EVERY_LAUNCH: &str = "SRCSIM_MEASURE_EVERY_LAUNCH";
     /// `libsrcsim.so` for `srcsim run` (else the one beside the executable).
     pub const LIB: &str = "SRCSIM_LIB";
 }
@@ -57,6 +60,11 @@ pub struct Config {
     /// `SRCSIM_SWEEP=FILE`: also estimate every launch under the architectures this
     /// manifest lists (`srcsim sweep`; [`crate::sweep::Manifest`]).
     pub sweep: Option<PathBuf>,
+    /// `SRCSIM_MEASURE_EVERY_LAUNCH=1`: run the annotated kernel at every launch, even
+    /// where the kernel's paths depend on its geometry and value arguments alone and an
+    /// earlier launch had the same (`annotator::control`): its estimate is that launch's
+    /// either way, so this only checks the analysis, at the cost of speed.
+    pub measure_every_launch: bool,
 }
 
 impl Config {
@@ -79,6 +87,7 @@ impl Config {
             keep_device_type: var(env::KEEP_DEVICE_TYPE).is_some_and(|v| v != "0"),
             profile: var(env::PROFILE).is_some_and(|v| v != "0"),
             sweep: var(env::SWEEP).map(PathBuf::from),
+            measure_every_launch: var(env::MEASURE_EVERY_LAUNCH).is_some_and(|v| v != "0"),
         };
         if let Some(bad) = bad_log {
             config.log(

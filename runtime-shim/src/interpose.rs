@@ -96,6 +96,13 @@ unsafe fn launch(
             }
             CL_SUCCESS
         }
+        Some(LaunchOutcome::Repeat { kernel: name, of }) => {
+            let code = original();
+            if code == CL_SUCCESS {
+                guarded("the launch", || shim().record_repeat(name, &range, of));
+            }
+            code
+        }
         other => {
             let code = original();
             if code == CL_SUCCESS {

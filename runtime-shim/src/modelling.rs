@@ -155,6 +155,9 @@ pub(crate) struct Stats {
     pub(crate) model_ns: AtomicU64,
     pub(crate) modelled: AtomicU64,
     pub(crate) reused: AtomicU64,
+    /// Launches that left an earlier launch's records: the application's kernel ran, not
+    /// the annotated one.
+    pub(crate) repeats: AtomicU64,
 }
 
 impl Stats {
@@ -168,8 +171,9 @@ impl Stats {
         let launches = get(&self.launches);
         let modelled = get(&self.modelled);
         format!(
-            "{launches} launches annotated, {:.1} µs each in the application's thread; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
+            "{launches} launches annotated, {:.1} µs each in the application's thread; {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
             per(get(&self.launch_ns), launches),
+            get(&self.repeats),
             get(&self.batches),
             get(&self.wait_ns) as f64 / 1e6,
             per(get(&self.model_ns), modelled),
@@ -233,7 +237,9 @@ impl Sweep {
     /// the status with every point's totals.
     pub(crate) fn write(&self, report: &Report) -> Result<(), String> {
         let outcomes = lock(&self.outcomes);
-        let outcome = |i: usize, l: &Launch| -> Option<&Outcome> { outcomes.get(&l.index)?.get(i) };
+        let outcome = |i: usize, l: &Launch| -> Option<&Outcome> {
+            outcomes.get(&report.measured_as(l.index))?.get(i)
+        };
         let own = report
             .launches
             .iter()

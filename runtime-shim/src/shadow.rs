@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use annotator::source::ParamKind;
 
-use crate::cl::{Context, Device, Kernel, Mem, Program};
+use crate::cl::{Context, Device, Kernel, Mem, NdRange, Program};
 use crate::modelling::{KernelModel, ProfiledProgram};
 
 /// How a program came to be, and so whether its kernels can be simulated.
@@ -104,6 +104,10 @@ pub(crate) struct Shadow {
     /// What each argument is, from the source: buffers make the launch's footprint.
     pub(crate) params: Vec<ParamKind>,
     pub(crate) model: Arc<KernelModel>,
+    /// The arguments whose values, with the launch's geometry, decide every path the
+    /// kernel's work-items take, where nothing else does
+    /// (`annotator::sidecar::AnnotatedKernel::path_inputs`).
+    pub(crate) path_inputs: Option<Vec<u32>>,
     /// Serialises binding the records buffer and enqueueing.
     pub(crate) args: Mutex<ShadowArgs>,
 }
@@ -133,6 +137,27 @@ pub(crate) struct ShadowArgs {
     /// shadow may differ from the application's kernel, which then runs unannotated. A
     /// later setting of the same thing that mirrors cleanly removes it.
     pub(crate) broken: BTreeMap<MirroredSetting, String>,
+    /// Where the kernel's paths depend on its geometry and some arguments alone: the
+    /// first launch (its index in the report) of each [`PathKey`] seen, at most
+    /// [`MAX_PATH_KEYS`].
+    pub(crate) first_of: HashMap<PathKey, usize>,
+}
+
+/// At most this many [`PathKey`]s are remembered per kernel: a kernel launched with ever
+/// new values of the arguments that decide its paths is measured at every launch.
+pub(crate) const MAX_PATH_KEYS: usize = 256;
+
+/// What decides a launch's records and estimate, for a kernel whose paths depend on its
+/// geometry and some value arguments alone: the geometry, those arguments' values, and
+/// what the model takes of the other arguments (the bytes of `__local` memory and of the
+/// buffers).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PathKey {
+    range: (u32, [usize; 3], [usize; 3], Option<[usize; 3]>),
+    /// Each deciding argument's size and bytes.
+    values: Vec<u8>,
+    local_bytes: u64,
+    footprint: Option<u64>,
 }
 
 /// An argument as the application set it.
@@ -158,7 +183,8 @@ impl ShadowArgs {
     /// Notes `value` as argument `index`'s, for a copy made later (only where the kernel
     /// has one; the bytes are copied into the previous value's place).
     pub(crate) fn remember(&mut self, shadow: &Shadow, index: u32, value: SetArgRef<'_>) {
-        if shadow.copy.is_none() {
+        let decides = |p: &Vec<u32>| p.contains(&index);
+        if shadow.copy.is_none() && !shadow.path_inputs.as_ref().is_some_and(decides) {
             return;
         }
         match (value, self.set.get_mut(&index)) {
@@ -177,6 +203,26 @@ impl ShadowArgs {
             }
         }
     }
+    /// The [`PathKey`] of a launch of `shadow` over `range` with the arguments set now,
+    /// where its paths depend on nothing else and every deciding argument has a value.
+    pub(crate) fn path_key(&self, shadow: &Shadow, range: &NdRange) -> Option<PathKey> {
+        let inputs = shadow.path_inputs.as_ref()?;
+        let mut values = Vec::new();
+        for i in inputs {
+            let SetArg::Value(bytes) = self.set.get(i)? else {
+                return None;
+            };
+            values.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            values.extend_from_slice(bytes);
+        }
+        Some(PathKey {
+            range: (range.work_dim, range.offset, range.global, range.local),
+            values,
+            local_bytes: self.local_bytes.values().sum(),
+            footprint: self.buffer_footprint(),
+        })
+    }
+
     /// Notes that repeating `setting` on the shadow gave `code`.
     pub(crate) fn mirrored(&mut self, setting: MirroredSetting, code: i32) {
         // A value set either way replaces one set the other way.

@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use clang_sys::*;
 
 use super::{
-    AstNode, Extent, ForeignDeclaration, NodeKind, ParamKind, Pos, SourceError, SourceFunction,
+    AstNode, Extent, ForeignDeclaration, NodeKind, ParamKind, Pos, Referent, Role, SourceError,
+    SourceFunction,
 };
 
 /// libclang is thread-safe per index, but one index per parse and a process-wide lock keep
@@ -237,6 +238,125 @@ fn convert(cursor: CXCursor) -> AstNode {
         in_macro: in_macro(cursor),
         children,
         subscript: subscript(cursor),
+        role: role(cursor),
+    }
+}
+
+/// clang's `LangAS::opencl_private`.
+const OPENCL_PRIVATE: c_uint = 4;
+
+/// Whether `ty` is a value a work-item holds privately: a scalar, vector, enum or struct
+/// (not a pointer, array, image, sampler or event), in the private address space.
+fn private_value(ty: CXType) -> bool {
+    // SAFETY: `ty` belongs to a live translation unit; types are plain values.
+    let canonical = unsafe { clang_getCanonicalType(ty) };
+    let kind = canonical.kind;
+    let value = (CXType_Bool..=CXType_LongDouble).contains(&kind)
+        || matches!(
+            kind,
+            CXType_Half
+                | CXType_Float16
+                | CXType_Record
+                | CXType_Enum
+                | CXType_Vector
+                | CXType_ExtVector
+        );
+    // SAFETY: as above.
+    value
+        && matches!(
+            unsafe { clang_getAddressSpace(canonical) },
+            0 | OPENCL_PRIVATE
+        )
+}
+
+/// The variable, parameter or constant `decl` (a declaration cursor) is.
+fn referent(decl: CXCursor) -> Referent {
+    const OPENCL_CONSTANT: c_uint = 3;
+    // SAFETY: `decl` and every cursor and type derived from it belong to a live unit.
+    unsafe {
+        match clang_getCursorKind(decl) {
+            CXCursor_ParmDecl => {
+                let function = clang_getCursorSemanticParent(decl);
+                let n = clang_Cursor_getNumArguments(function).max(0) as c_uint;
+                match (0..n)
+                    .find(|&i| clang_equalCursors(clang_Cursor_getArgument(function, i), decl) != 0)
+                {
+                    Some(index) => Referent::Param {
+                        index,
+                        value: private_value(clang_getCursorType(decl)),
+                    },
+                    None => Referent::Global,
+                }
+            }
+            CXCursor_VarDecl => {
+                let ty = clang_getCursorType(decl);
+                let parent = clang_getCursorKind(clang_getCursorSemanticParent(decl));
+                if parent == CXCursor_TranslationUnit {
+                    // A program-scope constant of a value type cannot change.
+                    let canonical = clang_getCanonicalType(ty);
+                    let constant = clang_isConstQualifiedType(canonical) != 0
+                        || clang_getAddressSpace(canonical) == OPENCL_CONSTANT;
+                    let scalar = (CXType_Bool..=CXType_LongDouble).contains(&canonical.kind)
+                        || matches!(canonical.kind, CXType_Half | CXType_Float16 | CXType_Enum);
+                    if constant && scalar {
+                        Referent::Constant
+                    } else {
+                        Referent::Global
+                    }
+                } else {
+                    let (_, at) = position(clang_getCursorLocation(decl));
+                    Referent::Local {
+                        decl: at.offset,
+                        value: private_value(ty),
+                    }
+                }
+            }
+            CXCursor_EnumConstantDecl | CXCursor_FunctionDecl => Referent::Constant,
+            _ => Referent::Global,
+        }
+    }
+}
+
+/// What `cursor` does with values and variables ([`Role`]), where it matters.
+fn role(cursor: CXCursor) -> Option<Role> {
+    // SAFETY: `cursor` and every cursor and type derived from it belong to the live
+    // translation unit being converted (libclang >= 17 for the operator kinds).
+    unsafe {
+        match clang_getCursorKind(cursor) {
+            CXCursor_DeclRefExpr => Some(Role::Names(referent(clang_getCursorReferenced(cursor)))),
+            CXCursor_VarDecl => Some(Role::Declares(referent(cursor))),
+            CXCursor_BinaryOperator => (clang_getCursorBinaryOperatorKind(cursor)
+                == CXBinaryOperator_Assign)
+                .then_some(Role::Assign),
+            CXCursor_CompoundAssignOperator => Some(Role::CompoundAssign),
+            CXCursor_UnaryOperator => match clang_getCursorUnaryOperatorKind(cursor) {
+                CXUnaryOperator_PostInc
+                | CXUnaryOperator_PostDec
+                | CXUnaryOperator_PreInc
+                | CXUnaryOperator_PreDec => Some(Role::Step),
+                CXUnaryOperator_AddrOf => Some(Role::AddressOf),
+                CXUnaryOperator_Deref => Some(Role::Deref),
+                _ => None,
+            },
+            CXCursor_MemberRefExpr => {
+                let base = children(cursor).first().copied()?;
+                let ty = clang_getCanonicalType(clang_getCursorType(base));
+                (ty.kind == CXType_Pointer).then_some(Role::Arrow)
+            }
+            CXCursor_CallExpr => {
+                let callee = clang_getCursorReferenced(cursor);
+                if clang_Cursor_isNull(callee) != 0 {
+                    return None;
+                }
+                // A builtin is only declared (in OpenCL's header, or implicitly by the
+                // compiler), or defined in a system header.
+                let definition = clang_getCursorDefinition(callee);
+                (clang_Cursor_isNull(definition) != 0
+                    || clang_Location_isInSystemHeader(clang_getCursorLocation(definition)) != 0)
+                    .then_some(Role::Builtin)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -131,6 +131,62 @@ pub struct AstNode {
     /// For an array subscript `base[index]`: what an access through it addresses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subscript: Option<Subscript>,
+    /// What it does with values and variables, where [`crate::control`] must know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+}
+
+/// What a node does with values and variables, as far as the flow of values from the
+/// kernel's arguments and memory to its branches is concerned ([`crate::control`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "role")]
+pub enum Role {
+    /// Names a variable, parameter or constant (a `DeclRefExpr`).
+    Names(Referent),
+    /// Declares a variable of the function's body (its initialiser is a child).
+    Declares(Referent),
+    /// `lhs = rhs`.
+    Assign,
+    /// `lhs op= rhs`.
+    CompoundAssign,
+    /// `++` or `--`, either side.
+    Step,
+    /// `*p`: reads (or writes) memory.
+    Deref,
+    /// `&x`: the variable may change behind its name from then on.
+    AddressOf,
+    /// `p->f`: reads (or writes) memory.
+    Arrow,
+    /// A call of a function declared in a system header (an OpenCL builtin) or built
+    /// into the compiler: it computes from its arguments alone.
+    Builtin,
+}
+
+/// What a name refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Referent {
+    /// A variable declared in a function's body, known by the offset of its declaration;
+    /// `value`: it holds a private value (a scalar, vector or struct), not an array, a
+    /// pointer or memory shared with other work-items (`__local`).
+    Local {
+        /// Byte offset of its declaration.
+        decl: u32,
+        /// Whether it holds a private value.
+        value: bool,
+    },
+    /// A parameter of the function the name is in; `value`: it is passed by value (a
+    /// scalar, vector or struct), not a pointer, image, sampler or event.
+    Param {
+        /// Its position.
+        index: u32,
+        /// Whether it is passed by value.
+        value: bool,
+    },
+    /// An enumerator, a function, or a program-scope constant scalar.
+    Constant,
+    /// Anything else (a program-scope variable).
+    Global,
 }
 
 impl AstNode {
@@ -381,6 +437,7 @@ fn complete_for_headers(node: &mut AstNode, text: &[u8]) {
                 in_macro: false,
                 children: Vec::new(),
                 subscript: None,
+                role: None,
             })
         })
         .collect();

@@ -5,7 +5,7 @@
 //! blocks and line texts, once ([`ProgramProfile`]); [`Report::line_profiles`] turns them
 //! into per-line executions and cycles.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use pipeline_model::{Bound, KernelEstimate};
@@ -45,6 +45,11 @@ pub struct Report {
     /// equal blocks and text, such as one source built twice, are one).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub programs: Vec<ProgramProfile>,
+    /// Launches whose outcome is an earlier launch's (the same records, not measured
+    /// again: [`LaunchSink::repeated`]), each with that launch; settled at the end of
+    /// the run ([`Report::settle_repeats`]).
+    #[serde(skip)]
+    pub repeats: HashMap<usize, usize>,
 }
 
 /// One kernel launch.
@@ -357,6 +362,10 @@ pub trait LaunchSink {
     fn launched(&mut self, launch: Launch) -> usize;
     /// Launch `index`'s outcome, and its profile where it was profiled.
     fn estimated(&mut self, index: usize, outcome: Outcome, profile: Option<LaunchProfile>);
+    /// Takes a launch that left the records launch `of` left, so that its outcome is
+    /// `of`'s (the annotated kernel did not run again); gives it the next index and
+    /// returns that.
+    fn repeated(&mut self, launch: Launch, of: usize) -> usize;
 }
 
 impl LaunchSink for Report {
@@ -374,6 +383,12 @@ impl LaunchSink for Report {
             }
         }
     }
+
+    fn repeated(&mut self, launch: Launch, of: usize) -> usize {
+        let index = self.launched(launch);
+        self.repeats.insert(index, self.measured_as(of));
+        index
+    }
 }
 
 impl Report {
@@ -386,6 +401,28 @@ impl Report {
             model: None,
             launches: Vec::new(),
             programs: Vec::new(),
+            repeats: HashMap::new(),
+        }
+    }
+
+    /// The launch whose records gave launch `index`'s outcome: itself, or the earlier
+    /// launch it repeats.
+    pub fn measured_as(&self, index: usize) -> usize {
+        self.repeats.get(&index).copied().unwrap_or(index)
+    }
+
+    /// Gives every launch that repeats another that launch's outcome and profile (once
+    /// every estimate is in).
+    pub fn settle_repeats(&mut self) {
+        for (&index, &of) in &self.repeats {
+            let Some(source) = self.launches.get(of) else {
+                continue;
+            };
+            let (outcome, profile) = (source.outcome.clone(), source.profile.clone());
+            if let Some(launch) = self.launches.get_mut(index) {
+                launch.outcome = outcome;
+                launch.profile = profile;
+            }
         }
     }
 

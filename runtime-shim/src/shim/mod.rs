@@ -35,7 +35,7 @@ use crate::modelling::{
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArg, SetArgRef, Shadow,
-    ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram,
+    ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram, MAX_PATH_KEYS,
 };
 
 #[derive(Default)]
@@ -58,6 +58,15 @@ pub enum LaunchOutcome {
     /// Nothing was enqueued: enqueue the application's kernel, then call
     /// [`Shim::record_unsimulated`] with the reason if that succeeds.
     Fallback(String),
+    /// The launch leaves the records an earlier launch of the kernel left (its paths depend
+    /// on the geometry and values that launch had, `annotator::control`): enqueue the
+    /// application's kernel, then call [`Shim::record_repeat`] if that succeeds.
+    Repeat {
+        /// The kernel's name.
+        kernel: String,
+        /// The earlier launch's index in the report.
+        of: usize,
+    },
 }
 
 /// What a device that stands in for a GPU answers to the queries hosts size launches by:
@@ -256,6 +265,15 @@ impl Shim {
         if let Some(reason) = args.broken() {
             return LaunchOutcome::Fallback(reason.clone());
         }
+        // Its records would be an earlier launch's: no need to run the annotated kernel.
+        let key = if self.config.measure_every_launch {
+            None
+        } else {
+            args.path_key(&shadow, range)
+        };
+        if let Some(&of) = key.as_ref().and_then(|k| args.first_of.get(k)) {
+            return LaunchOutcome::Repeat { kernel: name, of };
+        }
         let geometry = geometry(range);
         if self.config.log >= Level::Debug {
             self.log(
@@ -334,6 +352,12 @@ impl Shim {
         // waited on across queues; the runtime does it anyway, so it costs little).
         queue.flush();
         let index = self.push_launch(&name, range, &geometry, None);
+        if let Some(key) = key {
+            let mut args = lock(&shadow.args);
+            if args.first_of.len() < MAX_PATH_KEYS {
+                args.first_of.insert(key, index);
+            }
+        }
         // One reference for the application (or released for it), one for the read.
         event.retain();
         let pending = Pending {
@@ -510,6 +534,14 @@ impl Shim {
         );
     }
 
+    /// Records a launch of the application's kernel that left the records launch `of` of
+    /// the same kernel left: its estimate is that launch's.
+    pub fn record_repeat(&self, kernel: String, range: &NdRange, of: usize) {
+        self.stats.repeats.fetch_add(1, Ordering::Relaxed);
+        let launch = self.launch_entry(kernel, range, &geometry(range), None);
+        lock(&self.report).repeated(launch, of);
+    }
+
     fn push_launch(
         &self,
         name: &str,
@@ -517,9 +549,20 @@ impl Shim {
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> usize {
-        lock(&self.report).launched(Launch {
+        let launch = self.launch_entry(name.to_string(), range, geometry, outcome);
+        lock(&self.report).launched(launch)
+    }
+
+    fn launch_entry(
+        &self,
+        kernel: String,
+        range: &NdRange,
+        geometry: &LaunchGeometry,
+        outcome: Option<Outcome>,
+    ) -> Launch {
+        Launch {
             index: 0,
-            kernel: name.to_string(),
+            kernel,
             work_dim: range.work_dim,
             global: geometry.global,
             local: geometry.local,
@@ -529,7 +572,7 @@ impl Shim {
                 reason: "its records never came back (the program ended first?)".to_string(),
             }),
             profile: None,
-        })
+        }
     }
 
     fn submit(&self, batch: Batch<Pending>) {
@@ -575,7 +618,8 @@ impl Shim {
             let _ = w.thread.join();
         }
         let waited = start.elapsed();
-        let report = lock(&self.report);
+        let mut report = lock(&self.report);
+        report.settle_repeats();
         if self.config.log >= Level::Warn && self.config.table && !report.launches.is_empty() {
             eprint!("{}", report.table());
         }

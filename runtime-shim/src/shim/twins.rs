@@ -318,6 +318,7 @@ impl Shim {
                     program: Arc::clone(program),
                 }),
             }),
+            path_inputs: annotated.path_inputs.clone(),
             args: Mutex::new(ShadowArgs::default()),
         })
     }
