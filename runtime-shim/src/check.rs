@@ -121,7 +121,7 @@ pub fn observe(report: &Report) -> Vec<Observed> {
         let g = groups
             .entry(key(&l.kernel, &configuration))
             .or_insert_with(|| Group {
-                kernel: l.kernel.clone(),
+                kernel: l.kernel.to_string(),
                 configuration,
                 ..Group::default()
             });
@@ -510,7 +510,7 @@ mod tests {
     use crate::report::{Estimate, Launch};
 
     fn estimate(cycles: u64, bound: &str) -> Outcome {
-        Outcome::Simulated(Estimate {
+        Outcome::Simulated(std::sync::Arc::new(Estimate {
             cycles,
             micros: cycles as f64 / 700.0,
             latency_cycles: cycles / 2,
@@ -526,7 +526,7 @@ mod tests {
             work_groups: 4,
             warps: 16,
             sampled: Vec::new(),
-        })
+        }))
     }
 
     fn not_simulated(reason: &str) -> Outcome {
@@ -541,7 +541,7 @@ mod tests {
         for (index, (kernel, global, local, outcome)) in launches.into_iter().enumerate() {
             r.launches.push(Launch {
                 index,
-                kernel: kernel.to_string(),
+                kernel: kernel.into(),
                 work_dim: 1,
                 global: [global, 1, 1],
                 local: [local, 1, 1],
@@ -579,7 +579,7 @@ mod tests {
         ]));
         let names: Vec<(&str, &str)> = observed
             .iter()
-            .map(|o| (o.kernel.as_str(), o.configuration.as_str()))
+            .map(|o| (&*o.kernel, o.configuration.as_str()))
             .collect();
         // Kernels by name, configurations by their numbers: 64 before 1024.
         assert_eq!(

@@ -240,10 +240,7 @@ impl Sweep {
         let outcome = |i: usize, l: &Launch| -> Option<&Outcome> {
             outcomes.get(&report.measured_as(l.index))?.get(i)
         };
-        let own = report
-            .launches
-            .iter()
-            .map(|l| (l.kernel.as_str(), l.estimate()));
+        let own = report.launches.iter().map(|l| (&*l.kernel, l.estimate()));
         let mut status = crate::sweep::Status {
             points: self.archs.len(),
             host_saw_simulated_limits: self.limits_seen.load(Ordering::Relaxed),
@@ -256,11 +253,11 @@ impl Sweep {
                 report.launches.iter().map(|l| outcome(i, l)).collect();
             let estimates = report.launches.iter().zip(&point_outcomes).map(|(l, o)| {
                 let e = match o {
-                    Some(Outcome::Simulated(e)) => Some(e),
+                    Some(Outcome::Simulated(e)) => Some(&**e),
                     Some(Outcome::NotSimulated { .. }) => None,
                     None => l.estimate(),
                 };
-                (l.kernel.as_str(), e)
+                (&*l.kernel, e)
             });
             status.results.push(crate::sweep::kernels(estimates));
             if !self.manifest.reports {
@@ -525,7 +522,7 @@ pub(crate) fn outcome(
     measured: Vec<Option<Measured>>,
 ) -> Outcome {
     match estimated {
-        Ok(e) => Outcome::Simulated(Estimate {
+        Ok(e) => Outcome::Simulated(Arc::new(Estimate {
             note: p.model.note.clone(),
             sampled: p
                 .model
@@ -546,7 +543,7 @@ pub(crate) fn outcome(
                 })
                 .collect(),
             ..Estimate::from(&e)
-        }),
+        })),
         Err(e) => Outcome::NotSimulated {
             reason: if e.invalid_on_gpu() {
                 format!("invalid on {}: {e}", arch.name)

@@ -141,6 +141,8 @@ pub(crate) struct ShadowArgs {
     /// first launch (its index in the report) of each [`PathKey`] seen, at most
     /// [`MAX_PATH_KEYS`].
     pub(crate) first_of: HashMap<PathKey, usize>,
+    /// The last launch's [`PathKey`], its memory kept for the next.
+    pub(crate) last_key: PathKey,
 }
 
 /// At most this many [`PathKey`]s are remembered per kernel: a kernel launched with ever
@@ -151,7 +153,7 @@ pub(crate) const MAX_PATH_KEYS: usize = 256;
 /// geometry and some value arguments alone: the geometry, those arguments' values, and
 /// what the model takes of the other arguments (the bytes of `__local` memory and of the
 /// buffers).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PathKey {
     range: (u32, [usize; 3], [usize; 3], Option<[usize; 3]>),
     /// Each deciding argument's size and bytes.
@@ -203,24 +205,38 @@ impl ShadowArgs {
             }
         }
     }
-    /// The [`PathKey`] of a launch of `shadow` over `range` with the arguments set now,
-    /// where its paths depend on nothing else and every deciding argument has a value.
-    pub(crate) fn path_key(&self, shadow: &Shadow, range: &NdRange) -> Option<PathKey> {
+    /// The [`PathKey`] of a launch of `shadow` over `range` with the arguments set now
+    /// (in [`ShadowArgs::last_key`], whose memory it reuses), where its paths depend on
+    /// nothing else and every deciding argument has a value; and the earlier launch that
+    /// had it, if one did.
+    pub(crate) fn path_key(&mut self, shadow: &Shadow, range: &NdRange) -> Option<Option<usize>> {
         let inputs = shadow.path_inputs.as_ref()?;
-        let mut values = Vec::new();
+        let mut key = std::mem::take(&mut self.last_key);
+        key.values.clear();
+        let mut complete = true;
         for i in inputs {
-            let SetArg::Value(bytes) = self.set.get(i)? else {
-                return None;
-            };
-            values.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            values.extend_from_slice(bytes);
+            match self.set.get(i) {
+                Some(SetArg::Value(bytes)) => {
+                    key.values
+                        .extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+                    key.values.extend_from_slice(bytes);
+                }
+                _ => complete = false,
+            }
         }
-        Some(PathKey {
-            range: (range.work_dim, range.offset, range.global, range.local),
-            values,
-            local_bytes: self.local_bytes.values().sum(),
-            footprint: self.buffer_footprint(),
-        })
+        key.range = (range.work_dim, range.offset, range.global, range.local);
+        key.local_bytes = self.local_bytes.values().sum();
+        key.footprint = self.buffer_footprint();
+        let seen = self.first_of.get(&key).copied();
+        self.last_key = key;
+        complete.then_some(seen)
+    }
+
+    /// Notes launch `index` as the first with `key`.
+    pub(crate) fn first_with(&mut self, key: PathKey, index: usize) {
+        if self.first_of.len() < MAX_PATH_KEYS {
+            self.first_of.insert(key, index);
+        }
     }
 
     /// Notes that repeating `setting` on the shadow gave `code`.
@@ -333,6 +349,6 @@ pub(crate) fn exec_info_name(param: u32) -> String {
 }
 
 pub(crate) struct KernelState {
-    pub(crate) name: String,
+    pub(crate) name: Arc<str>,
     pub(crate) shadow: Result<Arc<Shadow>, String>,
 }

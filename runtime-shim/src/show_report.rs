@@ -49,8 +49,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     let path = args.report.display();
     let wanted = |k: &str| args.kernel.as_deref().is_none_or(|w| w == k);
     if let Some(k) = &args.kernel {
-        if !report.launches.iter().any(|l| &l.kernel == k) {
-            let mut known: Vec<&str> = report.launches.iter().map(|l| l.kernel.as_str()).collect();
+        if !report.launches.iter().any(|l| *l.kernel == **k) {
+            let mut known: Vec<&str> = report.launches.iter().map(|l| &*l.kernel).collect();
             known.sort_unstable();
             known.dedup();
             bail!(

@@ -122,7 +122,7 @@ fn a_recorded_baseline_passes_and_holds_the_reports_cycles_each_run_the_same() {
         let cycles = l.estimate().expect("scan is simulated").cycles;
         let e = entries(&baseline)
             .iter()
-            .find(|e| e["kernel"] == l.kernel.as_str() && e["configuration"] == l.configuration())
+            .find(|e| e["kernel"] == *l.kernel && e["configuration"] == l.configuration())
             .unwrap_or_else(|| panic!("{} at {} not recorded", l.kernel, l.configuration()));
         assert_eq!(e["cycles"], cycles, "{e}");
         assert_eq!(e["launches"], 1, "{e}");

@@ -110,40 +110,61 @@ const SIMULATED: &[(&str, usize)] = &[
     ("match_count", 1),
 ];
 
-/// (program, launches it makes): programs of thousands of small launches, whose records
-/// go back many launches at a time (and whose repeated launches reuse an estimate).
-const MANY_LAUNCHES: &[(&str, usize)] = &[
-    ("heat_steps", 3000),
-    ("tiny_launches", 20000),
-    ("converge", 1624),
+/// (program, launches it makes, launches the annotated kernels run): programs of
+/// thousands of small launches, whose kernels' paths depend on their geometry and some
+/// value arguments alone (`annotator::control`), so that the annotated kernel runs once
+/// per kernel and distinct values of those (`red_black`: one kernel, two colours).
+const MANY_LAUNCHES: &[(&str, usize, usize)] = &[
+    ("heat_steps", 3000, 3),
+    ("tiny_launches", 20000, 1),
+    ("converge", 1624, 2),
+    ("red_black", 800, 2),
 ];
 
 #[test]
 fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simulated() {
-    for &(program, launches) in MANY_LAUNCHES {
+    for &(program, launches, measured) in MANY_LAUNCHES {
         let before = plain(program);
         let (after, report) = simulated(program, &[], &[("SRCSIM_LOG", "info")]);
         assert_eq!(before.status.code(), Some(0), "{program} fails on its own");
         assert_eq!(after.status.code(), Some(0), "{program}: exit code");
-        // From the third launch of a kernel in a row, its copy reduces the records to
-        // warps: built once, with the arguments set before it was made.
-        let log = String::from_utf8_lossy(&after.stderr);
-        assert!(
-            log.contains("copies that reduce records to warps built")
-                && !log.contains("records stay per work-item"),
-            "{program}: {log}"
-        );
         assert_eq!(
             String::from_utf8_lossy(&after.stdout),
             String::from_utf8_lossy(&before.stdout),
             "{program}: output"
         );
         assert_all_simulated(program, &report, launches);
+        // The annotated kernels ran only where the deciding values were new; the other
+        // launches ran the application's kernel.
+        let log = String::from_utf8_lossy(&after.stderr);
+        let repeated = launches - measured;
+        assert!(
+            log.contains(&format!("timing: {measured} launches annotated,"))
+                && log.contains(&format!("; {repeated} launches repeated an earlier one's")),
+            "{program}: {log}"
+        );
+        // Measured at every launch, the same estimates: from the third launch of a
+        // kernel in a row, its copy reduces the records to warps (built once, with the
+        // arguments set before it was made).
+        let (every, every_report) = simulated(
+            program,
+            &[],
+            &[("SRCSIM_LOG", "info"), ("SRCSIM_MEASURE_EVERY_LAUNCH", "1")],
+        );
+        let log = String::from_utf8_lossy(&every.stderr);
+        assert!(
+            log.contains(&format!("timing: {launches} launches annotated,"))
+                && log.contains("copies that reduce records to warps built")
+                && !log.contains("records stay per work-item"),
+            "{program}: {log}"
+        );
+        assert_eq!(every.stdout, after.stdout, "{program}: output");
+        assert_eq!(every_report.launches, report.launches, "{program}");
         // Launches of one kernel and configuration with the same counts have the same
         // estimate, whether the model ran or the estimate was reused, and whether the
         // records came per work-item (the first two) or per warp.
         let mut seen = std::collections::HashMap::new();
-        for l in &report.launches {
+        for l in &every_report.launches {
             let Outcome::Simulated(e) = &l.outcome else {
                 unreachable!()
             };
@@ -316,7 +337,7 @@ fn every_kernel_of_the_corpus_is_simulated_and_computes_the_same() {
             String::from_utf8_lossy(&before.stdout)
         );
         assert_all_simulated(program, &report, launches);
-        let mut launched: Vec<&str> = report.launches.iter().map(|l| l.kernel.as_str()).collect();
+        let mut launched: Vec<&str> = report.launches.iter().map(|l| &*l.kernel).collect();
         launched.sort_unstable();
         launched.dedup();
         let mut want = names.to_vec();
@@ -383,7 +404,7 @@ fn a_refused_kernel_runs_as_it_is_and_the_other_kernels_of_its_program_are_simul
         String::from_utf8_lossy(&after.stdout),
         String::from_utf8_lossy(&before.stdout)
     );
-    let kernels: Vec<&str> = report.launches.iter().map(|l| l.kernel.as_str()).collect();
+    let kernels: Vec<&str> = report.launches.iter().map(|l| &*l.kernel).collect();
     assert_eq!(kernels, ["scale", "block_sums", "shift", "scale"]);
     let reason = |i: usize| match &report.launches[i].outcome {
         Outcome::NotSimulated { reason } => reason.clone(),
@@ -474,7 +495,7 @@ fn the_runtimes_compiler_output_about_the_twin_stays_off_the_programs_stderr() {
     assert_eq!(after.status.code(), Some(0));
     assert_eq!(after.stdout, before.stdout);
     assert_eq!(String::from_utf8_lossy(&after.stderr), plain_err);
-    let kernels: Vec<&str> = report.launches.iter().map(|l| l.kernel.as_str()).collect();
+    let kernels: Vec<&str> = report.launches.iter().map(|l| &*l.kernel).collect();
     assert_eq!(kernels, ["flip_sign", "doubled"]);
     assert!(matches!(report.launches[0].outcome, Outcome::Simulated(_)));
     // The refusal names the header's declaration.
@@ -696,7 +717,7 @@ fn a_rust_host_that_dlopens_the_loader_is_reached_as_a_layer() {
     let configurations: Vec<(String, String)> = report
         .launches
         .iter()
-        .map(|l| (l.kernel.clone(), l.configuration()))
+        .map(|l| (l.kernel.to_string(), l.configuration()))
         .collect();
     let blur = ("box_blur".to_string(), "256x128 / 16x16".to_string());
     let sum = ("sum".to_string(), "1024 / 64".to_string());

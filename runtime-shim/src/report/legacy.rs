@@ -56,14 +56,16 @@ impl Report {
         } in self.launches
         {
             if let Some(profile) = profile {
-                let id = *program_of.entry(launch.kernel.clone()).or_insert_with(|| {
-                    report.programs.push(ProgramProfile {
-                        id: report.programs.len(),
-                        blocks: Vec::new(),
-                        source_lines: BTreeMap::new(),
+                let id = *program_of
+                    .entry(launch.kernel.to_string())
+                    .or_insert_with(|| {
+                        report.programs.push(ProgramProfile {
+                            id: report.programs.len(),
+                            blocks: Vec::new(),
+                            source_lines: BTreeMap::new(),
+                        });
+                        report.programs.len() - 1
                     });
-                    report.programs.len() - 1
-                });
                 let program = &mut report.programs[id];
                 for (line, text) in profile.source_lines {
                     program.source_lines.entry(line).or_insert(text);

@@ -64,8 +64,8 @@ impl Report {
             let Some(program) = self.programs.get(p.program) else {
                 continue;
             };
-            let entry = kernels.entry(l.kernel.clone()).or_insert_with(|| {
-                order.push(l.kernel.clone());
+            let entry = kernels.entry(l.kernel.to_string()).or_insert_with(|| {
+                order.push(l.kernel.to_string());
                 Default::default()
             });
             entry.0 += 1;

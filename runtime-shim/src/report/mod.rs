@@ -5,8 +5,9 @@
 //! blocks and line texts, once ([`ProgramProfile`]); [`Report::line_profiles`] turns them
 //! into per-line executions and cycles.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use pipeline_model::{Bound, KernelEstimate};
 use serde::{Deserialize, Serialize};
@@ -46,10 +47,10 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub programs: Vec<ProgramProfile>,
     /// Launches whose outcome is an earlier launch's (the same records, not measured
-    /// again: [`LaunchSink::repeated`]), each with that launch; settled at the end of
-    /// the run ([`Report::settle_repeats`]).
+    /// again: [`LaunchSink::repeated`]), each with that launch, in order; settled at the
+    /// end of the run ([`Report::settle_repeats`]).
     #[serde(skip)]
-    pub repeats: HashMap<usize, usize>,
+    pub repeats: Vec<(usize, usize)>,
 }
 
 /// One kernel launch.
@@ -57,8 +58,8 @@ pub struct Report {
 pub struct Launch {
     /// Its position among all launches of the run.
     pub index: usize,
-    /// The kernel's name.
-    pub kernel: String,
+    /// The kernel's name (shared by its launches).
+    pub kernel: Arc<str>,
     /// 1, 2 or 3.
     pub work_dim: u32,
     /// Global size (ones beyond `work_dim`).
@@ -183,8 +184,8 @@ pub struct KernelLines {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
-    /// The model's estimate.
-    Simulated(Estimate),
+    /// The model's estimate (shared by the launches it is the estimate of).
+    Simulated(Arc<Estimate>),
     /// The launch ran unannotated.
     NotSimulated {
         /// Why.
@@ -385,8 +386,9 @@ impl LaunchSink for Report {
     }
 
     fn repeated(&mut self, launch: Launch, of: usize) -> usize {
+        let of = self.measured_as(of);
         let index = self.launched(launch);
-        self.repeats.insert(index, self.measured_as(of));
+        self.repeats.push((index, of));
         index
     }
 }
@@ -401,20 +403,23 @@ impl Report {
             model: None,
             launches: Vec::new(),
             programs: Vec::new(),
-            repeats: HashMap::new(),
+            repeats: Vec::new(),
         }
     }
 
     /// The launch whose records gave launch `index`'s outcome: itself, or the earlier
     /// launch it repeats.
     pub fn measured_as(&self, index: usize) -> usize {
-        self.repeats.get(&index).copied().unwrap_or(index)
+        match self.repeats.binary_search_by_key(&index, |&(i, _)| i) {
+            Ok(at) => self.repeats[at].1,
+            Err(_) => index,
+        }
     }
 
     /// Gives every launch that repeats another that launch's outcome and profile (once
     /// every estimate is in).
     pub fn settle_repeats(&mut self) {
-        for (&index, &of) in &self.repeats {
+        for &(index, of) in &self.repeats {
             let Some(source) = self.launches.get(of) else {
                 continue;
             };
@@ -432,11 +437,11 @@ impl Report {
         let mut rows: BTreeMap<(String, String), KernelSummary> = BTreeMap::new();
         for l in &self.launches {
             let Some(e) = l.estimate() else { continue };
-            let key = (l.kernel.clone(), l.configuration());
+            let key = (l.kernel.to_string(), l.configuration());
             let row = rows.entry(key.clone()).or_insert_with(|| {
                 order.push(key);
                 KernelSummary {
-                    kernel: l.kernel.clone(),
+                    kernel: l.kernel.to_string(),
                     configuration: l.configuration(),
                     launches: 0,
                     total_cycles: 0,
@@ -461,10 +466,10 @@ impl Report {
             if let Outcome::NotSimulated { reason } = &l.outcome {
                 match out
                     .iter_mut()
-                    .find(|(k, r, _)| *k == l.kernel && r == reason)
+                    .find(|(k, r, _)| **k == *l.kernel && r == reason)
                 {
                     Some(row) => row.2 += 1,
-                    None => out.push((l.kernel.clone(), reason.clone(), 1)),
+                    None => out.push((l.kernel.to_string(), reason.clone(), 1)),
                 }
             }
         }
@@ -476,11 +481,12 @@ impl Report {
     pub fn notes(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for l in &self.launches {
-            if let Outcome::Simulated(Estimate {
-                note: Some(note), ..
-            }) = &l.outcome
-            {
-                let row = (l.kernel.clone(), note.clone());
+            let note = match &l.outcome {
+                Outcome::Simulated(e) => e.note.as_ref(),
+                Outcome::NotSimulated { .. } => None,
+            };
+            if let Some(note) = note {
+                let row = (l.kernel.to_string(), note.clone());
                 if !out.contains(&row) {
                     out.push(row);
                 }
@@ -755,7 +761,7 @@ mod tests {
         let p = r.line_profiles();
         assert_eq!(p.len(), 1);
         let k = &p[0];
-        assert_eq!((k.kernel.as_str(), k.launches), ("k", 2));
+        assert_eq!((&*k.kernel, k.launches), ("k", 2));
         // Summed over both launches (scale 1 + 2 = 3).
         assert_eq!(k.cycles, 3 * (10 + 20 + 8 + 100));
         assert_eq!(k.instructions, 3 * (5 + 10 + 4 + 50));
@@ -844,7 +850,7 @@ mod tests {
     fn a_kernels_note_is_reported_once_and_read_back() {
         let mut r = Report::new("gtx480", 700.0);
         let simulated = |note: Option<&str>| {
-            Outcome::Simulated(Estimate {
+            Outcome::Simulated(std::sync::Arc::new(Estimate {
                 cycles: 700,
                 micros: 1.0,
                 latency_cycles: 700,
@@ -860,7 +866,7 @@ mod tests {
                 work_groups: 2,
                 warps: 2,
                 sampled: Vec::new(),
-            })
+            }))
         };
         let note = "timed as compiled without loop unrolling (-fno-unroll-loops -mllvm -unroll-count=1): at k.cl:3 ...";
         for (i, (kernel, n)) in [("k", Some(note)), ("k", Some(note)), ("j", None)]

@@ -35,7 +35,7 @@ use crate::modelling::{
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArg, SetArgRef, Shadow,
-    ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram, MAX_PATH_KEYS,
+    ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram,
 };
 
 #[derive(Default)]
@@ -63,7 +63,7 @@ pub enum LaunchOutcome {
     /// application's kernel, then call [`Shim::record_repeat`] if that succeeds.
     Repeat {
         /// The kernel's name.
-        kernel: String,
+        kernel: Arc<str>,
         /// The earlier launch's index in the report.
         of: usize,
     },
@@ -266,14 +266,15 @@ impl Shim {
             return LaunchOutcome::Fallback(reason.clone());
         }
         // Its records would be an earlier launch's: no need to run the annotated kernel.
-        let key = if self.config.measure_every_launch {
+        let keyed = if self.config.measure_every_launch {
             None
         } else {
             args.path_key(&shadow, range)
         };
-        if let Some(&of) = key.as_ref().and_then(|k| args.first_of.get(k)) {
+        if let Some(Some(of)) = keyed {
             return LaunchOutcome::Repeat { kernel: name, of };
         }
+        let key = keyed.map(|_| args.last_key.clone());
         let geometry = geometry(range);
         if self.config.log >= Level::Debug {
             self.log(
@@ -351,12 +352,9 @@ impl Shim {
         // application's queue must have submitted it (a flush, as OpenCL asks of events
         // waited on across queues; the runtime does it anyway, so it costs little).
         queue.flush();
-        let index = self.push_launch(&name, range, &geometry, None);
+        let index = self.push_launch(name, range, &geometry, None);
         if let Some(key) = key {
-            let mut args = lock(&shadow.args);
-            if args.first_of.len() < MAX_PATH_KEYS {
-                args.first_of.insert(key, index);
-            }
+            lock(&shadow.args).first_with(key, index);
         }
         // One reference for the application (or released for it), one for the read.
         event.retain();
@@ -519,15 +517,15 @@ impl Shim {
         let name = lock(&self.state)
             .kernels
             .get(&kernel)
-            .map(|k| k.name.clone())
-            .unwrap_or_else(|| kernel.name().unwrap_or_default());
+            .map(|k| Arc::clone(&k.name))
+            .unwrap_or_else(|| kernel.name().unwrap_or_default().into());
         self.log(
             Level::Info,
             &format!("launch of `{name}` not simulated: {reason}"),
         );
         let geometry = geometry(range);
         self.push_launch(
-            &name,
+            name,
             range,
             &geometry,
             Some(Outcome::NotSimulated { reason }),
@@ -536,26 +534,30 @@ impl Shim {
 
     /// Records a launch of the application's kernel that left the records launch `of` of
     /// the same kernel left: its estimate is that launch's.
-    pub fn record_repeat(&self, kernel: String, range: &NdRange, of: usize) {
+    pub fn record_repeat(&self, kernel: Arc<str>, range: &NdRange, of: usize) {
         self.stats.repeats.fetch_add(1, Ordering::Relaxed);
-        let launch = self.launch_entry(kernel, range, &geometry(range), None);
+        // The outcome is settled at exit (`Report::settle_repeats`).
+        let settled = Outcome::NotSimulated {
+            reason: String::new(),
+        };
+        let launch = self.launch_entry(kernel, range, &geometry(range), Some(settled));
         lock(&self.report).repeated(launch, of);
     }
 
     fn push_launch(
         &self,
-        name: &str,
+        name: Arc<str>,
         range: &NdRange,
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> usize {
-        let launch = self.launch_entry(name.to_string(), range, geometry, outcome);
+        let launch = self.launch_entry(name, range, geometry, outcome);
         lock(&self.report).launched(launch)
     }
 
     fn launch_entry(
         &self,
-        kernel: String,
+        kernel: Arc<str>,
         range: &NdRange,
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,

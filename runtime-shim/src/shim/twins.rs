@@ -263,7 +263,7 @@ impl Shim {
         lock(&self.state).kernels.insert(
             kernel,
             KernelState {
-                name,
+                name: name.into(),
                 shadow: shadow.map(Arc::new),
             },
         );

@@ -46,7 +46,7 @@ impl Report {
         for l in &self.launches {
             let mut row = vec![
                 l.index.to_string(),
-                l.kernel.clone(),
+                l.kernel.to_string(),
                 l.work_dim.to_string(),
                 dims(l.global, l.work_dim),
                 dims(l.local, l.work_dim),
