@@ -671,14 +671,15 @@ fn generate(
         .collect();
     let sites = sampled_sites(module, &kernel_functions, source, program, arch);
     // Records reduce to warps where the model needs nothing per work-item: no profile,
-    // no sampled access (their counters are read lane by lane). A sampled access's
-    // counters depend on the addresses, not the paths alone.
+    // no sampled access of the kernel (their counters are read lane by lane). A sampled
+    // access's counters depend on the addresses, not the paths alone.
     let kernels: Vec<AnnotatedKernel> = kernels
         .iter()
         .cloned()
         .map(|mut k| {
-            k.warp_records &= !how.profile && sites.is_empty();
-            if sites.iter().any(|s| s.kernel == k.name) {
+            let sampled = sites.iter().any(|s| s.kernel == k.name);
+            k.warp_records &= !how.profile && !sampled;
+            if sampled {
                 k.path_inputs = None;
             }
             k

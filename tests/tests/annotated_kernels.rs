@@ -175,14 +175,22 @@ fn in_warps_alike(
     );
     let geometry = range.geometry();
     let layout = &a.sidecar.records;
-    let resources = layout.timing_width() - 1;
+    let width = layout.timing_width();
+    let resources = width - 1;
+    // The timing values of each work-item's record: the file's other kernels may have
+    // sampled accesses, whose counters follow in every record (this kernel has none).
+    let timing: Vec<u64> = records
+        .chunks_exact(layout.stride)
+        .flat_map(|r| &r[..width])
+        .copied()
+        .collect();
     let kernel_resources = KernelResources {
         registers_per_work_item: 32,
         local_memory_bytes: 0,
         global_memory_bytes: Some(1 << 20),
     };
     let records = Records {
-        data: records,
+        data: &timing,
         resources,
         usage_scale: layout.usage_scale,
         grain: Grain::WorkItem,
