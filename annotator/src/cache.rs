@@ -137,6 +137,11 @@ impl AnnotationCache {
         std::fs::read(self.binary_path(parts)).ok()
     }
 
+    /// Whether a program binary is kept under `parts`.
+    pub fn has_binary(&self, parts: &[&str]) -> bool {
+        self.binary_path(parts).is_file()
+    }
+
     /// Keeps a program binary under `parts`.
     pub fn store_binary(&self, parts: &[&str], binary: &[u8]) -> Result<(), AnnotateError> {
         let path = self.binary_path(parts);

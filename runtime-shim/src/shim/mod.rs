@@ -101,6 +101,9 @@ pub struct Shim {
     stats: Arc<Stats>,
     /// `SRCSIM_SWEEP`: more architectures to estimate every launch under.
     sweep: Option<Arc<Sweep>>,
+    /// Copies' programs a launch wanted on a first run, to build for the next run when
+    /// the application releases their context, or at exit (`Shim::grain`).
+    deferred: Mutex<Vec<Arc<WarpsProgram>>>,
 }
 
 /// The process's shim, created on first use.
@@ -140,6 +143,7 @@ impl Shim {
             batches: Arc::new(Batches::default()),
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
+            deferred: Mutex::new(Vec::new()),
             arch,
             config,
         }
@@ -402,9 +406,22 @@ impl Shim {
         };
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
         let item_bytes = geometry.work_items() * shadow.model.stride as u64 * 8;
-        let pays = args.repeated.1 >= COPY_FROM_LAUNCH || item_bytes >= COPY_FROM_RECORD_BYTES;
-        if !whole || !pays {
+        let many = args.repeated.1 >= COPY_FROM_LAUNCH;
+        if !whole || !(many || item_bytes >= COPY_FROM_RECORD_BYTES) {
             return own;
+        }
+        // A copy wanted for the size alone, on a first run: not worth building the
+        // copies' program now (most of a second); it is built for the next run when the
+        // application releases the context, or at exit.
+        if let Some((copies, _)) = shadow.copy.as_ref().filter(|_| !many) {
+            let mut deferred = lock(&self.deferred);
+            if deferred.iter().any(|d| Arc::ptr_eq(d, copies)) {
+                return own;
+            }
+            if !self.copies_ready(copies) {
+                deferred.push(Arc::clone(copies));
+                return own;
+            }
         }
         let lanes = lanes_bytes(shadow, geometry);
         let used = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
@@ -453,6 +470,34 @@ impl Shim {
         }
         args.warps = Some(made.clone());
         made.ok()
+    }
+
+    /// Builds the copies' programs a first run put off (of `context`, or all), so that
+    /// their binaries are kept for the next run; this run has no more use for them.
+    fn build_deferred(&self, context: Option<Context>) {
+        let now: Vec<Arc<WarpsProgram>> = {
+            let mut deferred = lock(&self.deferred);
+            let (now, later) = deferred
+                .drain(..)
+                .partition(|w| context.is_none_or(|c| w.context == c));
+            *deferred = later;
+            now
+        };
+        for copies in now {
+            // Kept with the shadow program like any other build (or the reason it failed).
+            let _ = self.warps_program(&copies);
+        }
+    }
+
+    /// Whether the copies' program is built or its binaries are kept (a fast build).
+    fn copies_ready(&self, w: &WarpsProgram) -> bool {
+        if lock(&w.built).is_some() {
+            return true;
+        }
+        w.devices.iter().all(|d| {
+            let id = d.identity();
+            self.cache.has_binary(&[&w.source, &w.options, &id])
+        })
     }
 
     /// The program of the copies that reduce records to warps, built once.
@@ -509,6 +554,7 @@ impl Shim {
         for full in self.batches.drain(Some(context)) {
             self.read_back(full);
         }
+        self.build_deferred(Some(context));
         self.batches.retire(context);
     }
 
@@ -639,6 +685,7 @@ impl Shim {
             }
         }
         drop(report);
+        self.build_deferred(None);
         if self.config.log >= Level::Info {
             self.log(
                 Level::Info,
