@@ -365,7 +365,7 @@ pub trait LaunchSink {
     fn estimated(&mut self, index: usize, outcome: Outcome, profile: Option<LaunchProfile>);
     /// Takes a launch that left the records launch `of` left, so that its outcome is
     /// `of`'s (the annotated kernel did not run again); gives it the next index and
-    /// returns that.
+    /// returns that. `of` is a launch taken by [`LaunchSink::launched`], not a repeat.
     fn repeated(&mut self, launch: Launch, of: usize) -> usize;
 }
 
@@ -386,7 +386,6 @@ impl LaunchSink for Report {
     }
 
     fn repeated(&mut self, launch: Launch, of: usize) -> usize {
-        let of = self.measured_as(of);
         let index = self.launched(launch);
         self.repeats.push((index, of));
         index
@@ -888,6 +887,34 @@ mod tests {
         assert!(rows[0].ends_with("dram_bytes,note,reason"), "{csv}");
         assert!(rows[1].contains(",256,timed as compiled"), "{csv}");
         assert!(rows[3].ends_with(",256,,"), "{csv}");
+    }
+
+    #[test]
+    fn a_repeated_launch_takes_its_measured_launchs_outcome_once_settled() {
+        let mut r = Report::new("gtx480", 700.0);
+        let reason = |s: &str| Outcome::NotSimulated { reason: s.into() };
+        assert_eq!(r.launched(launch(0, "k", None)), 0);
+        assert_eq!(r.launched(launch(0, "j", None)), 1);
+        assert_eq!(r.repeated(launch(0, "k", None), 0), 2);
+        assert_eq!(r.repeated(launch(0, "j", None), 1), 3);
+        assert_eq!(r.repeated(launch(0, "k", None), 0), 4);
+        // Estimates come in after the repeats were taken.
+        r.estimated(0, reason("zero"), None);
+        let profile = LaunchProfile {
+            program: 0,
+            blocks: Vec::new(),
+        };
+        r.estimated(1, reason("one"), Some(profile.clone()));
+        r.settle_repeats();
+        let outcomes: Vec<&Outcome> = r.launches.iter().map(|l| &l.outcome).collect();
+        let (zero, one) = (reason("zero"), reason("one"));
+        assert_eq!(outcomes, [&zero, &one, &zero, &one, &zero]);
+        assert_eq!(r.launches[3].profile, Some(profile));
+        assert_eq!(r.launches[4].profile, None);
+        let indices: Vec<usize> = r.launches.iter().map(|l| l.index).collect();
+        assert_eq!(indices, [0, 1, 2, 3, 4]);
+        let measured: Vec<usize> = (0..6).map(|i| r.measured_as(i)).collect();
+        assert_eq!(measured, [0, 1, 0, 1, 0, 5]);
     }
 
     /// A report is written in the view its file's extension names, and read back from
