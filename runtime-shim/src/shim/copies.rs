@@ -1,0 +1,214 @@
+//! The copies of annotated kernels that reduce records to warps: which grain a launch's
+//! records come in, the copy made on first use (its program built, or put off on a first
+//! run), and the arguments only a copy takes.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use pipeline_model::{Grain, LaunchGeometry};
+
+use super::Shim;
+use crate::cl::{ClError, Context, Device, Kernel, NdRange, Program};
+use crate::config::Level;
+use crate::modelling::lock;
+use crate::shadow::{SetArg, Shadow, ShadowArgs, WarpsProgram};
+
+impl Shim {
+    /// The grain the launch's records are written in, and the shadow that writes them: per
+    /// warp, by the copy that reduces them, where the kernel has one, the application gave
+    /// the work-groups' size (so that the device runs the groups the model deals), every
+    /// group is whole, the lanes fit in the real device's local memory beside the
+    /// kernel's own, and it pays: the kernel's third launch in a row of this work-group
+    /// size, or records per work-item of a MiB or more (the copy's barrier makes the CPU
+    /// runtime's first compile for each work-group size several times slower, a cost a
+    /// program of a few small launches would not win back). Else per work-item, by the
+    /// kernel itself.
+    pub(super) fn grain(
+        &self,
+        shadow: &Shadow,
+        range: &NdRange,
+        geometry: &LaunchGeometry,
+        device: Device,
+        args: &mut ShadowArgs,
+    ) -> (Grain, Kernel) {
+        let own = (Grain::WorkItem, shadow.kernel);
+        let local = range.local.unwrap_or([0; 3]);
+        args.repeated = match args.repeated {
+            (l, n) if l == local => (l, n.saturating_add(1)),
+            _ => (local, 1),
+        };
+        let (Ok(arch), Some(_), Some(l)) = (&self.arch, &shadow.copy, range.local) else {
+            return own;
+        };
+        let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
+        let item_bytes = geometry.work_items() * shadow.model.stride as u64 * 8;
+        let many = args.repeated.1 >= COPY_FROM_LAUNCH;
+        if !whole || !(many || item_bytes >= COPY_FROM_RECORD_BYTES) {
+            return own;
+        }
+        // A copy wanted for the size alone, on a first run: not worth building the
+        // copies' program now (most of a second); it is built for the next run when the
+        // application releases the context, or at exit.
+        if let Some((copies, _)) = shadow.copy.as_ref().filter(|_| !many) {
+            let mut deferred = lock(&self.deferred);
+            if deferred.iter().any(|d| Arc::ptr_eq(d, copies)) {
+                return own;
+            }
+            if !self.copies_ready(copies) {
+                deferred.push(Arc::clone(copies));
+                return own;
+            }
+        }
+        let lanes = lanes_bytes(shadow, geometry);
+        let used = shadow.model.static_shared_bytes + args.local_bytes.values().sum::<u64>();
+        let local_memory = match args.device_local {
+            Some((d, bytes)) if d == device => Some(bytes),
+            _ => device.local_mem_bytes().ok(),
+        };
+        args.device_local = local_memory.map(|bytes| (device, bytes));
+        if local_memory.is_none_or(|m| used + lanes > m) {
+            return own;
+        }
+        match self.warp_kernel(shadow, args) {
+            Some(warps) => (
+                Grain::Warp {
+                    warp_size: arch.warp_size,
+                },
+                warps,
+            ),
+            None => own,
+        }
+    }
+
+    /// The copy of `shadow`'s kernel that reduces records to warps: made on first use
+    /// (its program built, from the binaries a previous run kept where there are some),
+    /// with every argument and exec info the application set so far. `None` where it
+    /// cannot be made (then the kernel itself runs, a record per work-item).
+    fn warp_kernel(&self, shadow: &Shadow, args: &mut ShadowArgs) -> Option<Kernel> {
+        if let Some(made) = &args.warps {
+            return made.as_ref().ok().copied();
+        }
+        let (program, name) = shadow.copy.as_ref()?;
+        let made = self
+            .warps_program(program)
+            .and_then(|p| p.kernel(name).map_err(|e| format!("`{name}`: {e}")))
+            .and_then(|k| {
+                replay(k, args).map_err(|e| {
+                    k.release();
+                    format!("setting `{name}`'s arguments: {e}")
+                })
+            });
+        if let Err(e) = &made {
+            self.log(
+                Level::Info,
+                &format!("records stay per work-item, no copy reduces them to warps: {e}"),
+            );
+        }
+        args.warps = Some(made.clone());
+        made.ok()
+    }
+
+    /// Builds the copies' programs a first run put off (of `context`, or all), so that
+    /// their binaries are kept for the next run; this run has no more use for them.
+    pub(super) fn build_deferred(&self, context: Option<Context>) {
+        let now: Vec<Arc<WarpsProgram>> = {
+            let mut deferred = lock(&self.deferred);
+            let (now, later) = deferred
+                .drain(..)
+                .partition(|w| context.is_none_or(|c| w.context == c));
+            *deferred = later;
+            now
+        };
+        for copies in now {
+            // Kept with the shadow program like any other build (or the reason it failed).
+            let _ = self.warps_program(&copies);
+        }
+    }
+
+    /// Whether the copies' program is built or its binaries are kept (a fast build).
+    fn copies_ready(&self, w: &WarpsProgram) -> bool {
+        if lock(&w.built).is_some() {
+            return true;
+        }
+        w.devices.iter().all(|d| {
+            let id = d.identity();
+            self.cache.has_binary(&[&w.source, &w.options, &id])
+        })
+    }
+
+    /// The program of the copies that reduce records to warps, built once.
+    fn warps_program(&self, w: &WarpsProgram) -> Result<Program, String> {
+        let mut built = lock(&w.built);
+        if let Some(b) = &*built {
+            return b.clone();
+        }
+        let started = Instant::now();
+        let (program, chatter) = crate::quiet::without_compiler_chatter(|| {
+            self.build_annotated(w.context, &w.source, &w.devices, &w.options)
+        });
+        for line in chatter {
+            self.log(Level::Debug, &format!("building the copies: {line}"));
+        }
+        self.log(
+            Level::Info,
+            &format!(
+                "copies that reduce records to warps built in {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            ),
+        );
+        *built = Some(program.clone());
+        program
+    }
+}
+
+/// The launch in a row, with one work-group size, from which a kernel's copy that
+/// reduces records to warps runs: a program of one or two launches per size would not win
+/// back the copy's slower first compile (measured in docs/performance.md).
+const COPY_FROM_LAUNCH: u32 = 3;
+/// Records per work-item from which the copy runs at once: more than the copy's first
+/// compile costs to move, compare and walk.
+const COPY_FROM_RECORD_BYTES: u64 = 1 << 20;
+
+/// Sets on `kernel` every argument and exec info set so far (`args`).
+fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {
+    for (&index, value) in &args.set {
+        match value {
+            SetArg::Value(bytes) => kernel.set_arg_bytes(index, bytes)?,
+            SetArg::Null(size) => kernel.set_local_arg(index, *size)?,
+            SetArg::Svm(p) => kernel.set_svm_arg(index, *p)?,
+        }
+    }
+    for (&param, value) in &args.exec_info {
+        kernel.set_exec_info(param, value)?;
+    }
+    Ok(kernel)
+}
+
+/// Bytes of the lanes a kernel that reduces its records to warps holds per work-group:
+/// its timing values per work-item.
+fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
+    geometry.work_group_size() * shadow.model.timing_width as u64 * 8
+}
+
+/// Sets the lanes and the warp size of the copy that reduces the records to warps, where
+/// the launch is in warps and they changed since its last such launch.
+pub(super) fn reduction_args(
+    shadow: &Shadow,
+    args: &mut ShadowArgs,
+    grain: Grain,
+    geometry: &LaunchGeometry,
+) -> Result<(), ClError> {
+    let (Grain::Warp { warp_size }, Some(Ok(warps))) = (grain, &args.warps) else {
+        return Ok(());
+    };
+    let warps = *warps;
+    let wanted = (lanes_bytes(shadow, geometry) as usize, warp_size);
+    if args.reduction != Some(wanted) {
+        // Unknown until both are set.
+        args.reduction = None;
+        warps.set_local_arg(shadow.records_arg + 1, wanted.0)?;
+        warps.set_uint_arg(shadow.records_arg + 2, wanted.1)?;
+        args.reduction = Some(wanted);
+    }
+    Ok(())
+}
