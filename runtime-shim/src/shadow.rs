@@ -205,31 +205,29 @@ impl ShadowArgs {
             }
         }
     }
+
     /// The [`PathKey`] of a launch of `shadow` over `range` with the arguments set now
     /// (in [`ShadowArgs::last_key`], whose memory it reuses), where its paths depend on
     /// nothing else and every deciding argument has a value; and the earlier launch that
     /// had it, if one did.
     pub(crate) fn path_key(&mut self, shadow: &Shadow, range: &NdRange) -> Option<Option<usize>> {
         let inputs = shadow.path_inputs.as_ref()?;
-        let mut key = std::mem::take(&mut self.last_key);
+        let key = &mut self.last_key;
         key.values.clear();
-        let mut complete = true;
         for i in inputs {
-            match self.set.get(i) {
-                Some(SetArg::Value(bytes)) => {
-                    key.values
-                        .extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-                    key.values.extend_from_slice(bytes);
-                }
-                _ => complete = false,
-            }
+            let Some(SetArg::Value(bytes)) = self.set.get(i) else {
+                return None;
+            };
+            key.values
+                .extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            key.values.extend_from_slice(bytes);
         }
         key.range = (range.work_dim, range.offset, range.global, range.local);
-        key.local_bytes = self.local_bytes.values().sum();
-        key.footprint = self.buffer_footprint();
-        let seen = self.first_of.get(&key).copied();
-        self.last_key = key;
-        complete.then_some(seen)
+        let local_bytes = self.local_bytes.values().sum();
+        let footprint = self.buffer_footprint();
+        self.last_key.local_bytes = local_bytes;
+        self.last_key.footprint = footprint;
+        Some(self.first_of.get(&self.last_key).copied())
     }
 
     /// Notes launch `index` as the first with `key`.

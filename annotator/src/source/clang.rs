@@ -245,22 +245,29 @@ fn convert(cursor: CXCursor) -> AstNode {
 /// clang's `LangAS::opencl_private`.
 const OPENCL_PRIVATE: c_uint = 4;
 
+/// Whether a canonical type of `kind` is a scalar: an integer, floating point or enum type.
+fn scalar(kind: CXTypeKind) -> bool {
+    (CXType_Bool..=CXType_LongDouble).contains(&kind)
+        || matches!(kind, CXType_Half | CXType_Float16 | CXType_Enum)
+}
+
+/// The position of parameter `decl` (a `ParmDecl` cursor) among its function's.
+fn param_index(decl: CXCursor) -> Option<c_uint> {
+    // SAFETY: `decl` and the cursors derived from it belong to a live translation unit.
+    unsafe {
+        let function = clang_getCursorSemanticParent(decl);
+        let n = clang_Cursor_getNumArguments(function).max(0) as c_uint;
+        (0..n).find(|&i| clang_equalCursors(clang_Cursor_getArgument(function, i), decl) != 0)
+    }
+}
+
 /// Whether `ty` is a value a work-item holds privately: a scalar, vector, enum or struct
 /// (not a pointer, array, image, sampler or event), in the private address space.
 fn private_value(ty: CXType) -> bool {
     // SAFETY: `ty` belongs to a live translation unit; types are plain values.
     let canonical = unsafe { clang_getCanonicalType(ty) };
     let kind = canonical.kind;
-    let value = (CXType_Bool..=CXType_LongDouble).contains(&kind)
-        || matches!(
-            kind,
-            CXType_Half
-                | CXType_Float16
-                | CXType_Record
-                | CXType_Enum
-                | CXType_Vector
-                | CXType_ExtVector
-        );
+    let value = scalar(kind) || matches!(kind, CXType_Record | CXType_Vector | CXType_ExtVector);
     // SAFETY: as above.
     value
         && matches!(
@@ -275,19 +282,13 @@ fn referent(decl: CXCursor) -> Referent {
     // SAFETY: `decl` and every cursor and type derived from it belong to a live unit.
     unsafe {
         match clang_getCursorKind(decl) {
-            CXCursor_ParmDecl => {
-                let function = clang_getCursorSemanticParent(decl);
-                let n = clang_Cursor_getNumArguments(function).max(0) as c_uint;
-                match (0..n)
-                    .find(|&i| clang_equalCursors(clang_Cursor_getArgument(function, i), decl) != 0)
-                {
-                    Some(index) => Referent::Param {
-                        index,
-                        value: private_value(clang_getCursorType(decl)),
-                    },
-                    None => Referent::Global,
-                }
-            }
+            CXCursor_ParmDecl => match param_index(decl) {
+                Some(index) => Referent::Param {
+                    index,
+                    value: private_value(clang_getCursorType(decl)),
+                },
+                None => Referent::Global,
+            },
             CXCursor_VarDecl => {
                 let ty = clang_getCursorType(decl);
                 let parent = clang_getCursorKind(clang_getCursorSemanticParent(decl));
@@ -296,9 +297,7 @@ fn referent(decl: CXCursor) -> Referent {
                     let canonical = clang_getCanonicalType(ty);
                     let constant = clang_isConstQualifiedType(canonical) != 0
                         || clang_getAddressSpace(canonical) == OPENCL_CONSTANT;
-                    let scalar = (CXType_Bool..=CXType_LongDouble).contains(&canonical.kind)
-                        || matches!(canonical.kind, CXType_Half | CXType_Float16 | CXType_Enum);
-                    if constant && scalar {
+                    if constant && scalar(canonical.kind) {
                         Referent::Constant
                     } else {
                         Referent::Global
@@ -384,11 +383,7 @@ fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
             match clang_getCursorKind(decl) {
                 CXCursor_ParmDecl => {
                     named = true;
-                    let function = clang_getCursorSemanticParent(decl);
-                    let n = clang_Cursor_getNumArguments(function).max(0) as c_uint;
-                    param = (0..n).find(|&i| {
-                        clang_equalCursors(clang_Cursor_getArgument(function, i), decl) != 0
-                    });
+                    param = param_index(decl);
                 }
                 CXCursor_VarDecl => {
                     named = clang_getCursorType(decl).kind == CXType_ConstantArray;

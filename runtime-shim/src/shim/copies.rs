@@ -127,13 +127,7 @@ impl Shim {
 
     /// Whether the copies' program is built or its binaries are kept (a fast build).
     fn copies_ready(&self, w: &WarpsProgram) -> bool {
-        if lock(&w.built).is_some() {
-            return true;
-        }
-        w.devices.iter().all(|d| {
-            let id = d.identity();
-            self.cache.has_binary(&[&w.source, &w.options, &id])
-        })
+        lock(&w.built).is_some() || self.kept_binaries(&w.source, &w.devices, &w.options)
     }
 
     /// The program of the copies that reduce records to warps, built once.

@@ -172,11 +172,8 @@ impl Shim {
         devices: &[Device],
         options: &str,
     ) -> Result<Program, String> {
-        let identities: Vec<String> = devices.iter().map(|d| d.identity()).collect();
-        let keys: Vec<[&str; 3]> = identities
-            .iter()
-            .map(|id| [source, options, id.as_str()])
-            .collect();
+        let identities = identities(devices);
+        let keys = binary_keys(source, options, &identities);
         let stored: Option<Vec<Vec<u8>>> = keys.iter().map(|k| self.cache.binary(k)).collect();
         if let Some(binaries) = stored {
             match context.build_program_from_binaries(devices, &binaries, options) {
@@ -208,6 +205,15 @@ impl Shim {
             Err(e) => self.log(Level::Debug, &format!("reading program binaries: {e}")),
         }
         Ok(program)
+    }
+
+    /// Whether the binaries of `source` built with `options` for every one of `devices`
+    /// are kept (then [`Shim::build_annotated`] builds from them, fast).
+    pub(super) fn kept_binaries(&self, source: &str, devices: &[Device], options: &str) -> bool {
+        let identities = identities(devices);
+        binary_keys(source, options, &identities)
+            .iter()
+            .all(|key| self.cache.has_binary(key))
     }
 
     /// Forgets a program the application is releasing for the last time.
@@ -394,4 +400,21 @@ impl Shim {
             kernels.into_iter().for_each(Kernel::release);
         }
     }
+}
+
+fn identities(devices: &[Device]) -> Vec<String> {
+    devices.iter().map(|d| d.identity()).collect()
+}
+
+/// The cache keys of an annotated program's binaries, one per device (of `identities`):
+/// its source, its build options and the device.
+fn binary_keys<'a>(
+    source: &'a str,
+    options: &'a str,
+    identities: &'a [String],
+) -> Vec<[&'a str; 3]> {
+    identities
+        .iter()
+        .map(|id| [source, options, id.as_str()])
+        .collect()
 }
