@@ -56,6 +56,10 @@ impl Shim {
             }
             if !self.copies_ready(copies) {
                 deferred.push(Arc::clone(copies));
+                self.log(
+                    Level::Debug,
+                    "records stay per work-item on this first run: the copies that reduce them to warps are built for the next",
+                );
                 return own;
             }
         }
