@@ -245,6 +245,14 @@ pub fn correct(
         })
         .collect();
     let adjust = |v: u64, by: f64| -> u64 { (v as f64 - by).round().max(0.0) as u64 };
+    // The values that move: a shared access moves none of the memory side's, a global
+    // one none of the shared banks' (the rest would each cost a rounding a record).
+    let moved: Vec<(usize, f64)> = std::iter::once(cycles)
+        .chain(usage)
+        .take(width)
+        .enumerate()
+        .filter(|(_, by)| *by != 0.0)
+        .collect();
     for (rec, sample) in timing
         .chunks_exact_mut(width)
         .zip(samples.chunks_exact(sample_stride))
@@ -253,9 +261,8 @@ pub fn correct(
         if runs == 0.0 {
             continue;
         }
-        rec[0] = adjust(rec[0], runs * cycles);
-        for (u, by) in rec[1..].iter_mut().zip(&usage) {
-            *u = adjust(*u, runs * by);
+        for &(v, by) in &moved {
+            rec[v] = adjust(rec[v], runs * by);
         }
     }
 }

@@ -13,6 +13,12 @@
 //! nothing. Arenas left part-filled are read when the program ends
 //! ([`Batches::drain`]) or releases their context.
 //!
+//! The device buffer is the arena's own host memory (`CL_MEM_USE_HOST_PTR`): a CPU
+//! device such as PoCL's then writes the records where the host reads them, the read is
+//! only the ordering the OpenCL memory model asks for (PoCL copies nothing when the
+//! destination is the buffer's own memory), and the memory is touched once for the
+//! arena's life instead of once on the device and once more for each read.
+//!
 //! The records need no clearing between uses: the annotated kernel stores every value of
 //! every work-item's record.
 
@@ -26,15 +32,11 @@ const ARENA_BYTES: usize = 1 << 20;
 /// The most launches one read brings back.
 const MAX_SLOTS: usize = 256;
 /// Idle arenas kept for reuse, per slot size and in all (bytes): a few, for programs
-/// that wait for their launches (their arenas come back before the next launches);
-/// when a program runs far ahead of the device, an arena freed once used lets the
-/// runtime back a new one (it allocates at first use) with memory already touched.
+/// that wait for their launches (their arenas come back before the next launches), so
+/// that the steady state touches no fresh memory (faulting in fresh zeroed pages for
+/// every read was a quarter of `heat_steps`' time under the shim).
 const IDLE_PER_KEY: usize = 2;
 const IDLE_BYTES: usize = 32 << 20;
-/// Host vectors kept for the next reads once their records are used: freed memory of this
-/// size goes back to the system, and each new read would fault in fresh zeroed pages
-/// (a quarter of `heat_steps`' time under the shim).
-const HOST_POOL: usize = 8;
 
 /// Arenas are interchangeable when they are of one context, for one device, with slots
 /// of one size.
@@ -45,16 +47,18 @@ struct Key {
     slot_bytes: usize,
 }
 
-/// Device memory for the records of up to `slots.len()` launches, and, while they are
-/// read back and used, the host memory they are read into.
+/// Memory for the records of up to `slots.len()` launches: the host's, which the device
+/// buffer uses.
 pub struct Arena {
     key: Key,
     buffer: Mem,
     /// One sub-buffer per slot; the buffer itself when there is one slot.
     slots: Vec<Mem>,
-    /// Taken for each read from the pool of used vectors (or allocated) and given back
-    /// once used: an arena that waits for reuse holds no host memory.
+    /// The buffer's memory: `host[start..]`, where the device's alignment allows. Never
+    /// resized while the buffer lives, and read only once the launches that write it and
+    /// the read after them are over.
     host: Vec<u64>,
+    start: usize,
 }
 
 impl Arena {
@@ -79,7 +83,7 @@ impl Arena {
         } else {
             1
         };
-        let buffer = key.context.records_buffer(key.slot_bytes * count)?;
+        let (host, start, buffer) = host_buffer(key, count * key.slot_bytes)?;
         let mut slots = Vec::with_capacity(count);
         if count == 1 {
             slots.push(buffer);
@@ -100,14 +104,15 @@ impl Arena {
         Ok(Arena {
             key,
             buffer,
-            host: Vec::new(),
+            host,
+            start,
             slots,
         })
     }
 
     /// The records the launch in `slot` left: its first `words` values.
     pub fn records(&self, slot: usize, words: usize) -> &[u64] {
-        let start = slot * self.key.slot_bytes / 8;
+        let start = self.start + slot * self.key.slot_bytes / 8;
         &self.host[start..start + words]
     }
 
@@ -115,12 +120,29 @@ impl Arena {
         self.key.slot_bytes * self.slots.len()
     }
 
+    /// Frees the buffer, then its memory: no command that uses it is left (the read after
+    /// its launches is over, or nothing was enqueued with it).
     fn release(self) {
         if self.slots.len() > 1 {
             self.slots.into_iter().for_each(Mem::release);
         }
         self.buffer.release();
+        drop(self.host);
     }
+}
+
+/// Zeroed host memory of at least `bytes` and a device buffer of `bytes` that uses it,
+/// starting at the first word the device's alignment allows.
+fn host_buffer(key: Key, bytes: usize) -> Result<(Vec<u64>, usize, Mem), ClError> {
+    let align = key.device.base_addr_align()?.max(8);
+    let words = bytes.div_ceil(8);
+    let mut host = vec![0u64; words + align / 8];
+    let start = (host.as_ptr() as usize).next_multiple_of(align) - host.as_ptr() as usize;
+    let start = start / 8;
+    let buffer = key
+        .context
+        .records_buffer(&mut host[start..start + words])?;
+    Ok((host, start, buffer))
 }
 
 /// An arena being filled: the launches bound to its slots so far.
@@ -191,8 +213,6 @@ struct Inner<T> {
     /// Contexts the application released (perhaps for good): arenas of theirs that come
     /// back are freed, not kept, until a launch uses the context again.
     retired: HashSet<Context>,
-    /// Host vectors of used records, for the next reads (at most [`HOST_POOL`]).
-    host_pool: Vec<Vec<u64>>,
 }
 
 /// The arenas of the whole process.
@@ -216,7 +236,6 @@ impl<T> Default for Batches<T> {
                 queues: HashMap::new(),
                 align: HashMap::new(),
                 retired: HashSet::new(),
-                host_pool: Vec::new(),
             }),
         }
     }
@@ -397,17 +416,10 @@ impl<T> Batches<T> {
             }
         };
         let used = f.next * key.slot_bytes / 8;
-        // Memory already touched, where a used vector is kept: the read overwrites all
-        // `used` words, so stale values need no zeroing.
-        let mut host = lock(&self.inner).host_pool.pop().unwrap_or_default();
-        if host.len() >= used {
-            host.truncate(used);
-        } else {
-            host.resize(used, 0);
-        }
-        f.arena.host = host;
         let events: Vec<Event> = f.events.drain(..).map(|(_, e)| e).collect();
-        let read = queue.and_then(|q| q.read_after(f.arena.buffer, &mut f.arena.host, &events));
+        let start = f.arena.start;
+        let dst = &mut f.arena.host[start..start + used];
+        let read = queue.and_then(|q| q.read_after(f.arena.buffer, dst, &events));
         // The read holds what it waits on; this library's references can go.
         events.into_iter().for_each(Event::release);
         match read {
@@ -424,12 +436,8 @@ impl<T> Batches<T> {
     }
 
     /// Takes back an arena whose records have been used: kept for reuse, or freed.
-    pub fn recycle(&self, mut arena: Arena) {
-        let host = std::mem::take(&mut arena.host);
+    pub fn recycle(&self, arena: Arena) {
         let mut inner = lock(&self.inner);
-        if host.capacity() > 0 && inner.host_pool.len() < HOST_POOL {
-            inner.host_pool.push(host);
-        }
         let bytes = arena.bytes();
         let keep = !inner.retired.contains(&arena.key.context)
             && inner.idle_bytes + bytes <= IDLE_BYTES

@@ -318,15 +318,18 @@ impl Context {
         Ok(handles_of(v).map(Device).collect())
     }
 
-    /// A device buffer of `bytes` the host reads back.
-    pub fn records_buffer(self, bytes: usize) -> Result<Mem, ClError> {
+    /// A device buffer the host reads back, in `host`'s memory (`CL_MEM_USE_HOST_PTR`).
+    ///
+    /// `host` must stay allocated, and untouched but by reads of the buffer
+    /// ([`Queue::read_after`] into `host` itself), for as long as the buffer lives.
+    pub fn records_buffer(self, host: &mut [u64]) -> Result<Mem, ClError> {
         let mut err = CL_SUCCESS;
-        let flags = CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY;
+        let flags = CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY | CL_MEM_USE_HOST_PTR;
         let m = real!(clCreateBuffer(
             self.0,
             flags,
-            bytes,
-            ptr::null_mut(),
+            std::mem::size_of_val(host),
+            host.as_mut_ptr().cast(),
             &mut err
         ));
         check(err)?;

@@ -56,6 +56,7 @@ pub const CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE: cl_bitfield = 1 << 0;
 pub const CL_DEVICE_MEM_BASE_ADDR_ALIGN: cl_uint = 0x1019;
 pub const CL_BUFFER_CREATE_TYPE_REGION: cl_uint = 0x1220;
 pub const CL_MEM_READ_WRITE: cl_mem_flags = 1 << 0;
+pub const CL_MEM_USE_HOST_PTR: cl_mem_flags = 1 << 3;
 pub const CL_MEM_HOST_READ_ONLY: cl_mem_flags = 1 << 8;
 pub const CL_MEM_SIZE: cl_uint = 0x1102;
 pub const CL_PROGRAM_REFERENCE_COUNT: cl_uint = 0x1160;

@@ -193,7 +193,10 @@ pub(crate) struct Modelled {
     pub(crate) geometry: LaunchGeometry,
     pub(crate) resources: KernelResources,
     pub(crate) buffer_bytes: Vec<(u32, u64)>,
-    pub(crate) records: Vec<u64>,
+    /// The records' 128-bit XXH3 hash: a launch's records can be megabytes, and a copy
+    /// kept to compare with cost more than hashing them (fresh memory for the first
+    /// launch of each kernel); two different records colliding is a 2^-128 chance.
+    pub(crate) records: u128,
     pub(crate) outcome: Outcome,
     pub(crate) profile: Option<LaunchProfile>,
     /// Its outcomes under the sweep's points, in their order.
@@ -311,6 +314,7 @@ pub(crate) fn model_batch(
             continue;
         }
         let records = batch.arena.records(*slot, p.words);
+        let hash = xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(records));
         let key = Arc::as_ptr(&p.model);
         if let Some(m) = last.get(&key) {
             if Arc::ptr_eq(&m.model, &p.model)
@@ -318,7 +322,7 @@ pub(crate) fn model_batch(
                 && m.geometry == p.geometry
                 && m.resources == p.resources
                 && m.buffer_bytes == p.buffer_bytes
-                && m.records == records
+                && m.records == hash
             {
                 done.push((p, m.outcome.clone(), m.profile.clone(), m.points.clone()));
                 stats.reused.fetch_add(1, Ordering::Relaxed);
@@ -361,10 +365,6 @@ pub(crate) fn model_batch(
             }
             _ => None,
         };
-        // The previous records' memory is reused.
-        let mut kept = last.remove(&key).map(|m| m.records).unwrap_or_default();
-        kept.clear();
-        kept.extend_from_slice(records);
         last.insert(
             key,
             Modelled {
@@ -373,7 +373,7 @@ pub(crate) fn model_batch(
                 geometry: p.geometry,
                 resources: p.resources,
                 buffer_bytes: p.buffer_bytes.clone(),
-                records: kept,
+                records: hash,
                 outcome: outcome.clone(),
                 profile: profile.clone(),
                 points: Arc::clone(&points),
