@@ -51,13 +51,6 @@ fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
     }
 }
 
-/// Tells the shim how repeating an application's setting on the shadow went.
-fn mirrored_onto_shadow(kernel: cl_kernel, setting: MirroredSetting, code: cl_int) {
-    guarded("mirroring a kernel setting", || {
-        shim().shadow_arg_mirrored(Kernel(kernel), setting, code)
-    });
-}
-
 /// Enqueues through the shim, or the application's own kernel when the shim declines.
 ///
 /// # Safety
@@ -598,15 +591,15 @@ interposed! {
                 // SAFETY: the real clSetKernelArg accepted `arg_size` bytes at `arg_value`.
                 SetArgRef::Value(unsafe { raw_bytes(arg_value, arg_size) })
             };
-            let shadow = guarded("clSetKernelArg", || {
-                shim().shadow_for_arg(Kernel(kernel), arg_index, value, raw)
+            guarded("clSetKernelArg", || {
+                shim().set_arg(
+                    Kernel(kernel),
+                    MirroredSetting::Arg(arg_index),
+                    value,
+                    raw,
+                    |shadow| real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value)),
+                )
             });
-            if let Some(Some(shadows)) = shadow {
-                let mirrored = shadows.set_each(|shadow| {
-                    real!(clSetKernelArg(shadow.0, arg_index, arg_size, arg_value))
-                });
-                mirrored_onto_shadow(kernel, MirroredSetting::Arg(arg_index), mirrored);
-            }
         }
         code
     }
@@ -620,20 +613,15 @@ interposed! {
     ) -> cl_int {
         let code = real!(clSetKernelArgSVMPointer(kernel, arg_index, arg_value));
         if code == CL_SUCCESS {
-            let shadow = guarded("clSetKernelArgSVMPointer", || {
-                shim().shadow_for_arg(
+            guarded("clSetKernelArgSVMPointer", || {
+                shim().set_arg(
                     Kernel(kernel),
-                    arg_index,
+                    MirroredSetting::SvmArg(arg_index),
                     ArgValue::Svm,
                     SetArgRef::Svm(arg_value as usize),
+                    |shadow| real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value)),
                 )
             });
-            if let Some(Some(shadows)) = shadow {
-                let mirrored = shadows.set_each(|shadow| {
-                    real!(clSetKernelArgSVMPointer(shadow.0, arg_index, arg_value))
-                });
-                mirrored_onto_shadow(kernel, MirroredSetting::SvmArg(arg_index), mirrored);
-            }
         }
         code
     }
@@ -653,24 +641,20 @@ interposed! {
             param_value
         ));
         if code == CL_SUCCESS {
-            let shadow = guarded("clSetKernelExecInfo", || {
+            guarded("clSetKernelExecInfo", || {
                 // SAFETY: the real clSetKernelExecInfo accepted the value.
                 let value = unsafe { raw_bytes(param_value, param_value_size) };
-                shim().shadow_for_exec_info(Kernel(kernel), param_name, value)
-            });
-            if let Some(Some(shadows)) = shadow {
-                // The runtime accepted the value for the application's kernel; the shadows,
-                // kernels of the same context, take it as given.
-                let mirrored = shadows.set_each(|shadow| {
+                // The runtime accepted the value for the application's kernel; the
+                // shadows, kernels of the same context, take it as given.
+                shim().set_exec_info(Kernel(kernel), param_name, value, |shadow| {
                     real!(clSetKernelExecInfo(
                         shadow.0,
                         param_name,
                         param_value_size,
                         param_value
                     ))
-                });
-                mirrored_onto_shadow(kernel, MirroredSetting::ExecInfo(param_name), mirrored);
-            }
+                })
+            });
         }
         code
     }

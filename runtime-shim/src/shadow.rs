@@ -4,6 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
+use rustc_hash::FxHashMap;
+
 use annotator::source::ParamKind;
 
 use crate::cl::{Context, Device, Kernel, Mem, NdRange, Program};
@@ -140,7 +142,7 @@ pub(crate) struct ShadowArgs {
     /// Where the kernel's paths depend on its geometry and some arguments alone: the
     /// first launch (its index in the report) of each [`PathKey`] seen, at most
     /// [`MAX_PATH_KEYS`].
-    pub(crate) first_of: HashMap<PathKey, usize>,
+    pub(crate) first_of: FxHashMap<PathKey, usize>,
     /// The last launch's [`PathKey`], its memory kept for the next.
     pub(crate) last_key: PathKey,
 }

@@ -5,7 +5,7 @@
 //! blocks and line texts, once ([`ProgramProfile`]); [`Report::line_profiles`] turns them
 //! into per-line executions and cycles.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -432,30 +432,48 @@ impl Report {
 
     /// Simulated launches grouped by kernel and configuration, in order of first launch.
     pub fn summaries(&self) -> Vec<KernelSummary> {
-        let mut order: Vec<(String, String)> = Vec::new();
-        let mut rows: BTreeMap<(String, String), KernelSummary> = BTreeMap::new();
+        // Grouped by what the configuration is made of, so that a run of a million
+        // launches formats a string per row, not per launch.
+        type Group<'a> = (&'a str, u32, [u64; 3], [u64; 3], bool);
+        let mut row_of: HashMap<Group<'_>, usize> = HashMap::new();
+        // The rows by what the table shows of them (groups that print alike are one row).
+        let mut row_named: HashMap<(String, String), usize> = HashMap::new();
+        let mut rows: Vec<(KernelSummary, &Estimate)> = Vec::new();
         for l in &self.launches {
             let Some(e) = l.estimate() else { continue };
-            let key = (l.kernel.to_string(), l.configuration());
-            let row = rows.entry(key.clone()).or_insert_with(|| {
-                order.push(key);
-                KernelSummary {
-                    kernel: l.kernel.to_string(),
-                    configuration: l.configuration(),
-                    launches: 0,
-                    total_cycles: 0,
-                    total_micros: 0.0,
-                    bound: String::new(),
-                    occupancy: String::new(),
-                }
+            let group = (&*l.kernel, l.work_dim, l.global, l.local, l.local_chosen);
+            let row = *row_of.entry(group).or_insert_with(|| {
+                let named = (l.kernel.to_string(), l.configuration());
+                *row_named.entry(named.clone()).or_insert_with(|| {
+                    let summary = KernelSummary {
+                        kernel: named.0,
+                        configuration: named.1,
+                        launches: 0,
+                        total_cycles: 0,
+                        total_micros: 0.0,
+                        bound: String::new(),
+                        occupancy: String::new(),
+                    };
+                    rows.push((summary, e));
+                    rows.len() - 1
+                })
             });
-            row.launches += 1;
-            row.total_cycles += e.cycles;
-            row.total_micros += e.micros;
-            row.bound = e.bound.clone();
-            row.occupancy = format!("{}/SM ({})", e.work_groups_per_sm, e.occupancy_limiter);
+            let (summary, last) = &mut rows[row];
+            summary.launches += 1;
+            summary.total_cycles += e.cycles;
+            summary.total_micros += e.micros;
+            *last = e;
         }
-        order.into_iter().filter_map(|k| rows.remove(&k)).collect()
+        rows.into_iter()
+            .map(|(mut summary, last)| {
+                summary.bound = last.bound.clone();
+                summary.occupancy = format!(
+                    "{}/SM ({})",
+                    last.work_groups_per_sm, last.occupancy_limiter
+                );
+                summary
+            })
+            .collect()
     }
 
     /// Launches not simulated, grouped by kernel and reason, with their counts.
@@ -485,9 +503,8 @@ impl Report {
                 Outcome::NotSimulated { .. } => None,
             };
             if let Some(note) = note {
-                let row = (l.kernel.to_string(), note.clone());
-                if !out.contains(&row) {
-                    out.push(row);
+                if !out.iter().any(|(k, n)| **k == *l.kernel && n == note) {
+                    out.push((l.kernel.to_string(), note.clone()));
                 }
             }
         }

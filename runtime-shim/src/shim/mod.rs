@@ -11,6 +11,8 @@
 //! the shadow, and launches enqueue the shadow.
 
 use std::collections::{HashMap, HashSet};
+
+use rustc_hash::FxHashMap;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -39,15 +41,15 @@ use crate::modelling::{
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
-    ShadowArgs, ShadowKernels, ShadowProgram, WarpsProgram,
+    ShadowArgs, ShadowProgram, WarpsProgram,
 };
 
 #[derive(Default)]
 struct State {
     /// Devices handed out in place of a GPU.
     substitutes: HashSet<Device>,
-    programs: HashMap<Program, ProgramState>,
-    kernels: HashMap<Kernel, KernelState>,
+    programs: FxHashMap<Program, ProgramState>,
+    kernels: FxHashMap<Kernel, KernelState>,
 }
 
 struct Worker {

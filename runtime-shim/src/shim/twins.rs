@@ -329,16 +329,25 @@ impl Shim {
         })
     }
 
-    /// The shadow an argument setting must be mirrored onto, if any; notes the size of
-    /// `__local` arguments and of the buffers bound to buffer arguments.
-    pub fn shadow_for_arg(
+    /// Repeats an argument setting the runtime accepted on the kernel's shadows with
+    /// `mirror` (`setting` says which), where the kernel has a shadow; notes the size of
+    /// `__local` arguments and of the buffers bound to buffer arguments. A failure keeps
+    /// the launches unannotated until the application sets the same thing again and that
+    /// mirrors.
+    pub fn set_arg(
         &self,
         kernel: Kernel,
-        index: u32,
+        setting: MirroredSetting,
         value: ArgValue,
         raw: SetArgRef<'_>,
-    ) -> Option<ShadowKernels> {
-        let shadow = self.shadow_of(kernel)?;
+        mirror: impl Fn(Kernel) -> i32,
+    ) {
+        let Some(shadow) = self.shadow_of(kernel) else {
+            return;
+        };
+        let Some(index) = setting.arg() else {
+            return;
+        };
         let mut args = lock(&shadow.args);
         args.remember(&shadow, index, raw);
         if let ArgValue::Null(size) = value {
@@ -356,31 +365,28 @@ impl Shim {
             };
             args.buffers.insert(index, buffer);
         }
-        Some(args.kernels(&shadow))
+        let code = args.kernels(&shadow).set_each(mirror);
+        args.mirrored(setting, code);
     }
 
-    /// The shadow a `clSetKernelExecInfo` must be mirrored onto, if any.
-    pub fn shadow_for_exec_info(
+    /// Repeats a `clSetKernelExecInfo` the runtime accepted on the kernel's shadows with
+    /// `mirror`, as [`Shim::set_arg`] does.
+    pub fn set_exec_info(
         &self,
         kernel: Kernel,
         param: u32,
         value: &[u8],
-    ) -> Option<ShadowKernels> {
-        let shadow = self.shadow_of(kernel)?;
+        mirror: impl Fn(Kernel) -> i32,
+    ) {
+        let Some(shadow) = self.shadow_of(kernel) else {
+            return;
+        };
         let mut args = lock(&shadow.args);
         if shadow.copy.is_some() {
             args.exec_info.insert(param, value.to_vec());
         }
-        Some(args.kernels(&shadow))
-    }
-
-    /// Mirroring `setting` onto `kernel`'s shadow gave `code`: a failure keeps the launches
-    /// unannotated until the application sets the same thing again and that mirrors.
-    pub fn shadow_arg_mirrored(&self, kernel: Kernel, setting: MirroredSetting, code: i32) {
-        let Some(shadow) = self.shadow_of(kernel) else {
-            return;
-        };
-        lock(&shadow.args).mirrored(setting, code);
+        let code = args.kernels(&shadow).set_each(mirror);
+        args.mirrored(MirroredSetting::ExecInfo(param), code);
     }
 
     fn shadow_of(&self, kernel: Kernel) -> Option<Arc<Shadow>> {
