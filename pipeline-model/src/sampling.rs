@@ -205,12 +205,12 @@ pub fn measure(
     })
 }
 
-/// Moves the cycles and usage of every record in `timing` (`[t, usage.., ..]`, `width`
-/// values each, in units of `1 / usage_scale` cycles for the usage) from what `access`
-/// was charged to what `measured` says the warps did, for as many executions as each
-/// work-item's counter in `samples` (`sample_stride` values per record, the executions at
-/// `slot`) says it ran. Where the L1 serves the access, it also saves the latency beyond
-/// the L1's and moves no bytes past the L1 (the resources `memory_sides`).
+/// Moves the cycles and usage of every record in `timing` (`[t, usage.., ..]`, the first
+/// `width` of each `timing_stride` values, in units of `1 / usage_scale` cycles for the
+/// usage) from what `access` was charged to what `measured` says the warps did, for as
+/// many executions as `runs` says each record's work-item ran it. Where the L1 serves the
+/// access, it also saves the latency beyond the L1's and moves no bytes past the L1 (the
+/// resources `memory_sides`).
 #[allow(clippy::too_many_arguments)]
 pub fn correct(
     access: &SampledAccess,
@@ -218,10 +218,9 @@ pub fn correct(
     usage_scale: u64,
     memory_sides: &[usize],
     timing: &mut [u64],
+    timing_stride: usize,
     width: usize,
-    samples: &[u64],
-    sample_stride: usize,
-    slot: usize,
+    runs: &[u64],
 ) {
     let fewer = access.charged_transactions - measured.transactions;
     let fewer_sectors = access.charged_sectors - measured.sectors;
@@ -253,14 +252,11 @@ pub fn correct(
         .enumerate()
         .filter(|(_, by)| *by != 0.0)
         .collect();
-    for (rec, sample) in timing
-        .chunks_exact_mut(width)
-        .zip(samples.chunks_exact(sample_stride))
-    {
-        let runs = sample[slot] as f64;
-        if runs == 0.0 {
+    for (rec, &runs) in timing.chunks_exact_mut(timing_stride).zip(runs) {
+        if runs == 0 {
             continue;
         }
+        let runs = runs as f64;
         for &(v, by) in &moved {
             rec[v] = adjust(rec[v], runs * by);
         }
@@ -307,11 +303,40 @@ impl SampledLaunch<'_> {
         Some(l1.saturating_sub(groups * self.resources.local_memory_bytes))
     }
 
+    /// What the warps did at `access`, whose counters are at `slot` of each `stride`-value
+    /// record of `records`, and how many times each record's work-item ran it; `None`:
+    /// never run, or counters past the record's end (which a layout from elsewhere may
+    /// give).
+    fn measured_at(
+        &self,
+        access: &SampledAccess,
+        records: &[u64],
+        stride: usize,
+        slot: usize,
+    ) -> Option<(Measured, Vec<u64>)> {
+        if slot + COUNTERS > stride {
+            return None;
+        }
+        let warp_size = u64::from(self.arch.warp_size);
+        let mut measured = measure(access, self.geometry, warp_size, records, stride, slot)?;
+        let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
+        measured.l1_resident =
+            access.l1_cycles > 0.0 && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
+        let runs = records.iter().skip(slot).step_by(stride).copied().collect();
+        Some((measured, runs))
+    }
+
+    fn memory_sides(&self) -> Vec<usize> {
+        [self.arch.l2_resource(), self.arch.dram_resource()]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
     /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
     /// for every access of `accesses` (each with the index of its first counter in a
     /// record of `records`, `stride` values each), from what the warps did there; returns
-    /// what they did, per access (`None`: never run, or counters past the record's end,
-    /// which a layout from elsewhere may give).
+    /// what they did, per access (`None`: never run, or counters past the record's end).
     pub fn correct_all(
         &self,
         accesses: &[(usize, SampledAccess)],
@@ -320,33 +345,51 @@ impl SampledLaunch<'_> {
         timing: &mut [u64],
         width: usize,
     ) -> Vec<Option<Measured>> {
-        let warp_size = u64::from(self.arch.warp_size);
-        let l1_left = self.l1_left();
-        let memory_sides: Vec<usize> = [self.arch.l2_resource(), self.arch.dram_resource()]
-            .into_iter()
-            .flatten()
-            .collect();
+        let memory_sides = self.memory_sides();
         accesses
             .iter()
             .map(|(slot, access)| {
-                if slot + COUNTERS > stride {
-                    return None;
-                }
-                let mut measured =
-                    measure(access, self.geometry, warp_size, records, stride, *slot)?;
-                let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
-                measured.l1_resident =
-                    access.l1_cycles > 0.0 && buffer.zip(l1_left).is_some_and(|(b, l1)| b <= l1);
+                let (measured, runs) = self.measured_at(access, records, stride, *slot)?;
+                let scale = self.usage_scale;
                 correct(
                     access,
                     &measured,
-                    self.usage_scale,
+                    scale,
                     &memory_sides,
                     timing,
                     width,
+                    width,
+                    &runs,
+                );
+                Some(measured)
+            })
+            .collect()
+    }
+
+    /// [`SampledLaunch::correct_all`] on the first `width` values of each record of
+    /// `records` itself.
+    pub fn correct_all_in_place(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &mut [u64],
+        stride: usize,
+        width: usize,
+    ) -> Vec<Option<Measured>> {
+        let memory_sides = self.memory_sides();
+        accesses
+            .iter()
+            .map(|(slot, access)| {
+                let (measured, runs) = self.measured_at(access, records, stride, *slot)?;
+                let scale = self.usage_scale;
+                correct(
+                    access,
+                    &measured,
+                    scale,
+                    &memory_sides,
                     records,
                     stride,
-                    *slot,
+                    width,
+                    &runs,
                 );
                 Some(measured)
             })
@@ -376,6 +419,30 @@ pub fn timing_records<'r>(
         .collect();
     let measured = launch.correct_all(samples, records, stride, &mut timing, width);
     (Cow::Owned(timing), measured)
+}
+
+/// [`timing_records`] in `records` itself, where nothing else needs them as they are: a
+/// large launch's records are megabytes, and a corrected copy of them fresh memory. The
+/// first `width` values of each record, corrected, end up packed at the start of
+/// `records`; returns how many values that is, and what the warps did at each access.
+pub fn timing_records_in_place(
+    records: &mut [u64],
+    stride: usize,
+    width: usize,
+    samples: &[(usize, SampledAccess)],
+    launch: &SampledLaunch<'_>,
+) -> (usize, Vec<Option<Measured>>) {
+    if width >= stride {
+        return (records.len(), vec![None; samples.len()]);
+    }
+    let measured = launch.correct_all_in_place(samples, records, stride, width);
+    let count = records.len() / stride;
+    // Each record moves to an earlier place, or stays: front to back overwrites nothing
+    // still to be moved.
+    for i in 0..count {
+        records.copy_within(i * stride..i * stride + width, i * width);
+    }
+    (count * width, measured)
 }
 
 #[cfg(test)]
@@ -506,7 +573,8 @@ mod tests {
         assert_eq!(m.transactions, 2.0);
         assert_eq!(m.sectors, 5.0);
         let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-        correct(&access(false), &m, 2, &[], &mut timing, 3, &data, 6, 3);
+        let runs: Vec<u64> = data.iter().skip(3).step_by(6).copied().collect();
+        correct(&access(false), &m, 2, &[], &mut timing, 3, 3, &runs);
         // Five executions, 30 requests and 27 sectors fewer each: 2 cycles a request, and
         // usage 1 a request plus 0.5 a sector (x 2 units a cycle).
         assert_eq!(timing[0], 1000 - 5 * 60);
@@ -542,7 +610,8 @@ mod tests {
         let m = measure(&a, &g, 32, &data, 6, 3).unwrap();
         assert_eq!(m.transactions, 32.0);
         let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-        correct(&a, &m, 1, &[], &mut timing, 3, &data, 6, 3);
+        let runs: Vec<u64> = data.iter().skip(3).step_by(6).copied().collect();
+        correct(&a, &m, 1, &[], &mut timing, 3, 3, &runs);
         assert_eq!(timing[0], 1000 + 5 * 31 * 2);
         assert_eq!(timing[2], 10_000 + 5 * 31);
     }

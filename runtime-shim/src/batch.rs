@@ -110,10 +110,11 @@ impl Arena {
         })
     }
 
-    /// The records the launch in `slot` left: its first `words` values.
-    pub fn records(&self, slot: usize, words: usize) -> &[u64] {
+    /// The records the launch in `slot` left: its first `words` values (the model's, to
+    /// correct where they are).
+    pub fn records_mut(&mut self, slot: usize, words: usize) -> &mut [u64] {
         let start = self.start + slot * self.key.slot_bytes / 8;
-        &self.host[start..start + words]
+        &mut self.host[start..start + words]
     }
 
     fn bytes(&self) -> usize {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use annotator::sidecar::ProfileLayout;
-use pipeline_model::sampling::{timing_records, SampledLaunch};
+use pipeline_model::sampling::{timing_records, timing_records_in_place, SampledLaunch};
 use pipeline_model::{
     estimate, estimate_summarized, Architecture, Grain, KernelEstimate, KernelResources,
     LaunchGeometry, LaunchSummary, Measured, ModelError, Records, SampledAccess,
@@ -203,6 +203,28 @@ pub(crate) struct Modelled {
     pub(crate) points: Arc<Vec<Outcome>>,
 }
 
+impl Modelled {
+    fn of(
+        p: &Pending,
+        records: u128,
+        outcome: &Outcome,
+        profile: Option<LaunchProfile>,
+        points: Arc<Vec<Outcome>>,
+    ) -> Modelled {
+        Modelled {
+            model: Arc::clone(&p.model),
+            grain: p.grain,
+            geometry: p.geometry,
+            resources: p.resources,
+            buffer_bytes: p.buffer_bytes.clone(),
+            records,
+            outcome: outcome.clone(),
+            profile,
+            points,
+        }
+    }
+}
+
 /// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
 /// under besides the shim's own, and what came of each launch there.
 pub(crate) struct Sweep {
@@ -296,7 +318,7 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub(crate) fn model_batch(
     arch: Option<&Architecture>,
     sweep: Option<&Sweep>,
-    batch: &Batch<Pending>,
+    batch: &mut Batch<Pending>,
     report: &Mutex<Report>,
     last: &mut HashMap<*const KernelModel, Modelled>,
     stats: &Stats,
@@ -305,7 +327,10 @@ pub(crate) fn model_batch(
     let read = batch.read.wait();
     Stats::add(&stats.wait_ns, start);
     let mut done = Vec::with_capacity(batch.launches.len());
-    for (slot, p) in &batch.launches {
+    let Batch {
+        arena, launches, ..
+    } = batch;
+    for (slot, p) in launches.iter() {
         if let Err(e) = read {
             let outcome = Outcome::NotSimulated {
                 reason: format!("reading the records back: {e}"),
@@ -313,7 +338,7 @@ pub(crate) fn model_batch(
             done.push((p, outcome, None, Arc::new(Vec::new())));
             continue;
         }
-        let records = batch.arena.records(*slot, p.words);
+        let records = arena.records_mut(*slot, p.words);
         let hash = xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(records));
         let key = Arc::as_ptr(&p.model);
         if let Some(m) = last.get(&key) {
@@ -330,21 +355,19 @@ pub(crate) fn model_batch(
             }
         }
         let modelling = Instant::now();
-        // A bug in the model loses this launch's estimate, not every later one: the
-        // thread goes on, and the report says why.
-        let guarded = |arch: Option<&Architecture>| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| model(arch, p, records)))
-                .unwrap_or_else(|panic| Outcome::NotSimulated {
-                    reason: format!(
-                        "the model failed on this launch (a bug in srcsim: {})",
-                        panic
-                            .downcast_ref::<String>()
-                            .map(String::as_str)
-                            .or_else(|| panic.downcast_ref::<&str>().copied())
-                            .unwrap_or("no message")
-                    ),
-                })
-        };
+        // A sweep models the records as they came under each of its points, and a profile
+        // reads them after the model: without either, the model corrects them in place.
+        if sweep.is_none() && p.model.profile.is_none() {
+            let outcome = guarded(|| model(arch, p, RecordsIn::Owned(records)));
+            Stats::add(&stats.model_ns, modelling);
+            stats.modelled.fetch_add(1, Ordering::Relaxed);
+            last.insert(key, Modelled::of(p, hash, &outcome, None, Arc::default()));
+            done.push((p, outcome, None, Arc::default()));
+            continue;
+        }
+        let records = &*records;
+        let guarded =
+            |arch: Option<&Architecture>| guarded(|| model(arch, p, RecordsIn::Shared(records)));
         let outcome = guarded(arch);
         // The same records under each of the sweep's architectures.
         let points: Arc<Vec<Outcome>> = Arc::new(
@@ -367,17 +390,7 @@ pub(crate) fn model_batch(
         };
         last.insert(
             key,
-            Modelled {
-                model: Arc::clone(&p.model),
-                grain: p.grain,
-                geometry: p.geometry,
-                resources: p.resources,
-                buffer_bytes: p.buffer_bytes.clone(),
-                records: hash,
-                outcome: outcome.clone(),
-                profile: profile.clone(),
-                points: Arc::clone(&points),
-            },
+            Modelled::of(p, hash, &outcome, profile.clone(), Arc::clone(&points)),
         );
         done.push((p, outcome, profile, points));
     }
@@ -469,8 +482,31 @@ pub(crate) fn model_points(
     outcomes.into_iter().flatten().collect()
 }
 
+/// Runs the model: a bug in it loses this launch's estimate, not every later one (the
+/// thread goes on, and the report says why).
+fn guarded(model: impl FnOnce() -> Outcome) -> Outcome {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(model)).unwrap_or_else(|panic| {
+        Outcome::NotSimulated {
+            reason: format!(
+                "the model failed on this launch (a bug in srcsim: {})",
+                panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message")
+            ),
+        }
+    })
+}
+
+/// A launch's records as the model gets them: to read, or its own to correct in place.
+pub(crate) enum RecordsIn<'r> {
+    Shared(&'r [u64]),
+    Owned(&'r mut [u64]),
+}
+
 /// The model's verdict on one launch, given its records.
-pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -> Outcome {
+pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: RecordsIn<'_>) -> Outcome {
     let Some(arch) = arch else {
         return Outcome::NotSimulated {
             reason: "no architecture".to_string(),
@@ -493,11 +529,19 @@ pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: &[u64]) -
     };
     let width = p.model.timing_width;
     // Records reduced to warps are what the model reads (no sampled access, no profile).
-    let (data, measured) = match p.grain {
-        Grain::WorkItem => {
-            timing_records(records, p.model.stride, width, &p.model.samples, &launch)
+    let (stride, samples) = (p.model.stride, &p.model.samples);
+    let (data, measured) = match (p.grain, records) {
+        (Grain::WorkItem, RecordsIn::Shared(r)) => {
+            timing_records(r, stride, width, samples, &launch)
         }
-        Grain::Warp { .. } => (Cow::Borrowed(records), vec![None; p.model.samples.len()]),
+        (Grain::WorkItem, RecordsIn::Owned(r)) => {
+            let (len, measured) = timing_records_in_place(r, stride, width, samples, &launch);
+            (Cow::Borrowed(&r[..len]), measured)
+        }
+        (Grain::Warp { .. }, RecordsIn::Shared(r)) => (Cow::Borrowed(r), vec![None; samples.len()]),
+        (Grain::Warp { .. }, RecordsIn::Owned(r)) => {
+            (Cow::Borrowed(&*r), vec![None; samples.len()])
+        }
     };
     let records = Records {
         data: &data,

@@ -6,7 +6,7 @@
 use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
 use kernel_runner::{from_bytes, record_args, run_kernel, KernelArg, NdRange};
-use pipeline_model::sampling::{timing_records, Measured, SampledLaunch};
+use pipeline_model::sampling::{timing_records, timing_records_in_place, Measured, SampledLaunch};
 use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
 
 const ITEMS: usize = 256;
@@ -90,6 +90,17 @@ fn run(
     let samples = layout.samples_of("gather");
     let (timing, measured) =
         timing_records(&records, stride, layout.timing_width(), &samples, &launch);
+    // The shim corrects a launch's records where they are: the same values, packed.
+    let mut in_place = records.clone();
+    let (len, measured_in_place) = timing_records_in_place(
+        &mut in_place,
+        stride,
+        layout.timing_width(),
+        &samples,
+        &launch,
+    );
+    assert_eq!(&in_place[..len], &timing[..]);
+    assert_eq!(measured_in_place, measured);
     let e = estimate(
         arch,
         &geometry,

@@ -496,9 +496,9 @@ impl Shim {
                 .name("srcsim-model".to_string())
                 .spawn(move || {
                     let mut last: HashMap<*const KernelModel, Modelled> = HashMap::new();
-                    for batch in rx {
+                    for mut batch in rx {
                         let sweep = sweep.as_deref();
-                        model_batch(arch.as_ref(), sweep, &batch, &report, &mut last, &stats);
+                        model_batch(arch.as_ref(), sweep, &mut batch, &report, &mut last, &stats);
                         batch.read.release();
                         batches.recycle(batch.arena);
                     }
