@@ -204,6 +204,7 @@ pub(crate) struct Modelled {
 }
 
 impl Modelled {
+    /// Launch `p`, whose records hash to `records`, and what came of it.
     fn of(
         p: &Pending,
         records: u128,
@@ -366,13 +367,13 @@ pub(crate) fn model_batch(
             continue;
         }
         let records = &*records;
-        let guarded =
+        let model_under =
             |arch: Option<&Architecture>| guarded(|| model(arch, p, RecordsIn::Shared(records)));
-        let outcome = guarded(arch);
+        let outcome = model_under(arch);
         // The same records under each of the sweep's architectures.
         let points: Arc<Vec<Outcome>> = Arc::new(
             sweep
-                .map(|s| model_points(s, arch, p, records, &guarded))
+                .map(|s| model_points(s, arch, p, records, &model_under))
                 .unwrap_or_default(),
         );
         Stats::add(&stats.model_ns, modelling);

@@ -593,24 +593,17 @@ impl Generation<'_> {
         for a in 0..arms {
             let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", resources + 1 + a);
         }
-        // One statement per counter, never a loop: an array of the private state indexed
-        // at run time keeps the compiler from splitting the state into registers, and
-        // PoCL then keeps every work-item's whole state in memory across barriers (the
-        // twin of a scan with 17 barriers ran 1.5 times slower for it).
-        if layout.profiled {
-            for i in 0..counters {
-                let _ = writeln!(
-                    functions,
-                    "    rec[{}] = s->p[{i}];",
-                    resources + 1 + arms + i
-                );
-            }
-        }
-        for i in 0..samples {
+        // A statement per counter, no loop: a run-time index into the private state keeps
+        // it out of registers, and PoCL then keeps it in memory across barriers.
+        let profile = (0..counters)
+            .filter(|_| layout.profiled)
+            .map(|i| ('p', i, arms + i));
+        let sampled = (0..samples).map(|i| ('x', i, arms + counters + i));
+        for (array, i, at) in profile.chain(sampled) {
             let _ = writeln!(
                 functions,
-                "    rec[{}] = s->x[{i}];",
-                resources + 1 + arms + counters + i
+                "    rec[{}] = s->{array}[{i}];",
+                resources + 1 + at
             );
         }
         functions.push_str("}\n");
