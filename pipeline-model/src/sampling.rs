@@ -222,6 +222,23 @@ pub fn correct(
     width: usize,
     runs: &[u64],
 ) {
+    let moved = moves(access, measured, usage_scale, memory_sides, width);
+    for (rec, &runs) in timing.chunks_exact_mut(timing_stride).zip(runs) {
+        apply(rec, runs, &moved);
+    }
+}
+
+/// The values of a record one execution of `access` moves (their index in the record:
+/// 0 for the cycles, then the usage), and by how much: a shared access moves none of
+/// the memory side's, a global one none of the shared banks' (the rest would each cost a
+/// rounding a record).
+fn moves(
+    access: &SampledAccess,
+    measured: &Measured,
+    usage_scale: u64,
+    memory_sides: &[usize],
+    width: usize,
+) -> Vec<(usize, f64)> {
     let fewer = access.charged_transactions - measured.transactions;
     let fewer_sectors = access.charged_sectors - measured.sectors;
     let scale = usage_scale as f64;
@@ -229,7 +246,7 @@ pub fn correct(
     if measured.l1_resident {
         cycles += access.l1_cycles;
     }
-    let usage: Vec<f64> = access
+    let usage = access
         .usage_per_transaction
         .iter()
         .zip(&access.usage_per_sector)
@@ -241,25 +258,23 @@ pub fn correct(
             } else {
                 (t * fewer + s * fewer_sectors) * scale
             }
-        })
-        .collect();
-    let adjust = |v: u64, by: f64| -> u64 { round_half_away(v as f64 - by).max(0.0) as u64 };
-    // The values that move: a shared access moves none of the memory side's, a global
-    // one none of the shared banks' (the rest would each cost a rounding a record).
-    let moved: Vec<(usize, f64)> = std::iter::once(cycles)
+        });
+    std::iter::once(cycles)
         .chain(usage)
         .take(width)
         .enumerate()
         .filter(|(_, by)| *by != 0.0)
-        .collect();
-    for (rec, &runs) in timing.chunks_exact_mut(timing_stride).zip(runs) {
-        if runs == 0 {
-            continue;
-        }
-        let runs = runs as f64;
-        for &(v, by) in &moved {
-            rec[v] = adjust(rec[v], runs * by);
-        }
+        .collect()
+}
+
+/// Moves `rec`'s values `moved` for `runs` executions.
+fn apply(rec: &mut [u64], runs: u64, moved: &[(usize, f64)]) {
+    if runs == 0 {
+        return;
+    }
+    let runs = runs as f64;
+    for &(v, by) in moved {
+        rec[v] = round_half_away(rec[v] as f64 - runs * by).max(0.0) as u64;
     }
 }
 
@@ -304,16 +319,15 @@ impl SampledLaunch<'_> {
     }
 
     /// What the warps did at `access`, whose counters are at `slot` of each `stride`-value
-    /// record of `records`, and how many times each record's work-item ran it; `None`:
-    /// never run, or counters past the record's end (which a layout from elsewhere may
-    /// give).
+    /// record of `records`; `None`: never run, or counters past the record's end (which a
+    /// layout from elsewhere may give).
     fn measured_at(
         &self,
         access: &SampledAccess,
         records: &[u64],
         stride: usize,
         slot: usize,
-    ) -> Option<(Measured, Vec<u64>)> {
+    ) -> Option<Measured> {
         if slot + COUNTERS > stride {
             return None;
         }
@@ -322,8 +336,7 @@ impl SampledLaunch<'_> {
         let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
         measured.l1_resident =
             access.l1_cycles > 0.0 && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
-        let runs = records.iter().skip(slot).step_by(stride).copied().collect();
-        Some((measured, runs))
+        Some(measured)
     }
 
     fn memory_sides(&self) -> Vec<usize> {
@@ -349,7 +362,13 @@ impl SampledLaunch<'_> {
         accesses
             .iter()
             .map(|(slot, access)| {
-                let (measured, runs) = self.measured_at(access, records, stride, *slot)?;
+                let measured = self.measured_at(access, records, stride, *slot)?;
+                let runs: Vec<u64> = records
+                    .iter()
+                    .skip(*slot)
+                    .step_by(stride)
+                    .copied()
+                    .collect();
                 let scale = self.usage_scale;
                 correct(
                     access,
@@ -367,7 +386,9 @@ impl SampledLaunch<'_> {
     }
 
     /// [`SampledLaunch::correct_all`] on the first `width` values of each record of
-    /// `records` itself.
+    /// `records` itself, every access's correction in one pass over the records (each
+    /// access's counters lie past `width`, so that what the warps did is measured from
+    /// the records as they came).
     pub fn correct_all_in_place(
         &self,
         accesses: &[(usize, SampledAccess)],
@@ -376,24 +397,22 @@ impl SampledLaunch<'_> {
         width: usize,
     ) -> Vec<Option<Measured>> {
         let memory_sides = self.memory_sides();
-        accesses
+        let mut corrections: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
+        let measured = accesses
             .iter()
             .map(|(slot, access)| {
-                let (measured, runs) = self.measured_at(access, records, stride, *slot)?;
-                let scale = self.usage_scale;
-                correct(
-                    access,
-                    &measured,
-                    scale,
-                    &memory_sides,
-                    records,
-                    stride,
-                    width,
-                    &runs,
-                );
+                let measured = self.measured_at(access, records, stride, *slot)?;
+                let moved = moves(access, &measured, self.usage_scale, &memory_sides, width);
+                corrections.push((*slot, moved));
                 Some(measured)
             })
-            .collect()
+            .collect();
+        for rec in records.chunks_exact_mut(stride) {
+            for (slot, moved) in &corrections {
+                apply(rec, rec[*slot], moved);
+            }
+        }
+        measured
     }
 }
 
