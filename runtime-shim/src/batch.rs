@@ -21,9 +21,18 @@
 //!
 //! The records need no clearing between uses: the annotated kernel stores every value of
 //! every work-item's record.
+//!
+//! A program may enqueue far ahead of the device (an LU factorisation's thousand launches
+//! in a few milliseconds), and the records of every launch not yet run must be somewhere:
+//! a budget bounds them ([`Batches::needs_room`], `SRCSIM_RECORDS_MIB`). A launch that
+//! would go past it waits for arenas to come back from the model, as a GPU driver holds
+//! a program whose queue is full; where none comes back for a while (a launch gated on a
+//! user event the program sets later), or once the program makes a user event, launches
+//! stop waiting for good, so that the shim never holds a program up on itself.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::cl::{ClError, Context, Device, Event, Mem, Queue};
 
@@ -37,6 +46,12 @@ const MAX_SLOTS: usize = 256;
 /// every read was a quarter of `heat_steps`' time under the shim).
 const IDLE_PER_KEY: usize = 2;
 const IDLE_BYTES: usize = 32 << 20;
+
+/// How long a launch waits for room with no arena coming back before launches stop waiting
+/// for good: the device is then not running the launches on its own.
+const STALL: Duration = Duration::from_secs(2);
+/// A waiting launch reads the arenas filled meanwhile this often.
+const WAIT_SLICE: Duration = Duration::from_millis(10);
 
 /// Arenas are interchangeable when they are of one context, for one device, with slots
 /// of one size.
@@ -214,17 +229,73 @@ struct Inner<T> {
     /// Contexts the application released (perhaps for good): arenas of theirs that come
     /// back are freed, not kept, until a launch uses the context again.
     retired: HashSet<Context>,
+    /// The most bytes of arenas in use (not idle) before a launch waits for room, and
+    /// whether launches no longer wait.
+    budget: usize,
+    unbounded: bool,
+    /// Arenas that came back so far (a waiting launch's sign of progress).
+    recycled: u64,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<T> Inner<T> {
+    /// The arenas a launch's `bytes` of records go to: slots of that size, rounded to the
+    /// device's sub-buffer alignment.
+    fn key(&mut self, context: Context, device: Device, bytes: usize) -> Result<Key, ClError> {
+        let align = match self.align.get(&device) {
+            Some(a) => *a,
+            None => {
+                let a = device.base_addr_align()?.max(8);
+                self.align.insert(device, a);
+                a
+            }
+        };
+        Ok(Key {
+            context,
+            device,
+            slot_bytes: bytes.max(8).div_ceil(align) * align,
+        })
+    }
+
+    /// The open arena of `key` with a slot left, if any.
+    fn open_slot(&self, key: Key) -> Option<u64> {
+        self.open.get(&key).copied().filter(|id| {
+            self.fillings
+                .get(id)
+                .is_some_and(|f| f.next < f.arena.slots.len())
+        })
+    }
+
+    /// Whether a launch of `key` has room: an idle arena of its key, no arena in use (a
+    /// launch larger than the budget alone), or a new arena of one slot within the budget
+    /// of arenas in use.
+    fn fits(&self, key: Key) -> bool {
+        let in_use = self.alive_bytes - self.idle_bytes;
+        self.idle.get(&key).is_some_and(|a| !a.is_empty())
+            || in_use == 0
+            || in_use + key.slot_bytes <= self.budget
+    }
 }
 
 /// The arenas of the whole process.
 pub struct Batches<T> {
     inner: Mutex<Inner<T>>,
+    /// Signalled when an arena comes back, or launches stop waiting.
+    room: Condvar,
 }
 
-impl<T> Default for Batches<T> {
-    fn default() -> Self {
+impl<T> Batches<T> {
+    /// No arenas yet; launches wait for room beyond `budget` bytes of arenas in use.
+    pub fn new(budget: usize) -> Self {
         Batches {
+            room: Condvar::new(),
             inner: Mutex::new(Inner {
+                budget,
+                unbounded: false,
+                recycled: 0,
                 next_id: 0,
                 open: HashMap::new(),
                 grow: HashMap::new(),
@@ -240,36 +311,72 @@ impl<T> Default for Batches<T> {
             }),
         }
     }
-}
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
+    /// Whether a launch on `device` in `context` with `bytes` of records must wait for
+    /// room ([`Batches::wait_for_room`]): no arena open or idle has a slot for it, and a
+    /// new one would take the arenas in use past the budget.
+    pub fn needs_room(&self, context: Context, device: Device, bytes: usize) -> bool {
+        let mut inner = lock(&self.inner);
+        if inner.unbounded {
+            return false;
+        }
+        let Ok(key) = inner.key(context, device, bytes) else {
+            return false;
+        };
+        inner.open_slot(key).is_none() && !inner.fits(key)
+    }
 
-impl<T> Batches<T> {
+    /// Waits for arenas to come back until a new one for such a launch fits the budget
+    /// (or an idle one has a slot for it), calling `read_filled` every [`WAIT_SLICE`]
+    /// without the lock held (to read arenas other threads have filled since). Where none
+    /// comes back for [`STALL`], launches stop waiting for good: returns false.
+    pub fn wait_for_room(
+        &self,
+        context: Context,
+        device: Device,
+        bytes: usize,
+        read_filled: &mut dyn FnMut(),
+    ) -> bool {
+        let mut inner = lock(&self.inner);
+        let Ok(key) = inner.key(context, device, bytes) else {
+            return true;
+        };
+        let (mut recycled, mut since) = (inner.recycled, Instant::now());
+        while !inner.unbounded && !inner.fits(key) {
+            if inner.recycled != recycled {
+                (recycled, since) = (inner.recycled, Instant::now());
+            }
+            if since.elapsed() >= STALL {
+                inner.unbounded = true;
+                return false;
+            }
+            drop(inner);
+            read_filled();
+            inner = lock(&self.inner);
+            if inner.recycled == recycled && !inner.unbounded {
+                inner = self
+                    .room
+                    .wait_timeout(inner, WAIT_SLICE)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        }
+        true
+    }
+
+    /// No launch waits for room from now on: the program made a user event, and its
+    /// launches may wait on what it does after them.
+    pub fn stop_waiting(&self) {
+        lock(&self.inner).unbounded = true;
+        self.room.notify_all();
+    }
+
     /// A slot for the `bytes` of records of a launch on `device` in `context`.
     pub fn take(&self, context: Context, device: Device, bytes: usize) -> Result<Slot, ClError> {
         let mut inner = lock(&self.inner);
         inner.retired.remove(&context);
-        let align = match inner.align.get(&device) {
-            Some(a) => *a,
-            None => {
-                let a = device.base_addr_align()?.max(8);
-                inner.align.insert(device, a);
-                a
-            }
-        };
-        let key = Key {
-            context,
-            device,
-            slot_bytes: bytes.max(8).div_ceil(align) * align,
-        };
-        let open = inner.open.get(&key).copied().filter(|id| {
-            inner
-                .fillings
-                .get(id)
-                .is_some_and(|f| f.next < f.arena.slots.len())
-        });
+        let key = inner.key(context, device, bytes)?;
+        let open = inner.open_slot(key);
         let id = match open {
             Some(id) => id,
             None => {
@@ -439,6 +546,8 @@ impl<T> Batches<T> {
     /// Takes back an arena whose records have been used: kept for reuse, or freed.
     pub fn recycle(&self, arena: Arena) {
         let mut inner = lock(&self.inner);
+        inner.recycled += 1;
+        self.room.notify_all();
         let bytes = arena.bytes();
         let keep = !inner.retired.contains(&arena.key.context)
             && inner.idle_bytes + bytes <= IDLE_BYTES

@@ -1,6 +1,7 @@
 //! The shim's settings, from the environment: `SRCSIM_ARCH`, `SRCSIM_REPORT`,
 //! `SRCSIM_LOG`, `SRCSIM_TABLE`, `SRCSIM_KEEP_DEVICE_TYPE`, `SRCSIM_PROFILE`, `SRCSIM_SWEEP`,
-//! `SRCSIM_MEASURE_EVERY_LAUNCH` (and `SRCSIM_CACHE_DIR`, read by the cache).
+//! `SRCSIM_MEASURE_EVERY_LAUNCH`, `SRCSIM_RECORDS_MIB` (and `SRCSIM_CACHE_DIR`, read by
+//! the cache).
 
 use std::path::PathBuf;
 
@@ -24,9 +25,20 @@ pub mod env {
     /// `1`: run the annotated kernel at every launch, even where an earlier launch already
     /// left the records it would.
     pub const MEASURE_EVERY_LAUNCH: &str = "SRCSIM_MEASURE_EVERY_LAUNCH";
+    /// The most MiB of records of launches not yet modelled (default
+    /// [`super::DEFAULT_RECORDS_MIB`]): a program that enqueues far ahead of the device
+    /// waits in its launches for room beyond it.
+    pub const RECORDS_MIB: &str = "SRCSIM_RECORDS_MIB";
     /// `libsrcsim.so` for `srcsim run` (else the one beside the executable).
     pub const LIB: &str = "SRCSIM_LIB";
 }
+
+/// MiB of records the launches not yet modelled may hold at once, unless
+/// `SRCSIM_RECORDS_MIB` says otherwise: tens of launches of a million work-items ahead of
+/// the device (records reduced to warps), without the gigabytes a program of thousands of
+/// such launches enqueued at once would otherwise take. An LU factorisation of 512 x 512
+/// (1022 launches) ran fastest with 64 among 16, 64 and 256 (less memory to fault in).
+pub const DEFAULT_RECORDS_MIB: usize = 64;
 
 /// How much the shim says on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -65,6 +77,8 @@ pub struct Config {
     /// earlier launch had the same (`annotator::control`): its estimate is that launch's
     /// either way, so this only checks the analysis, at the cost of speed.
     pub measure_every_launch: bool,
+    /// `SRCSIM_RECORDS_MIB`: the most bytes of records of launches not yet modelled.
+    pub records_budget: usize,
 }
 
 impl Config {
@@ -79,7 +93,7 @@ impl Config {
             Some("debug") => (Level::Debug, None),
             Some(other) => (Level::Warn, Some(other.to_string())),
         };
-        let config = Config {
+        let mut config = Config {
             arch: var(env::ARCH).unwrap_or_else(|| pipeline_model::arch::DEFAULT_ARCH.to_string()),
             report: var(env::REPORT).map(PathBuf::from),
             log,
@@ -88,7 +102,19 @@ impl Config {
             profile: var(env::PROFILE).is_some_and(|v| v != "0"),
             sweep: var(env::SWEEP).map(PathBuf::from),
             measure_every_launch: var(env::MEASURE_EVERY_LAUNCH).is_some_and(|v| v != "0"),
+            records_budget: DEFAULT_RECORDS_MIB << 20,
         };
+        match var(env::RECORDS_MIB).map(|v| v.parse::<usize>()) {
+            None => {}
+            Some(Ok(mib)) if mib > 0 => config.records_budget = mib.saturating_mul(1 << 20),
+            Some(_) => config.log(
+                Level::Warn,
+                &format!(
+                    "{} is not a positive number of MiB; using {DEFAULT_RECORDS_MIB}",
+                    env::RECORDS_MIB
+                ),
+            ),
+        }
         if let Some(bad) = bad_log {
             config.log(
                 Level::Warn,

@@ -336,6 +336,16 @@ interposed! {
     }
 
     /// # Safety
+    /// As `clCreateUserEvent` in the OpenCL 1.2 specification.
+    84 => fn clCreateUserEvent(context: cl_context, errcode_ret: *mut cl_int) -> cl_event {
+        let event = real!(clCreateUserEvent(context, errcode_ret));
+        if !event.is_null() {
+            guarded("clCreateUserEvent", || shim().user_event_created());
+        }
+        event
+    }
+
+    /// # Safety
     /// As `clCreateProgramWithSource` in the OpenCL 1.2 specification.
     26 => fn clCreateProgramWithSource(
         context: cl_context,

@@ -158,6 +158,9 @@ pub(crate) struct Stats {
     /// Launches that left an earlier launch's records: the application's kernel ran, not
     /// the annotated one.
     pub(crate) repeats: AtomicU64,
+    /// Launches that waited for room for their records, and how long in all.
+    pub(crate) room_waits: AtomicU64,
+    pub(crate) room_ns: AtomicU64,
 }
 
 impl Stats {
@@ -171,8 +174,10 @@ impl Stats {
         let launches = get(&self.launches);
         let modelled = get(&self.modelled);
         format!(
-            "{launches} launches annotated, {:.1} µs each in the application's thread; {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
+            "{launches} launches annotated, {:.1} µs each in the application's thread ({} waited for room for their records, {:.1} ms in all); {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
             per(get(&self.launch_ns), launches),
+            get(&self.room_waits),
+            get(&self.room_ns) as f64 / 1e6,
             get(&self.repeats),
             get(&self.batches),
             get(&self.wait_ns) as f64 / 1e6,

@@ -108,6 +108,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("dp_saxpy", 1),
     ("histogram", 1),
     ("match_count", 1),
+    ("gated_launches", 64),
 ];
 
 /// (program, launches it makes, launches the annotated kernels run): programs of
@@ -178,6 +179,52 @@ fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simula
             );
         }
     }
+}
+
+/// How many launches waited for room for their records, from the timing line of
+/// `SRCSIM_LOG=info`.
+fn room_waits(log: &str) -> usize {
+    let (_, after) = log
+        .split_once("each in the application's thread (")
+        .unwrap_or_else(|| panic!("no timing line: {log}"));
+    after.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn launches_past_the_records_budget_wait_for_room_unless_a_user_event_may_gate_them() {
+    // heat_steps measured at every launch enqueues 3000 launches far ahead of the device,
+    // 8.7 MiB of records at most: with 1 MiB allowed, launches wait for the model, and the
+    // estimates are the same.
+    let every = [("SRCSIM_LOG", "info"), ("SRCSIM_MEASURE_EVERY_LAUNCH", "1")];
+    let (free, free_report) = simulated("heat_steps", &[], &every);
+    let (held, held_report) = simulated(
+        "heat_steps",
+        &[],
+        &[every[0], every[1], ("SRCSIM_RECORDS_MIB", "1")],
+    );
+    assert_eq!(held.status.code(), Some(0));
+    assert_eq!(held.stdout, free.stdout);
+    assert_eq!(held_report.launches, free_report.launches);
+    let (free_log, held_log) = (
+        String::from_utf8_lossy(&free.stderr),
+        String::from_utf8_lossy(&held.stderr),
+    );
+    assert_eq!(room_waits(&free_log), 0, "{free_log}");
+    assert!(room_waits(&held_log) > 0, "{held_log}");
+    // gated_launches' first launch waits on a user event the program completes after
+    // enqueueing the rest: a launch held for room would wait for records that cannot
+    // come back until it returns. Having seen the user event, the shim holds none.
+    let before = plain("gated_launches");
+    let (after, report) = simulated(
+        "gated_launches",
+        &[],
+        &[("SRCSIM_LOG", "info"), ("SRCSIM_RECORDS_MIB", "1")],
+    );
+    assert_eq!(after.status.code(), Some(0));
+    assert_eq!(after.stdout, before.stdout);
+    assert_all_simulated("gated_launches", &report, 64);
+    let log = String::from_utf8_lossy(&after.stderr);
+    assert_eq!(room_waits(&log), 0, "{log}");
 }
 
 #[test]

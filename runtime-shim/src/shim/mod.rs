@@ -146,7 +146,7 @@ impl Shim {
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),
-            batches: Arc::new(Batches::default()),
+            batches: Arc::new(Batches::new(config.records_budget)),
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
             deferred: Mutex::new(Vec::new()),
@@ -319,6 +319,7 @@ impl Shim {
                 geometry.work_items()
             ));
         };
+        self.make_room(context, device, bytes);
         let slot = match self.batches.take(context, device, bytes) {
             Ok(s) => s,
             Err(e) => {
@@ -382,6 +383,40 @@ impl Shim {
             self.read_back(full);
         }
         LaunchOutcome::Enqueued(event)
+    }
+
+    /// Holds a launch whose records would take the arenas in use past the budget
+    /// (`SRCSIM_RECORDS_MIB`) until the model has given enough of them back: the
+    /// part-filled arenas are read first, so that every launch already enqueued can come
+    /// back.
+    fn make_room(&self, context: Context, device: Device, bytes: usize) {
+        if !self.batches.needs_room(context, device, bytes) {
+            return;
+        }
+        let start = Instant::now();
+        let mut read_filled = || {
+            for full in self.batches.drain(None) {
+                self.read_back(full);
+            }
+        };
+        read_filled();
+        if !self
+            .batches
+            .wait_for_room(context, device, bytes, &mut read_filled)
+        {
+            self.log(
+                Level::Info,
+                "no records came back for 2 s while a launch waited for room: launches no longer wait (their records may exceed SRCSIM_RECORDS_MIB)",
+            );
+        }
+        self.stats.room_waits.fetch_add(1, Ordering::Relaxed);
+        Stats::add(&self.stats.room_ns, start);
+    }
+
+    /// The application made a user event: its launches may wait on what it does after
+    /// them, so none waits for room in the shim from now on.
+    pub fn user_event_created(&self) {
+        self.batches.stop_waiting();
     }
 
     fn abandon(&self, slot: crate::batch::Slot) {
