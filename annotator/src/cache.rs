@@ -53,7 +53,7 @@ use crate::sidecar::Sidecar;
 /// the macro, not the whole file.
 /// 22: programs built for OpenCL C 1.0 and 1.1 (no `static`) are annotated.
 /// 23: a function also declared in an included file refuses the kernels that run it.
-pub const ANNOTATION_REVISION: &str = "33";
+pub const ANNOTATION_REVISION: &str = "34";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]
@@ -149,6 +149,22 @@ impl AnnotationCache {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
         write_atomically(&path, binary)
+    }
+
+    /// Notes that the program under `parts` is wanted though no binary of it is kept (a
+    /// run that put its build off, and could not build it before exiting, leaves this for
+    /// the next run to build it).
+    pub fn mark_wanted(&self, parts: &[&str]) -> Result<(), AnnotateError> {
+        let path = self.binary_path(parts).with_extension("wanted");
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+        }
+        write_atomically(&path, b"")
+    }
+
+    /// Whether [`AnnotationCache::mark_wanted`] noted the program under `parts`.
+    pub fn is_wanted(&self, parts: &[&str]) -> bool {
+        self.binary_path(parts).with_extension("wanted").is_file()
     }
 
     fn binary_path(&self, parts: &[&str]) -> PathBuf {

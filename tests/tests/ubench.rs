@@ -178,3 +178,56 @@ fn calibrate_measure_times_a_port_and_sets_it_beside_the_table_and_the_predictio
     let predicted = &committed.iter().find(|r| r["run"] == "l2_lat").unwrap()["predicted_cycles"];
     assert_eq!(&m["srcsim_predicted_cycles"], predicted);
 }
+
+/// `shared_bank_conflicts` never releases its context, and its launch's records (65536
+/// work-items) want the copy that reduces them to warps for their size alone: a first run
+/// (empty annotation cache) puts the copies' program off and may not build it at exit
+/// (PoCL's compiler crashed there, under the application's exit, changing its exit
+/// code); the next run builds the copies when it first wants them, and the one after
+/// takes them from the binary kept.
+#[test]
+fn a_first_run_that_puts_off_the_copies_exits_cleanly_and_the_next_builds_them() {
+    let exe = build(&["shared_bank_conflicts"]).join("shared_bank_conflicts");
+    let plain = Command::new(&exe).arg("1").output().unwrap();
+    assert_eq!(plain.status.code(), Some(0));
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("ubench-first-run-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let run = || {
+        Command::new(srcsim())
+            .args(["run", "--arch", "hopper_h100", "--"])
+            .arg(&exe)
+            .arg("1")
+            .env("SRCSIM_CACHE_DIR", &cache)
+            .env("SRCSIM_LOG", "debug")
+            .output()
+            .unwrap()
+    };
+    let logs: Vec<String> = (0..3)
+        .map(|i| {
+            let out = run();
+            let log = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert_eq!(out.status.code(), Some(0), "run {i}: {log}");
+            assert_eq!(text(&out), text(&plain), "run {i}");
+            log
+        })
+        .collect();
+    assert!(
+        logs[0].contains("records stay per work-item on this first run")
+            && !logs[0].contains("copies that reduce records to warps built"),
+        "{}",
+        logs[0]
+    );
+    assert!(
+        logs[1].contains("copies that reduce records to warps built")
+            && !logs[1].contains("records stay per work-item"),
+        "{}",
+        logs[1]
+    );
+    assert!(
+        logs[2].contains("built from the binaries a previous run kept"),
+        "{}",
+        logs[2]
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}

@@ -48,13 +48,14 @@ impl Shim {
         }
         // A copy wanted for the size alone, on a first run: not worth building the
         // copies' program now (most of a second); it is built for the next run when the
-        // application releases the context, or at exit.
+        // application releases the context, else the next run builds it at once.
         if let Some((copies, _)) = shadow.copy.as_ref().filter(|_| !many) {
             let mut deferred = lock(&self.deferred);
             if deferred.iter().any(|d| Arc::ptr_eq(d, copies)) {
                 return own;
             }
-            if !self.copies_ready(copies) {
+            let wanted = || self.wanted_before(&copies.source, &copies.devices, &copies.options);
+            if !self.copies_ready(copies) && !wanted() {
                 deferred.push(Arc::clone(copies));
                 self.log(
                     Level::Debug,
@@ -112,8 +113,11 @@ impl Shim {
         made.ok()
     }
 
-    /// Builds the copies' programs a first run put off (of `context`, or all), so that
-    /// their binaries are kept for the next run; this run has no more use for them.
+    /// Builds the copies' programs a first run put off (of `context`, being released), so
+    /// that their binaries are kept for the next run; this run has no more use for them.
+    /// At exit (`None`) nothing is built: PoCL's compiler may already be torn down by
+    /// then (a crash in clang's file manager, under the application's exit), so the next
+    /// run is told to build them when it first wants them.
     pub(super) fn build_deferred(&self, context: Option<Context>) {
         let now: Vec<Arc<WarpsProgram>> = {
             let mut deferred = lock(&self.deferred);
@@ -124,6 +128,10 @@ impl Shim {
             now
         };
         for copies in now {
+            if context.is_none() {
+                self.mark_wanted(&copies.source, &copies.devices, &copies.options);
+                continue;
+            }
             // Kept with the shadow program like any other build (or the reason it failed).
             let _ = self.warps_program(&copies);
         }

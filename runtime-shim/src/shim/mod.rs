@@ -108,7 +108,8 @@ pub struct Shim {
     /// `SRCSIM_SWEEP`: more architectures to estimate every launch under.
     sweep: Option<Arc<Sweep>>,
     /// Copies' programs a launch wanted on a first run, to build for the next run when
-    /// the application releases their context, or at exit (`Shim::grain`).
+    /// the application releases their context (at exit, only noted for the next run to
+    /// build; `Shim::grain`).
     deferred: Mutex<Vec<Arc<WarpsProgram>>>,
 }
 

@@ -216,6 +216,29 @@ impl Shim {
             .all(|key| self.cache.has_binary(key))
     }
 
+    /// Whether an earlier run wanted the program of `source` built with `options` for
+    /// `devices` and could not build it ([`AnnotationCache::mark_wanted`]).
+    pub(super) fn wanted_before(&self, source: &str, devices: &[Device], options: &str) -> bool {
+        let identities = identities(devices);
+        binary_keys(source, options, &identities)
+            .iter()
+            .any(|key| self.cache.is_wanted(key))
+    }
+
+    /// Notes for the next run that the program of `source` built with `options` for
+    /// `devices` is wanted.
+    pub(super) fn mark_wanted(&self, source: &str, devices: &[Device], options: &str) {
+        let identities = identities(devices);
+        for key in binary_keys(source, options, &identities) {
+            if let Err(e) = self.cache.mark_wanted(&key) {
+                self.log(
+                    Level::Debug,
+                    &format!("noting the copies for the next run: {e}"),
+                );
+            }
+        }
+    }
+
     /// Forgets a program the application is releasing for the last time.
     pub fn program_releasing(&self, program: Program) {
         if program.reference_count() != 1 {

@@ -78,27 +78,38 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 }
 static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
-    size_t lid = __srcsim_local_id();
-    if (lid % warp != 0) return;
+    if ((get_local_id(1) | get_local_id(2)) != 0) return;
     size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t warps = (n + warp - 1) / warp;
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    size_t end = min(lid + warp, n);
-    __global ulong *w = records + (group * ((n + warp - 1) / warp) + lid / warp) * 11;
-    ulong outside = 0, whole = 0, bytes = 0;
-    for (size_t i = lid; i < end; ++i) {
-        ulong t = lanes[i];
-        ulong arms = 0;
-        outside = max(outside, t > arms ? t - arms : (ulong)0);
-        whole = max(whole, t);
-        bytes += lanes[7 * n + i];
-    }
-    w[0] = outside;
-    w[1] = whole;
-    w[10] = bytes;
-    for (uint v = 1; v < 9u; ++v) {
-        ulong m = 0;
-        for (size_t i = lid; i < end; ++i) m = max(m, lanes[v * n + i]);
-        w[v + 1] = m;
+    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
+        size_t end = min((k + 1) * warp, n);
+        __global ulong *w = records + (group * warps + k) * 11;
+        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
+        for (size_t i = k * warp; i < end; ++i) {
+            ulong t = lanes[i];
+            whole = max(whole, t);
+            bytes += lanes[7 * n + i];
+            m1 = max(m1, lanes[1 * n + i]);
+            m2 = max(m2, lanes[2 * n + i]);
+            m3 = max(m3, lanes[3 * n + i]);
+            m4 = max(m4, lanes[4 * n + i]);
+            m5 = max(m5, lanes[5 * n + i]);
+            m6 = max(m6, lanes[6 * n + i]);
+            m7 = max(m7, lanes[7 * n + i]);
+            m8 = max(m8, lanes[8 * n + i]);
+        }
+        w[0] = whole;
+        w[1] = whole;
+        w[2] = m1;
+        w[3] = m2;
+        w[4] = m3;
+        w[5] = m4;
+        w[6] = m5;
+        w[7] = m6;
+        w[8] = m7;
+        w[9] = m8;
+        w[10] = bytes;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_private_array_call(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
