@@ -109,6 +109,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("histogram", 1),
     ("match_count", 1),
     ("gated_launches", 64),
+    ("lu_steps", 1022),
 ];
 
 /// (program, launches it makes, launches the annotated kernels run): programs of
