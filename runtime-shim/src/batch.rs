@@ -78,8 +78,8 @@ pub struct Arena {
 
 impl Arena {
     /// An arena of `count` slots at most (fewer when that many would exceed
-    /// [`ARENA_BYTES`]).
-    fn new(key: Key, count: usize) -> Result<Arena, ClError> {
+    /// [`ARENA_BYTES`]); `device_align` is the key's device's base address alignment.
+    fn new(key: Key, count: usize, device_align: usize) -> Result<Arena, ClError> {
         let count = count.min(ARENA_BYTES / key.slot_bytes).clamp(1, MAX_SLOTS);
         // Sub-buffers must start where every device of the context allows; with one
         // slot there are none.
@@ -98,7 +98,7 @@ impl Arena {
         } else {
             1
         };
-        let (host, start, buffer) = host_buffer(key, count * key.slot_bytes)?;
+        let (host, start, buffer) = host_buffer(key, count * key.slot_bytes, device_align)?;
         let mut slots = Vec::with_capacity(count);
         if count == 1 {
             slots.push(buffer);
@@ -148,9 +148,8 @@ impl Arena {
 }
 
 /// Zeroed host memory of at least `bytes` and a device buffer of `bytes` that uses it,
-/// starting at the first word the device's alignment allows.
-fn host_buffer(key: Key, bytes: usize) -> Result<(Vec<u64>, usize, Mem), ClError> {
-    let align = key.device.base_addr_align()?.max(8);
+/// starting at the first word `align` (the device's, a multiple of 8) allows.
+fn host_buffer(key: Key, bytes: usize, align: usize) -> Result<(Vec<u64>, usize, Mem), ClError> {
     let words = bytes.div_ceil(8);
     let mut host = vec![0u64; words + align / 8];
     let start = (host.as_ptr() as usize).next_multiple_of(align) - host.as_ptr() as usize;
@@ -245,19 +244,22 @@ impl<T> Inner<T> {
     /// The arenas a launch's `bytes` of records go to: slots of that size, rounded to the
     /// device's sub-buffer alignment.
     fn key(&mut self, context: Context, device: Device, bytes: usize) -> Result<Key, ClError> {
-        let align = match self.align.get(&device) {
-            Some(a) => *a,
-            None => {
-                let a = device.base_addr_align()?.max(8);
-                self.align.insert(device, a);
-                a
-            }
-        };
+        let align = self.device_align(device)?;
         Ok(Key {
             context,
             device,
             slot_bytes: bytes.max(8).div_ceil(align) * align,
         })
+    }
+
+    /// `device`'s base address alignment in bytes (at least a word), asked once.
+    fn device_align(&mut self, device: Device) -> Result<usize, ClError> {
+        if let Some(a) = self.align.get(&device) {
+            return Ok(*a);
+        }
+        let a = device.base_addr_align()?.max(8);
+        self.align.insert(device, a);
+        Ok(a)
     }
 
     /// The open arena of `key` with a slot left, if any.
@@ -400,7 +402,8 @@ impl<T> Batches<T> {
                             inner.alive_bytes -= a.bytes();
                             a.release();
                         }
-                        let a = Arena::new(key, wanted)?;
+                        let align = inner.device_align(device)?;
+                        let a = Arena::new(key, wanted, align)?;
                         inner.created += 1;
                         inner.alive_bytes += a.bytes();
                         inner.peak_bytes = inner.peak_bytes.max(inner.alive_bytes);

@@ -11,8 +11,6 @@
 //! the shadow, and launches enqueue the shadow.
 
 use std::collections::{HashMap, HashSet};
-
-use rustc_hash::FxHashMap;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -29,6 +27,7 @@ use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::source::ParamKind;
 use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
+use rustc_hash::FxHashMap;
 
 use crate::batch::{Batch, Batches, Full};
 use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
