@@ -10,7 +10,7 @@
 //! used the first and the last time ([`COUNTERS`]; [`SampledAccess`]). [`measure`] groups
 //! the work-items into warps as the model does and counts, per warp, the distinct 128-byte
 //! lines and 32-byte sectors of the lanes' first addresses and of their last (global), or
-//! the bank-conflict degree (shared), and takes the mean; [`correct`] then moves every
+//! the bank-conflict degree (shared), and takes the mean; [`SampledLaunch::correct_all`] then moves every
 //! work-item's cycles and usage from what was charged to what the warps did, execution
 //! by execution.
 //!
@@ -205,33 +205,13 @@ pub fn measure(
     })
 }
 
-/// Moves the cycles and usage of every record in `timing` (`[t, usage.., ..]`, the first
-/// `width` of each `timing_stride` values, in units of `1 / usage_scale` cycles for the
-/// usage) from what `access` was charged to what `measured` says the warps did, for as
-/// many executions as `runs` says each record's work-item ran it. Where the L1 serves the
-/// access, it also saves the latency beyond the L1's and moves no bytes past the L1 (the
-/// resources `memory_sides`).
-#[allow(clippy::too_many_arguments)]
-pub fn correct(
-    access: &SampledAccess,
-    measured: &Measured,
-    usage_scale: u64,
-    memory_sides: &[usize],
-    timing: &mut [u64],
-    timing_stride: usize,
-    width: usize,
-    runs: &[u64],
-) {
-    let moved = moves(access, measured, usage_scale, memory_sides, width);
-    for (rec, &runs) in timing.chunks_exact_mut(timing_stride).zip(runs) {
-        apply(rec, runs, &moved);
-    }
-}
-
-/// The values of a record one execution of `access` moves (their index in the record:
-/// 0 for the cycles, then the usage), and by how much: a shared access moves none of
-/// the memory side's, a global one none of the shared banks' (the rest would each cost a
-/// rounding a record).
+/// The values of a record (`[t, usage.., ..]`, the usage in units of `1 / usage_scale`
+/// cycles) one execution of `access` moves from what it was charged to what `measured`
+/// says the warps did (their index in the record: 0 for the cycles, then the usage), and
+/// by how much. Where the L1 serves the access, it also saves the latency beyond the L1's
+/// and moves no bytes past the L1 (the resources `memory_sides`). A shared access moves
+/// none of the memory side's values, a global one none of the shared banks' (the rest
+/// would each cost a rounding a record).
 fn moves(
     access: &SampledAccess,
     measured: &Measured,
@@ -267,7 +247,7 @@ fn moves(
         .collect()
 }
 
-/// Moves `rec`'s values `moved` for `runs` executions.
+/// Moves `rec`'s values `moved` ([`moves`]) for `runs` executions.
 fn apply(rec: &mut [u64], runs: u64, moved: &[(usize, f64)]) {
     if runs == 0 {
         return;
@@ -346,58 +326,19 @@ impl SampledLaunch<'_> {
             .collect()
     }
 
-    /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
-    /// for every access of `accesses` (each with the index of its first counter in a
-    /// record of `records`, `stride` values each), from what the warps did there; returns
-    /// what they did, per access (`None`: never run, or counters past the record's end).
-    pub fn correct_all(
+    /// What the warps did at each access of `accesses` (each with the index of its first
+    /// counter in a record of `records`, `stride` values each), and the moves of those
+    /// that ran, with where their executions are counted.
+    #[allow(clippy::type_complexity)]
+    fn corrections(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &[u64],
         stride: usize,
-        timing: &mut [u64],
         width: usize,
-    ) -> Vec<Option<Measured>> {
+    ) -> (Vec<Option<Measured>>, Vec<(usize, Vec<(usize, f64)>)>) {
         let memory_sides = self.memory_sides();
-        accesses
-            .iter()
-            .map(|(slot, access)| {
-                let measured = self.measured_at(access, records, stride, *slot)?;
-                let runs: Vec<u64> = records
-                    .iter()
-                    .skip(*slot)
-                    .step_by(stride)
-                    .copied()
-                    .collect();
-                let scale = self.usage_scale;
-                correct(
-                    access,
-                    &measured,
-                    scale,
-                    &memory_sides,
-                    timing,
-                    width,
-                    width,
-                    &runs,
-                );
-                Some(measured)
-            })
-            .collect()
-    }
-
-    /// [`SampledLaunch::correct_all`] on the first `width` values of each record of
-    /// `records` itself, every access's correction in one pass over the records (each
-    /// access's counters lie past `width`, so that what the warps did is measured from
-    /// the records as they came).
-    pub fn correct_all_in_place(
-        &self,
-        accesses: &[(usize, SampledAccess)],
-        records: &mut [u64],
-        stride: usize,
-        width: usize,
-    ) -> Vec<Option<Measured>> {
-        let memory_sides = self.memory_sides();
-        let mut corrections: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
+        let mut corrections = Vec::new();
         let measured = accesses
             .iter()
             .map(|(slot, access)| {
@@ -407,6 +348,45 @@ impl SampledLaunch<'_> {
                 Some(measured)
             })
             .collect();
+        (measured, corrections)
+    }
+
+    /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
+    /// for every access of `accesses` (each with the index of its first counter in a
+    /// record of `records`, `stride` values each), from what the warps did there, each
+    /// access in turn in one pass over the records; returns what they did, per access
+    /// (`None`: never run, or counters past the record's end).
+    pub fn correct_all(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &[u64],
+        stride: usize,
+        timing: &mut [u64],
+        width: usize,
+    ) -> Vec<Option<Measured>> {
+        let (measured, corrections) = self.corrections(accesses, records, stride, width);
+        for (rec, raw) in timing
+            .chunks_exact_mut(width)
+            .zip(records.chunks_exact(stride))
+        {
+            for (slot, moved) in &corrections {
+                apply(rec, raw[*slot], moved);
+            }
+        }
+        measured
+    }
+
+    /// [`SampledLaunch::correct_all`] on the first `width` values of each record of
+    /// `records` itself (each access's counters lie past `width`, so that what the warps
+    /// did is measured from the records as they came).
+    pub fn correct_all_in_place(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &mut [u64],
+        stride: usize,
+        width: usize,
+    ) -> Vec<Option<Measured>> {
+        let (measured, corrections) = self.corrections(accesses, records, stride, width);
         for rec in records.chunks_exact_mut(stride) {
             for (slot, moved) in &corrections {
                 apply(rec, rec[*slot], moved);
@@ -592,8 +572,10 @@ mod tests {
         assert_eq!(m.transactions, 2.0);
         assert_eq!(m.sectors, 5.0);
         let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-        let runs: Vec<u64> = data.iter().skip(3).step_by(6).copied().collect();
-        correct(&access(false), &m, 2, &[], &mut timing, 3, 3, &runs);
+        let moved = moves(&access(false), &m, 2, &[], 3);
+        for (rec, raw) in timing.chunks_exact_mut(3).zip(data.chunks_exact(6)) {
+            apply(rec, raw[3], &moved);
+        }
         // Five executions, 30 requests and 27 sectors fewer each: 2 cycles a request, and
         // usage 1 a request plus 0.5 a sector (x 2 units a cycle).
         assert_eq!(timing[0], 1000 - 5 * 60);
@@ -629,8 +611,10 @@ mod tests {
         let m = measure(&a, &g, 32, &data, 6, 3).unwrap();
         assert_eq!(m.transactions, 32.0);
         let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-        let runs: Vec<u64> = data.iter().skip(3).step_by(6).copied().collect();
-        correct(&a, &m, 1, &[], &mut timing, 3, 3, &runs);
+        let moved = moves(&a, &m, 1, &[], 3);
+        for (rec, raw) in timing.chunks_exact_mut(3).zip(data.chunks_exact(6)) {
+            apply(rec, raw[3], &moved);
+        }
         assert_eq!(timing[0], 1000 + 5 * 31 * 2);
         assert_eq!(timing[2], 10_000 + 5 * 31);
     }

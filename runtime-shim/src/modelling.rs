@@ -208,29 +208,6 @@ pub(crate) struct Modelled {
     pub(crate) points: Arc<Vec<Outcome>>,
 }
 
-impl Modelled {
-    /// Launch `p`, whose records hash to `records`, and what came of it.
-    fn of(
-        p: &Pending,
-        records: u128,
-        outcome: &Outcome,
-        profile: Option<LaunchProfile>,
-        points: Arc<Vec<Outcome>>,
-    ) -> Modelled {
-        Modelled {
-            model: Arc::clone(&p.model),
-            grain: p.grain,
-            geometry: p.geometry,
-            resources: p.resources,
-            buffer_bytes: p.buffer_bytes.clone(),
-            records,
-            outcome: outcome.clone(),
-            profile,
-            points,
-        }
-    }
-}
-
 /// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
 /// under besides the shim's own, and what came of each launch there.
 pub(crate) struct Sweep {
@@ -363,24 +340,18 @@ pub(crate) fn model_batch(
         let modelling = Instant::now();
         // A sweep models the records as they came under each of its points, and a profile
         // reads them after the model: without either, the model corrects them in place.
-        if sweep.is_none() && p.model.profile.is_none() {
-            let outcome = guarded(|| model(arch, p, RecordsIn::Owned(records)));
-            Stats::add(&stats.model_ns, modelling);
-            stats.modelled.fetch_add(1, Ordering::Relaxed);
-            last.insert(key, Modelled::of(p, hash, &outcome, None, Arc::default()));
-            done.push((p, outcome, None, Arc::default()));
-            continue;
-        }
-        let records = &*records;
-        let model_under =
-            |arch: Option<&Architecture>| guarded(|| model(arch, p, RecordsIn::Shared(records)));
-        let outcome = model_under(arch);
-        // The same records under each of the sweep's architectures.
-        let points: Arc<Vec<Outcome>> = Arc::new(
-            sweep
-                .map(|s| model_points(s, arch, p, records, &model_under))
-                .unwrap_or_default(),
-        );
+        let (outcome, points) = if sweep.is_none() && p.model.profile.is_none() {
+            let outcome = guarded(|| model(arch, p, RecordsIn::Owned(&mut *records)));
+            (outcome, Arc::default())
+        } else {
+            let records = &*records;
+            let model_under = |arch: Option<&Architecture>| {
+                guarded(|| model(arch, p, RecordsIn::Shared(records)))
+            };
+            // The same records under each of the sweep's architectures.
+            let points = sweep.map(|s| model_points(s, arch, p, records, &model_under));
+            (model_under(arch), Arc::new(points.unwrap_or_default()))
+        };
         Stats::add(&stats.model_ns, modelling);
         stats.modelled.fetch_add(1, Ordering::Relaxed);
         let profile = match (&outcome, &p.model.profile) {
@@ -396,7 +367,17 @@ pub(crate) fn model_batch(
         };
         last.insert(
             key,
-            Modelled::of(p, hash, &outcome, profile.clone(), Arc::clone(&points)),
+            Modelled {
+                model: Arc::clone(&p.model),
+                grain: p.grain,
+                geometry: p.geometry,
+                resources: p.resources,
+                buffer_bytes: p.buffer_bytes.clone(),
+                records: hash,
+                outcome: outcome.clone(),
+                profile: profile.clone(),
+                points: Arc::clone(&points),
+            },
         );
         done.push((p, outcome, profile, points));
     }
@@ -511,6 +492,16 @@ pub(crate) enum RecordsIn<'r> {
     Owned(&'r mut [u64]),
 }
 
+impl<'r> RecordsIn<'r> {
+    /// The records, to read as they are.
+    fn read(self) -> &'r [u64] {
+        match self {
+            RecordsIn::Shared(r) => r,
+            RecordsIn::Owned(r) => r,
+        }
+    }
+}
+
 /// The model's verdict on one launch, given its records.
 pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: RecordsIn<'_>) -> Outcome {
     let Some(arch) = arch else {
@@ -544,10 +535,7 @@ pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: RecordsIn
             let (len, measured) = timing_records_in_place(r, stride, width, samples, &launch);
             (Cow::Borrowed(&r[..len]), measured)
         }
-        (Grain::Warp { .. }, RecordsIn::Shared(r)) => (Cow::Borrowed(r), vec![None; samples.len()]),
-        (Grain::Warp { .. }, RecordsIn::Owned(r)) => {
-            (Cow::Borrowed(&*r), vec![None; samples.len()])
-        }
+        (Grain::Warp { .. }, r) => (Cow::Borrowed(r.read()), vec![None; samples.len()]),
     };
     let records = Records {
         data: &data,
