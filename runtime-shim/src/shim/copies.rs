@@ -54,8 +54,7 @@ impl Shim {
             if deferred.iter().any(|d| Arc::ptr_eq(d, copies)) {
                 return own;
             }
-            let wanted = || self.wanted_before(&copies.source, &copies.devices, &copies.options);
-            if !self.copies_ready(copies) && !wanted() {
+            if !self.copies_ready(copies) && !self.wanted_before(copies) {
                 deferred.push(Arc::clone(copies));
                 self.log(
                     Level::Debug,
@@ -129,7 +128,7 @@ impl Shim {
         };
         for copies in now {
             if context.is_none() {
-                self.mark_wanted(&copies.source, &copies.devices, &copies.options);
+                self.mark_wanted(&copies);
                 continue;
             }
             // Kept with the shadow program like any other build (or the reason it failed).
@@ -139,7 +138,7 @@ impl Shim {
 
     /// Whether the copies' program is built or its binaries are kept (a fast build).
     fn copies_ready(&self, w: &WarpsProgram) -> bool {
-        lock(&w.built).is_some() || self.kept_binaries(&w.source, &w.devices, &w.options)
+        lock(&w.built).is_some() || self.kept_binaries(w)
     }
 
     /// The program of the copies that reduce records to warps, built once.

@@ -207,29 +207,28 @@ impl Shim {
         Ok(program)
     }
 
-    /// Whether the binaries of `source` built with `options` for every one of `devices`
-    /// are kept (then [`Shim::build_annotated`] builds from them, fast).
-    pub(super) fn kept_binaries(&self, source: &str, devices: &[Device], options: &str) -> bool {
-        let identities = identities(devices);
-        binary_keys(source, options, &identities)
+    /// Whether the binaries of the copies' program `w`, for every one of its devices, are
+    /// kept (then [`Shim::build_annotated`] builds from them, fast).
+    pub(super) fn kept_binaries(&self, w: &WarpsProgram) -> bool {
+        let identities = identities(&w.devices);
+        binary_keys(&w.source, &w.options, &identities)
             .iter()
             .all(|key| self.cache.has_binary(key))
     }
 
-    /// Whether an earlier run wanted the program of `source` built with `options` for
-    /// `devices` and could not build it ([`AnnotationCache::mark_wanted`]).
-    pub(super) fn wanted_before(&self, source: &str, devices: &[Device], options: &str) -> bool {
-        let identities = identities(devices);
-        binary_keys(source, options, &identities)
+    /// Whether an earlier run wanted the copies' program `w` and could not build it
+    /// ([`AnnotationCache::mark_wanted`]).
+    pub(super) fn wanted_before(&self, w: &WarpsProgram) -> bool {
+        let identities = identities(&w.devices);
+        binary_keys(&w.source, &w.options, &identities)
             .iter()
             .any(|key| self.cache.is_wanted(key))
     }
 
-    /// Notes for the next run that the program of `source` built with `options` for
-    /// `devices` is wanted.
-    pub(super) fn mark_wanted(&self, source: &str, devices: &[Device], options: &str) {
-        let identities = identities(devices);
-        for key in binary_keys(source, options, &identities) {
+    /// Notes for the next run that the copies' program `w` is wanted.
+    pub(super) fn mark_wanted(&self, w: &WarpsProgram) {
+        let identities = identities(&w.devices);
+        for key in binary_keys(&w.source, &w.options, &identities) {
             if let Err(e) = self.cache.mark_wanted(&key) {
                 self.log(
                     Level::Debug,
