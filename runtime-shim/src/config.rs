@@ -104,16 +104,17 @@ impl Config {
             measure_every_launch: var(env::MEASURE_EVERY_LAUNCH).is_some_and(|v| v != "0"),
             records_budget: DEFAULT_RECORDS_MIB << 20,
         };
-        match var(env::RECORDS_MIB).map(|v| v.parse::<usize>()) {
-            None => {}
-            Some(Ok(mib)) if mib > 0 => config.records_budget = mib.saturating_mul(1 << 20),
-            Some(_) => config.log(
-                Level::Warn,
-                &format!(
-                    "{} is not a positive number of MiB; using {DEFAULT_RECORDS_MIB}",
-                    env::RECORDS_MIB
+        if let Some(v) = var(env::RECORDS_MIB) {
+            match v.parse::<usize>() {
+                Ok(mib) if mib > 0 => config.records_budget = mib.saturating_mul(1 << 20),
+                _ => config.log(
+                    Level::Warn,
+                    &format!(
+                        "{}={v} is not a positive number of MiB; using {DEFAULT_RECORDS_MIB}",
+                        env::RECORDS_MIB
+                    ),
                 ),
-            ),
+            }
         }
         if let Some(bad) = bad_log {
             config.log(

@@ -226,6 +226,15 @@ fn launches_past_the_records_budget_wait_for_room_unless_a_user_event_may_gate_t
     assert_all_simulated("gated_launches", &report, 64);
     let log = String::from_utf8_lossy(&after.stderr);
     assert_eq!(room_waits(&log), 0, "{log}");
+    // A budget that is no number of MiB is named, and the default used.
+    let (bad, _) = simulated("vector_add", &[], &[("SRCSIM_RECORDS_MIB", "lots")]);
+    let log = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(0));
+    assert_eq!(bad.stdout, plain("vector_add").stdout);
+    assert!(
+        log.contains("srcsim: SRCSIM_RECORDS_MIB=lots is not a positive number of MiB; using 64"),
+        "{log}"
+    );
 }
 
 #[test]
