@@ -53,7 +53,7 @@ use crate::sidecar::Sidecar;
 /// the macro, not the whole file.
 /// 22: programs built for OpenCL C 1.0 and 1.1 (no `static`) are annotated.
 /// 23: a function also declared in an included file refuses the kernels that run it.
-pub const ANNOTATION_REVISION: &str = "34";
+pub const ANNOTATION_REVISION: &str = "35";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

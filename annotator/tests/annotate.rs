@@ -130,9 +130,13 @@ fn early_returns_reduce_to_warps_only_without_a_barrier() {
     };
     let plain = annotate(&temp("early_plain.cl", &src(""))).unwrap();
     assert!(plain.sidecar.kernels[0].warp_records);
-    // The kernel itself returns as it did; its copy jumps to the end.
-    assert!(plain.source.contains("0u); return; }"));
-    assert!(plain.source.contains("goto __srcsim_end_k;"));
+    // The kernel itself returns as it did; its copy leaves its path and jumps to the end.
+    assert!(plain
+        .source
+        .contains("__srcsim_exit_k(__srcsim, __srcsim_records); return; }"));
+    assert!(plain
+        .source
+        .contains("__srcsim_lanes_k(__srcsim, __srcsim_lanes); goto __srcsim_end_k;"));
     assert!(plain.source.contains("__kernel void __srcsim_warps_k("));
     assert!(plain
         .source
@@ -147,6 +151,50 @@ fn early_returns_reduce_to_warps_only_without_a_barrier() {
     assert!(with_barrier
         .source
         .contains("const int n, __global ulong *__srcsim_records)"));
+}
+
+/// A copy keeps each work-item's path (a bit per transition of its timing state, the
+/// counters summed per path by the warp's reducer) only where no transition can run
+/// twice: a loop-free kernel does; one with a loop left rolled keeps its counters.
+#[test]
+fn copies_keep_paths_only_where_no_transition_repeats() {
+    let straight = annotate(&temp(
+        "paths_straight.cl",
+        "__kernel void k(__global float *x, const int n)\n{\n    int i = get_global_id(0);\n    \
+         if (i < n)\n        x[i] = sqrt(x[i]);\n    else\n        x[i] = 0.0f;\n}\n",
+    ))
+    .unwrap();
+    let s = &straight.source;
+    assert!(s.contains(" ulong m; } __srcsim_state;"), "{s}");
+    assert!(s.contains("s->m |= 0x1ul;"), "{s}");
+    assert!(s.contains("lanes[__srcsim_local_id()] = s->m;"), "{s}");
+    assert!(s.contains("__srcsim_fold_k(a, na, w);"), "{s}");
+    assert!(s.contains(" barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_k(__srcsim_records, __srcsim_lanes, __srcsim_warp);"), "{s}");
+    // The kernel's own exit writes its counters, as before.
+    assert!(
+        s.contains("__srcsim_exit_k(__srcsim, __srcsim_records); }"),
+        "{s}"
+    );
+
+    let looped = annotate(&temp(
+        "paths_loop.cl",
+        "__kernel void k(__global float *x, const int n)\n{\n    int i = get_global_id(0);\n    \
+         float a = 0.0f;\n    #pragma unroll 1\n    for (int j = 0; j < n; ++j)\n        a += x[j];\n    \
+         x[i] = a;\n}\n",
+    ))
+    .unwrap();
+    let s = &looped.source;
+    assert!(looped.sidecar.kernels[0].warp_records);
+    assert!(!s.contains("s->m"), "{s}");
+    assert!(!s.contains("__srcsim_lanes_k("), "{s}");
+    assert!(
+        s.contains("__srcsim_exit_k(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp);"),
+        "{s}"
+    );
+    assert!(
+        s.contains("__srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp);"),
+        "{s}"
+    );
 }
 
 #[test]

@@ -201,6 +201,16 @@ fn in_warps_alike(
         usage_scale: layout.usage_scale,
         grain,
     };
+    let arms = layout
+        .fields
+        .iter()
+        .filter(|f| f.starts_with("arm"))
+        .count();
+    let memory = arch.memory_side_resource();
+    assert!(
+        warps == reduce_whole_groups(&timing, range, width, arms, memory, arch.warp_size),
+        "{name}: the device's warp records are not its work-items' reduced"
+    );
     let by_item = estimate(&arch, &geometry, &kernel_resources, &records);
     let by_warp = estimate(&arch, &geometry, &kernel_resources, &in_warps);
     assert_eq!(
@@ -208,6 +218,58 @@ fn in_warps_alike(
         "{name}: the warp records estimate otherwise"
     );
     assert!(by_item.is_ok(), "{name}: {by_item:?}");
+}
+
+/// The warp records of work-item records `items` (`[t, use.., arm..]`, `width` values, in
+/// linear global id order) of a launch of whole work-groups, reduced as the model reads
+/// them: per work-group (x fastest) its local linear ids in runs of `warp_size`, each
+/// `[max(t - arms), max t, max of every other value, sum of use[memory]]`.
+fn reduce_whole_groups(
+    items: &[u64],
+    range: &NdRange,
+    width: usize,
+    arms: usize,
+    memory: Option<usize>,
+    warp_size: u32,
+) -> Vec<u64> {
+    let (global, local) = (range.global, range.local.unwrap_or([1; 3]));
+    let groups: Vec<u64> = (0..3).map(|d| (global[d] / local[d]) as u64).collect();
+    let mut out = Vec::new();
+    for g in 0..groups.iter().product::<u64>() {
+        let (bx, by, bz) = (
+            g % groups[0],
+            g / groups[0] % groups[1],
+            g / (groups[0] * groups[1]),
+        );
+        let mut lanes = Vec::new();
+        for z in 0..local[2] as u64 {
+            for y in 0..local[1] as u64 {
+                for x in 0..local[0] as u64 {
+                    let (gx, gy) = (global[0] as u64, global[1] as u64);
+                    let id = ((bz * local[2] as u64 + z) * gy + by * local[1] as u64 + y) * gx
+                        + bx * local[0] as u64
+                        + x;
+                    lanes.push(&items[id as usize * width..][..width]);
+                }
+            }
+        }
+        for warp in lanes.chunks(warp_size as usize) {
+            let mut rec = vec![0u64; width + 2];
+            for lane in warp {
+                let arm_sum: u64 = lane[width - arms..].iter().sum();
+                rec[0] = rec[0].max(lane[0].saturating_sub(arm_sum));
+                rec[1] = rec[1].max(lane[0]);
+                for v in 1..width {
+                    rec[1 + v] = rec[1 + v].max(lane[v]);
+                }
+                if let Some(m) = memory {
+                    rec[width + 1] += lane[1 + m];
+                }
+            }
+            out.extend(rec);
+        }
+    }
+    out
 }
 
 /// A program built for OpenCL C 1.1 (no `static`): its annotated twin builds on PoCL with
@@ -353,6 +415,50 @@ fn guarded_vector_add_counts_both_paths() {
         );
     }
     let _ = (&both.original, &both.annotated);
+}
+
+/// A loop-free kernel whose lanes take four paths, in an order that mixes them within
+/// each warp: its copy keeps each lane's path (not its counters), and the warps' records
+/// it writes are still its work-items' own reduced (checked in `in_warps_alike`),
+/// however many distinct paths a warp meets.
+#[test]
+fn warps_of_four_paths_reduce_alike_from_paths() {
+    let src = r#"
+__kernel void four_paths(__global const float *in, __global float *out)
+{
+    int i = get_global_id(0);
+    int c = (i * 7 + i / 5) % 4;
+    float x = in[i];
+    if (c == 0)
+        x = sqrt(x);
+    else if (c == 1)
+        x = x * x + 1.0f;
+    else if (c == 2)
+        x = exp(x) - native_sin(x);
+    out[i] = x;
+}
+"#;
+    let (a, _, _) = annotate_source("four_paths.cl", src);
+    assert!(
+        a.source.contains("__srcsim_lanes_four_paths("),
+        "the copy keeps paths:\n{}",
+        a.source
+    );
+    let n = 256;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
+    let both = run_source_both(
+        "four_paths.cl",
+        src,
+        "four_paths",
+        vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
+        NdRange::d1(n).with_local([64, 1, 1]),
+        &a,
+    );
+    // Four distinct times, each of a quarter of the work-items.
+    let mut times: Vec<u64> = (0..n).map(|w| both.t(w)).collect();
+    times.sort_unstable();
+    times.dedup();
+    assert_eq!(times.len(), 4, "{times:?}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Edits of the source text: where calls, parameters and braces go, and applying them.
 
-use super::CodegenError;
+use super::{CodegenError, KernelTiming, STATE};
 use crate::source::cfg::Insertion;
 use crate::source::{AstNode, Extent, NodeKind, SourceFile, SourceFunction};
 
@@ -331,4 +331,65 @@ pub(super) fn apply(text: &str, header: String, mut edits: Vec<Edit>) -> String 
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// Helpers (the functions not timed as kernels and not left out) take the state as a last
+/// parameter, in their prototypes too, and every call of a helper passes it. A call
+/// spelled by a macro cannot be given it: an error.
+pub(super) fn helper_edits(
+    file: &SourceFile,
+    kernels: &[KernelTiming<'_>],
+    removed: &[&str],
+    edits: &mut Vec<Edit>,
+) -> Result<(), CodegenError> {
+    let kernel_names: Vec<&str> = kernels
+        .iter()
+        .filter(|k| !k.called)
+        .map(|k| k.map.kernel.as_str())
+        .collect();
+    let helpers: Vec<&SourceFunction> = file
+        .functions
+        .iter()
+        .filter(|f| !kernel_names.contains(&f.name.as_str()) && !removed.contains(&f.name.as_str()))
+        .collect();
+    let helper_names: Vec<&str> = helpers.iter().map(|h| h.name.as_str()).collect();
+    for h in &helpers {
+        let param = format!("__private __srcsim_state *{STATE}");
+        edits.extend(param_edits(file, h, &param));
+        edits.extend(prototype_edits(file, h, &param)?);
+    }
+    let mut through_macro = None;
+    for f in file
+        .functions
+        .iter()
+        .filter(|f| !removed.contains(&f.name.as_str()))
+    {
+        for_each(&f.body, &mut |n| {
+            if n.kind == NodeKind::Call && helper_names.contains(&n.spelling.as_str()) {
+                if !file.text_of(&n.extent).starts_with(n.spelling.as_str()) {
+                    through_macro.get_or_insert((n.extent.start.line, n.spelling.clone()));
+                    return;
+                }
+                let has_args = n.children.len() > 1;
+                edits.push(Edit {
+                    offset: n.extent.end.offset - 1,
+                    class: CLOSE,
+                    nesting: i64::MIN,
+                    text: if has_args {
+                        format!(", {STATE}")
+                    } else {
+                        STATE.to_string()
+                    },
+                });
+            }
+        });
+    }
+    match through_macro {
+        Some((line, function)) => Err(CodegenError::CallThroughMacro {
+            path: file.path.display().to_string(),
+            line,
+            function,
+        }),
+        None => Ok(()),
+    }
 }

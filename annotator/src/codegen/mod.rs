@@ -13,7 +13,9 @@
 //! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
 //! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`; a
 //! kernel's copy that reduces its records to warps writes one record per warp (module
-//! `warps`).
+//! `warps`), from each work-item's counters or, where no transition of its timing state
+//! can run twice, from the bits of the transitions it took (module `path_codes`, the
+//! state's `m`).
 //!
 //! In profile mode the state also holds `p[3 * S + 2 * E]`: per profiled source block
 //! (see [`profiled_blocks`]) its executions, the cycles charged there and the PTX
@@ -31,20 +33,22 @@ use crate::matching::{BlockMap, SourceRef};
 use crate::paths::{From, PathTable, TimedPath, To};
 use crate::sampling::Site;
 use crate::source::cfg::{Insertion, SourceBlock, SourceCfg};
-use crate::source::{NodeKind, SourceFile, SourceFunction};
+use crate::source::SourceFile;
 use crate::unroll::{UnrollShape, UnrolledLoop};
 use pipeline_model::sampling::COUNTERS;
 
 mod charges;
 mod edits;
+mod path_codes;
 mod profile;
 mod warps;
 
 use charges::{called_function, charge, encode, scaled, settle_function, CalledUnit, ExitCharges};
 use edits::{
-    apply, blank_out, for_each, insertion, param_edits, prototype_edits, wrap_returns, Edit, CLOSE,
+    apply, blank_out, helper_edits, insertion, param_edits, wrap_returns, Edit, CLOSE,
     OPEN_EXPRESSION,
 };
+use path_codes::PathCodes;
 pub use profile::{profiled_blocks, LineShare};
 use profile::{Shares, Slots};
 pub use warps::{kernel_name as warp_kernel_name, DEFINE as WARPS_DEFINE};
@@ -191,11 +195,14 @@ pub fn annotate(
     } else {
         Vec::new()
     };
+    let loops = numbered_loops(kernels);
     let mut g = Generation {
         file,
         kernels,
         usage_scale,
-        loops: numbered_loops(kernels),
+        memory,
+        paths: PathCodes::new(kernels, cfgs, &loops, usage_scale),
+        loops,
         slots: Slots::new(&profiled),
         shares: Shares::new(profiled.len()),
         functions: String::new(),
@@ -235,8 +242,15 @@ pub fn annotate(
         profiled: !profiled.is_empty(),
         samples: COUNTERS * sites.len(),
     };
-    if kernels.iter().any(|k| k.warp_records && !k.called) {
-        g.functions.push_str(&warps::functions(&layout, memory));
+    let copies = |coded: bool| {
+        let paths = &g.paths;
+        (0..kernels.len()).any(|ki| {
+            kernels[ki].warp_records && !kernels[ki].called && paths.of(ki).is_some() == coded
+        })
+    };
+    if copies(false) || copies(true) {
+        g.functions
+            .push_str(&warps::functions(&layout, memory, copies(false)));
     }
     g.sample_calls(sites);
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
@@ -244,7 +258,7 @@ pub fn annotate(
         g.kernel_exit(ki, &kernel_exits[ki], &layout, &entry)?;
     }
     helper_edits(file, kernels, removed, &mut g.edits)?;
-    let header = state_header(&layout, &g.loops, &g.functions);
+    let header = state_header(&layout, &g.loops, g.paths.any(), &g.functions);
     let kept = blank_out(
         &file.text,
         file.functions
@@ -368,6 +382,10 @@ struct Generation<'a> {
     file: &'a SourceFile,
     kernels: &'a [KernelTiming<'a>],
     usage_scale: u64,
+    /// The resource whose usage is summed as the bytes past the L1, in warp records.
+    memory: Option<usize>,
+    /// The kernels whose copies keep paths, not counters.
+    paths: PathCodes,
     loops: NumberedLoops<'a>,
     slots: Slots,
     shares: Shares,
@@ -482,6 +500,7 @@ impl Generation<'_> {
             let _ = write!(functions, "    case {from}u:");
             let booking = slot.map(|slot| self.shares.book(slot, path));
             charge(functions, path.cycles, usage, "", *arm, booking);
+            functions.push_str(&self.paths.set_case(&cfg.function, block.id, *from));
             let _ = writeln!(functions, " s->last = {to}u; return;");
         }
         functions.push_str("    default: return;\n    }\n}\n");
@@ -553,12 +572,15 @@ impl Generation<'_> {
         let file = self.file;
         let name = &self.kernels[ki].map.kernel;
         let to_warps = self.kernels[ki].warp_records;
+        // A copy keeping paths has an exit of its own; else the exit writes the lanes too.
+        let coded = self.paths.of(ki).filter(|_| to_warps);
+        let lanes = to_warps && coded.is_none();
         let f = file.function(name).expect("check_units");
         let functions = &mut self.functions;
         let _ = writeln!(
             functions,
             "static inline __attribute__((always_inline)) void __srcsim_exit_{name}(__private __srcsim_state *s, __global ulong *records{})\n{{",
-            if to_warps { ", __local ulong *lanes, uint warp" } else { "" }
+            if lanes { ", __local ulong *lanes, uint warp" } else { "" }
         );
         for (l, (lk, _, _)) in self.loops.iter().enumerate() {
             if *lk == ki {
@@ -572,7 +594,7 @@ impl Generation<'_> {
             functions.push_str(" break;\n");
         }
         functions.push_str("    default: break;\n    }\n");
-        if to_warps {
+        if lanes {
             warps::lane_write(functions, layout);
         }
         let RecordLayout {
@@ -607,6 +629,9 @@ impl Generation<'_> {
             );
         }
         functions.push_str("}\n");
+        if let Some(paths) = coded {
+            functions.push_str(&path_codes::functions(name, paths, layout, self.memory));
+        }
 
         // The records parameter, the state, the exits: of the kernel, and of its copy that
         // reduces its records to warps.
@@ -621,7 +646,7 @@ impl Generation<'_> {
         };
         let mut own = param_edits(file, f, &format!("__global ulong *{RECORDS}"));
         own.push(state.clone());
-        let no_lanes = if to_warps {
+        let no_lanes = if lanes {
             ", (__local ulong *)0, 0u"
         } else {
             ""
@@ -637,7 +662,7 @@ impl Generation<'_> {
         let copy = if to_warps {
             let mut copy = param_edits(file, f, &warps::params());
             copy.push(state);
-            warps::exits(file, f, name, &mut copy)?;
+            warps::exits(file, f, name, coded.is_some(), &mut copy)?;
             Some(copy)
         } else {
             None
@@ -701,76 +726,21 @@ fn cases<'a>(
     cases
 }
 
-/// Helpers (the functions not timed as kernels and not left out) take the state as a last
-/// parameter, in their prototypes too, and every call of a helper passes it. A call
-/// spelled by a macro cannot be given it: an error.
-fn helper_edits(
-    file: &SourceFile,
-    kernels: &[KernelTiming<'_>],
-    removed: &[&str],
-    edits: &mut Vec<Edit>,
-) -> Result<(), CodegenError> {
-    let kernel_names: Vec<&str> = kernels
-        .iter()
-        .filter(|k| !k.called)
-        .map(|k| k.map.kernel.as_str())
-        .collect();
-    let helpers: Vec<&SourceFunction> = file
-        .functions
-        .iter()
-        .filter(|f| !kernel_names.contains(&f.name.as_str()) && !removed.contains(&f.name.as_str()))
-        .collect();
-    let helper_names: Vec<&str> = helpers.iter().map(|h| h.name.as_str()).collect();
-    for h in &helpers {
-        let param = format!("__private __srcsim_state *{STATE}");
-        edits.extend(param_edits(file, h, &param));
-        edits.extend(prototype_edits(file, h, &param)?);
-    }
-    let mut through_macro = None;
-    for f in file
-        .functions
-        .iter()
-        .filter(|f| !removed.contains(&f.name.as_str()))
-    {
-        for_each(&f.body, &mut |n| {
-            if n.kind == NodeKind::Call && helper_names.contains(&n.spelling.as_str()) {
-                if !file.text_of(&n.extent).starts_with(n.spelling.as_str()) {
-                    through_macro.get_or_insert((n.extent.start.line, n.spelling.clone()));
-                    return;
-                }
-                let has_args = n.children.len() > 1;
-                edits.push(Edit {
-                    offset: n.extent.end.offset - 1,
-                    class: CLOSE,
-                    nesting: i64::MIN,
-                    text: if has_args {
-                        format!(", {STATE}")
-                    } else {
-                        STATE.to_string()
-                    },
-                });
-            }
-        });
-    }
-    match through_macro {
-        Some((line, function)) => Err(CodegenError::CallThroughMacro {
-            path: file.path.display().to_string(),
-            line,
-            function,
-        }),
-        None => Ok(()),
-    }
-}
-
 /// The annotated file's head: what it is, the state type (its counters sized by `layout`
 /// and the unrolled `loops`), the generated `functions`, and `#line 1` so that the
 /// compiler's messages name the original's lines.
-fn state_header(layout: &RecordLayout, loops: &NumberedLoops<'_>, functions: &str) -> String {
+fn state_header(
+    layout: &RecordLayout,
+    loops: &NumberedLoops<'_>,
+    paths: bool,
+    functions: &str,
+) -> String {
     let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
     format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{arm_counters}{loop_counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
         resources = layout.resources,
+        path = if paths { " ulong m;" } else { "" },
         loop_counters = match (loops.len(), copied) {
             (0, _) => String::new(),
             (n, false) => format!(" ulong k[{n}];"),

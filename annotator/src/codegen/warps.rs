@@ -69,15 +69,23 @@ pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout) {
     functions.push_str("        return;\n    }\n");
 }
 
-/// The functions every kernel that reduces to warps calls: the local linear id, and the
-/// reduction of each warp's lanes into its record `[outside, t_max, use.., arm.., bytes]`
+/// The functions every kernel that reduces to warps calls: the local linear id, and (with
+/// `reduce`, where some copy keeps counters, not paths) the reduction of each warp's lanes into its record `[outside, t_max, use.., arm.., bytes]`
 /// (`memory`: the resource whose usage is summed as the bytes past the L1), in one pass
 /// over the warp's lanes. The reducers are the work-items of the first row of the group
 /// (`get_local_id(1)` and `(2)` zero), each taking every `get_local_size(0)`-th warp: a
 /// reducer picked by `local linear id % warp` cost a division per work-item, and the id
 /// computed before the barrier and kept across it a value per work-item in memory (a
 /// copy of an LU update of 262144 work-items: 1.07 to about 0.6 ms a launch on PoCL).
-pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>) -> String {
+pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, reduce: bool) -> String {
+    let local_id = "static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
+{
+    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
+}
+";
+    if !reduce {
+        return local_id.to_string();
+    }
     let (resources, arms) = (layout.resources, layout.arms);
     let width = 1 + resources + arms;
     let stride = 3 + resources + arms;
@@ -103,11 +111,7 @@ pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>) -> String 
         .map(|v| format!("\n        w[{}] = m{v};", v + 1))
         .collect();
     format!(
-        "static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
-{{
-    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
-}}
-static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
+        "{local_id}static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {{
     if ((get_local_id(1) | get_local_id(2)) != 0) return;
     size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
@@ -133,21 +137,38 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
     )
 }
 
-/// The copy's exits: each return calls the exit function with the lanes and jumps to
-/// the end (the `return` after the jump stays, unreached); at the end, the barrier and
-/// the warp's record.
+/// The copy's exits: each return calls the exit function with the lanes (or, keeping
+/// `paths`, the function leaving its bits there) and jumps to the end (the `return` after
+/// the jump stays, unreached); at the end, the barrier and the warp's record.
 pub(super) fn exits(
     file: &crate::source::SourceFile,
     f: &SourceFunction,
     name: &str,
+    paths: bool,
     edits: &mut Vec<Edit>,
 ) -> Result<(), CodegenError> {
-    let exit_call = format!("__srcsim_exit_{name}({STATE}, {RECORDS}, {LANES}, {WARP});");
+    // A kernel keeping paths (module `path_codes`) leaves its bits and has a reducer of
+    // its own.
+    let (exit_call, reduce) = if paths {
+        (
+            format!("__srcsim_lanes_{name}({STATE}, {LANES});"),
+            format!("__srcsim_reduce_{name}"),
+        )
+    } else {
+        (
+            format!("__srcsim_exit_{name}({STATE}, {RECORDS}, {LANES}, {WARP});"),
+            "__srcsim_reduce_warp".to_string(),
+        )
+    };
     let label = format!("__srcsim_end_{name}");
     let returns = f.body.any(&|n| n.kind == NodeKind::Return);
     let at_end = format!(
-        "{exit_call}{} barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp({RECORDS}, {LANES}, {WARP});",
-        if returns { format!(" {label}:") } else { String::new() }
+        "{exit_call}{} barrier(CLK_LOCAL_MEM_FENCE); {reduce}({RECORDS}, {LANES}, {WARP});",
+        if returns {
+            format!(" {label}:")
+        } else {
+            String::new()
+        }
     );
     wrap_returns(
         file,

@@ -3,33 +3,33 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[8]; uint last; ulong a[2]; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; ulong m; ulong a[2]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
-    case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->m |= 0x2ul; s->last = 4u; return;
+    case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; s->m |= 0x4ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 24ul; s->a[1] += 24ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->last = 2u; return;
+    case 1u: s->t += 24ul; s->a[1] += 24ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->m |= 0x8ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 51ul; s->a[0] += 51ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->last = 3u; return;
+    case 1u: s->t += 51ul; s->a[0] += 51ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->m |= 0x10ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -37,71 +37,13 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
-{
-    if ((get_local_id(1) | get_local_id(2)) != 0) return;
-    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
-    size_t warps = (n + warp - 1) / warp;
-    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
-        size_t end = min((k + 1) * warp, n);
-        __global ulong *w = records + (group * warps + k) * 13;
-        ulong outside = 0, whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0;
-        for (size_t i = k * warp; i < end; ++i) {
-            ulong t = lanes[i];
-            whole = max(whole, t);
-            ulong arms = lanes[9 * n + i] + lanes[10 * n + i];
-            outside = max(outside, t > arms ? t - arms : (ulong)0);
-            bytes += lanes[7 * n + i];
-            m1 = max(m1, lanes[1 * n + i]);
-            m2 = max(m2, lanes[2 * n + i]);
-            m3 = max(m3, lanes[3 * n + i]);
-            m4 = max(m4, lanes[4 * n + i]);
-            m5 = max(m5, lanes[5 * n + i]);
-            m6 = max(m6, lanes[6 * n + i]);
-            m7 = max(m7, lanes[7 * n + i]);
-            m8 = max(m8, lanes[8 * n + i]);
-            m9 = max(m9, lanes[9 * n + i]);
-            m10 = max(m10, lanes[10 * n + i]);
-        }
-        w[0] = outside;
-        w[1] = whole;
-        w[2] = m1;
-        w[3] = m2;
-        w[4] = m3;
-        w[5] = m4;
-        w[6] = m5;
-        w[7] = m6;
-        w[8] = m7;
-        w[9] = m8;
-        w[10] = m9;
-        w[11] = m10;
-        w[12] = bytes;
-    }
-}
-static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
+static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
     case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
-    }
-    if (warp != 0u) {
-        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
-        __local ulong *lane = lanes + __srcsim_local_id();
-        lane[0] = s->t;
-        lane[1 * n] = s->u[0];
-        lane[2 * n] = s->u[1];
-        lane[3 * n] = s->u[2];
-        lane[4 * n] = s->u[3];
-        lane[5 * n] = s->u[4];
-        lane[6 * n] = s->u[5];
-        lane[7 * n] = s->u[6];
-        lane[8 * n] = s->u[7];
-        lane[9 * n] = s->a[0];
-        lane[10 * n] = s->a[1];
-        return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
@@ -118,6 +60,86 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     rec[8] = s->u[7];
     rec[9] = s->a[0];
     rec[10] = s->a[1];
+}
+static inline __attribute__((always_inline)) void __srcsim_lanes_divergence(__private __srcsim_state *s, __local ulong *lanes)
+{
+    switch (s->last) {
+    case 2u: s->m |= 0x20ul; break;
+    case 3u: s->m |= 0x40ul; break;
+    case 4u: s->m |= 0x80ul; break;
+    default: break;
+    }
+    lanes[__srcsim_local_id()] = s->m;
+}
+static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong p, ulong c, __private ulong *w)
+{
+    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, a0 = 0, a1 = 0;
+    if ((p & 0x1ul) != 0) { t += 296ul; u0 += 1088ul; u1 += 480ul; u3 += 192ul; u4 += 576ul; u5 += 1ul; u6 += 256ul; u7 += 256ul; }
+    if ((p & 0x2ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
+    if ((p & 0x4ul) != 0) { t += 5ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
+    if ((p & 0x8ul) != 0) { t += 24ul; a1 += 24ul; u0 += 320ul; u1 += 128ul; u2 += 512ul; u4 += 192ul; }
+    if ((p & 0x10ul) != 0) { t += 51ul; a0 += 51ul; u0 += 192ul; u1 += 64ul; u2 += 256ul; u4 += 128ul; }
+    if ((p & 0x20ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
+    if ((p & 0x40ul) != 0) { t += 5ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
+    if ((p & 0x80ul) != 0) { t += 0ul; }
+    ulong arms = a0 + a1;
+    w[0] = max(w[0], t > arms ? t - arms : (ulong)0);
+    w[1] = max(w[1], t);
+    w[2] = max(w[2], u0);
+    w[3] = max(w[3], u1);
+    w[4] = max(w[4], u2);
+    w[5] = max(w[5], u3);
+    w[6] = max(w[6], u4);
+    w[7] = max(w[7], u5);
+    w[8] = max(w[8], u6);
+    w[9] = max(w[9], u7);
+    w[10] = max(w[10], a0);
+    w[11] = max(w[11], a1);
+    w[12] += c * u6;
+}
+static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__global ulong *records, __local const ulong *lanes, uint warp)
+{
+    if ((get_local_id(1) | get_local_id(2)) != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t warps = (n + warp - 1) / warp;
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
+        size_t first = k * warp, end = min(first + warp, n);
+        ulong w[13] = {0};
+        ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
+        for (size_t i = first; i < end; ++i) other |= lanes[i] ^ a;
+        if (other != 0) {
+            na = 0;
+            for (size_t i = first; i < end; ++i) {
+                ulong p = lanes[i];
+                if (p == a) {
+                    na += 1;
+                } else if (nb != 0 && p == b) {
+                    nb += 1;
+                } else {
+                    if (nb != 0) __srcsim_fold_divergence(b, nb, w);
+                    b = p;
+                    nb = 1;
+                }
+            }
+        }
+        __srcsim_fold_divergence(a, na, w);
+        if (nb != 0) __srcsim_fold_divergence(b, nb, w);
+        __global ulong *r = records + (group * warps + k) * 13;
+        r[0] = w[0];
+        r[1] = w[1];
+        r[2] = w[2];
+        r[3] = w[3];
+        r[4] = w[4];
+        r[5] = w[5];
+        r[6] = w[6];
+        r[7] = w[7];
+        r[8] = w[8];
+        r[9] = w[9];
+        r[10] = w[10];
+        r[11] = w[11];
+        r[12] = w[12];
+    }
 }
 #line 1
 // Even and odd work-items take different paths: within a warp both run, one after the other.
@@ -136,7 +158,7 @@ __kernel void divergence(__global const float *in, __global float *out, __global
         r = w / (v + 1.0f);
     }
      __srcsim_divergence_1(__srcsim);out[i] = r;
- __srcsim_exit_divergence(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+ __srcsim_exit_divergence(__srcsim, __srcsim_records); }
 #endif
 #line 14
 
@@ -155,5 +177,5 @@ __kernel void __srcsim_warps_divergence(__global const float *in, __global float
         r = w / (v + 1.0f);
     }
      __srcsim_divergence_1(__srcsim);out[i] = r;
- __srcsim_exit_divergence(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+ __srcsim_lanes_divergence(__srcsim, __srcsim_lanes); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_divergence(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
 #endif

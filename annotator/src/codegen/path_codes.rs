@@ -1,0 +1,310 @@
+//! Copies that keep a work-item's path, not its counters: where every transition of a
+//! kernel's timing state runs at most once per work-item, a work-item's timing values
+//! are the sum of the charges of the transitions it took, so one bit per transition says
+//! them all. The copy that reduces such a kernel's records to warps (module `warps`) then
+//! keeps a single `ulong` per work-item (`s->m`, the bits of the transitions taken) in
+//! place of its counters, which the compiler drops from the copy, and the warp's reducer
+//! sums the charges of each distinct set of bits it meets (a warp's lanes take one or two
+//! paths as a rule), giving the record the counters' reduction gives, bit for bit. An LU
+//! update of 262144 work-items, most of which do nothing: about 3 times the original's
+//! time on PoCL with counters per lane, about 1.3 times with paths (measured in
+//! `docs/performance.md`).
+//!
+//! When every transition runs at most once: the kernel's transitions (a timing
+//! function's case, from the last block to the one it reaches, and the exit's cases)
+//! form a graph without cycles, so that the last block only moves forward; it has no
+//! unrolled loop (their settling charges many iterations at once) and the file no called
+//! function (its transitions run once per call); and it has at most 64 transitions.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use super::{cases, encode, scaled, KernelTiming, NumberedLoops, RecordLayout};
+use crate::paths::{From, To};
+use crate::source::cfg::SourceCfg;
+
+/// What a transition adds to a work-item's timing values.
+#[derive(Debug, Clone, PartialEq)]
+struct Charge {
+    cycles: u64,
+    usage: Vec<u64>,
+    arm: Option<usize>,
+}
+
+/// A path-coded kernel's transitions: the bit of each.
+#[derive(Debug, Default)]
+pub(super) struct KernelPaths {
+    /// Per timing function's case, (source function, source block, encoded last block).
+    cases: BTreeMap<(String, usize, u32), u32>,
+    /// Per exit case, by encoded last block.
+    exits: BTreeMap<u32, u32>,
+    /// Per bit, what its transition charges.
+    charges: Vec<Charge>,
+}
+
+/// Per kernel (in the kernels' order), its transitions' bits where it is path-coded.
+pub(super) struct PathCodes(Vec<Option<KernelPaths>>);
+
+impl PathCodes {
+    /// The kernels of a file that may keep paths, with their bits.
+    pub(super) fn new(
+        kernels: &[KernelTiming<'_>],
+        cfgs: &[SourceCfg],
+        loops: &NumberedLoops<'_>,
+        usage_scale: u64,
+    ) -> PathCodes {
+        let calls = kernels.iter().any(|k| k.called);
+        PathCodes(
+            kernels
+                .iter()
+                .enumerate()
+                .map(|(ki, k)| {
+                    let looped = loops.iter().any(|(lk, _, _)| *lk == ki);
+                    if !k.warp_records || k.called || calls || looped {
+                        return None;
+                    }
+                    kernel_paths(kernels, ki, cfgs, usage_scale)
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether some kernel keeps paths (the state then has `m`).
+    pub(super) fn any(&self) -> bool {
+        self.0.iter().any(Option::is_some)
+    }
+
+    /// Kernel `ki`'s bits, where it keeps paths.
+    pub(super) fn of(&self, ki: usize) -> Option<&KernelPaths> {
+        self.0.get(ki).and_then(Option::as_ref)
+    }
+
+    /// The statement that sets the bit of the case from `from` of the timing function of
+    /// `block` of `function` (empty where its kernel does not keep paths).
+    pub(super) fn set_case(&self, function: &str, block: usize, from: u32) -> String {
+        let bit = self
+            .of((from >> 16) as usize)
+            .and_then(|k| k.cases.get(&(function.to_string(), block, from)));
+        bit.map_or(String::new(), |b| format!(" s->m |= {:#x}ul;", 1u64 << b))
+    }
+}
+
+/// Kernel `ki`'s transitions and their bits, if they form a graph without cycles and
+/// there are at most 64.
+fn kernel_paths(
+    kernels: &[KernelTiming<'_>],
+    ki: usize,
+    cfgs: &[SourceCfg],
+    usage_scale: u64,
+) -> Option<KernelPaths> {
+    let k = &kernels[ki];
+    let mut paths = KernelPaths::default();
+    let mut edges: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for cfg in cfgs {
+        for block in &cfg.blocks {
+            let of_kernel = cases(kernels, usage_scale, cfg, block, &[]);
+            for (from, (path, usage, to, arm)) in of_kernel {
+                if (from >> 16) as usize != ki {
+                    continue;
+                }
+                edges.insert((from, to));
+                let bit = paths.charges.len() as u32;
+                paths
+                    .cases
+                    .insert((cfg.function.clone(), block.id, from), bit);
+                paths.charges.push(Charge {
+                    cycles: path.cycles,
+                    usage,
+                    arm,
+                });
+            }
+        }
+    }
+    for p in k.table.paths.iter().filter(|p| p.to == To::Exit) {
+        let bit = paths.charges.len() as u32;
+        paths.exits.insert(encode(ki, p.from), bit);
+        paths.charges.push(Charge {
+            cycles: p.cycles,
+            usage: scaled(&p.usage, usage_scale),
+            arm: None,
+        });
+    }
+    (paths.charges.len() <= 64 && acyclic(&edges, encode(ki, From::Start))).then_some(paths)
+}
+
+/// Whether the transitions `edges` (from, to) have no cycle (a depth-first search from
+/// every node, `start` first).
+fn acyclic(edges: &BTreeSet<(u32, u32)>, start: u32) -> bool {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    let mut marks: BTreeMap<u32, Mark> = BTreeMap::new();
+    let nodes = std::iter::once(start).chain(edges.iter().map(|e| e.0));
+    for root in nodes {
+        if marks.contains_key(&root) {
+            continue;
+        }
+        // (node, whether its successors were pushed)
+        let mut stack = vec![(root, false)];
+        while let Some((node, expanded)) = stack.pop() {
+            if expanded {
+                marks.insert(node, Mark::Done);
+                continue;
+            }
+            match marks.get(&node) {
+                Some(Mark::Done) => continue,
+                Some(Mark::Open) => return false,
+                None => {}
+            }
+            marks.insert(node, Mark::Open);
+            stack.push((node, true));
+            for &(_, to) in edges.range((node, 0)..=(node, u32::MAX)) {
+                match marks.get(&to) {
+                    Some(Mark::Open) => return false,
+                    Some(Mark::Done) => {}
+                    None => stack.push((to, false)),
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The functions of path-coded kernel `name`: its copy's exit (the exit's bit, then the
+/// work-item's bits into its place in `lanes`), the charges of a set of bits folded into
+/// a warp's record, and the reduction of each warp's lanes (`memory`: the resource whose
+/// usage is summed as the bytes past the L1). The warp record is the one
+/// `warps::functions` reduces from counters: `[outside, t_max, use.., arm.., bytes]`.
+pub(super) fn functions(
+    name: &str,
+    paths: &KernelPaths,
+    layout: &RecordLayout,
+    memory: Option<usize>,
+) -> String {
+    let (resources, arms) = (layout.resources, layout.arms);
+    let stride = 3 + resources + arms;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "static inline __attribute__((always_inline)) void __srcsim_lanes_{name}(__private __srcsim_state *s, __local ulong *lanes)\n{{\n    switch (s->last) {{"
+    );
+    for (from, bit) in &paths.exits {
+        let _ = writeln!(
+            out,
+            "    case {from}u: s->m |= {:#x}ul; break;",
+            1u64 << bit
+        );
+    }
+    out.push_str("    default: break;\n    }\n    lanes[__srcsim_local_id()] = s->m;\n}\n");
+
+    // The fold: the values of the work-items of bits `p`, `c` of them, into `w`.
+    let _ = writeln!(
+        out,
+        "static inline __attribute__((always_inline)) void __srcsim_fold_{name}(ulong p, ulong c, __private ulong *w)\n{{"
+    );
+    let zeros: Vec<String> = std::iter::once("t = 0".to_string())
+        .chain((0..resources).map(|r| format!("u{r} = 0")))
+        .chain((0..arms).map(|a| format!("a{a} = 0")))
+        .collect();
+    let _ = writeln!(out, "    ulong {};", zeros.join(", "));
+    for (bit, charge) in paths.charges.iter().enumerate() {
+        let _ = write!(
+            out,
+            "    if ((p & {:#x}ul) != 0) {{ t += {}ul;",
+            1u64 << bit,
+            charge.cycles
+        );
+        if let Some(a) = charge.arm {
+            let _ = write!(out, " a{a} += {}ul;", charge.cycles);
+        }
+        for (r, u) in charge.usage.iter().enumerate().filter(|(_, u)| **u > 0) {
+            let _ = write!(out, " u{r} += {u}ul;");
+        }
+        out.push_str(" }\n");
+    }
+    if arms > 0 {
+        let sum: Vec<String> = (0..arms).map(|a| format!("a{a}")).collect();
+        let _ = writeln!(
+            out,
+            "    ulong arms = {};\n    w[0] = max(w[0], t > arms ? t - arms : (ulong)0);",
+            sum.join(" + ")
+        );
+    } else {
+        out.push_str("    w[0] = max(w[0], t);\n");
+    }
+    out.push_str("    w[1] = max(w[1], t);\n");
+    for r in 0..resources {
+        let _ = writeln!(out, "    w[{}] = max(w[{}], u{r});", 2 + r, 2 + r);
+    }
+    for a in 0..arms {
+        let at = 2 + resources + a;
+        let _ = writeln!(out, "    w[{at}] = max(w[{at}], a{a});");
+    }
+    if let Some(m) = memory {
+        let _ = writeln!(out, "    w[{}] += c * u{m};", stride - 1);
+    }
+    out.push_str("}\n");
+
+    // The reduction: a warp's lanes counted per distinct bits, two at a time (folding
+    // is a max, or a sum times the count: the order does not matter), after a pass that
+    // the compiler vectorises finds most warps' lanes all alike.
+    let written: String = (0..stride)
+        .map(|v| format!("\n        r[{v}] = w[{v}];"))
+        .collect();
+    let _ = write!(
+        out,
+        "static inline __attribute__((always_inline)) void __srcsim_reduce_{name}(__global ulong *records, __local const ulong *lanes, uint warp)
+{{
+    if ((get_local_id(1) | get_local_id(2)) != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t warps = (n + warp - 1) / warp;
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {{
+        size_t first = k * warp, end = min(first + warp, n);
+        ulong w[{stride}] = {{0}};
+        ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
+        for (size_t i = first; i < end; ++i) other |= lanes[i] ^ a;
+        if (other != 0) {{
+            na = 0;
+            for (size_t i = first; i < end; ++i) {{
+                ulong p = lanes[i];
+                if (p == a) {{
+                    na += 1;
+                }} else if (nb != 0 && p == b) {{
+                    nb += 1;
+                }} else {{
+                    if (nb != 0) __srcsim_fold_{name}(b, nb, w);
+                    b = p;
+                    nb = 1;
+                }}
+            }}
+        }}
+        __srcsim_fold_{name}(a, na, w);
+        if (nb != 0) __srcsim_fold_{name}(b, nb, w);
+        __global ulong *r = records + (group * warps + k) * {stride};{written}
+    }}
+}}
+"
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cycle_anywhere_is_found() {
+        let edges: BTreeSet<(u32, u32)> = [(0, 1), (1, 2), (0, 2), (2, 3)].into();
+        assert!(acyclic(&edges, 0));
+        let back: BTreeSet<(u32, u32)> = [(0, 1), (1, 2), (2, 3), (3, 1)].into();
+        assert!(!acyclic(&back, 0));
+        let own: BTreeSet<(u32, u32)> = [(0, 1), (1, 1)].into();
+        assert!(!acyclic(&own, 0));
+        // A cycle the start does not reach is one too.
+        let apart: BTreeSet<(u32, u32)> = [(0, 1), (5, 6), (6, 5)].into();
+        assert!(!acyclic(&apart, 0));
+    }
+}
