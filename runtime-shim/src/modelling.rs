@@ -198,14 +198,64 @@ pub(crate) struct Modelled {
     pub(crate) geometry: LaunchGeometry,
     pub(crate) resources: KernelResources,
     pub(crate) buffer_bytes: Vec<(u32, u64)>,
-    /// The records' 128-bit XXH3 hash: a launch's records can be megabytes, and a copy
-    /// kept to compare with cost more than hashing them (fresh memory for the first
-    /// launch of each kernel); two different records colliding is a 2^-128 chance.
-    pub(crate) records: u128,
+    pub(crate) records: RecordsHash,
     pub(crate) outcome: Outcome,
     pub(crate) profile: Option<LaunchProfile>,
     /// Its outcomes under the sweep's points, in their order.
     pub(crate) points: Arc<Vec<Outcome>>,
+}
+
+/// What tells a launch's records from its kernel's previous ones: a launch's records can
+/// be megabytes, and a copy kept to compare with cost more than hashing them (fresh
+/// memory for the first launch of each kernel). A 64-bit hash of a sample of them (128
+/// runs of 16 words, more than a warp record, at scattered places: evenly spaced ones fell
+/// in step with an LU's work-groups and missed every change; and their length), and their
+/// 128-bit XXH3 hash, taken
+/// only where the sample is the previous launch's: records that change mostly change in
+/// the sample (an LU step's, 720 KB a launch, each new, were hashed whole for nothing),
+/// and a run of identical launches is reused from its third (the second has no whole
+/// hash to compare with). Two different records colliding is a 2^-128 chance.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RecordsHash {
+    sample: u64,
+    whole: Option<u128>,
+}
+
+impl RecordsHash {
+    const RUNS: usize = 128;
+    const RUN: usize = 16;
+
+    /// Where run `i` of the sample of `len` words starts: the fractional parts of `(i + 1)
+    /// / golden ratio` (Weyl's sequence) spread the runs without a period.
+    fn run_start(i: usize, len: usize) -> usize {
+        let at = u128::from((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        (at * (len - Self::RUN) as u128 >> 64) as usize
+    }
+
+    /// The hash of `records`, whole where `prior` (the previous launch's, if it could be
+    /// the same) has the same sample.
+    fn of(records: &[u64], prior: Option<&RecordsHash>) -> RecordsHash {
+        let sample = if records.len() <= Self::RUNS * Self::RUN {
+            xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(records))
+        } else {
+            let mut picked = [0u64; Self::RUNS * Self::RUN + 1];
+            for (i, run) in picked.chunks_exact_mut(Self::RUN).enumerate() {
+                let start = Self::run_start(i, records.len());
+                run.copy_from_slice(&records[start..][..Self::RUN]);
+            }
+            picked[Self::RUNS * Self::RUN] = records.len() as u64;
+            xxhash_rust::xxh3::xxh3_64(bytemuck::cast_slice(&picked))
+        };
+        let whole = prior
+            .filter(|p| p.sample == sample)
+            .map(|_| xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(records)));
+        RecordsHash { sample, whole }
+    }
+
+    /// Whether these records are the `prior` launch's (as far as both were hashed).
+    fn same(&self, prior: &RecordsHash) -> bool {
+        self.whole.is_some() && self.whole == prior.whole
+    }
 }
 
 /// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
@@ -322,20 +372,19 @@ pub(crate) fn model_batch(
             continue;
         }
         let records = arena.records_mut(*slot, p.words);
-        let hash = xxhash_rust::xxh3::xxh3_128(bytemuck::cast_slice(records));
         let key = Arc::as_ptr(&p.model);
-        if let Some(m) = last.get(&key) {
-            if Arc::ptr_eq(&m.model, &p.model)
+        let prior = last.get(&key).filter(|m| {
+            Arc::ptr_eq(&m.model, &p.model)
                 && m.grain == p.grain
                 && m.geometry == p.geometry
                 && m.resources == p.resources
                 && m.buffer_bytes == p.buffer_bytes
-                && m.records == hash
-            {
-                done.push((p, m.outcome.clone(), m.profile.clone(), m.points.clone()));
-                stats.reused.fetch_add(1, Ordering::Relaxed);
-                continue;
-            }
+        });
+        let hash = RecordsHash::of(records, prior.map(|m| &m.records));
+        if let Some(m) = prior.filter(|m| hash.same(&m.records)) {
+            done.push((p, m.outcome.clone(), m.profile.clone(), m.points.clone()));
+            stats.reused.fetch_add(1, Ordering::Relaxed);
+            continue;
         }
         let modelling = Instant::now();
         // A sweep models the records as they came under each of its points, and a profile
@@ -589,5 +638,49 @@ pub(crate) fn outcome(
                 format!("model: {e}")
             },
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RecordsHash;
+
+    #[test]
+    fn identical_records_are_known_from_the_third_launch_and_a_change_anywhere_tells() {
+        let records: Vec<u64> = (0..100_000u64).map(|i| i * 7 % 13).collect();
+        let first = RecordsHash::of(&records, None);
+        let second = RecordsHash::of(&records, Some(&first));
+        assert!(
+            !second.same(&first),
+            "the first has no whole hash to compare with"
+        );
+        let third = RecordsHash::of(&records, Some(&second));
+        assert!(third.same(&second));
+        // A word outside the sample's runs: the sample is the same, the whole hash not.
+        let starts: Vec<usize> = (0..RecordsHash::RUNS)
+            .map(|i| RecordsHash::run_start(i, records.len()))
+            .collect();
+        let outside = (0..records.len())
+            .find(|w| {
+                !starts
+                    .iter()
+                    .any(|s| (*s..s + RecordsHash::RUN).contains(w))
+            })
+            .unwrap();
+        let mut apart = records.clone();
+        apart[outside] += 1;
+        let h = RecordsHash::of(&apart, Some(&third));
+        assert!(h.whole.is_some() && !h.same(&third));
+        // A word in the sample: not hashed whole at all.
+        let mut sampled = records.clone();
+        sampled[starts[7] + 3] += 1;
+        let h = RecordsHash::of(&sampled, Some(&third));
+        assert!(h.whole.is_none() && !h.same(&third));
+        // Small records are their own sample.
+        let small = &records[..100];
+        let a = RecordsHash::of(small, None);
+        let b = RecordsHash::of(small, Some(&a));
+        let c = RecordsHash::of(small, Some(&b));
+        assert!(c.same(&b) && !b.same(&a));
     }
 }
