@@ -229,7 +229,7 @@ impl RecordsHash {
     /// / golden ratio` (Weyl's sequence) spread the runs without a period.
     fn run_start(i: usize, len: usize) -> usize {
         let at = u128::from((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        (at * (len - Self::RUN) as u128 >> 64) as usize
+        ((at * (len - Self::RUN) as u128) >> 64) as usize
     }
 
     /// The hash of `records`, whole where `prior` (the previous launch's, if it could be
