@@ -174,6 +174,12 @@ pub(crate) fn walk_groups(
     let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![0u64; n_res * sub_cores as usize];
+    // Warp records: the previous group's (where its records are, its last warp's end,
+    // bytes and warps, and its usage). A group whose records are the previous one's
+    // comes out the same, without its warps walked again: most of an LU step's groups
+    // are alike (all idle, or all working).
+    let mut previous: Option<(std::ops::Range<usize>, u64, u64, u64)> = None;
+    let mut previous_use = vec![0u64; group_use.len()];
     for bz in 0..ngz {
         for by in 0..ngy {
             for bx in 0..ngx {
@@ -196,12 +202,23 @@ pub(crate) fn walk_groups(
                     let group = (bz * ngy + by) * ngx + bx;
                     let warps = (ex * ey * ez).div_ceil(warp_size);
                     let start = (group * group_warps) as usize * stride;
-                    let slice = &records.data[start..start + warps as usize * stride];
-                    for rec in slice.chunks_exact(stride) {
-                        warp.set(rec);
-                        group_bytes += rec[stride - 1];
-                        close(&mut warp, warp_index);
-                        warp_index += 1;
+                    let at = start..start + warps as usize * stride;
+                    let slice = &records.data[at.clone()];
+                    match &previous {
+                        Some((was, t, bytes, n)) if &records.data[was.clone()] == slice => {
+                            (t_last, group_bytes, warp_index) = (*t, *bytes, *n);
+                            group_use.copy_from_slice(&previous_use);
+                        }
+                        _ => {
+                            for rec in slice.chunks_exact(stride) {
+                                warp.set(rec);
+                                group_bytes += rec[stride - 1];
+                                close(&mut warp, warp_index);
+                                warp_index += 1;
+                            }
+                            previous = Some((at, t_last, group_bytes, warp_index));
+                            previous_use.copy_from_slice(&group_use);
+                        }
                     }
                 } else {
                     let mut in_warp = 0u64;

@@ -151,6 +151,37 @@ fn partial_groups_in_three_dimensions_reduce_alike() {
     }
 }
 
+/// Work-groups whose records repeat the previous group's (runs of alike groups, as in an
+/// LU step, then a change, and a partial last group) come out as if walked one by one.
+#[test]
+fn groups_alike_in_runs_reduce_alike() {
+    for name in arch::BUILTIN_ARCHS {
+        let arch = arch_named(name);
+        for arms in [0, 2] {
+            let resources = arch.resources().len() + arms;
+            let stride = 1 + resources;
+            let (local, groups) = (96u64, 40u64);
+            let geometry = LaunchGeometry {
+                global: [local * groups - 50, 1, 1],
+                local: [local, 1, 1],
+            };
+            // Two kinds of group, in runs of three: a work-item's record is its kind's
+            // record for its local id.
+            let kinds = [
+                records(local, resources, arms, 11),
+                records(local, resources, arms, 12),
+            ];
+            let items: Vec<u64> = (0..geometry.work_items())
+                .flat_map(|i| {
+                    let kind = &kinds[(i / local / 3 % 2) as usize];
+                    kind[(i % local) as usize * stride..][..stride].to_vec()
+                })
+                .collect();
+            both_grains(&arch, geometry, &items, arms);
+        }
+    }
+}
+
 #[test]
 fn records_of_another_warp_size_are_refused() {
     let arch = arch_named("hopper_h100");
