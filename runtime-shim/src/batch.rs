@@ -26,7 +26,8 @@
 //! in a few milliseconds), and the records of every launch not yet run must be somewhere:
 //! a budget bounds them ([`Batches::needs_room`], `SRCSIM_RECORDS_MIB`). A launch that
 //! would go past it waits for arenas to come back from the model, as a GPU driver holds
-//! a program whose queue is full; where none comes back for a while (a launch gated on a
+//! a program whose queue is full (two arenas may be in use whatever the budget, so that a
+//! launch larger than it still overlaps the model); where none comes back for a while (a launch gated on a
 //! user event the program sets later), or once the program makes a user event, launches
 //! stop waiting for good, so that the shim never holds a program up on itself.
 
@@ -46,6 +47,11 @@ const MAX_SLOTS: usize = 256;
 /// every read was a quarter of `heat_steps`' time under the shim).
 const IDLE_PER_KEY: usize = 2;
 const IDLE_BYTES: usize = 32 << 20;
+
+/// Arenas that may always be in use, whatever the budget: a launch whose records are more
+/// than the budget then runs while the previous one's are modelled (with one, the device
+/// waited for the model before every such launch).
+const ALWAYS_IN_USE: usize = 2;
 
 /// How long a launch waits for room with no arena coming back before launches stop waiting
 /// for good: the device is then not running the launches on its own.
@@ -222,6 +228,7 @@ struct Inner<T> {
     /// Arenas created, and the most bytes of them alive at once (for the timing line).
     created: usize,
     alive_bytes: usize,
+    alive_arenas: usize,
     peak_bytes: usize,
     /// Devices' sub-buffer alignment, in bytes.
     align: HashMap<Device, usize>,
@@ -271,13 +278,14 @@ impl<T> Inner<T> {
         })
     }
 
-    /// Whether a launch of `key` has room: an idle arena of its key, no arena in use (a
-    /// launch larger than the budget alone), or a new arena of one slot within the budget
-    /// of arenas in use.
+    /// Whether a launch of `key` has room: an idle arena of its key, fewer than
+    /// [`ALWAYS_IN_USE`] arenas in use (a launch larger than the budget), or a new arena of
+    /// one slot within the budget of arenas in use.
     fn fits(&self, key: Key) -> bool {
         let in_use = self.alive_bytes - self.idle_bytes;
+        let idle_arenas: usize = self.idle.values().map(Vec::len).sum();
         self.idle.get(&key).is_some_and(|a| !a.is_empty())
-            || in_use == 0
+            || self.alive_arenas - idle_arenas < ALWAYS_IN_USE
             || in_use + key.slot_bytes <= self.budget
     }
 }
@@ -306,6 +314,7 @@ impl<T> Batches<T> {
                 idle_bytes: 0,
                 created: 0,
                 alive_bytes: 0,
+                alive_arenas: 0,
                 peak_bytes: 0,
                 queues: HashMap::new(),
                 align: HashMap::new(),
@@ -400,12 +409,14 @@ impl<T> Batches<T> {
                         // An idle arena smaller than the launches now call for goes.
                         if let Some(a) = small {
                             inner.alive_bytes -= a.bytes();
+                            inner.alive_arenas -= 1;
                             a.release();
                         }
                         let align = inner.device_align(device)?;
                         let a = Arena::new(key, wanted, align)?;
                         inner.created += 1;
                         inner.alive_bytes += a.bytes();
+                        inner.alive_arenas += 1;
                         inner.peak_bytes = inner.peak_bytes.max(inner.alive_bytes);
                         a
                     }
@@ -560,6 +571,7 @@ impl<T> Batches<T> {
             inner.idle.entry(arena.key).or_default().push(arena);
         } else {
             inner.alive_bytes -= bytes;
+            inner.alive_arenas -= 1;
             drop(inner);
             arena.release();
         }
@@ -591,6 +603,7 @@ impl<T> Batches<T> {
         let bytes = freed.iter().map(Arena::bytes).sum::<usize>();
         inner.idle_bytes -= bytes;
         inner.alive_bytes -= bytes;
+        inner.alive_arenas -= freed.len();
         let queues: Vec<(Context, Device)> = inner
             .queues
             .keys()
@@ -605,5 +618,35 @@ impl<T> Batches<T> {
         freed.into_iter().for_each(Arena::release);
         // Commands already queued still run (releasing a queue flushes it).
         queues.into_iter().for_each(Queue::release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ptr::null_mut;
+
+    #[test]
+    fn a_launch_past_the_budget_waits_only_behind_two_arenas_in_use() {
+        let batches: Batches<()> = Batches::new(1 << 20);
+        let (context, device) = (Context(null_mut()), Device(null_mut()));
+        let mut inner = lock(&batches.inner);
+        inner.align.insert(device, 64);
+        let big = inner.key(context, device, 4 << 20).unwrap();
+        let small = inner.key(context, device, 64 << 10).unwrap();
+        assert!(inner.fits(big) && inner.fits(small), "nothing in use");
+        (inner.alive_arenas, inner.alive_bytes) = (1, 4 << 20);
+        assert!(
+            inner.fits(big),
+            "one in use: the next runs while it is modelled"
+        );
+        (inner.alive_arenas, inner.alive_bytes) = (2, 8 << 20);
+        assert!(
+            !inner.fits(big) && !inner.fits(small),
+            "two in use, past the budget"
+        );
+        (inner.alive_arenas, inner.alive_bytes) = (3, 512 << 10);
+        assert!(inner.fits(small), "within the budget");
+        assert!(!inner.fits(big), "past it");
     }
 }

@@ -34,11 +34,14 @@ pub mod env {
 }
 
 /// MiB of records the launches not yet modelled may hold at once, unless
-/// `SRCSIM_RECORDS_MIB` says otherwise: tens of launches of a million work-items ahead of
+/// `SRCSIM_RECORDS_MIB` says otherwise: a few launches of a million work-items ahead of
 /// the device (records reduced to warps), without the gigabytes a program of thousands of
-/// such launches enqueued at once would otherwise take. An LU factorisation of 512 x 512
-/// (1022 launches) ran fastest with 64 among 16, 64 and 256 (less memory to fault in).
-pub const DEFAULT_RECORDS_MIB: usize = 64;
+/// such launches enqueued at once would otherwise take; two arenas may be in use whatever
+/// the budget, so that larger launches still overlap the model. An LU factorisation of
+/// 512 x 512 (1022 launches) ran 6% faster with 16 than with 64 (11.6 against 24 thousand
+/// page faults: fresh arenas), the same with 8 and 4; other examples the same from 2 to
+/// 64 (`docs/performance.md`, session 13).
+pub const DEFAULT_RECORDS_MIB: usize = 16;
 
 /// How much the shim says on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
