@@ -54,19 +54,49 @@ impl PathCodes {
         usage_scale: u64,
     ) -> PathCodes {
         let calls = kernels.iter().any(|k| k.called);
-        PathCodes(
-            kernels
-                .iter()
-                .enumerate()
-                .map(|(ki, k)| {
-                    let looped = loops.iter().any(|(lk, _, _)| *lk == ki);
-                    if !k.warp_records || k.called || calls || looped {
-                        return None;
-                    }
-                    kernel_paths(kernels, ki, cfgs, usage_scale)
-                })
-                .collect(),
-        )
+        let may = |ki: usize| {
+            let k = &kernels[ki];
+            k.warp_records && !k.called && !calls && !loops.iter().any(|(lk, _, _)| *lk == ki)
+        };
+        let mut paths: Vec<Option<KernelPaths>> = (0..kernels.len())
+            .map(|ki| may(ki).then(KernelPaths::default))
+            .collect();
+        let mut edges: Vec<BTreeSet<(u32, u32)>> = vec![BTreeSet::new(); kernels.len()];
+        // Every timing function's cases, once (they are of all the kernels).
+        for cfg in cfgs {
+            for block in &cfg.blocks {
+                for (from, (path, usage, to, arm)) in cases(kernels, usage_scale, cfg, block, &[]) {
+                    let ki = (from >> 16) as usize;
+                    let Some(Some(k)) = paths.get_mut(ki) else {
+                        continue;
+                    };
+                    edges[ki].insert((from, to));
+                    let bit = k.charges.len() as u32;
+                    k.cases.insert((cfg.function.clone(), block.id, from), bit);
+                    k.charges.push(Charge {
+                        cycles: path.cycles,
+                        usage,
+                        arm,
+                    });
+                }
+            }
+        }
+        for (ki, slot) in paths.iter_mut().enumerate() {
+            let Some(k) = slot else { continue };
+            for p in kernels[ki].table.paths.iter().filter(|p| p.to == To::Exit) {
+                let bit = k.charges.len() as u32;
+                k.exits.insert(encode(ki, p.from), bit);
+                k.charges.push(Charge {
+                    cycles: p.cycles,
+                    usage: scaled(&p.usage, usage_scale),
+                    arm: None,
+                });
+            }
+            if k.charges.len() > 64 || !acyclic(&edges[ki], encode(ki, From::Start)) {
+                *slot = None;
+            }
+        }
+        PathCodes(paths)
     }
 
     /// Whether some kernel keeps paths (the state then has `m`).
@@ -87,49 +117,6 @@ impl PathCodes {
             .and_then(|k| k.cases.get(&(function.to_string(), block, from)));
         bit.map_or(String::new(), |b| format!(" s->m |= {:#x}ul;", 1u64 << b))
     }
-}
-
-/// Kernel `ki`'s transitions and their bits, if they form a graph without cycles and
-/// there are at most 64.
-fn kernel_paths(
-    kernels: &[KernelTiming<'_>],
-    ki: usize,
-    cfgs: &[SourceCfg],
-    usage_scale: u64,
-) -> Option<KernelPaths> {
-    let k = &kernels[ki];
-    let mut paths = KernelPaths::default();
-    let mut edges: BTreeSet<(u32, u32)> = BTreeSet::new();
-    for cfg in cfgs {
-        for block in &cfg.blocks {
-            let of_kernel = cases(kernels, usage_scale, cfg, block, &[]);
-            for (from, (path, usage, to, arm)) in of_kernel {
-                if (from >> 16) as usize != ki {
-                    continue;
-                }
-                edges.insert((from, to));
-                let bit = paths.charges.len() as u32;
-                paths
-                    .cases
-                    .insert((cfg.function.clone(), block.id, from), bit);
-                paths.charges.push(Charge {
-                    cycles: path.cycles,
-                    usage,
-                    arm,
-                });
-            }
-        }
-    }
-    for p in k.table.paths.iter().filter(|p| p.to == To::Exit) {
-        let bit = paths.charges.len() as u32;
-        paths.exits.insert(encode(ki, p.from), bit);
-        paths.charges.push(Charge {
-            cycles: p.cycles,
-            usage: scaled(&p.usage, usage_scale),
-            arm: None,
-        });
-    }
-    (paths.charges.len() <= 64 && acyclic(&edges, encode(ki, From::Start))).then_some(paths)
 }
 
 /// Whether the transitions `edges` (from, to) have no cycle (a depth-first search from
