@@ -461,6 +461,35 @@ __kernel void four_paths(__global const float *in, __global float *out)
     assert_eq!(times.len(), 4, "{times:?}");
 }
 
+/// An LU step's trailing update (`examples/hosts/kernels/lu_steps.cl`) in two dimensions:
+/// work-groups wholly idle, wholly working and split by the step, warps split by it too;
+/// its copy keeps paths, and its warp records are its work-items' reduced.
+#[test]
+fn a_two_dimensional_lu_update_reduces_alike_from_paths() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hosts/kernels/lu_steps.cl"),
+    )
+    .unwrap();
+    let (a, _, _) = annotate_source("lu_steps.cl", &src);
+    assert!(a.source.contains("__srcsim_lanes_lu_update("));
+    let n = 96usize;
+    let matrix: Vec<f32> = (0..n * n).map(|i| 1.0 + (i % 7) as f32).collect();
+    for k in [0i32, 37, 90] {
+        run_source_both(
+            "lu_steps.cl",
+            &src,
+            "lu_update",
+            vec![
+                KernelArg::from_slice(&matrix),
+                KernelArg::scalar(n as i32),
+                KernelArg::scalar(k),
+            ],
+            NdRange::d2([n, n]).with_local([16, 16, 1]),
+            &a,
+        );
+    }
+}
+
 #[test]
 fn if_else_divergence_counts_each_branch() {
     let a = annotate("divergence.cl");
