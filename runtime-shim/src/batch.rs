@@ -27,9 +27,10 @@
 //! a budget bounds them ([`Batches::needs_room`], `SRCSIM_RECORDS_MIB`). A launch that
 //! would go past it waits for arenas to come back from the model, as a GPU driver holds
 //! a program whose queue is full (two arenas may be in use whatever the budget, so that a
-//! launch larger than it still overlaps the model); where none comes back for a while (a launch gated on a
-//! user event the program sets later), or once the program makes a user event, launches
-//! stop waiting for good, so that the shim never holds a program up on itself.
+//! launch larger than it still overlaps the model); where none comes back for a while (a
+//! launch gated on a user event the program sets later), or once the program makes a
+//! user event, launches stop waiting for good, so that the shim never holds a program up
+//! on itself.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Condvar, Mutex};

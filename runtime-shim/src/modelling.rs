@@ -210,11 +210,11 @@ pub(crate) struct Modelled {
 /// memory for the first launch of each kernel). A 64-bit hash of a sample of them (128
 /// runs of 16 words, more than a warp record, at scattered places: evenly spaced ones fell
 /// in step with an LU's work-groups and missed every change; and their length), and their
-/// 128-bit XXH3 hash, taken
-/// only where the sample is the previous launch's: records that change mostly change in
-/// the sample (an LU step's, 720 KB a launch, each new, were hashed whole for nothing),
-/// and a run of identical launches is reused from its third (the second has no whole
-/// hash to compare with). Two different records colliding is a 2^-128 chance.
+/// 128-bit XXH3 hash, taken only where the sample is the previous launch's: records that
+/// change mostly change in the sample (an LU step's, 720 KB a launch, each new, were
+/// hashed whole for nothing), and a run of identical launches is reused from its third
+/// (the second has no whole hash to compare with). Two different records colliding is a
+/// 2^-128 chance.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RecordsHash {
     sample: u64,

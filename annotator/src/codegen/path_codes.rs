@@ -5,10 +5,10 @@
 //! keeps a single `ulong` per work-item (`s->m`, the bits of the transitions taken) in
 //! place of its counters, which the compiler drops from the copy, and the warp's reducer
 //! sums the charges of each distinct set of bits it meets (a warp's lanes take one or two
-//! paths as a rule), giving the record the counters' reduction gives, bit for bit. An LU
-//! update of 262144 work-items, most of which do nothing: about 3 times the original's
-//! time on PoCL with counters per lane, about 1.3 times with paths (measured in
-//! `docs/performance.md`).
+//! paths as a rule), giving the record the counters' reduction gives, bit for bit. The
+//! 511 steps of an LU update of 262144 work-items, most of which do nothing: about 4.5
+//! times the original's time on PoCL with counters per lane, about 1.5 times with paths
+//! (`docs/performance.md`, session 13).
 //!
 //! When every transition runs at most once: the kernel's transitions (a timing
 //! function's case, from the last block to the one it reaches, and the exit's cases)
