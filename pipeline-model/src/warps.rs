@@ -315,14 +315,18 @@ impl Dealer {
         if self.groups < self.n_par {
             self.first_wave_bytes += g.bytes;
         }
-        let (start, sm) = if self.groups < self.n_par {
-            (0, (self.groups % self.sms) as usize)
+        let (sm, finish) = if self.groups < self.n_par {
+            let (sm, finish) = ((self.groups % self.sms) as usize, g.t_last);
+            self.running.push(Reverse((finish, sm)));
+            (sm, finish)
         } else {
-            let Reverse((finish, sm)) = self.running.pop().expect("n_par groups run");
-            (finish, sm)
+            // The group that finishes first makes way: its entry becomes the new group's
+            // in place (one sift down, where a pop and a push took two).
+            let mut first = self.running.peek_mut().expect("n_par groups run");
+            let Reverse((start, sm)) = *first;
+            *first = Reverse((start + g.t_last, sm));
+            (sm, start + g.t_last)
         };
-        let finish = start + g.t_last;
-        self.running.push(Reverse((finish, sm)));
         self.t_opt = self.t_opt.max(finish);
         // The SM's round-robin counter says where the group's first warp goes.
         for (j, u) in g.usage.chunks_exact(self.usage.resources).enumerate() {
