@@ -278,7 +278,9 @@ pub(crate) struct Dealer {
     usage: SmUsage,
     /// Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
     dealt: Vec<u64>,
-    running: BinaryHeap<Reverse<(u64, usize)>>,
+    /// The groups running, by when each finishes and on which SM (`finish << 64 | sm`: one
+    /// comparison of two words orders them as the pair would).
+    running: BinaryHeap<Reverse<u128>>,
     t_opt: u64,
     groups: u64,
     warps: u64,
@@ -317,14 +319,15 @@ impl Dealer {
         }
         let (sm, finish) = if self.groups < self.n_par {
             let (sm, finish) = ((self.groups % self.sms) as usize, g.t_last);
-            self.running.push(Reverse((finish, sm)));
+            self.running
+                .push(Reverse(u128::from(finish) << 64 | sm as u128));
             (sm, finish)
         } else {
             // The group that finishes first makes way: its entry becomes the new group's
             // in place (one sift down, where a pop and a push took two).
             let mut first = self.running.peek_mut().expect("n_par groups run");
-            let Reverse((start, sm)) = *first;
-            *first = Reverse((start + g.t_last, sm));
+            let (start, sm) = ((first.0 >> 64) as u64, first.0 as u64 as usize);
+            first.0 = u128::from(start + g.t_last) << 64 | sm as u128;
             (sm, start + g.t_last)
         };
         self.t_opt = self.t_opt.max(finish);
