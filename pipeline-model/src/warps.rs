@@ -2,9 +2,6 @@
 //! ([`WarpTally`]), a work-group's from its warps ([`walk_groups`]), and the work-groups
 //! dealt to the SMs and their sub-cores ([`Dealer`]).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::arch::Architecture;
 use crate::launch::{Grain, LaunchGeometry, Records};
 
@@ -268,6 +265,65 @@ pub(crate) fn exit_wait(arch: &Architecture) -> u64 {
     }
 }
 
+/// The work-groups running, by when each finishes and on which SM: a tournament tree
+/// whose leaves are the groups (`finish << 64 | sm << 32 | leaf`: one comparison of two
+/// words orders them by finish, then SM, as the dealing did by the pair; groups equal in
+/// both are alike) and whose every inner node holds the least of its children. The group
+/// that finishes first is at the root; the one that takes its place goes in its leaf, and
+/// the nodes above it are taken again, a branch-free minimum each (a binary heap's
+/// sifting, its comparisons mispredicted, was most of the model's time on an LU step's
+/// 1024 work-groups).
+#[derive(Default)]
+struct Running {
+    /// The first wave's groups, as they start; the tree is built from them when the
+    /// first group after it comes (a launch of fewer groups needs none).
+    starting: Vec<u128>,
+    /// Nodes from 1 (the root), leaves from `leaves`; unused leaves hold `u128::MAX`.
+    tree: Vec<u128>,
+    leaves: usize,
+}
+
+impl Running {
+    fn key(finish: u64, sm: usize, leaf: usize) -> u128 {
+        u128::from(finish) << 64 | (sm as u128) << 32 | leaf as u128
+    }
+
+    /// A group of the first wave starts on `sm` and finishes at `finish`.
+    fn start(&mut self, finish: u64, sm: usize) {
+        let leaf = self.starting.len();
+        self.starting.push(Self::key(finish, sm, leaf));
+    }
+
+    /// The group that finishes first makes way for one that runs `t` cycles from then:
+    /// returns when the first finishes, and its SM.
+    fn replace_first(&mut self, t: u64) -> (u64, usize) {
+        if self.tree.is_empty() {
+            self.leaves = self.starting.len().next_power_of_two();
+            self.tree = vec![u128::MAX; 2 * self.leaves];
+            self.tree[self.leaves..][..self.starting.len()].copy_from_slice(&self.starting);
+            for at in (1..self.leaves).rev() {
+                self.tree[at] = self.tree[2 * at].min(self.tree[2 * at + 1]);
+            }
+        }
+        let first = self.tree[1];
+        let (start, sm, leaf) = (
+            (first >> 64) as u64,
+            (first >> 32) as u32 as usize,
+            first as u32 as usize,
+        );
+        // Up from the leaf, the least so far against each sibling: the loads do not wait
+        // on the stores.
+        let (mut at, mut least) = (self.leaves + leaf, Self::key(start + t, sm, leaf));
+        self.tree[at] = least;
+        while at > 1 {
+            least = least.min(self.tree[at ^ 1]);
+            at /= 2;
+            self.tree[at] = least;
+        }
+        (start, sm)
+    }
+}
+
 /// Deals work-groups to the SMs as they come: the first `n_par` in turn, each later one to
 /// the SM whose group finishes first; each group's warps to the SM's sub-cores
 /// round-robin.
@@ -278,9 +334,8 @@ pub(crate) struct Dealer {
     usage: SmUsage,
     /// Per SM, the warps dealt so far: the next warp goes to sub-core `dealt % S`.
     dealt: Vec<u64>,
-    /// The groups running, by when each finishes and on which SM (`finish << 64 | sm`: one
-    /// comparison of two words orders them as the pair would).
-    running: BinaryHeap<Reverse<u128>>,
+    /// The groups running, by when each finishes and on which SM.
+    running: Running,
     t_opt: u64,
     groups: u64,
     warps: u64,
@@ -302,7 +357,7 @@ impl Dealer {
                 resources: n_res,
             },
             dealt: vec![0u64; arch.sm_count as usize],
-            running: BinaryHeap::new(),
+            running: Running::default(),
             t_opt: 0,
             groups: 0,
             warps: 0,
@@ -319,21 +374,25 @@ impl Dealer {
         }
         let (sm, finish) = if self.groups < self.n_par {
             let (sm, finish) = ((self.groups % self.sms) as usize, g.t_last);
-            self.running
-                .push(Reverse(u128::from(finish) << 64 | sm as u128));
+            self.running.start(finish, sm);
             (sm, finish)
         } else {
-            // The group that finishes first makes way: its entry becomes the new group's
-            // in place (one sift down, where a pop and a push took two).
-            let mut first = self.running.peek_mut().expect("n_par groups run");
-            let (start, sm) = ((first.0 >> 64) as u64, first.0 as u64 as usize);
-            first.0 = u128::from(start + g.t_last) << 64 | sm as u128;
+            // The group that finishes first makes way.
+            let (start, sm) = self.running.replace_first(g.t_last);
             (sm, start + g.t_last)
         };
         self.t_opt = self.t_opt.max(finish);
         // The SM's round-robin counter says where the group's first warp goes.
+        let first_sub = (self.dealt[sm] % self.sub_cores) as usize;
+        let sub_cores = self.sub_cores as usize;
         for (j, u) in g.usage.chunks_exact(self.usage.resources).enumerate() {
-            let sub = ((self.dealt[sm] + j as u64) % self.sub_cores) as usize;
+            // `(first_sub + j) % sub_cores`, `j` being below `sub_cores`.
+            let sub = first_sub + j
+                - if first_sub + j >= sub_cores {
+                    sub_cores
+                } else {
+                    0
+                };
             for (s, u) in self.usage.of_mut(sm, sub).iter_mut().zip(u) {
                 *s += u;
             }
@@ -351,6 +410,77 @@ impl Dealer {
             divergence,
             work_groups: self.groups,
             warps: self.warps,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Running;
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    /// Each group's start and SM, dealt with a binary heap of (finish, SM) pairs: what the
+    /// tournament tree must give.
+    fn by_heap(times: &[u64], n_par: usize, sms: usize) -> Vec<(u64, usize)> {
+        let mut heap = BinaryHeap::new();
+        times
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                let (start, sm) = if i < n_par {
+                    (0, i % sms)
+                } else {
+                    let Reverse(first) = heap.pop().unwrap();
+                    first
+                };
+                heap.push(Reverse((start + t, sm)));
+                (start, sm)
+            })
+            .collect()
+    }
+
+    fn by_tree(times: &[u64], n_par: usize, sms: usize) -> Vec<(u64, usize)> {
+        let mut running = Running::default();
+        times
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                if i < n_par {
+                    running.start(t, i % sms);
+                    (0, i % sms)
+                } else {
+                    running.replace_first(t)
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_tree_deals_as_the_heap_did_ties_included() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for (n_par, sms, spread) in [
+            (1, 1, 1000),
+            (3, 2, 4),
+            (8, 3, 2),
+            (90, 15, 3),
+            (100, 15, 50_000),
+            (128, 16, 1),
+            (129, 7, 9),
+        ] {
+            let times: Vec<u64> = (0..2000)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    100 + seed % spread
+                })
+                .collect();
+            assert_eq!(
+                by_tree(&times, n_par, sms),
+                by_heap(&times, n_par, sms),
+                "n_par {n_par}, {sms} SMs, times within {spread}"
+            );
         }
     }
 }
