@@ -566,17 +566,27 @@ impl<T> Batches<T> {
     pub fn recycle(&self, arena: Arena) {
         let mut inner = lock(&self.inner);
         inner.recycled += 1;
-        self.room.notify_all();
         let bytes = arena.bytes();
         let keep = !inner.retired.contains(&arena.key.context)
             && inner.idle_bytes + bytes <= inner.budget.max(IDLE_BYTES);
-        if keep {
+        let freed = if keep {
             inner.idle_bytes += bytes;
             inner.idle.entry(arena.key).or_default().push(arena);
+            None
         } else {
             inner.alive_bytes -= bytes;
             inner.alive_arenas -= 1;
-            drop(inner);
+            Some(arena)
+        };
+        // A waiting launch waits for half the budget free (or fewer than two arenas in
+        // use): waking it before only puts it back to sleep.
+        let in_use = inner.alive_bytes - inner.idle_bytes;
+        let idle_arenas: usize = inner.idle.values().map(Vec::len).sum();
+        if in_use <= inner.budget / 2 || inner.alive_arenas - idle_arenas < ALWAYS_IN_USE {
+            self.room.notify_all();
+        }
+        drop(inner);
+        if let Some(arena) = freed {
             arena.release();
         }
     }
