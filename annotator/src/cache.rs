@@ -53,7 +53,10 @@ use crate::sidecar::Sidecar;
 /// the macro, not the whole file.
 /// 22: programs built for OpenCL C 1.0 and 1.1 (no `static`) are annotated.
 /// 23: a function also declared in an included file refuses the kernels that run it.
-pub const ANNOTATION_REVISION: &str = "35";
+/// 35: the copy of a kernel none of whose timing transitions can run twice keeps each
+/// work-item's path (a bit per transition), not its counters.
+/// 36: the warps' reducers, of counters and of paths, share one generated prologue.
+pub const ANNOTATION_REVISION: &str = "36";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

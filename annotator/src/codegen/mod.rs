@@ -242,15 +242,13 @@ pub fn annotate(
         profiled: !profiled.is_empty(),
         samples: COUNTERS * sites.len(),
     };
-    let copies = |coded: bool| {
-        let paths = &g.paths;
-        (0..kernels.len()).any(|ki| {
-            kernels[ki].warp_records && !kernels[ki].called && paths.of(ki).is_some() == coded
-        })
-    };
-    if copies(false) || copies(true) {
+    let copies: Vec<usize> = (0..kernels.len())
+        .filter(|&ki| kernels[ki].warp_records && !kernels[ki].called)
+        .collect();
+    if !copies.is_empty() {
+        let counters = copies.iter().any(|&ki| g.paths.of(ki).is_none());
         g.functions
-            .push_str(&warps::functions(&layout, memory, copies(false)));
+            .push_str(&warps::functions(&layout, memory, counters));
     }
     g.sample_calls(sites);
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
@@ -374,6 +372,11 @@ impl RecordLayout {
     /// Values per record.
     fn stride(&self) -> usize {
         1 + self.resources + self.arms + self.counters + self.samples
+    }
+
+    /// Values per warp record: `[outside, t_max, use.., arm.., bytes]`.
+    fn warp_stride(&self) -> usize {
+        3 + self.resources + self.arms
     }
 }
 

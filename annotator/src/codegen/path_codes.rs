@@ -171,7 +171,7 @@ pub(super) fn functions(
     memory: Option<usize>,
 ) -> String {
     let (resources, arms) = (layout.resources, layout.arms);
-    let stride = 3 + resources + arms;
+    let stride = layout.warp_stride();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -240,17 +240,8 @@ pub(super) fn functions(
     let written: String = (0..stride)
         .map(|v| format!("\n        r[{v}] = w[{v}];"))
         .collect();
-    let _ = write!(
-        out,
-        "static inline __attribute__((always_inline)) void __srcsim_reduce_{name}(__global ulong *records, __local const ulong *lanes, uint warp)
-{{
-    if ((get_local_id(1) | get_local_id(2)) != 0) return;
-    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
-    size_t warps = (n + warp - 1) / warp;
-    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {{
-        size_t first = k * warp, end = min(first + warp, n);
-        ulong w[{stride}] = {{0}};
+    let body = format!(
+        "        ulong w[{stride}] = {{0}};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         for (size_t i = first; i < end; ++i) other |= lanes[i] ^ a;
         if (other != 0) {{
@@ -269,12 +260,10 @@ pub(super) fn functions(
             }}
         }}
         __srcsim_fold_{name}(a, na, w);
-        if (nb != 0) __srcsim_fold_{name}(b, nb, w);
-        __global ulong *r = records + (group * warps + k) * {stride};{written}
-    }}
-}}
+        if (nb != 0) __srcsim_fold_{name}(b, nb, w);{written}
 "
     );
+    out.push_str(&super::warps::reducer(name, layout, &body));
     out
 }
 

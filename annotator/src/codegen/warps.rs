@@ -69,26 +69,46 @@ pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout) {
     functions.push_str("        return;\n    }\n");
 }
 
+/// A warps' reducer, `__srcsim_reduce_<suffix>(records, lanes, warp)`: the reducers are
+/// the work-items of the first row of the group (`get_local_id(1)` and `(2)` zero), each
+/// taking every `get_local_size(0)`-th warp `k`, whose lanes are `first..end`; `body`
+/// fills its record `r` ([`RecordLayout::warp_stride`] values). A reducer picked by
+/// `local linear id % warp` cost a division per work-item, and the id computed before the
+/// barrier and kept across it a value per work-item in memory (a copy of an LU update of
+/// 262144 work-items: 1.07 to about 0.6 ms a launch on PoCL).
+pub(super) fn reducer(suffix: &str, layout: &RecordLayout, body: &str) -> String {
+    format!(
+        "static inline __attribute__((always_inline)) void __srcsim_reduce_{suffix}(__global ulong *records, __local const ulong *lanes, uint warp)
+{{
+    if ((get_local_id(1) | get_local_id(2)) != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t warps = (n + warp - 1) / warp;
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {{
+        size_t first = k * warp, end = min(first + warp, n);
+        __global ulong *r = records + (group * warps + k) * {stride};
+{body}    }}
+}}
+",
+        stride = layout.warp_stride()
+    )
+}
+
 /// The functions every kernel that reduces to warps calls: the local linear id, and (with
-/// `reduce`, where some copy keeps counters, not paths) the reduction of each warp's lanes into its record `[outside, t_max, use.., arm.., bytes]`
-/// (`memory`: the resource whose usage is summed as the bytes past the L1), in one pass
-/// over the warp's lanes. The reducers are the work-items of the first row of the group
-/// (`get_local_id(1)` and `(2)` zero), each taking every `get_local_size(0)`-th warp: a
-/// reducer picked by `local linear id % warp` cost a division per work-item, and the id
-/// computed before the barrier and kept across it a value per work-item in memory (a
-/// copy of an LU update of 262144 work-items: 1.07 to about 0.6 ms a launch on PoCL).
-pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, reduce: bool) -> String {
+/// `counters`, where some copy keeps counters, not paths) the reduction of each warp's
+/// lanes into its record `[outside, t_max, use.., arm.., bytes]` (`memory`: the resource
+/// whose usage is summed as the bytes past the L1), in one pass over the warp's lanes.
+pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, counters: bool) -> String {
     let local_id = "static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
 ";
-    if !reduce {
+    if !counters {
         return local_id.to_string();
     }
     let (resources, arms) = (layout.resources, layout.arms);
     let width = 1 + resources + arms;
-    let stride = 3 + resources + arms;
     let lane = |v: usize| format!("lanes[{v} * n + i]");
     // Without arms, the most any lane spent outside them is its whole time.
     let outside = if arms == 0 {
@@ -108,33 +128,23 @@ pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, reduce: bo
         .collect();
     let declared: String = (1..width).map(|v| format!(", m{v} = 0")).collect();
     let written: String = (1..width)
-        .map(|v| format!("\n        w[{}] = m{v};", v + 1))
+        .map(|v| format!("\n        r[{}] = m{v};", v + 1))
         .collect();
-    format!(
-        "{local_id}static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
-{{
-    if ((get_local_id(1) | get_local_id(2)) != 0) return;
-    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
-    size_t warps = (n + warp - 1) / warp;
-    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {{
-        size_t end = min((k + 1) * warp, n);
-        __global ulong *w = records + (group * warps + k) * {stride};
-        ulong {outside_decl}whole = 0, bytes = 0{declared};
-        for (size_t i = k * warp; i < end; ++i) {{
+    let body = format!(
+        "        ulong {outside_decl}whole = 0, bytes = 0{declared};
+        for (size_t i = first; i < end; ++i) {{
             ulong t = lanes[i];
             whole = max(whole, t);{outside}{bytes}{maxima}
         }}
-        w[0] = {first};
-        w[1] = whole;{written}
-        w[{last}] = bytes;
-    }}
-}}
+        r[0] = {first};
+        r[1] = whole;{written}
+        r[{last}] = bytes;
 ",
         first = if arms == 0 { "whole" } else { "outside" },
         outside_decl = if arms == 0 { "" } else { "outside = 0, " },
-        last = stride - 1
-    )
+        last = layout.warp_stride() - 1
+    );
+    format!("{local_id}{}", reducer("warp", layout, &body))
 }
 
 /// The copy's exits: each return calls the exit function with the lanes (or, keeping

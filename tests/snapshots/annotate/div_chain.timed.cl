@@ -38,10 +38,10 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
     size_t warps = (n + warp - 1) / warp;
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
-        size_t end = min((k + 1) * warp, n);
-        __global ulong *w = records + (group * warps + k) * 11;
+        size_t first = k * warp, end = min(first + warp, n);
+        __global ulong *r = records + (group * warps + k) * 11;
         ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
-        for (size_t i = k * warp; i < end; ++i) {
+        for (size_t i = first; i < end; ++i) {
             ulong t = lanes[i];
             whole = max(whole, t);
             bytes += lanes[7 * n + i];
@@ -54,17 +54,17 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
             m7 = max(m7, lanes[7 * n + i]);
             m8 = max(m8, lanes[8 * n + i]);
         }
-        w[0] = whole;
-        w[1] = whole;
-        w[2] = m1;
-        w[3] = m2;
-        w[4] = m3;
-        w[5] = m4;
-        w[6] = m5;
-        w[7] = m6;
-        w[8] = m7;
-        w[9] = m8;
-        w[10] = bytes;
+        r[0] = whole;
+        r[1] = whole;
+        r[2] = m1;
+        r[3] = m2;
+        r[4] = m3;
+        r[5] = m4;
+        r[6] = m5;
+        r[7] = m6;
+        r[8] = m7;
+        r[9] = m8;
+        r[10] = bytes;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)

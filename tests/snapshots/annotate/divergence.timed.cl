@@ -105,6 +105,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__g
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
+        __global ulong *r = records + (group * warps + k) * 13;
         ulong w[13] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         for (size_t i = first; i < end; ++i) other |= lanes[i] ^ a;
@@ -125,7 +126,6 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__g
         }
         __srcsim_fold_divergence(a, na, w);
         if (nb != 0) __srcsim_fold_divergence(b, nb, w);
-        __global ulong *r = records + (group * warps + k) * 13;
         r[0] = w[0];
         r[1] = w[1];
         r[2] = w[2];

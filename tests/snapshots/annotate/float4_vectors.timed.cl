@@ -71,6 +71,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_scale_offset4(
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
+        __global ulong *r = records + (group * warps + k) * 11;
         ulong w[11] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         for (size_t i = first; i < end; ++i) other |= lanes[i] ^ a;
@@ -91,7 +92,6 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_scale_offset4(
         }
         __srcsim_fold_scale_offset4(a, na, w);
         if (nb != 0) __srcsim_fold_scale_offset4(b, nb, w);
-        __global ulong *r = records + (group * warps + k) * 11;
         r[0] = w[0];
         r[1] = w[1];
         r[2] = w[2];
