@@ -283,14 +283,15 @@ impl<T> Inner<T> {
     /// launch larger than the budget), or an arena of one slot more within the budget of
     /// arenas in use.
     fn fits(&self, key: Key) -> bool {
-        self.fits_within(key, self.budget)
+        self.room_for(key.slot_bytes, self.budget)
     }
 
-    /// [`Inner::fits`] with `budget` in place of the budget.
-    fn fits_within(&self, key: Key, budget: usize) -> bool {
+    /// Whether fewer than [`ALWAYS_IN_USE`] arenas are in use, or `bytes` more of them
+    /// stay within `budget`.
+    fn room_for(&self, bytes: usize, budget: usize) -> bool {
         let in_use = self.alive_bytes - self.idle_bytes;
         let idle_arenas: usize = self.idle.values().map(Vec::len).sum();
-        self.alive_arenas - idle_arenas < ALWAYS_IN_USE || in_use + key.slot_bytes <= budget
+        self.alive_arenas - idle_arenas < ALWAYS_IN_USE || in_use + bytes <= budget
     }
 }
 
@@ -358,7 +359,7 @@ impl<T> Batches<T> {
             return true;
         };
         let (mut recycled, mut since) = (inner.recycled, Instant::now());
-        while !inner.unbounded && !inner.fits_within(key, inner.budget / 2) {
+        while !inner.unbounded && !inner.room_for(key.slot_bytes, inner.budget / 2) {
             if inner.recycled != recycled {
                 (recycled, since) = (inner.recycled, Instant::now());
             }
@@ -580,9 +581,7 @@ impl<T> Batches<T> {
         };
         // A waiting launch waits for half the budget free (or fewer than two arenas in
         // use): waking it before only puts it back to sleep.
-        let in_use = inner.alive_bytes - inner.idle_bytes;
-        let idle_arenas: usize = inner.idle.values().map(Vec::len).sum();
-        if in_use <= inner.budget / 2 || inner.alive_arenas - idle_arenas < ALWAYS_IN_USE {
+        if inner.room_for(0, inner.budget / 2) {
             self.room.notify_all();
         }
         drop(inner);
