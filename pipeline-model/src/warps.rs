@@ -383,16 +383,8 @@ impl Dealer {
         };
         self.t_opt = self.t_opt.max(finish);
         // The SM's round-robin counter says where the group's first warp goes.
-        let first_sub = (self.dealt[sm] % self.sub_cores) as usize;
-        let sub_cores = self.sub_cores as usize;
         for (j, u) in g.usage.chunks_exact(self.usage.resources).enumerate() {
-            // `(first_sub + j) % sub_cores`, `j` being below `sub_cores`.
-            let sub = first_sub + j
-                - if first_sub + j >= sub_cores {
-                    sub_cores
-                } else {
-                    0
-                };
+            let sub = ((self.dealt[sm] + j as u64) % self.sub_cores) as usize;
             for (s, u) in self.usage.of_mut(sm, sub).iter_mut().zip(u) {
                 *s += u;
             }
