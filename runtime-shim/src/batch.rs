@@ -661,5 +661,11 @@ mod tests {
         (inner.alive_arenas, inner.alive_bytes) = (3, 512 << 10);
         assert!(inner.fits(small), "within the budget");
         assert!(!inner.fits(big), "past it");
+        // A waiting launch waits for half the budget (512 KiB), and is woken once the
+        // arenas in use are within it.
+        assert!(!inner.room_for(small.slot_bytes, 512 << 10));
+        assert!(inner.room_for(0, 512 << 10));
+        inner.alive_bytes = 600 << 10;
+        assert!(!inner.room_for(0, 512 << 10), "not woken yet");
     }
 }
