@@ -56,7 +56,8 @@ use crate::sidecar::Sidecar;
 /// 35: the copy of a kernel none of whose timing transitions can run twice keeps each
 /// work-item's path (a bit per transition), not its counters.
 /// 36: the warps' reducers, of counters and of paths, share one generated prologue.
-pub const ANNOTATION_REVISION: &str = "36";
+/// 37: the reducer of paths finds a warp's lanes all alike sixteen lanes a load.
+pub const ANNOTATION_REVISION: &str = "37";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -444,21 +444,59 @@ __kernel void four_paths(__global const float *in, __global float *out)
         "the copy keeps paths:\n{}",
         a.source
     );
-    let n = 256;
+    // Groups of 64 (two whole warps), and of 56 (a whole warp and one of 24 lanes: the
+    // all-alike pass's sixteen lanes a load, then eight one by one).
+    let n = 448;
     let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
-    let both = run_source_both(
-        "four_paths.cl",
-        src,
-        "four_paths",
-        vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
-        NdRange::d1(n).with_local([64, 1, 1]),
-        &a,
-    );
-    // Four distinct times, each of a quarter of the work-items.
-    let mut times: Vec<u64> = (0..n).map(|w| both.t(w)).collect();
-    times.sort_unstable();
-    times.dedup();
-    assert_eq!(times.len(), 4, "{times:?}");
+    for local in [64, 56] {
+        let both = run_source_both(
+            "four_paths.cl",
+            src,
+            "four_paths",
+            vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
+            NdRange::d1(n).with_local([local, 1, 1]),
+            &a,
+        );
+        // Four distinct times, each of a quarter of the work-items.
+        let mut times: Vec<u64> = (0..n).map(|w| both.t(w)).collect();
+        times.sort_unstable();
+        times.dedup();
+        assert_eq!(times.len(), 4, "{times:?}");
+    }
+}
+
+/// A kernel whose only odd lane is each work-group's last: in groups of 64 the last lane
+/// of a whole warp (found by the all-alike pass's loads of sixteen lanes), in groups of 56
+/// the last of a warp of 24 lanes (found one by one, after the loads). Either warp's
+/// record must be its lanes' reduced, not its first lane's taken 32 times.
+#[test]
+fn a_warp_whose_last_lane_alone_differs_is_not_taken_for_alike() {
+    let src = r#"
+__kernel void last_lane(__global const float *in, __global float *out)
+{
+    int i = get_global_id(0);
+    float x = in[i];
+    if (get_local_id(0) == get_local_size(0) - 1)
+        x = exp(x) - native_sin(x);
+    out[i] = x;
+}
+"#;
+    let (a, _, _) = annotate_source("last_lane.cl", src);
+    assert!(a.source.contains("__srcsim_lanes_last_lane("));
+    let n = 448;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
+    for local in [64, 56] {
+        let both = run_source_both(
+            "last_lane.cl",
+            src,
+            "last_lane",
+            vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
+            NdRange::d1(n).with_local([local, 1, 1]),
+            &a,
+        );
+        let slow = (0..n).filter(|&w| both.t(w) > both.t(0)).count();
+        assert_eq!(slow, n / local, "one slow lane per group of {local}");
+    }
 }
 
 /// An LU step's trailing update (`examples/hosts/kernels/lu_steps.cl`) in two dimensions:

@@ -93,7 +93,14 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_helper_early_r
         __global ulong *r = records + (group * warps + k) * 11;
         ulong w[11] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
-        for (size_t i = first; i < end; ++i) other |= lanes[i] ^ a;
+        ulong16 differ = 0;
+        size_t i = first;
+        for (; i + 16 <= end; i += 16) differ |= (ulong16)(lanes[i], lanes[i + 1], lanes[i + 2], lanes[i + 3], lanes[i + 4], lanes[i + 5], lanes[i + 6], lanes[i + 7], lanes[i + 8], lanes[i + 9], lanes[i + 10], lanes[i + 11], lanes[i + 12], lanes[i + 13], lanes[i + 14], lanes[i + 15]) ^ a;
+        for (; i < end; ++i) other |= lanes[i] ^ a;
+        ulong8 d8 = differ.lo | differ.hi;
+        ulong4 d4 = d8.lo | d8.hi;
+        ulong2 d2 = d4.lo | d4.hi;
+        other |= d2.x | d2.y;
         if (other != 0) {
             na = 0;
             for (size_t i = first; i < end; ++i) {
