@@ -444,25 +444,38 @@ __kernel void four_paths(__global const float *in, __global float *out)
         "the copy keeps paths:\n{}",
         a.source
     );
-    // Groups of 64 (two whole warps), and of 56 (a whole warp and one of 24 lanes: the
-    // all-alike pass's sixteen lanes a load, then eight one by one).
-    let n = 448;
-    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
-    for local in [64, 56] {
-        let both = run_source_both(
-            "four_paths.cl",
-            src,
-            "four_paths",
-            vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
-            NdRange::d1(n).with_local([local, 1, 1]),
-            &a,
-        );
+    for (_, both) in in_groups_of_64_and_56("four_paths", src, &a) {
         // Four distinct times, each of a quarter of the work-items.
-        let mut times: Vec<u64> = (0..n).map(|w| both.t(w)).collect();
+        let mut times: Vec<u64> = (0..GROUPED_ITEMS).map(|w| both.t(w)).collect();
         times.sort_unstable();
         times.dedup();
         assert_eq!(times.len(), 4, "{times:?}");
     }
+}
+
+/// Work-items of the kernels run [`in_groups_of_64_and_56`].
+const GROUPED_ITEMS: usize = 448;
+
+/// Runs `kernel(in, out)` of `src` ([`run_source_both`]) over [`GROUPED_ITEMS`] work-items in
+/// groups of 64 (two whole warps), then of 56 (a whole warp and one of 24 lanes: a copy's
+/// all-alike pass takes sixteen lanes a vector, then eight one by one).
+fn in_groups_of_64_and_56(kernel: &str, src: &str, a: &Annotation) -> Vec<(usize, Both)> {
+    let n = GROUPED_ITEMS;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
+    [64, 56]
+        .into_iter()
+        .map(|local| {
+            let both = run_source_both(
+                &format!("{kernel}.cl"),
+                src,
+                kernel,
+                vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
+                NdRange::d1(n).with_local([local, 1, 1]),
+                a,
+            );
+            (local, both)
+        })
+        .collect()
 }
 
 /// A kernel whose only odd lane is each work-group's last: in groups of 64 the last lane
@@ -483,19 +496,15 @@ __kernel void last_lane(__global const float *in, __global float *out)
 "#;
     let (a, _, _) = annotate_source("last_lane.cl", src);
     assert!(a.source.contains("__srcsim_lanes_last_lane("));
-    let n = 448;
-    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
-    for local in [64, 56] {
-        let both = run_source_both(
-            "last_lane.cl",
-            src,
-            "last_lane",
-            vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
-            NdRange::d1(n).with_local([local, 1, 1]),
-            &a,
+    for (local, both) in in_groups_of_64_and_56("last_lane", src, &a) {
+        let slow = (0..GROUPED_ITEMS)
+            .filter(|&w| both.t(w) > both.t(0))
+            .count();
+        assert_eq!(
+            slow,
+            GROUPED_ITEMS / local,
+            "one slow lane per group of {local}"
         );
-        let slow = (0..n).filter(|&w| both.t(w) > both.t(0)).count();
-        assert_eq!(slow, n / local, "one slow lane per group of {local}");
     }
 }
 
