@@ -57,7 +57,8 @@ use crate::sidecar::Sidecar;
 /// work-item's path (a bit per transition), not its counters.
 /// 36: the warps' reducers, of counters and of paths, share one generated prologue.
 /// 37: the reducer of paths finds a warp's lanes all alike sixteen lanes a load.
-pub const ANNOTATION_REVISION: &str = "37";
+/// 38: the reducer of counters leaves its loop over the lanes unvectorised.
+pub const ANNOTATION_REVISION: &str = "38";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -86,6 +86,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         size_t first = k * warp, end = min(first + warp, n);
         __global ulong *r = records + (group * warps + k) * 11;
         ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {
             ulong t = lanes[i];
             whole = max(whole, t);
