@@ -58,7 +58,8 @@ use crate::sidecar::Sidecar;
 /// 36: the warps' reducers, of counters and of paths, share one generated prologue.
 /// 37: the reducer of paths finds a warp's lanes all alike sixteen lanes a load.
 /// 38: the reducer of counters leaves its loop over the lanes unvectorised.
-pub const ANNOTATION_REVISION: &str = "38";
+/// 39: a kernel with a barrier keeps its record's values in its record, not private.
+pub const ANNOTATION_REVISION: &str = "39";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

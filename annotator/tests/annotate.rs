@@ -153,6 +153,60 @@ fn early_returns_reduce_to_warps_only_without_a_barrier() {
         .contains("const int n, __global ulong *__srcsim_records)"));
 }
 
+/// A kernel with a barrier keeps its record's values in its record in the twin (PoCL
+/// saves every private value live across a barrier at every barrier), and private in its
+/// copy that reduces to warps; a kernel without a barrier, or one that calls a function
+/// of the file (whose timing functions any kernel may run), keeps them private.
+#[test]
+fn kernels_with_a_barrier_keep_their_values_in_their_record() {
+    let body = |call: &str| {
+        format!(
+            "{call}__kernel void k(__global float *x, const int n)\n{{\n    __local float t[64];\n    \
+             int i = get_global_id(0);\n    t[get_local_id(0)] = x[i];\n    \
+             barrier(CLK_LOCAL_MEM_FENCE);\n    if (i % 2 == 0)\n        x[i] = sqrt(t[63 - get_local_id(0)]);\n}}\n"
+        )
+    };
+    let kept = annotate(&temp("in_record.cl", &body(""))).unwrap();
+    let s = &kept.source;
+    assert!(
+        s.contains("__global __srcsim_values *v; } __srcsim_state;"),
+        "{s}"
+    );
+    assert!(
+        s.contains("typedef struct { ulong t; ulong u[8]; } __srcsim_values;"),
+        "{s}"
+    );
+    assert!(s.contains("#ifdef __SRCSIM_WARPS\n#define __SRCSIM_V(s) (s)\n#else\n#define __SRCSIM_V(s) ((s)->v)\n#endif"), "{s}");
+    assert!(s.contains("__SRCSIM_V(s)->t += "), "{s}");
+    assert!(!s.contains(" s->t += "), "{s}");
+    // The twin makes its record at its start and writes nothing at its exit; its copy
+    // starts as before.
+    assert!(
+        s.contains("->last = 0u; __srcsim_enter_record(__srcsim, __srcsim_records);"),
+        "{s}"
+    );
+    assert!(
+        s.contains("    for (uint i = 0; i < 9u; ++i)\n        rec[i] = 0;"),
+        "{s}"
+    );
+    assert!(!s.contains("rec[0] = "), "{s}");
+    assert_eq!(
+        s.matches("__srcsim_enter_record(__srcsim").count(),
+        1,
+        "{s}"
+    );
+    let private = annotate(&temp(
+        "private_values.cl",
+        &body("float half_of(float v)\n{\n    return v * 0.5f;\n}\n\n")
+            .replace("sqrt(t[", "half_of(t["),
+    ))
+    .unwrap();
+    let s = &private.source;
+    assert!(!s.contains("__SRCSIM_V"), "{s}");
+    assert!(s.contains(" s->t += "), "{s}");
+    assert!(s.contains("rec[0] = s->t;"), "{s}");
+}
+
 /// A copy keeps each work-item's path (a bit per transition of its timing state, the
 /// counters summed per path by the warp's reducer) only where no transition can run
 /// twice: a loop-free kernel does; one with a loop left rolled keeps its counters.

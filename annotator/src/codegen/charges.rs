@@ -13,22 +13,24 @@ use crate::unroll::{UnrollShape, UnrolledLoop};
 
 /// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once),
 /// the same cycles to the counter of the divergent arm the path ends in, and in profile
-/// mode the same cycles and the path's instructions to a block's slot.
+/// mode the same cycles and the path's instructions to a block's slot. `values` is where
+/// the record's values are: `s`, or the record itself ([`super::IN_RECORD`]).
 pub(super) fn charge(
     out: &mut String,
+    values: &str,
     cycles: u64,
     usage: &[u64],
     times: &str,
     arm: Option<usize>,
     booking: Option<Booking>,
 ) {
-    let _ = write!(out, " s->t += {times}{cycles}ul;");
+    let _ = write!(out, " {values}->t += {times}{cycles}ul;");
     if let Some(a) = arm {
-        let _ = write!(out, " s->a[{a}] += {times}{cycles}ul;");
+        let _ = write!(out, " {values}->a[{a}] += {times}{cycles}ul;");
     }
     for (r, u) in usage.iter().enumerate() {
         if *u > 0 {
-            let _ = write!(out, " s->u[{r}] += {times}{u}ul;");
+            let _ = write!(out, " {values}->u[{r}] += {times}{u}ul;");
         }
     }
     if let Some(Booking {
@@ -39,14 +41,14 @@ pub(super) fn charge(
     {
         let _ = write!(
             out,
-            " s->p[{}] += {times}{cycles}ul; s->p[{}] += {times}{instructions}ul;",
+            " {values}->p[{}] += {times}{cycles}ul; {values}->p[{}] += {times}{instructions}ul;",
             3 * slot + 1,
             3 * slot + 2
         );
         if let Some(at) = share {
             let _ = write!(
                 out,
-                " s->p[{at}] += {times}{cycles}ul; s->p[{}] += {times}{instructions}ul;",
+                " {values}->p[{at}] += {times}{cycles}ul; {values}->p[{}] += {times}{instructions}ul;",
                 at + 1
             );
         }
@@ -58,8 +60,10 @@ pub(super) fn charge(
 /// remainder loop, in the order the PTX runs them, each entered from wherever the last
 /// simulated block is. A loop with several PTX copies (`shapes`, made by unrolling the
 /// loops around it completely) charges the copy of the current pass, `c[l]`.
+#[allow(clippy::too_many_arguments)] // the loop, its kernel and where its values go
 pub(super) fn settle_function(
     out: &mut String,
+    values: &str,
     l: usize,
     ki: usize,
     shapes: &[UnrollShape],
@@ -72,12 +76,12 @@ pub(super) fn settle_function(
         "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];\n    if (k == 0) return;\n    s->k[{l}] = 0;"
     );
     match shapes {
-        [shape] => settle_shape(out, ki, shape, table, usage_scale, book),
+        [shape] => settle_shape(out, values, ki, shape, table, usage_scale, book),
         _ => {
             let _ = writeln!(out, "    switch (s->c[{l}]) {{");
             for (j, shape) in shapes.iter().enumerate() {
                 let _ = writeln!(out, "    case {j}u: {{");
-                settle_shape(out, ki, shape, table, usage_scale, book);
+                settle_shape(out, values, ki, shape, table, usage_scale, book);
                 out.push_str("    } break;\n");
             }
             out.push_str("    default: break;\n    }\n");
@@ -89,6 +93,7 @@ pub(super) fn settle_function(
 /// The charges of `k` body executions on one unrolled loop and its remainder.
 pub(super) fn settle_shape(
     out: &mut String,
+    values: &str,
     ki: usize,
     shape: &UnrollShape,
     table: &PathTable,
@@ -111,6 +116,7 @@ pub(super) fn settle_shape(
             let _ = write!(out, "        case {}u:", encode(ki, p.from));
             charge(
                 out,
+                values,
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 "",
@@ -127,6 +133,7 @@ pub(super) fn settle_shape(
         if let Some(p) = table.get(From::Block(target), To::Block(target)) {
             charge(
                 out,
+                values,
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 &format!("({count} - 1) * "),
@@ -208,6 +215,7 @@ pub(super) fn called_function(
             .map(|slot| shares.book(slot, p));
         charge(
             functions,
+            "s",
             p.cycles,
             &scaled(&p.usage, usage_scale),
             "",

@@ -25,6 +25,9 @@
 //! otherwise than the first path booked at its block is also added there, so that the
 //! profile can divide each block's cycles over lines exactly. The record grows to
 //! `[t, u.., p..]`.
+//!
+//! A kernel with a barrier keeps those values in its record rather than private (module
+//! `records`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -41,6 +44,7 @@ mod charges;
 mod edits;
 mod path_codes;
 mod profile;
+mod records;
 mod warps;
 
 use charges::{called_function, charge, encode, scaled, settle_function, CalledUnit, ExitCharges};
@@ -51,13 +55,13 @@ use edits::{
 use path_codes::PathCodes;
 pub use profile::{profiled_blocks, LineShare};
 use profile::{Shares, Slots};
+use records::{RecordLayout, IN_RECORD};
 pub use warps::{kernel_name as warp_kernel_name, DEFINE as WARPS_DEFINE};
 
 /// The name of the counter state parameter and variable in the annotated code.
 pub const STATE: &str = "__srcsim";
 /// The name of the records parameter appended to every kernel.
 pub const RECORDS: &str = "__srcsim_records";
-
 /// A timing function's case: the path charged, its scaled usage, the block it reaches
 /// (encoded) and the divergent arm it ends in.
 type Case<'p> = (&'p TimedPath, Vec<u64>, u32, Option<usize>);
@@ -196,9 +200,11 @@ pub fn annotate(
         Vec::new()
     };
     let loops = numbered_loops(kernels);
+    let in_record = records::kept_in_record(file, kernels);
     let mut g = Generation {
         file,
         kernels,
+        in_record,
         usage_scale,
         memory,
         paths: PathCodes::new(kernels, cfgs, &loops, usage_scale),
@@ -221,7 +227,7 @@ pub fn annotate(
             index: ki,
             timing: k,
             slots: &g.slots,
-            entry_count: entry_count(cfgs, &g.slots, &k.map.kernel),
+            entry_count: entry_count(cfgs, &g.slots, &k.map.kernel, STATE),
         };
         called_function(
             file,
@@ -251,12 +257,21 @@ pub fn annotate(
             .push_str(&warps::functions(&layout, memory, counters));
     }
     g.sample_calls(sites);
+    if g.in_record.contains(&true) {
+        g.functions.push_str(&records::enter_record(&layout));
+    }
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
-        let entry = entry_count(cfgs, &g.slots, &k.map.kernel);
+        let state = if g.in_record[ki] {
+            format!("__SRCSIM_V({STATE})")
+        } else {
+            STATE.to_string()
+        };
+        let entry = entry_count(cfgs, &g.slots, &k.map.kernel, &state);
         g.kernel_exit(ki, &kernel_exits[ki], &layout, &entry)?;
     }
     helper_edits(file, kernels, removed, &mut g.edits)?;
-    let header = state_header(&layout, &g.loops, g.paths.any(), &g.functions);
+    let in_record = g.in_record.contains(&true);
+    let header = state_header(&layout, &g.loops, g.paths.any(), in_record, &g.functions);
     let kept = blank_out(
         &file.text,
         file.functions
@@ -344,39 +359,16 @@ fn numbered_loops<'a>(kernels: &'a [KernelTiming<'a>]) -> NumberedLoops<'a> {
 }
 
 /// Profile mode: code counting the entry of `unit` where it starts, when its entry block
-/// has no place for a call.
-fn entry_count(cfgs: &[SourceCfg], slots: &Slots, unit: &str) -> String {
+/// has no place for a call; `values` is where its record's values are.
+fn entry_count(cfgs: &[SourceCfg], slots: &Slots, unit: &str, values: &str) -> String {
     let no_call = cfgs
         .iter()
         .find(|c| c.function == unit)
         .and_then(|c| c.blocks.first())
         .is_some_and(|b| b.insertion == Insertion::Nothing);
     match slots.of(unit, 0) {
-        Some(slot) if no_call => format!(" {STATE}->p[{}] += 1;", 3 * slot),
+        Some(slot) if no_call => format!(" {values}->p[{}] += 1;", 3 * slot),
         _ => String::new(),
-    }
-}
-
-/// What one work-item's record holds after `t`, in order: the usage of each resource,
-/// the divergent arms' cycles, the profile's counters, the sampled accesses' counters.
-struct RecordLayout {
-    resources: usize,
-    arms: usize,
-    counters: usize,
-    /// Whether the profile's counters are written (profile mode).
-    profiled: bool,
-    samples: usize,
-}
-
-impl RecordLayout {
-    /// Values per record.
-    fn stride(&self) -> usize {
-        1 + self.resources + self.arms + self.counters + self.samples
-    }
-
-    /// Values per warp record: `[outside, t_max, use.., arm.., bytes]`.
-    fn warp_stride(&self) -> usize {
-        3 + self.resources + self.arms
     }
 }
 
@@ -384,6 +376,8 @@ impl RecordLayout {
 struct Generation<'a> {
     file: &'a SourceFile,
     kernels: &'a [KernelTiming<'a>],
+    /// Per kernel, whether it keeps its record's values in its record (see the module).
+    in_record: Vec<bool>,
     usage_scale: u64,
     /// The resource whose usage is summed as the bytes past the L1, in warp records.
     memory: Option<usize>,
@@ -398,12 +392,23 @@ struct Generation<'a> {
 }
 
 impl Generation<'_> {
+    /// Where the timing functions of unit `ki` find its record's values.
+    fn values(&self, ki: usize) -> &'static str {
+        if self.in_record.get(ki) == Some(&true) {
+            IN_RECORD
+        } else {
+            "s"
+        }
+    }
+
     /// The settle function of every unrolled loop.
     fn settle_functions(&mut self) {
         for (l, (ki, u, shapes)) in self.loops.iter().enumerate() {
+            let values = self.values(*ki);
             let (slots, shares) = (&self.slots, &mut self.shares);
             settle_function(
                 &mut self.functions,
+                values,
                 l,
                 *ki,
                 shapes,
@@ -469,6 +474,13 @@ impl Generation<'_> {
         if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
             return;
         }
+        // A kernel that keeps its values in its record calls no function of the file,
+        // so its blocks' functions are its alone.
+        let values = self
+            .kernels
+            .iter()
+            .position(|k| !k.called && k.map.kernel == cfg.function)
+            .map_or("s", |ki| self.values(ki));
         let functions = &mut self.functions;
         let name = format!("__srcsim_{}_{}", cfg.function, block.id);
         let _ = writeln!(
@@ -476,7 +488,7 @@ impl Generation<'_> {
             "static inline __attribute__((always_inline)) void {name}(__private __srcsim_state *s)\n{{"
         );
         if let Some(slot) = slot {
-            let _ = writeln!(functions, "    s->p[{}] += 1;", 3 * slot);
+            let _ = writeln!(functions, "    {values}->p[{}] += 1;", 3 * slot);
         }
         // A block with nothing to time and no passes to count has no function without the
         // profile; with it, it only counts its executions: settling unrolled loops there
@@ -502,7 +514,7 @@ impl Generation<'_> {
         for (from, (path, usage, to, arm)) in &cases {
             let _ = write!(functions, "    case {from}u:");
             let booking = slot.map(|slot| self.shares.book(slot, path));
-            charge(functions, path.cycles, usage, "", *arm, booking);
+            charge(functions, values, path.cycles, usage, "", *arm, booking);
             functions.push_str(&self.paths.set_case(&cfg.function, block.id, *from));
             let _ = writeln!(functions, " s->last = {to}u; return;");
         }
@@ -536,15 +548,27 @@ impl Generation<'_> {
     }
 
     /// Sampled accesses: each index goes through `__srcsim_sample`, which counts the
-    /// executions and keeps the first and last index (counters after the profile's).
+    /// executions and keeps the first and last index (counters after the profile's), or
+    /// `__srcsim_sample_v` in a kernel that keeps them in its record.
     fn sample_calls(&mut self, sites: &[Site]) {
+        let mut in_record = false;
         for (k, site) in sites.iter().enumerate() {
             let (start, end) = site.index;
+            let ki = self
+                .kernels
+                .iter()
+                .position(|t| !t.called && t.map.kernel == site.kernel);
+            let suffix = if ki.is_some_and(|ki| self.in_record[ki]) {
+                in_record = true;
+                "_v"
+            } else {
+                ""
+            };
             self.edits.push(Edit {
                 offset: start,
                 class: OPEN_EXPRESSION,
                 nesting: -i64::from(end),
-                text: format!("__srcsim_sample({STATE}, {k}u, "),
+                text: format!("__srcsim_sample{suffix}({STATE}, {k}u, "),
             });
             self.edits.push(Edit {
                 offset: end,
@@ -559,6 +583,9 @@ impl Generation<'_> {
             self.functions.push_str(
                 "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}\n",
             );
+        }
+        if in_record {
+            self.functions.push_str(&records::sample_in_record());
         }
     }
 
@@ -575,6 +602,8 @@ impl Generation<'_> {
         let file = self.file;
         let name = &self.kernels[ki].map.kernel;
         let to_warps = self.kernels[ki].warp_records;
+        let values = self.values(ki);
+        let in_record = self.in_record[ki];
         // A copy keeping paths has an exit of its own; else the exit writes the lanes too.
         let coded = self.paths.of(ki).filter(|_| to_warps);
         let lanes = to_warps && coded.is_none();
@@ -593,62 +622,43 @@ impl Generation<'_> {
         functions.push_str("    switch (s->last) {\n");
         for (from, (cycles, usage, booking)) in exits {
             let _ = write!(functions, "    case {from}u:");
-            charge(functions, *cycles, usage, "", None, *booking);
+            charge(functions, values, *cycles, usage, "", None, *booking);
             functions.push_str(" break;\n");
         }
         functions.push_str("    default: break;\n    }\n");
         if lanes {
-            warps::lane_write(functions, layout);
+            warps::lane_write(functions, layout, values);
         }
-        let RecordLayout {
-            resources,
-            arms,
-            counters,
-            samples,
-            ..
-        } = *layout;
-        let _ = writeln!(
-            functions,
-            "    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
-            stride = layout.stride()
-        );
-        for r in 0..resources {
-            let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
+        if in_record {
+            // The record is where the values already are; the copy writes none.
+            functions.push_str("}\n");
+        } else {
+            records::record_write(functions, layout);
         }
-        for a in 0..arms {
-            let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", resources + 1 + a);
-        }
-        // A statement per counter, no loop: a run-time index into the private state keeps
-        // it out of registers, and PoCL then keeps it in memory across barriers.
-        let profile = (0..counters)
-            .filter(|_| layout.profiled)
-            .map(|i| ('p', i, arms + i));
-        let sampled = (0..samples).map(|i| ('x', i, arms + counters + i));
-        for (array, i, at) in profile.chain(sampled) {
-            let _ = writeln!(
-                functions,
-                "    rec[{}] = s->{array}[{i}];",
-                resources + 1 + at
-            );
-        }
-        functions.push_str("}\n");
         if let Some(paths) = coded {
             functions.push_str(&path_codes::functions(name, paths, layout, self.memory));
         }
 
         // The records parameter, the state, the exits: of the kernel, and of its copy that
         // reduces its records to warps.
-        let state = Edit {
+        let state = |enter: &str| {
+            Edit {
             offset: f.body.extent.start.offset + 1,
             class: CLOSE,
             nesting: i64::MIN,
             text: format!(
-                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{entry}",
+                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{enter}{entry}",
                 encode(ki, From::Start),
             ),
+        }
+        };
+        let enter = if in_record {
+            format!(" __srcsim_enter_record({STATE}, {RECORDS});")
+        } else {
+            String::new()
         };
         let mut own = param_edits(file, f, &format!("__global ulong *{RECORDS}"));
-        own.push(state.clone());
+        own.push(state(&enter));
         let no_lanes = if lanes {
             ", (__local ulong *)0, 0u"
         } else {
@@ -664,7 +674,7 @@ impl Generation<'_> {
         )?;
         let copy = if to_warps {
             let mut copy = param_edits(file, f, &warps::params());
-            copy.push(state);
+            copy.push(state(""));
             warps::exits(file, f, name, coded.is_some(), &mut copy)?;
             Some(copy)
         } else {
@@ -730,19 +740,27 @@ fn cases<'a>(
 }
 
 /// The annotated file's head: what it is, the state type (its counters sized by `layout`
-/// and the unrolled `loops`), the generated `functions`, and `#line 1` so that the
-/// compiler's messages name the original's lines.
+/// and the unrolled `loops`; with `in_record`, the record's type and where the values
+/// are, see the module), the generated `functions`, and `#line 1` so that the compiler's
+/// messages name the original's lines.
 fn state_header(
     layout: &RecordLayout,
     loops: &NumberedLoops<'_>,
     paths: bool,
+    in_record: bool,
     functions: &str,
 ) -> String {
     let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
+    let values = if in_record {
+        records::values_type(layout)
+    } else {
+        String::new()
+    };
     format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\ntypedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled} }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
         resources = layout.resources,
+        record = if in_record { " __global __srcsim_values *v;" } else { "" },
         path = if paths { " ulong m;" } else { "" },
         loop_counters = match (loops.len(), copied) {
             (0, _) => String::new(),

@@ -48,21 +48,22 @@ pub(super) fn params() -> String {
 }
 
 /// What the kernel's exit function writes first, with a warp size: the work-item's timing
-/// values into its place in `lanes` (the exit function's parameter), and nothing else.
-/// Value `v` of the work-item of local linear id `i` is at `v * n + i` (`n` the
-/// work-group's size): a warp's values of one kind are contiguous, for the reduction.
-pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout) {
+/// values (found at `values`, as in [`super::charges::charge`]) into its place in `lanes`
+/// (the exit function's parameter), and nothing else. Value `v` of the work-item of local
+/// linear id `i` is at `v * n + i` (`n` the work-group's size): a warp's values of one
+/// kind are contiguous, for the reduction.
+pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout, values: &str) {
     let _ = writeln!(
         functions,
-        "    if (warp != 0u) {{\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[0] = s->t;"
+        "    if (warp != 0u) {{\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[0] = {values}->t;"
     );
     for r in 0..layout.resources {
-        let _ = writeln!(functions, "        lane[{} * n] = s->u[{r}];", r + 1);
+        let _ = writeln!(functions, "        lane[{} * n] = {values}->u[{r}];", r + 1);
     }
     for a in 0..layout.arms {
         let _ = writeln!(
             functions,
-            "        lane[{} * n] = s->a[{a}];",
+            "        lane[{} * n] = {values}->a[{a}];",
             layout.resources + 1 + a
         );
     }

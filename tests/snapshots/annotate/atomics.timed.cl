@@ -3,51 +3,57 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; } __srcsim_values;
+#ifdef __SRCSIM_WARPS
+#define __SRCSIM_V(s) (s)
+#else
+#define __SRCSIM_V(s) ((s)->v)
+#endif
+typedef struct { ulong t; ulong u[8]; uint last; __global __srcsim_values *v; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 21ul; s->u[0] += 640ul; s->u[1] += 288ul; s->u[3] += 64ul; s->u[4] += 320ul; s->last = 1u; return;
+    case 0u: __SRCSIM_V(s)->t += 21ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 288ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 320ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 43ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
-    case 3u: s->t += 16ul; s->u[0] += 512ul; s->u[1] += 288ul; s->u[4] += 256ul; s->last = 4u; return;
+    case 1u: __SRCSIM_V(s)->t += 43ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 288ul; __SRCSIM_V(s)->u[4] += 256ul; s->last = 4u; return;
+    case 3u: __SRCSIM_V(s)->t += 16ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 288ul; __SRCSIM_V(s)->u[4] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 61ul; s->u[0] += 576ul; s->u[1] += 256ul; s->u[3] += 128ul; s->u[4] += 320ul; s->last = 3u; return;
-    case 3u: s->t += 22ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[3] += 128ul; s->u[4] += 192ul; s->last = 3u; return;
+    case 1u: __SRCSIM_V(s)->t += 61ul; __SRCSIM_V(s)->u[0] += 576ul; __SRCSIM_V(s)->u[1] += 256ul; __SRCSIM_V(s)->u[3] += 128ul; __SRCSIM_V(s)->u[4] += 320ul; s->last = 3u; return;
+    case 3u: __SRCSIM_V(s)->t += 22ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 128ul; __SRCSIM_V(s)->u[3] += 128ul; __SRCSIM_V(s)->u[4] += 192ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
-    case 6u: s->t += 0ul; s->u[0] += 128ul; s->u[1] += 64ul; s->u[4] += 64ul; s->last = 7u; return;
+    case 4u: __SRCSIM_V(s)->t += 10ul; __SRCSIM_V(s)->u[0] += 128ul; __SRCSIM_V(s)->u[1] += 64ul; __SRCSIM_V(s)->u[4] += 64ul; s->last = 7u; return;
+    case 6u: __SRCSIM_V(s)->t += 0ul; __SRCSIM_V(s)->u[0] += 128ul; __SRCSIM_V(s)->u[1] += 64ul; __SRCSIM_V(s)->u[4] += 64ul; s->last = 7u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: s->t += 346ul; s->u[0] += 1024ul; s->u[1] += 480ul; s->u[3] += 256ul; s->u[4] += 512ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 6u; return;
-    case 6u: s->t += 315ul; s->u[0] += 768ul; s->u[1] += 352ul; s->u[3] += 192ul; s->u[4] += 384ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 6u; return;
+    case 4u: __SRCSIM_V(s)->t += 346ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
+    case 6u: __SRCSIM_V(s)->t += 315ul; __SRCSIM_V(s)->u[0] += 768ul; __SRCSIM_V(s)->u[1] += 352ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 384ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: s->t += 316ul; s->u[0] += 640ul; s->u[1] += 224ul; s->u[3] += 256ul; s->u[4] += 320ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 9u; return;
-    case 9u: s->t += 74ul; s->u[0] += 512ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 256ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 9u; return;
+    case 7u: __SRCSIM_V(s)->t += 316ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
+    case 9u: __SRCSIM_V(s)->t += 74ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
     default: return;
     }
 }
@@ -92,40 +98,39 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         r[10] = bytes;
     }
 }
+#ifndef __SRCSIM_WARPS
+static inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)
+{
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 9;
+    for (uint i = 0; i < 9u; ++i)
+        rec[i] = 0;
+    s->v = (__global __srcsim_values *)rec;
+}
+#endif
 static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 7u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
-    case 9u: s->t += 0ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
+    case 7u: __SRCSIM_V(s)->t += 9ul; __SRCSIM_V(s)->u[0] += 64ul; __SRCSIM_V(s)->u[1] += 32ul; __SRCSIM_V(s)->u[4] += 64ul; break;
+    case 9u: __SRCSIM_V(s)->t += 0ul; __SRCSIM_V(s)->u[0] += 64ul; __SRCSIM_V(s)->u[1] += 32ul; __SRCSIM_V(s)->u[4] += 64ul; break;
     default: break;
     }
     if (warp != 0u) {
         size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
         __local ulong *lane = lanes + __srcsim_local_id();
-        lane[0] = s->t;
-        lane[1 * n] = s->u[0];
-        lane[2 * n] = s->u[1];
-        lane[3 * n] = s->u[2];
-        lane[4 * n] = s->u[3];
-        lane[5 * n] = s->u[4];
-        lane[6 * n] = s->u[5];
-        lane[7 * n] = s->u[6];
-        lane[8 * n] = s->u[7];
+        lane[0] = __SRCSIM_V(s)->t;
+        lane[1 * n] = __SRCSIM_V(s)->u[0];
+        lane[2 * n] = __SRCSIM_V(s)->u[1];
+        lane[3 * n] = __SRCSIM_V(s)->u[2];
+        lane[4 * n] = __SRCSIM_V(s)->u[3];
+        lane[5 * n] = __SRCSIM_V(s)->u[4];
+        lane[6 * n] = __SRCSIM_V(s)->u[5];
+        lane[7 * n] = __SRCSIM_V(s)->u[6];
+        lane[8 * n] = __SRCSIM_V(s)->u[7];
         return;
     }
-    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
-              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
-              + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 9;
-    rec[0] = s->t;
-    rec[1] = s->u[0];
-    rec[2] = s->u[1];
-    rec[3] = s->u[2];
-    rec[4] = s->u[3];
-    rec[5] = s->u[4];
-    rec[6] = s->u[5];
-    rec[7] = s->u[6];
-    rec[8] = s->u[7];
 }
 #line 1
 // A 64-bin histogram: per-work-group counts in local memory, merged with global atomics.
@@ -136,7 +141,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
 #line 4
 __kernel void histogram(__global const uint *data, const int n,
                         __global volatile uint *bins, __global ulong *__srcsim_records)
-{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_histogram_0(__srcsim);
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_enter_record(__srcsim, __srcsim_records); __srcsim_histogram_0(__srcsim);
     __local volatile uint local_bins[BINS];
     int lid = get_local_id(0);
     int lsize = get_local_size(0);

@@ -3,27 +3,33 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; } __srcsim_values;
+#ifdef __SRCSIM_WARPS
+#define __SRCSIM_V(s) (s)
+#else
+#define __SRCSIM_V(s) ((s)->v)
+#endif
+typedef struct { ulong t; ulong u[8]; uint last; __global __srcsim_values *v; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 41ul; s->u[0] += 896ul; s->u[1] += 416ul; s->u[3] += 128ul; s->u[4] += 448ul; s->last = 1u; return;
+    case 0u: __SRCSIM_V(s)->t += 41ul; __SRCSIM_V(s)->u[0] += 896ul; __SRCSIM_V(s)->u[1] += 416ul; __SRCSIM_V(s)->u[3] += 128ul; __SRCSIM_V(s)->u[4] += 448ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 31ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
-    case 3u: s->t += 33ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 5u; return;
+    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 5u; return;
+    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 5u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1360ul; s->u[0] += 5248ul; s->u[1] += 1536ul; s->u[3] += 4608ul; s->u[4] += 2688ul; s->u[6] += 512ul; s->u[7] += 512ul; s->last = 3u; return;
-    case 3u: s->t += 1308ul; s->u[0] += 4096ul; s->u[1] += 960ul; s->u[3] += 4480ul; s->u[4] += 2112ul; s->u[6] += 512ul; s->u[7] += 512ul; s->last = 3u; return;
+    case 1u: __SRCSIM_V(s)->t += 1360ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += 4608ul; __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 512ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
+    case 3u: __SRCSIM_V(s)->t += 1308ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += 4480ul; __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 512ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -68,41 +74,40 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         r[10] = bytes;
     }
 }
+#ifndef __SRCSIM_WARPS
+static inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)
+{
+    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
+              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
+              + (get_global_id(0) - get_global_offset(0));
+    __global ulong *rec = records + id * 9;
+    for (uint i = 0; i < 9u; ++i)
+        rec[i] = 0;
+    s->v = (__global __srcsim_values *)rec;
+}
+#endif
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 1u: s->t += 31ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 3u: s->t += 33ul; s->u[0] += 320ul; s->u[1] += 160ul; s->u[3] += 64ul; s->u[4] += 192ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 5u: s->t += 0ul; break;
+    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; break;
+    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; break;
+    case 5u: __SRCSIM_V(s)->t += 0ul; break;
     default: break;
     }
     if (warp != 0u) {
         size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
         __local ulong *lane = lanes + __srcsim_local_id();
-        lane[0] = s->t;
-        lane[1 * n] = s->u[0];
-        lane[2 * n] = s->u[1];
-        lane[3 * n] = s->u[2];
-        lane[4 * n] = s->u[3];
-        lane[5 * n] = s->u[4];
-        lane[6 * n] = s->u[5];
-        lane[7 * n] = s->u[6];
-        lane[8 * n] = s->u[7];
+        lane[0] = __SRCSIM_V(s)->t;
+        lane[1 * n] = __SRCSIM_V(s)->u[0];
+        lane[2 * n] = __SRCSIM_V(s)->u[1];
+        lane[3 * n] = __SRCSIM_V(s)->u[2];
+        lane[4 * n] = __SRCSIM_V(s)->u[3];
+        lane[5 * n] = __SRCSIM_V(s)->u[4];
+        lane[6 * n] = __SRCSIM_V(s)->u[5];
+        lane[7 * n] = __SRCSIM_V(s)->u[6];
+        lane[8 * n] = __SRCSIM_V(s)->u[7];
         return;
     }
-    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
-              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
-              + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 9;
-    rec[0] = s->t;
-    rec[1] = s->u[0];
-    rec[2] = s->u[1];
-    rec[3] = s->u[2];
-    rec[4] = s->u[3];
-    rec[5] = s->u[4];
-    rec[6] = s->u[5];
-    rec[7] = s->u[6];
-    rec[8] = s->u[7];
 }
 #line 1
 // C = A * B for square n x n matrices (n a multiple of TILE), tiled through local memory.
@@ -117,7 +122,7 @@ __kernel void matmul_tiled(__global const float *A,
                            __global const float *B,
                            __global float *C,
                            const int n, __global ulong *__srcsim_records)
-{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_matmul_tiled_0(__srcsim);
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_enter_record(__srcsim, __srcsim_records); __srcsim_matmul_tiled_0(__srcsim);
     __local float As[TILE][TILE];
     __local float Bs[TILE][TILE];
 
