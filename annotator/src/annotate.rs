@@ -459,6 +459,7 @@ fn annotate_compiled(
             warp_records: !(source.returns(&k.name)
                 && graph.reach(&k.name).iter().any(|g| source.has_barrier(g))),
             path_inputs: inputs.remove(&k.name).flatten(),
+            values_in_record: false,
         });
     }
     // Code generation may refuse more kernels (a return inside a macro, a function both
@@ -663,6 +664,7 @@ fn generate(
             arms: Vec::new(),
             warp_records: false,
             path_inputs: None,
+            values_in_record: false,
         });
     }
     let kernel_functions: Vec<&crate::ptx::Function> = kernels
@@ -742,6 +744,10 @@ fn generate(
     let sampled = samples
         .as_ref()
         .map_or(0, |s| pipeline_model::sampling::COUNTERS * s.accesses.len());
+    let mut kernels = kernels;
+    for k in &mut kernels {
+        k.values_in_record = annotated.in_record.contains(&k.name);
+    }
     Ok(Annotation {
         source: annotated.text,
         sidecar: Sidecar {

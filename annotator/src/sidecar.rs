@@ -57,6 +57,11 @@ pub struct AnnotatedKernel {
     /// records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path_inputs: Option<Vec<u32>>,
+    /// Whether its annotated kernel keeps the record's values in the record as it runs,
+    /// not in private memory (a kernel with a barrier: `codegen`'s module `records`): it
+    /// then runs about as fast as its copy that reduces to warps.
+    #[serde(default)]
+    pub values_in_record: bool,
 }
 
 impl AnnotatedKernel {

@@ -110,6 +110,9 @@ pub(crate) struct Shadow {
     /// kernel's work-items take, where nothing else does
     /// (`annotator::sidecar::AnnotatedKernel::path_inputs`).
     pub(crate) path_inputs: Option<Vec<u32>>,
+    /// Whether the annotated kernel keeps its record's values in its record
+    /// (`annotator::sidecar::AnnotatedKernel::values_in_record`).
+    pub(crate) values_in_record: bool,
     /// Serialises binding the records buffer and enqueueing.
     pub(crate) args: Mutex<ShadowArgs>,
 }

@@ -796,6 +796,10 @@ fn a_rust_host_that_dlopens_the_loader_is_reached_as_a_layer() {
 
 /// A warm run builds the annotated program from the binaries the first run kept (no
 /// second pass of the source through the runtime's compiler) and estimates the same.
+/// `vector_add`'s copy that reduces records to warps is wanted for the records' size and
+/// kept with them; `matmul`'s kernel has a barrier, so it keeps its values in its record
+/// and runs as fast as its copy would: no copy is built for its size, on a first run or
+/// after.
 #[test]
 fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     let cache = std::env::temp_dir().join(format!("srcsim-binary-cache-{}", std::process::id()));
@@ -806,11 +810,11 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     ];
     let kept = "built from the binaries a previous run kept";
     let put_off = "records stay per work-item on this first run";
-    let (cold, first) = simulated("matmul", &[], &env);
+    let (cold, first) = simulated("vector_add", &[], &env);
     let cold_log = String::from_utf8_lossy(&cold.stderr);
     assert!(!cold_log.contains(kept));
-    // matmul's records per work-item would be over a MiB: the copy that reduces them to
-    // warps is wanted at once, but on a first run its program is built only when the
+    // vector_add's records per work-item would be over a MiB: the copy that reduces them
+    // to warps is wanted at once, but on a first run its program is built only when the
     // application releases the context, for the next run.
     assert!(
         cold_log.contains(put_off)
@@ -820,18 +824,32 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     let binaries = std::fs::read_dir(cache.join("binaries")).unwrap().count();
     // One program, one device: its twin's binary, and that of the copies.
     assert_eq!(binaries, 2, "the twin's binary and its copies'");
-    let (warm, second) = simulated("matmul", &[], &env);
+    let (warm, second) = simulated("vector_add", &[], &env);
     let warm_log = String::from_utf8_lossy(&warm.stderr);
     assert!(
         warm_log.contains(kept) && !warm_log.contains(put_off),
         "{warm_log}"
     );
     assert_eq!(warm.stdout, cold.stdout);
-    assert_all_simulated("matmul", &second, 1);
+    assert_all_simulated("vector_add", &second, 1);
     assert_eq!(
         first.launches[0].estimate().unwrap().cycles,
         second.launches[0].estimate().unwrap().cycles
     );
+
+    let copies = "copies that reduce records to warps";
+    for run in ["first", "second"] {
+        let (out, report) = simulated("matmul", &[], &env);
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !log.contains(put_off) && !log.contains(copies),
+            "{run} run: {log}"
+        );
+        assert_all_simulated("matmul", &report, 1);
+    }
+    // vector_add's two programs, and matmul's twin alone.
+    let binaries = std::fs::read_dir(cache.join("binaries")).unwrap().count();
+    assert_eq!(binaries, 3);
     let _ = std::fs::remove_dir_all(&cache);
 }
 

@@ -179,15 +179,16 @@ fn calibrate_measure_times_a_port_and_sets_it_beside_the_table_and_the_predictio
     assert_eq!(&m["srcsim_predicted_cycles"], predicted);
 }
 
-/// `shared_bank_conflicts` never releases its context, and its launch's records (65536
-/// work-items) want the copy that reduces them to warps for their size alone: a first run
+/// `mem_bw` never releases its context, and its launch's records (135168 work-items, a
+/// kernel without a barrier) want the copy that reduces them to warps for their size
+/// alone: a first run
 /// (empty annotation cache) puts the copies' program off and may not build it at exit
 /// (PoCL's compiler crashed there, under the application's exit, changing its exit
 /// code); the next run builds the copies when it first wants them, and the one after
 /// takes them from the binary kept.
 #[test]
 fn a_first_run_that_puts_off_the_copies_exits_cleanly_and_the_next_builds_them() {
-    let exe = build(&["shared_bank_conflicts"]).join("shared_bank_conflicts");
+    let exe = build(&["mem_bw"]).join("mem_bw");
     let plain = Command::new(&exe).arg("1").output().unwrap();
     assert_eq!(plain.status.code(), Some(0));
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR"))

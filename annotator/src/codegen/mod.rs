@@ -162,6 +162,9 @@ pub struct Annotated {
     pub extra_counters: usize,
     /// Divergent arm counters in each record, after the usage (the most any kernel has).
     pub arms: usize,
+    /// The kernels whose twin keeps its record's values in its record (module
+    /// `records`).
+    pub in_record: Vec<String>,
 }
 
 /// What to annotate in a file: the units to time and the functions to leave out.
@@ -302,8 +305,15 @@ pub fn annotate(
     if !copies.is_empty() {
         let _ = write!(text, "\n#ifdef {}{copies}#endif\n", warps::DEFINE);
     }
+    let in_record = kernels
+        .iter()
+        .zip(&g.in_record)
+        .filter(|(_, &kept)| kept)
+        .map(|(k, _)| k.map.kernel.clone())
+        .collect();
     Ok(Annotated {
         arms,
+        in_record,
         text,
         profiled,
         extra_counters: g.shares.extra,

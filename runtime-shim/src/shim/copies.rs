@@ -19,10 +19,11 @@ impl Shim {
     /// the work-groups' size (so that the device runs the groups the model deals), every
     /// group is whole, the lanes fit in the real device's local memory beside the
     /// kernel's own, and it pays: the kernel's third launch in a row of this work-group
-    /// size, or records per work-item of a MiB or more (the copy's barrier makes the CPU
-    /// runtime's first compile for each work-group size several times slower, a cost a
-    /// program of a few small launches would not win back). Else per work-item, by the
-    /// kernel itself.
+    /// size, or records per work-item of a MiB or more where the kernel keeps its values
+    /// private (the copy's barrier makes the CPU runtime's first compile for each
+    /// work-group size several times slower, a cost a program of a few small launches
+    /// would not win back; a kernel that keeps them in its record, one with a barrier,
+    /// runs about as fast as its copy). Else per work-item, by the kernel itself.
     pub(super) fn grain(
         &self,
         shadow: &Shadow,
@@ -43,7 +44,8 @@ impl Shim {
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
         let item_bytes = geometry.work_items() * shadow.model.stride as u64 * 8;
         let many = args.repeated.1 >= COPY_FROM_LAUNCH;
-        if !whole || !(many || item_bytes >= COPY_FROM_RECORD_BYTES) {
+        let large = item_bytes >= COPY_FROM_RECORD_BYTES && !shadow.values_in_record;
+        if !whole || !(many || large) {
             return own;
         }
         // A copy wanted for the size alone, on a first run: not worth building the

@@ -347,6 +347,7 @@ impl Shim {
                 }),
             }),
             path_inputs: annotated.path_inputs.clone(),
+            values_in_record: annotated.values_in_record,
             args: Mutex::new(ShadowArgs::default()),
         })
     }
