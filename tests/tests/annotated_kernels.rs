@@ -537,19 +537,11 @@ fn a_two_dimensional_lu_update_reduces_alike_from_paths() {
     }
 }
 
-#[test]
-fn if_else_divergence_counts_each_branch() {
-    let a = annotate("divergence.cl");
-    let n = 128;
-    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
-    let both = run_both(
-        "divergence.cl",
-        "divergence",
-        vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
-        NdRange::d1(n).with_local([32, 1, 1]),
-        &a,
-    );
-    let k = kernel(&a, "divergence");
+/// Asserts that every even work-item of `both` took the even branch of `divergence.cl`'s
+/// kernel (named `name` in `a`) and every odd one the odd branch, as the path table
+/// times them.
+fn assert_even_and_odd_branches(a: &Annotation, name: &str, both: &Both, n: usize) {
+    let k = kernel(a, name);
     let join = k
         .blocks
         .iter()
@@ -581,80 +573,59 @@ fn if_else_divergence_counts_each_branch() {
     }
 }
 
-/// The divergence above after a barrier: the twin keeps each work-item's values in its
-/// record (codegen's module), which every work-item must find as its own, charged by
-/// each branch it took; the same times as the path table gives.
 #[test]
-fn divergence_after_a_barrier_counts_each_branch_in_the_record() {
-    let src = "\
-__kernel void k(__global const float *in, __global float *out)
-{
-    __local float tile[32];
-    int i = get_global_id(0);
-    tile[get_local_id(0)] = in[i];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    float v = tile[31 - get_local_id(0)];
-    float r;
-    if (i % 2 == 0) {
-        r = sqrt(v) * 3.0f;
-    } else {
-        float w = v * v;
-        r = w / (v + 1.0f);
-    }
-    out[i] = r;
-}
-";
-    let (a, _, _) = annotate_source("divergence_after_barrier.cl", src);
-    assert!(a.source.contains("__srcsim_enter_record("), "{}", a.source);
+fn if_else_divergence_counts_each_branch() {
+    let a = annotate("divergence.cl");
     let n = 128;
     let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
-    let both = run_source_both(
-        "divergence_after_barrier.cl",
-        src,
-        "k",
+    let both = run_both(
+        "divergence.cl",
+        "divergence",
         vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
         NdRange::d1(n).with_local([32, 1, 1]),
         &a,
     );
-    let k = kernel(&a, "k");
-    let join = k
-        .blocks
-        .iter()
-        .position(|b| b.successors.is_empty())
-        .unwrap();
-    let (b1, b2) = (k.blocks[0].successors[0], k.blocks[0].successors[1]);
-    let sfu = a
-        .sidecar
-        .analysis
-        .resources
-        .iter()
-        .position(|r| r == "SFU")
-        .unwrap();
-    let (even, odd) = if k.blocks[b1].usage[sfu] == 8.0 {
-        (b1, b2)
-    } else {
-        (b2, b1)
-    };
-    let t_even = path_time(k, &[0, even, join]);
-    let t_odd = path_time(k, &[0, odd, join]);
-    assert_ne!(t_even, t_odd);
-    for w in 0..n {
-        assert_eq!(
-            both.t(w),
-            if w % 2 == 0 { t_even } else { t_odd },
-            "work-item {w}"
-        );
-    }
+    assert_even_and_odd_branches(&a, "divergence", &both, n);
+}
+
+/// The divergence above after a barrier (each work-item's input passes through a
+/// `__local` tile first): the twin keeps each work-item's values in its record (codegen's
+/// module `records`), which every work-item must find as its own, charged by each branch
+/// it took.
+#[test]
+fn divergence_after_a_barrier_counts_each_branch_in_the_record() {
+    let example = std::fs::read_to_string(example("divergence.cl")).unwrap();
+    let through_tile = "__local float tile[32];
+    int i = get_global_id(0);
+    tile[get_local_id(0)] = in[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float v = tile[31 - get_local_id(0)];";
+    let src = example.replace(
+        "int i = get_global_id(0);\n    float v = in[i];",
+        through_tile,
+    );
+    assert_ne!(src, example);
+    let (a, _, _) = annotate_source("divergence_after_barrier.cl", &src);
+    assert!(a.source.contains("__srcsim_enter_record("), "{}", a.source);
+    let n = 128;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
+    let range = NdRange::d1(n).with_local([32, 1, 1]);
+    let args = vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)];
+    let both = run_source_both(
+        "divergence_after_barrier.cl",
+        &src,
+        "divergence",
+        args.clone(),
+        range,
+        &a,
+    );
+    assert_even_and_odd_branches(&a, "divergence", &both, n);
     // The shim reuses records' memory without clearing it: the twin makes its records
     // from nothing, whatever the memory held.
-    let range = NdRange::d1(n).with_local([32, 1, 1]);
     let stale = vec![0x5eed_5eed_5eed_5eedu64; both.records.len()];
-    let args = vec![
-        KernelArg::from_slice(&input),
-        KernelArg::zeroed::<f32>(n),
-        KernelArg::from_slice(&stale),
-    ];
-    let out = run_kernel(&a.source, "", "k", &args, &range).unwrap();
+    let mut stale_args = args;
+    stale_args.push(KernelArg::from_slice(&stale));
+    let out = run_kernel(&a.source, "", "divergence", &stale_args, &range).unwrap();
     let again = kernel_runner::from_bytes::<u64>(out.buffers.last().unwrap()).unwrap();
     assert_eq!(again, both.records);
 }
