@@ -14,7 +14,7 @@ use crate::unroll::{UnrollShape, UnrolledLoop};
 /// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once),
 /// the same cycles to the counter of the divergent arm the path ends in, and in profile
 /// mode the same cycles and the path's instructions to a block's slot. `values` is where
-/// the record's values are: `s`, or the record itself ([`super::IN_RECORD`]).
+/// the record's values are: `s`, or the record itself ([`super::records::in_record`]).
 pub(super) fn charge(
     out: &mut String,
     values: &str,

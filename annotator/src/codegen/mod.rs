@@ -55,7 +55,7 @@ use edits::{
 use path_codes::PathCodes;
 pub use profile::{profiled_blocks, LineShare};
 use profile::{Shares, Slots};
-use records::{RecordLayout, IN_RECORD};
+use records::RecordLayout;
 pub use warps::{kernel_name as warp_kernel_name, DEFINE as WARPS_DEFINE};
 
 /// The name of the counter state parameter and variable in the annotated code.
@@ -264,12 +264,7 @@ pub fn annotate(
         g.functions.push_str(&records::enter_record(&layout));
     }
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
-        let state = if g.in_record[ki] {
-            format!("__SRCSIM_V({STATE})")
-        } else {
-            STATE.to_string()
-        };
-        let entry = entry_count(cfgs, &g.slots, &k.map.kernel, &state);
+        let entry = entry_count(cfgs, &g.slots, &k.map.kernel, &g.values(ki, STATE));
         g.kernel_exit(ki, &kernel_exits[ki], &layout, &entry)?;
     }
     helper_edits(file, kernels, removed, &mut g.edits)?;
@@ -402,23 +397,31 @@ struct Generation<'a> {
 }
 
 impl Generation<'_> {
-    /// Where the timing functions of unit `ki` find its record's values.
-    fn values(&self, ki: usize) -> &'static str {
+    /// Where unit `ki`'s record's values are, from its state `state` (`s` in the timing
+    /// functions).
+    fn values(&self, ki: usize, state: &str) -> String {
         if self.in_record.get(ki) == Some(&true) {
-            IN_RECORD
+            records::in_record(state)
         } else {
-            "s"
+            state.to_string()
         }
+    }
+
+    /// The kernel (not a called function) named `name`, if it is one.
+    fn kernel_named(&self, name: &str) -> Option<usize> {
+        self.kernels
+            .iter()
+            .position(|k| !k.called && k.map.kernel == name)
     }
 
     /// The settle function of every unrolled loop.
     fn settle_functions(&mut self) {
         for (l, (ki, u, shapes)) in self.loops.iter().enumerate() {
-            let values = self.values(*ki);
+            let values = self.values(*ki, "s");
             let (slots, shares) = (&self.slots, &mut self.shares);
             settle_function(
                 &mut self.functions,
-                values,
+                &values,
                 l,
                 *ki,
                 shapes,
@@ -487,10 +490,8 @@ impl Generation<'_> {
         // A kernel that keeps its values in its record calls no function of the file,
         // so its blocks' functions are its alone.
         let values = self
-            .kernels
-            .iter()
-            .position(|k| !k.called && k.map.kernel == cfg.function)
-            .map_or("s", |ki| self.values(ki));
+            .kernel_named(&cfg.function)
+            .map_or("s".to_string(), |ki| self.values(ki, "s"));
         let functions = &mut self.functions;
         let name = format!("__srcsim_{}_{}", cfg.function, block.id);
         let _ = writeln!(
@@ -524,7 +525,7 @@ impl Generation<'_> {
         for (from, (path, usage, to, arm)) in &cases {
             let _ = write!(functions, "    case {from}u:");
             let booking = slot.map(|slot| self.shares.book(slot, path));
-            charge(functions, values, path.cycles, usage, "", *arm, booking);
+            charge(functions, &values, path.cycles, usage, "", *arm, booking);
             functions.push_str(&self.paths.set_case(&cfg.function, block.id, *from));
             let _ = writeln!(functions, " s->last = {to}u; return;");
         }
@@ -564,10 +565,7 @@ impl Generation<'_> {
         let mut in_record = false;
         for (k, site) in sites.iter().enumerate() {
             let (start, end) = site.index;
-            let ki = self
-                .kernels
-                .iter()
-                .position(|t| !t.called && t.map.kernel == site.kernel);
+            let ki = self.kernel_named(&site.kernel);
             let suffix = if ki.is_some_and(|ki| self.in_record[ki]) {
                 in_record = true;
                 "_v"
@@ -588,11 +586,8 @@ impl Generation<'_> {
             });
         }
         if !sites.is_empty() {
-            // The index goes through as a `long`: every index of an array that fits in
-            // memory keeps its value, so the access is the same.
-            self.functions.push_str(
-                "static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)\n{\n    __private ulong *x = s->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}\n",
-            );
+            self.functions
+                .push_str(&records::sample_function("", "__private ulong *x = s->x"));
         }
         if in_record {
             self.functions.push_str(&records::sample_in_record());
@@ -612,7 +607,7 @@ impl Generation<'_> {
         let file = self.file;
         let name = &self.kernels[ki].map.kernel;
         let to_warps = self.kernels[ki].warp_records;
-        let values = self.values(ki);
+        let values = self.values(ki, "s");
         let in_record = self.in_record[ki];
         // A copy keeping paths has an exit of its own; else the exit writes the lanes too.
         let coded = self.paths.of(ki).filter(|_| to_warps);
@@ -632,12 +627,12 @@ impl Generation<'_> {
         functions.push_str("    switch (s->last) {\n");
         for (from, (cycles, usage, booking)) in exits {
             let _ = write!(functions, "    case {from}u:");
-            charge(functions, values, *cycles, usage, "", None, *booking);
+            charge(functions, &values, *cycles, usage, "", None, *booking);
             functions.push_str(" break;\n");
         }
         functions.push_str("    default: break;\n    }\n");
         if lanes {
-            warps::lane_write(functions, layout, values);
+            warps::lane_write(functions, layout, &values);
         }
         if in_record {
             // The record is where the values already are; the copy writes none.
@@ -651,14 +646,14 @@ impl Generation<'_> {
 
         // The records parameter, the state, the exits: of the kernel, and of its copy that
         // reduces its records to warps.
+        let start = encode(ki, From::Start);
         let state = |enter: &str| {
             Edit {
             offset: f.body.extent.start.offset + 1,
             class: CLOSE,
             nesting: i64::MIN,
             text: format!(
-                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {}u;{enter}{entry}",
-                encode(ki, From::Start),
+                " __srcsim_state {STATE}_st = {{0}}; __private __srcsim_state *{STATE} = &{STATE}_st; {STATE}->last = {start}u;{enter}{entry}",
             ),
         }
         };

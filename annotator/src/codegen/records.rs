@@ -9,7 +9,7 @@
 //! barrier of every work-item; in the record, a value is only touched where a charge
 //! adds to it. `scan`'s twin of `scan_blocks`, 15 values and barriers in two loops: four
 //! times less CPU on an AVX-512 Xeon (docs/performance.md, session 15). The timing
-//! functions reach the values through `__SRCSIM_V(s)` ([`IN_RECORD`]): the record
+//! functions reach the values through `__SRCSIM_V(s)` ([`in_record`]): the record
 //! (`s->v`) in the twin's build, the state itself in the copies' (`warps::DEFINE`).
 
 use std::fmt::Write as _;
@@ -17,8 +17,13 @@ use std::fmt::Write as _;
 use super::{warps, KernelTiming};
 use crate::source::{NodeKind, SourceFile};
 
-/// Where the timing functions of a kernel that keeps its values in its record find them.
-pub(super) const IN_RECORD: &str = "__SRCSIM_V(s)";
+/// Where the values of state `state` are, for a kernel that keeps them in its record.
+pub(super) fn in_record(state: &str) -> String {
+    format!("__SRCSIM_V({state})")
+}
+
+/// The linear global id of the work-item, whose record is at `id * stride`.
+const LINEAR_ID: &str = "(get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0))";
 
 /// What one work-item's record holds after `t`, in order: the usage of each resource,
 /// the divergent arms' cycles, the profile's counters, the sampled accesses' counters.
@@ -86,11 +91,22 @@ pub(super) fn values_type(layout: &RecordLayout) -> String {
     )
 }
 
+/// `__srcsim_sample{suffix}`, which counts a sampled access's executions and keeps its
+/// first and last index in the counters at `x` (`__private ulong *x = s->x`, or in the
+/// record). The index goes through as a `long`: every index of an array that fits in
+/// memory keeps its value, so the access is the same.
+pub(super) fn sample_function(suffix: &str, x: &str) -> String {
+    format!(
+        "static inline __attribute__((always_inline)) long __srcsim_sample{suffix}(__private __srcsim_state *s, uint k, long i)\n{{\n    {x} + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}}\n"
+    )
+}
+
 /// `__srcsim_sample_v`: `__srcsim_sample` on the record's counters in the twin's build,
 /// the same function in the copies'.
 pub(super) fn sample_in_record() -> String {
     format!(
-        "#ifdef {warps}\n#define __srcsim_sample_v __srcsim_sample\n#else\nstatic inline __attribute__((always_inline)) long __srcsim_sample_v(__private __srcsim_state *s, uint k, long i)\n{{\n    __global ulong *x = s->v->x + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}}\n#endif\n",
+        "#ifdef {warps}\n#define __srcsim_sample_v __srcsim_sample\n#else\n{}#endif\n",
+        sample_function("_v", "__global ulong *x = s->v->x"),
         warps = warps::DEFINE
     )
 }
@@ -100,7 +116,7 @@ pub(super) fn sample_in_record() -> String {
 /// it) and points its state to it, built only into the twin.
 pub(super) fn enter_record(layout: &RecordLayout) -> String {
     format!(
-        "#ifndef {warps}\nstatic inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)\n{{\n    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    for (uint i = 0; i < {stride}u; ++i)\n        rec[i] = 0;\n    s->v = (__global __srcsim_values *)rec;\n}}\n#endif\n",
+        "#ifndef {warps}\nstatic inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)\n{{\n    size_t id = {LINEAR_ID};\n    __global ulong *rec = records + id * {stride};\n    for (uint i = 0; i < {stride}u; ++i)\n        rec[i] = 0;\n    s->v = (__global __srcsim_values *)rec;\n}}\n#endif\n",
         warps = warps::DEFINE,
         stride = layout.stride()
     )
@@ -118,7 +134,7 @@ pub(super) fn record_write(functions: &mut String, layout: &RecordLayout) {
     } = *layout;
     let _ = writeln!(
         functions,
-        "    size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0));\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
+        "    size_t id = {LINEAR_ID};\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
         stride = layout.stride()
     );
     for r in 0..resources {
