@@ -460,6 +460,7 @@ fn annotate_compiled(
                 && graph.reach(&k.name).iter().any(|g| source.has_barrier(g))),
             path_inputs: inputs.remove(&k.name).flatten(),
             values_in_record: false,
+            host_paths: None,
         });
     }
     // Code generation may refuse more kernels (a return inside a macro, a function both
@@ -665,6 +666,7 @@ fn generate(
             warp_records: false,
             path_inputs: None,
             values_in_record: false,
+            host_paths: None,
         });
     }
     let kernel_functions: Vec<&crate::ptx::Function> = kernels
@@ -747,6 +749,7 @@ fn generate(
     let mut kernels = kernels;
     for k in &mut kernels {
         k.values_in_record = annotated.in_record.contains(&k.name);
+        k.host_paths = host_paths(k, &annotated.host_paths);
     }
     Ok(Annotation {
         source: annotated.text,
@@ -770,6 +773,19 @@ fn generate(
             refused: Vec::new(),
         },
     })
+}
+
+/// The skeleton of `k`, where the host evaluates its paths: where nothing but its
+/// geometry and value arguments decide them ([`AnnotatedKernel::path_inputs`]).
+fn host_paths(
+    k: &AnnotatedKernel,
+    skeletons: &[(String, crate::host_paths::HostPaths)],
+) -> Option<crate::host_paths::HostPaths> {
+    k.path_inputs.as_ref()?;
+    skeletons
+        .iter()
+        .find(|(name, _)| *name == k.name)
+        .map(|(_, h)| h.clone())
 }
 
 #[cfg(test)]

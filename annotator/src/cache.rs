@@ -59,7 +59,7 @@ use crate::sidecar::Sidecar;
 /// 37: the reducer of paths finds a warp's lanes all alike sixteen lanes a load.
 /// 38: the reducer of counters leaves its loop over the lanes unvectorised.
 /// 39: a kernel with a barrier keeps its record's values in its record, not private.
-pub const ANNOTATION_REVISION: &str = "39";
+pub const ANNOTATION_REVISION: &str = "40";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

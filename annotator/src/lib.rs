@@ -38,6 +38,7 @@ pub mod codegen;
 pub mod compile;
 pub mod control;
 pub mod divergence;
+pub mod host_paths;
 pub mod lines;
 pub mod matching;
 pub mod opcode;

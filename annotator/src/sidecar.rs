@@ -62,6 +62,11 @@ pub struct AnnotatedKernel {
     /// then runs about as fast as its copy that reduces to warps.
     #[serde(default)]
     pub values_in_record: bool,
+    /// Where its copy keeps paths and the host can evaluate them: the kernel's skeleton
+    /// ([`crate::host_paths`]), from which a launch's warp records are computed without
+    /// running the copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_paths: Option<crate::host_paths::HostPaths>,
 }
 
 impl AnnotatedKernel {

@@ -85,6 +85,7 @@ fn flat_while_latency_bound_then_linear() {
                     resources: rec.len() - 1,
                     usage_scale: scale,
                     grain: Grain::WorkItem,
+                    shared: None,
                 },
             )
             .unwrap();

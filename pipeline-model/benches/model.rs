@@ -48,6 +48,7 @@ fn main() {
                 resources: r + arms,
                 usage_scale: scale,
                 grain: Grain::WorkItem,
+                shared: None,
             };
             let res = KernelResources {
                 registers_per_work_item: 16,

@@ -130,6 +130,14 @@ pub enum ModelError {
         /// Values per record.
         stride: usize,
     },
+    /// Shared warp records whose groups' places are not the launch's.
+    #[error("shared records name a place for each of {groups} work-groups among {places}")]
+    SharedRecords {
+        /// The launch's work-groups.
+        groups: u64,
+        /// The groups' places the records hold.
+        places: u64,
+    },
     /// The records' resources are not the architecture's.
     #[error("records count {records} resources, the architecture has {arch}")]
     Resources {
@@ -334,6 +342,22 @@ fn check_records(
     }
     let stride = records.stride();
     let count = records.count(geometry);
+    if let Some(shared) = records.shared {
+        let [x, y, z] = geometry.groups();
+        let group_warps = geometry
+            .work_group_size()
+            .div_ceil(u64::from(arch.warp_size));
+        let places = count / group_warps.max(1);
+        let wrong = records.grain == Grain::WorkItem
+            || shared.len() as u64 != x * y * z
+            || shared.iter().any(|&p| u64::from(p) >= places);
+        if wrong {
+            return Err(ModelError::SharedRecords {
+                groups: x * y * z,
+                places,
+            });
+        }
+    }
     if records.data.len() as u64 != count * stride as u64 {
         return Err(ModelError::RecordCount {
             actual: records.data.len(),

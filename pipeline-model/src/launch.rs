@@ -45,6 +45,12 @@ pub struct Records<'a> {
     pub usage_scale: u64,
     /// Whether the records are the work-items' own or already reduced to warps.
     pub grain: Grain,
+    /// Warp records only: per work-group (linear, x fastest), the place in `data` whose
+    /// records are its own (group `g`'s records are then at `shared[g] * ceil(lx * ly *
+    /// lz / warp_size)`), so that work-groups alike share one copy of their records (a
+    /// launch whose paths the host evaluated writes each distinct group once). `None`:
+    /// every group at its own place.
+    pub shared: Option<&'a [u32]>,
 }
 
 /// Whose counts a launch's records hold.
@@ -68,15 +74,34 @@ pub enum Grain {
     },
 }
 
-impl Records<'_> {
+impl<'a> Records<'a> {
+    /// Records of one record per work-item ([`Grain::WorkItem`]).
+    pub fn per_work_item(data: &'a [u64], resources: usize, usage_scale: u64) -> Self {
+        Records {
+            data,
+            resources,
+            usage_scale,
+            grain: Grain::WorkItem,
+            shared: None,
+        }
+    }
+
     /// Values per record.
     pub fn stride(&self) -> usize {
         self.grain.stride(self.resources)
     }
 
-    /// Records a launch of `geometry` has.
+    /// Records a launch of `geometry` has (with [`Records::shared`], those of its
+    /// distinct groups: as many groups' as `data` holds).
     pub fn count(&self, geometry: &LaunchGeometry) -> u64 {
-        self.grain.count(geometry)
+        match (self.shared, self.grain) {
+            (Some(_), Grain::Warp { warp_size }) => {
+                let group_warps = geometry.work_group_size().div_ceil(u64::from(warp_size));
+                let per_group = group_warps * self.stride() as u64;
+                (self.data.len() as u64).div_ceil(per_group.max(1)) * group_warps
+            }
+            _ => self.grain.count(geometry),
+        }
     }
 }
 

@@ -197,12 +197,17 @@ pub(crate) fn walk_groups(
                 if let Grain::Warp { .. } = records.grain {
                     // The group's warps were reduced where they ran: one record each.
                     let group = (bz * ngy + by) * ngx + bx;
+                    let place = records
+                        .shared
+                        .map_or(group, |s| u64::from(s[group as usize]));
                     let warps = (ex * ey * ez).div_ceil(warp_size);
-                    let start = (group * group_warps) as usize * stride;
+                    let start = (place * group_warps) as usize * stride;
                     let at = start..start + warps as usize * stride;
                     let slice = &records.data[at.clone()];
                     match &previous {
-                        Some((was, t, bytes, n)) if &records.data[was.clone()] == slice => {
+                        Some((was, t, bytes, n))
+                            if *was == at || &records.data[was.clone()] == slice =>
+                        {
                             (t_last, group_bytes, warp_index) = (*t, *bytes, *n);
                             group_use.copy_from_slice(&previous_use);
                         }

@@ -39,6 +39,7 @@ fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
         resources: R + arms,
         usage_scale: 2,
         grain: Grain::WorkItem,
+        shared: None,
     };
     estimate(&arch, &geometry, &KernelResources::default(), &records).unwrap()
 }

@@ -53,6 +53,7 @@ fn run(t: &[u64], bytes: &[u64], local: u64, footprint: Option<u64>) -> KernelEs
             resources: R,
             usage_scale: scale,
             grain: Grain::WorkItem,
+            shared: None,
         },
     )
     .unwrap()

@@ -107,6 +107,7 @@ fn corpus() -> String {
             resources,
             usage_scale: scale,
             grain: Grain::WorkItem,
+            shared: None,
         };
         match estimate(&arch, &geometry, &res, &records) {
             Ok(e) => writeln!(

@@ -40,6 +40,7 @@ fn run(arch: &Architecture, global: [u64; 3], local: [u64; 3], data: &[u64]) -> 
             resources: R,
             usage_scale: arch.usage_scale(),
             grain: Grain::WorkItem,
+            shared: None,
         },
     )
     .unwrap()
@@ -154,6 +155,7 @@ fn bad_launches_are_errors() {
         resources: R,
         usage_scale: 2,
         grain: Grain::WorkItem,
+        shared: None,
     };
     let res = KernelResources::default();
     assert!(matches!(
@@ -199,6 +201,7 @@ fn a_work_group_the_gpu_would_not_launch_is_invalid() {
                 resources: arch.resources().len(),
                 usage_scale: arch.usage_scale(),
                 grain: Grain::WorkItem,
+                shared: None,
             },
         )
     };

@@ -67,6 +67,7 @@ fn run_on(
             resources: R,
             usage_scale: scale,
             grain: Grain::WorkItem,
+            shared: None,
         },
     )
     .unwrap()

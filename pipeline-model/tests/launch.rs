@@ -37,6 +37,7 @@ fn run(arch: &Architecture, t: &[u64], issue: u64) -> KernelEstimate {
         resources: n,
         usage_scale: scale,
         grain: Grain::WorkItem,
+        shared: None,
     };
     estimate(arch, &geometry, &KernelResources::default(), &records).unwrap()
 }

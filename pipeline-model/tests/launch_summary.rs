@@ -37,6 +37,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
         resources,
         usage_scale: base.usage_scale(),
         grain: Grain::WorkItem,
+        shared: None,
     };
     let kernel = KernelResources {
         registers_per_work_item: 40,

@@ -77,6 +77,7 @@ fn many_warps_of_gathers_are_bound_by_the_misses_in_flight() {
             resources: r,
             usage_scale: scale,
             grain: Grain::WorkItem,
+            shared: None,
         },
     )
     .unwrap();

@@ -155,6 +155,7 @@ fn run(
             resources: R,
             usage_scale: arch.usage_scale(),
             grain: Grain::WorkItem,
+            shared: None,
         },
     )
     .unwrap()

@@ -75,6 +75,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         resources,
         usage_scale: scale,
         grain: Grain::WorkItem,
+        shared: None,
     };
     let warps = reduce(
         items,
@@ -91,6 +92,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         grain: Grain::Warp {
             warp_size: arch.warp_size,
         },
+        shared: None,
     };
     assert_eq!(
         per_warp.count(&geometry) as usize * per_warp.stride(),
@@ -99,6 +101,30 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
     let a = estimate(arch, &geometry, &kernel, &per_item).unwrap();
     let b = estimate(arch, &geometry, &kernel, &per_warp).unwrap();
     assert_eq!(a, b, "{} {geometry:?} arms {arms}", arch.name);
+    // Each distinct group's records once, every group naming its place.
+    let per_group = geometry
+        .work_group_size()
+        .div_ceil(u64::from(arch.warp_size)) as usize
+        * per_warp.stride();
+    let mut distinct: Vec<&[u64]> = Vec::new();
+    let places: Vec<u32> = warps
+        .chunks_exact(per_group)
+        .map(|g| {
+            let at = distinct.iter().position(|d| *d == g).unwrap_or_else(|| {
+                distinct.push(g);
+                distinct.len() - 1
+            });
+            at as u32
+        })
+        .collect();
+    let data = distinct.concat();
+    let shared = Records {
+        data: &data,
+        shared: Some(&places),
+        ..per_warp
+    };
+    let d = estimate(arch, &geometry, &kernel, &shared).unwrap();
+    assert_eq!(a, d, "shared: {} {geometry:?} arms {arms}", arch.name);
     let summary = LaunchSummary::of(arch, &geometry, &per_warp).unwrap();
     let c = estimate_summarized(arch, &geometry, &kernel, &summary, scale).unwrap();
     assert_eq!(a, c);
@@ -196,6 +222,7 @@ fn records_of_another_warp_size_are_refused() {
         resources,
         usage_scale: arch.usage_scale(),
         grain: Grain::Warp { warp_size: 16 },
+        shared: None,
     };
     let e = estimate(&arch, &geometry, &KernelResources::default(), &records);
     assert!(matches!(

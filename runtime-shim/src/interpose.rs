@@ -89,6 +89,13 @@ unsafe fn launch(
             }
             CL_SUCCESS
         }
+        Some(LaunchOutcome::Evaluated(evaluation)) => {
+            let code = original();
+            if code == CL_SUCCESS {
+                guarded("the launch", || shim().record_evaluated(evaluation, &range));
+            }
+            code
+        }
         Some(LaunchOutcome::Repeat { kernel: name, of }) => {
             let code = original();
             if code == CL_SUCCESS {

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
+use annotator::host_paths::{Cells, HostPaths, PathLaunch};
 use annotator::sidecar::ProfileLayout;
 use pipeline_model::sampling::{timing_records, timing_records_in_place, SampledLaunch};
 use pipeline_model::{
@@ -158,6 +159,9 @@ pub(crate) struct Stats {
     /// Launches that left an earlier launch's records: the application's kernel ran, not
     /// the annotated one.
     pub(crate) repeats: AtomicU64,
+    /// Launches whose paths the host evaluated: the application's kernel ran, and the
+    /// model's thread computed their records.
+    pub(crate) evaluated: AtomicU64,
     /// Launches that waited for room for their records, and how long in all.
     pub(crate) room_waits: AtomicU64,
     pub(crate) room_ns: AtomicU64,
@@ -174,11 +178,12 @@ impl Stats {
         let launches = get(&self.launches);
         let modelled = get(&self.modelled);
         format!(
-            "{launches} launches annotated, {:.1} µs each in the application's thread ({} waited for room for their records, {:.1} ms in all); {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
+            "{launches} launches annotated, {:.1} µs each in the application's thread ({} waited for room for their records, {:.1} ms in all); {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} launches had their paths evaluated on the host; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
             per(get(&self.launch_ns), launches),
             get(&self.room_waits),
             get(&self.room_ns) as f64 / 1e6,
             get(&self.repeats),
+            get(&self.evaluated),
             get(&self.batches),
             get(&self.wait_ns) as f64 / 1e6,
             per(get(&self.model_ns), modelled),
@@ -348,6 +353,75 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Models every launch of `batch` once its records are back (reusing `last`'s estimate
 /// for a launch identical to its kernel's previous one) and puts the outcomes in
 /// `report`.
+/// What the model's thread models with: the run's architecture, a sweep's, the report
+/// and the statistics.
+pub(crate) struct Models<'a> {
+    pub(crate) arch: Option<&'a Architecture>,
+    pub(crate) sweep: Option<&'a Sweep>,
+    pub(crate) report: &'a Mutex<Report>,
+    pub(crate) stats: &'a Stats,
+}
+
+/// What modelling one launch gave: its outcome, profile and outcomes under a sweep's
+/// points.
+type Modelling = (Outcome, Option<LaunchProfile>, Arc<Vec<Outcome>>);
+
+impl Models<'_> {
+    /// Models launch `p` from its `records` (which the model may correct in place), whose
+    /// groups name their place in them where they are `shared`.
+    fn launch(&self, p: &Pending, records: &mut [u64], shared: Option<&[u32]>) -> Modelling {
+        let modelling = Instant::now();
+        let arch = self.arch;
+        // A sweep models the records as they came under each of its points, and a profile
+        // reads them after the model: without either, the model corrects them in place.
+        let (outcome, points) = if self.sweep.is_none() && p.model.profile.is_none() {
+            let outcome = guarded(|| model(arch, p, RecordsIn::Owned(&mut *records), shared));
+            (outcome, Arc::default())
+        } else {
+            let records = &*records;
+            let model_under = |arch: Option<&Architecture>| {
+                guarded(|| model(arch, p, RecordsIn::Shared(records), shared))
+            };
+            // The same records under each of the sweep's architectures.
+            let points = self
+                .sweep
+                .map(|s| model_points(s, arch, p, records, &model_under));
+            (model_under(arch), Arc::new(points.unwrap_or_default()))
+        };
+        Stats::add(&self.stats.model_ns, modelling);
+        self.stats.modelled.fetch_add(1, Ordering::Relaxed);
+        let profile = match (&outcome, &p.model.profile) {
+            (Outcome::Simulated(_), Some(profile)) => {
+                // The program's blocks and text go into the report once, with its first
+                // profiled launch.
+                let program = *profile.program.id.get_or_init(|| {
+                    lock(self.report)
+                        .add_program(&profile.program.blocks, &profile.program.source_lines)
+                });
+                Some(profile.summarise(records, p.model.stride, program))
+            }
+            _ => None,
+        };
+        (outcome, profile, points)
+    }
+
+    /// Puts the launches' outcomes into the report (and the sweep's).
+    fn report(&self, done: Vec<(&Pending, Modelling)>) {
+        if let Some(sweep) = self.sweep {
+            let mut outcomes = lock(&sweep.outcomes);
+            for (p, (_, _, points)) in &done {
+                if !points.is_empty() {
+                    outcomes.insert(p.index, Arc::clone(points));
+                }
+            }
+        }
+        let mut report = lock(self.report);
+        for (p, (outcome, profile, _)) in done {
+            report.estimated(p.index, outcome, profile);
+        }
+    }
+}
+
 pub(crate) fn model_batch(
     arch: Option<&Architecture>,
     sweep: Option<&Sweep>,
@@ -356,6 +430,12 @@ pub(crate) fn model_batch(
     last: &mut HashMap<*const KernelModel, Modelled>,
     stats: &Stats,
 ) {
+    let models = Models {
+        arch,
+        sweep,
+        report,
+        stats,
+    };
     let start = Instant::now();
     let read = batch.read.wait();
     Stats::add(&stats.wait_ns, start);
@@ -368,7 +448,7 @@ pub(crate) fn model_batch(
             let outcome = Outcome::NotSimulated {
                 reason: format!("reading the records back: {e}"),
             };
-            done.push((p, outcome, None, Arc::new(Vec::new())));
+            done.push((p, (outcome, None, Arc::new(Vec::new()))));
             continue;
         }
         let records = arena.records_mut(*slot, p.words);
@@ -382,38 +462,11 @@ pub(crate) fn model_batch(
         });
         let hash = RecordsHash::of(records, prior.map(|m| &m.records));
         if let Some(m) = prior.filter(|m| hash.same(&m.records)) {
-            done.push((p, m.outcome.clone(), m.profile.clone(), m.points.clone()));
+            done.push((p, (m.outcome.clone(), m.profile.clone(), m.points.clone())));
             stats.reused.fetch_add(1, Ordering::Relaxed);
             continue;
         }
-        let modelling = Instant::now();
-        // A sweep models the records as they came under each of its points, and a profile
-        // reads them after the model: without either, the model corrects them in place.
-        let (outcome, points) = if sweep.is_none() && p.model.profile.is_none() {
-            let outcome = guarded(|| model(arch, p, RecordsIn::Owned(&mut *records)));
-            (outcome, Arc::default())
-        } else {
-            let records = &*records;
-            let model_under = |arch: Option<&Architecture>| {
-                guarded(|| model(arch, p, RecordsIn::Shared(records)))
-            };
-            // The same records under each of the sweep's architectures.
-            let points = sweep.map(|s| model_points(s, arch, p, records, &model_under));
-            (model_under(arch), Arc::new(points.unwrap_or_default()))
-        };
-        Stats::add(&stats.model_ns, modelling);
-        stats.modelled.fetch_add(1, Ordering::Relaxed);
-        let profile = match (&outcome, &p.model.profile) {
-            (Outcome::Simulated(_), Some(profile)) => {
-                // The program's blocks and text go into the report once, with its first
-                // profiled launch.
-                let program = *profile.program.id.get_or_init(|| {
-                    lock(report).add_program(&profile.program.blocks, &profile.program.source_lines)
-                });
-                Some(profile.summarise(records, p.model.stride, program))
-            }
-            _ => None,
-        };
+        let (outcome, profile, points) = models.launch(p, records, None);
         last.insert(
             key,
             Modelled {
@@ -428,20 +481,51 @@ pub(crate) fn model_batch(
                 points: Arc::clone(&points),
             },
         );
-        done.push((p, outcome, profile, points));
+        done.push((p, (outcome, profile, points)));
     }
-    if let Some(sweep) = sweep {
-        let mut outcomes = lock(&sweep.outcomes);
-        for (p, _, _, points) in &done {
-            if !points.is_empty() {
-                outcomes.insert(p.index, Arc::clone(points));
-            }
-        }
-    }
-    let mut report = lock(report);
-    for (p, outcome, profile, _) in done {
-        report.estimated(p.index, outcome, profile);
-    }
+    models.report(done);
+}
+
+/// A launch whose paths the host evaluated (`annotator::host_paths`): its cells, from
+/// which the model's thread writes its warp records.
+pub(crate) struct EvaluatedLaunch {
+    pub(crate) paths: Arc<HostPaths>,
+    pub(crate) cells: Cells,
+    pub(crate) offset: [u64; 3],
+    pub(crate) pending: Pending,
+}
+
+/// What the model's thread is given: a batch of records read back, or a launch whose
+/// records it computes.
+pub(crate) enum Job {
+    Records(Batch<Pending>),
+    Evaluated(EvaluatedLaunch),
+}
+
+/// Writes an evaluated launch's warp records (into `records`, kept for the next) and
+/// models them. Its records are new as a rule (a launch whose deciding arguments an
+/// earlier launch had repeats it without coming here), so they are not hashed.
+pub(crate) fn model_evaluated(
+    models: &Models<'_>,
+    e: &EvaluatedLaunch,
+    scratch: &mut (Vec<u64>, Vec<u32>),
+) {
+    let p = &e.pending;
+    let Grain::Warp { warp_size } = p.grain else {
+        unreachable!("evaluated launches have warp records")
+    };
+    let launch = PathLaunch {
+        work_dim: 3,
+        global: p.geometry.global,
+        local: p.geometry.local,
+        offset: e.offset,
+        args: &[],
+    };
+    let (records, places) = scratch;
+    e.cells
+        .warp_records(&e.paths, &launch, u64::from(warp_size), records, places);
+    let modelling = models.launch(p, records, Some(places));
+    models.report(vec![(p, modelling)]);
 }
 
 /// Summaries kept for a sweep's points at most this many words (32 MiB): a larger launch's
@@ -472,6 +556,7 @@ pub(crate) fn model_points(
                 resources: p.model.timing_width - 1,
                 usage_scale: p.model.usage_scale,
                 grain: p.grain,
+                shared: None,
             };
             LaunchSummary::of(base, &p.geometry, &records).ok()
         });
@@ -552,7 +637,12 @@ impl<'r> RecordsIn<'r> {
 }
 
 /// The model's verdict on one launch, given its records.
-pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: RecordsIn<'_>) -> Outcome {
+pub(crate) fn model(
+    arch: Option<&Architecture>,
+    p: &Pending,
+    records: RecordsIn<'_>,
+    shared: Option<&[u32]>,
+) -> Outcome {
     let Some(arch) = arch else {
         return Outcome::NotSimulated {
             reason: "no architecture".to_string(),
@@ -591,6 +681,7 @@ pub(crate) fn model(arch: Option<&Architecture>, p: &Pending, records: RecordsIn
         resources: width - 1,
         usage_scale: p.model.usage_scale,
         grain: p.grain,
+        shared,
     };
     outcome(
         arch,

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rustc_hash::FxHashMap;
 
+use annotator::host_paths::HostPaths;
 use annotator::source::ParamKind;
 
 use crate::cl::{Context, Device, Kernel, Mem, NdRange, Program};
@@ -113,6 +114,9 @@ pub(crate) struct Shadow {
     /// Whether the annotated kernel keeps its record's values in its record
     /// (`annotator::sidecar::AnnotatedKernel::values_in_record`).
     pub(crate) values_in_record: bool,
+    /// Where the host evaluates its paths, the kernel's skeleton
+    /// (`annotator::sidecar::AnnotatedKernel::host_paths`).
+    pub(crate) host_paths: Option<Arc<HostPaths>>,
     /// Serialises binding the records buffer and enqueueing.
     pub(crate) args: Mutex<ShadowArgs>,
 }
@@ -179,6 +183,18 @@ pub enum SetArg {
 }
 
 impl ShadowArgs {
+    /// The bytes of every argument set by value so far, by position (the arguments that
+    /// decide the kernel's paths are kept, [`ShadowArgs::remember`]).
+    pub(crate) fn values(&self) -> Vec<Option<&[u8]>> {
+        let n = self.set.keys().next_back().map_or(0, |i| *i as usize + 1);
+        (0..n)
+            .map(|i| match self.set.get(&(i as u32)) {
+                Some(SetArg::Value(bytes)) => Some(bytes.as_slice()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The shadow kernels a setting is repeated on: the kernel, and its copy once made.
     pub(crate) fn kernels(&self, shadow: &Shadow) -> ShadowKernels {
         ShadowKernels {

@@ -194,12 +194,14 @@ fn in_warps_alike(
         resources,
         usage_scale: layout.usage_scale,
         grain: Grain::WorkItem,
+        shared: None,
     };
     let in_warps = Records {
         data: &warps,
         resources,
         usage_scale: layout.usage_scale,
         grain,
+        shared: None,
     };
     let arms = layout
         .fields

@@ -110,6 +110,7 @@ fn run(
             resources: layout.timing_width() - 1,
             usage_scale: layout.usage_scale,
             grain: Grain::WorkItem,
+            shared: None,
         },
     )
     .unwrap();

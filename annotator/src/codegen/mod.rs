@@ -165,6 +165,9 @@ pub struct Annotated {
     /// The kernels whose twin keeps its record's values in its record (module
     /// `records`).
     pub in_record: Vec<String>,
+    /// The path-coded kernels whose paths the host can evaluate, with their skeletons
+    /// ([`crate::host_paths`]).
+    pub host_paths: Vec<(String, crate::host_paths::HostPaths)>,
 }
 
 /// What to annotate in a file: the units to time and the functions to leave out.
@@ -259,6 +262,9 @@ pub fn annotate(
         g.functions
             .push_str(&warps::functions(&layout, memory, counters));
     }
+    let host_paths = g
+        .paths
+        .host_paths(file, kernels, cfgs, usage_scale, &layout, memory);
     g.sample_calls(sites);
     if g.in_record.contains(&true) {
         g.functions.push_str(&records::enter_record(&layout));
@@ -309,6 +315,7 @@ pub fn annotate(
     Ok(Annotated {
         arms,
         in_record,
+        host_paths,
         text,
         profiled,
         extra_counters: g.shares.extra,

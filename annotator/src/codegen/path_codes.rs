@@ -23,13 +23,8 @@ use super::{cases, encode, scaled, KernelTiming, NumberedLoops, RecordLayout};
 use crate::paths::{From, To};
 use crate::source::cfg::SourceCfg;
 
-/// What a transition adds to a work-item's timing values.
-#[derive(Debug, Clone, PartialEq)]
-struct Charge {
-    cycles: u64,
-    usage: Vec<u64>,
-    arm: Option<usize>,
-}
+use crate::host_paths::{Charge, Coding, HostPaths, PointAt};
+use crate::source::SourceFile;
 
 /// A path-coded kernel's transitions: the bit of each.
 #[derive(Debug, Default)]
@@ -97,6 +92,71 @@ impl PathCodes {
             }
         }
         PathCodes(paths)
+    }
+
+    /// The path-coded kernels of `file` whose paths the host can evaluate, with their
+    /// skeletons.
+    pub(super) fn host_paths(
+        &self,
+        file: &SourceFile,
+        kernels: &[KernelTiming<'_>],
+        cfgs: &[SourceCfg],
+        usage_scale: u64,
+        layout: &RecordLayout,
+        memory: Option<usize>,
+    ) -> Vec<(String, HostPaths)> {
+        kernels
+            .iter()
+            .enumerate()
+            .filter_map(|(ki, k)| {
+                let coding = self.coding(ki, kernels, cfgs, usage_scale, layout, memory)?;
+                let f = file.function(&k.map.kernel)?;
+                Some((k.map.kernel.clone(), crate::host_paths::build(f, coding)?))
+            })
+            .collect()
+    }
+
+    /// What the host needs of path-coded kernel `ki` to evaluate its paths
+    /// ([`crate::host_paths`]): its timing points (the blocks with cases of it, where
+    /// their calls go), its start, exits and charges, and the record's layout.
+    fn coding(
+        &self,
+        ki: usize,
+        kernels: &[KernelTiming<'_>],
+        cfgs: &[SourceCfg],
+        usage_scale: u64,
+        layout: &RecordLayout,
+        memory: Option<usize>,
+    ) -> Option<Coding> {
+        let k = self.of(ki)?;
+        let mut points = Vec::new();
+        for cfg in cfgs {
+            for block in &cfg.blocks {
+                let cases: Vec<(u32, u32, u32)> = cases(kernels, usage_scale, cfg, block, &[])
+                    .into_iter()
+                    .filter(|(from, _)| (from >> 16) as usize == ki)
+                    .filter_map(|(from, (_, _, to, _))| {
+                        let bit = k.cases.get(&(cfg.function.clone(), block.id, from))?;
+                        Some((from, *bit, to))
+                    })
+                    .collect();
+                if !cases.is_empty() {
+                    points.push(PointAt {
+                        insertion: block.insertion,
+                        cases,
+                    });
+                }
+            }
+        }
+        Some(Coding {
+            points,
+            start: encode(ki, From::Start),
+            exits: k.exits.iter().map(|(f, b)| (*f, *b)).collect(),
+            charges: k.charges.clone(),
+            resources: layout.resources,
+            arms: layout.arms,
+            memory,
+        })
     }
 
     /// Whether some kernel keeps paths (the state then has `m`).

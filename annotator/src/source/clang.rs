@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use clang_sys::*;
 
 use super::{
-    AstNode, Extent, ForeignDeclaration, NodeKind, ParamKind, Pos, Referent, Role, SourceError,
-    SourceFunction,
+    AstNode, Extent, ForeignDeclaration, IntExpr, IntType, NodeKind, Operator, ParamKind, Pos,
+    Referent, Role, SourceError, SourceFunction,
 };
 
 /// libclang is thread-safe per index, but one index per parse and a process-wide lock keep
@@ -239,7 +239,99 @@ fn convert(cursor: CXCursor) -> AstNode {
         children,
         subscript: subscript(cursor),
         role: role(cursor),
+        int: int_expr(cursor),
     }
+}
+
+/// The integer type `ty` is, if it is one.
+fn int_type(ty: CXType) -> Option<IntType> {
+    // SAFETY: `ty` belongs to a live translation unit; types are plain values.
+    let canonical = unsafe { clang_getCanonicalType(ty) };
+    let signed = match canonical.kind {
+        CXType_Bool => {
+            return Some(IntType {
+                bits: 1,
+                signed: false,
+            })
+        }
+        CXType_Char_S | CXType_SChar | CXType_Short | CXType_Int | CXType_Long
+        | CXType_LongLong => true,
+        CXType_Char_U | CXType_UChar | CXType_UShort | CXType_UInt | CXType_ULong
+        | CXType_ULongLong => false,
+        _ => return None,
+    };
+    // SAFETY: as above.
+    let bytes = unsafe { clang_Type_getSizeOf(canonical) };
+    matches!(bytes, 1 | 2 | 4 | 8).then_some(IntType {
+        bits: bytes as u8 * 8,
+        signed,
+    })
+}
+
+/// What `cursor` computes, where it is of an integer type ([`IntExpr`]).
+fn int_expr(cursor: CXCursor) -> Option<IntExpr> {
+    // SAFETY: `cursor` belongs to the live translation unit being converted (libclang >=
+    // 17 for the operator kinds); the evaluation result is disposed of once.
+    unsafe {
+        let ty = int_type(clang_getCursorType(cursor))?;
+        let (op, literal) = match clang_getCursorKind(cursor) {
+            CXCursor_BinaryOperator => (binary_operator(cursor), None),
+            CXCursor_UnaryOperator => (
+                match clang_getCursorUnaryOperatorKind(cursor) {
+                    CXUnaryOperator_Minus => Some(Operator::Neg),
+                    CXUnaryOperator_Plus => Some(Operator::Plus),
+                    CXUnaryOperator_Not => Some(Operator::Not),
+                    CXUnaryOperator_LNot => Some(Operator::LogicalNot),
+                    _ => None,
+                },
+                None,
+            ),
+            // Implicit casts are unexposed expressions with one child.
+            CXCursor_ParenExpr | CXCursor_CStyleCastExpr => (Some(Operator::Convert), None),
+            CXCursor_UnexposedExpr if children(cursor).len() == 1 => {
+                (Some(Operator::Convert), None)
+            }
+            CXCursor_IntegerLiteral | CXCursor_CharacterLiteral => {
+                let result = clang_Cursor_Evaluate(cursor);
+                if result.is_null() {
+                    (None, None)
+                } else {
+                    let value = (clang_EvalResult_getKind(result) == CXEval_Int)
+                        .then(|| clang_EvalResult_getAsUnsigned(result) as u64);
+                    clang_EvalResult_dispose(result);
+                    (None, value)
+                }
+            }
+            _ => (None, None),
+        };
+        Some(IntExpr { ty, op, literal })
+    }
+}
+
+/// The operator of binary operator `cursor`, where the host evaluates it.
+fn binary_operator(cursor: CXCursor) -> Option<Operator> {
+    // SAFETY: `cursor` is a binary operator of a live unit (libclang >= 17).
+    Some(match unsafe { clang_getCursorBinaryOperatorKind(cursor) } {
+        CXBinaryOperator_Mul => Operator::Mul,
+        CXBinaryOperator_Div => Operator::Div,
+        CXBinaryOperator_Rem => Operator::Rem,
+        CXBinaryOperator_Add => Operator::Add,
+        CXBinaryOperator_Sub => Operator::Sub,
+        CXBinaryOperator_Shl => Operator::Shl,
+        CXBinaryOperator_Shr => Operator::Shr,
+        CXBinaryOperator_LT => Operator::Lt,
+        CXBinaryOperator_GT => Operator::Gt,
+        CXBinaryOperator_LE => Operator::Le,
+        CXBinaryOperator_GE => Operator::Ge,
+        CXBinaryOperator_EQ => Operator::Eq,
+        CXBinaryOperator_NE => Operator::Ne,
+        CXBinaryOperator_And => Operator::And,
+        CXBinaryOperator_Xor => Operator::Xor,
+        CXBinaryOperator_Or => Operator::Or,
+        CXBinaryOperator_LAnd => Operator::LogicalAnd,
+        CXBinaryOperator_LOr => Operator::LogicalOr,
+        _ => return None,
+    })
 }
 
 /// clang's `LangAS::opencl_private`.

@@ -134,6 +134,70 @@ pub struct AstNode {
     /// What it does with values and variables, where [`crate::control`] must know.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
+    /// For an expression, variable or parameter of an integer type: the type and what
+    /// the expression computes, where [`crate::host_paths`] must know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub int: Option<IntExpr>,
+}
+
+/// An integer type of OpenCL C: its width and signedness (`bits` 1 is `bool`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IntType {
+    /// Width in bits.
+    pub bits: u8,
+    /// Whether it is signed.
+    pub signed: bool,
+}
+
+/// An expression (or declaration) of an integer type: its type and, where it is one,
+/// the operator it applies to its children or the literal it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IntExpr {
+    /// Its type.
+    pub ty: IntType,
+    /// What it does: an operator, a conversion, or nothing known (`None`: a name, a call,
+    /// a literal, or an expression the annotator does not tell apart).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op: Option<Operator>,
+    /// An integer or character literal's value (two's complement in 64 bits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub literal: Option<u64>,
+}
+
+/// The operators of integer expressions the host evaluates (binary unless said).
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operator {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    LogicalAnd,
+    LogicalOr,
+    /// Unary `-`.
+    Neg,
+    /// Unary `+`.
+    Plus,
+    /// Unary `~`.
+    Not,
+    /// Unary `!`.
+    LogicalNot,
+    /// A conversion of its one expression child to this type: an implicit or written
+    /// cast, or parentheses.
+    Convert,
 }
 
 /// What a node does with values and variables, as far as the flow of values from the
@@ -438,6 +502,7 @@ fn complete_for_headers(node: &mut AstNode, text: &[u8]) {
                 children: Vec::new(),
                 subscript: None,
                 role: None,
+                int: None,
             })
         })
         .collect();

@@ -25,17 +25,19 @@ use copies::reduction_args;
 use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
+use annotator::host_paths::{Cells, HostPaths, PathLaunch};
 use annotator::source::ParamKind;
 use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
 
-use crate::batch::{Batch, Batches, Full};
+use crate::batch::{Batches, Full};
 use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
 use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
 use crate::modelling::{
-    lock, model_batch, KernelModel, KernelProfile, Modelled, Pending, ProfiledProgram, Stats, Sweep,
+    lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
+    Models, Pending, ProfiledProgram, Stats, Sweep,
 };
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
@@ -52,7 +54,7 @@ struct State {
 }
 
 struct Worker {
-    jobs: Sender<Batch<Pending>>,
+    jobs: Sender<Job>,
     thread: JoinHandle<()>,
 }
 
@@ -72,6 +74,20 @@ pub enum LaunchOutcome {
         /// The earlier launch's index in the report.
         of: usize,
     },
+    /// The host evaluated the launch's paths (`annotator::host_paths`): enqueue the
+    /// application's kernel, then call [`Shim::record_evaluated`] if that succeeds.
+    Evaluated(Box<Evaluation>),
+}
+
+/// A launch whose warp records the host computes from its cells, on the model's thread.
+pub struct Evaluation {
+    kernel: Arc<str>,
+    shadow: Arc<Shadow>,
+    key: crate::shadow::PathKey,
+    paths: Arc<HostPaths>,
+    cells: Cells,
+    offset: [u64; 3],
+    pending: Pending,
 }
 
 /// What a device that stands in for a GPU answers to the queries hosts size launches by:
@@ -286,6 +302,14 @@ impl Shim {
         }
         let key = keyed.map(|_| args.last_key.clone());
         let geometry = geometry(range);
+        if let (Some(key), Some(paths)) = (&key, &shadow.host_paths) {
+            if let Some(e) = self.evaluate(&name, &shadow, paths, &args, range, &geometry) {
+                return LaunchOutcome::Evaluated(Box::new(Evaluation {
+                    key: key.clone(),
+                    ..e
+                }));
+            }
+        }
         if self.config.log >= Level::Debug {
             self.log(
                 Level::Debug,
@@ -343,12 +367,7 @@ impl Shim {
                 ));
             }
         };
-        let resources = KernelResources {
-            registers_per_work_item: shadow.model.registers,
-            local_memory_bytes: shadow.model.static_shared_bytes
-                + args.local_bytes.values().sum::<u64>(),
-            global_memory_bytes: args.buffer_footprint(),
-        };
+        let resources = kernel_resources(&shadow, &args);
         let mut buffer_bytes: Vec<(u32, u64)> = Vec::new();
         if !shadow.model.samples.is_empty() {
             buffer_bytes.extend(
@@ -383,6 +402,74 @@ impl Shim {
             self.read_back(full);
         }
         LaunchOutcome::Enqueued(event)
+    }
+
+    /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
+    /// its work-groups are known and every cell takes one path.
+    fn evaluate(
+        &self,
+        name: &Arc<str>,
+        shadow: &Arc<Shadow>,
+        paths: &Arc<HostPaths>,
+        args: &ShadowArgs,
+        range: &NdRange,
+        geometry: &LaunchGeometry,
+    ) -> Option<Evaluation> {
+        let arch = self.arch.as_ref().ok()?;
+        // The work-groups the device runs are the model's only where the application
+        // chose them.
+        range.local?;
+        let values = args.values();
+        let offset = range.offset.map(|o| o as u64);
+        let launch = PathLaunch {
+            work_dim: range.work_dim,
+            global: geometry.global,
+            local: geometry.local,
+            offset,
+            args: &values,
+        };
+        let cells = paths.cells(&launch)?;
+        let grain = Grain::Warp {
+            warp_size: arch.warp_size,
+        };
+        let words = usize::try_from(grain.count(geometry))
+            .ok()?
+            .checked_mul(paths.warp_stride())?;
+        Some(Evaluation {
+            kernel: Arc::clone(name),
+            shadow: Arc::clone(shadow),
+            key: Default::default(),
+            paths: Arc::clone(paths),
+            cells,
+            offset,
+            pending: Pending {
+                index: 0,
+                words,
+                grain,
+                geometry: *geometry,
+                resources: kernel_resources(shadow, args),
+                buffer_bytes: Vec::new(),
+                model: shadow.model.clone(),
+            },
+        })
+    }
+
+    /// Records a launch of the application's kernel whose paths the host evaluated: its
+    /// records are computed and modelled on the model's thread.
+    pub fn record_evaluated(&self, mut evaluation: Box<Evaluation>, range: &NdRange) {
+        self.stats.evaluated.fetch_add(1, Ordering::Relaxed);
+        let kernel = Arc::clone(&evaluation.kernel);
+        let index = self.push_launch(kernel, range, &evaluation.pending.geometry, None);
+        let key = std::mem::take(&mut evaluation.key);
+        lock(&evaluation.shadow.args).first_with(key, index);
+        evaluation.pending.index = index;
+        let job = Job::Evaluated(EvaluatedLaunch {
+            paths: evaluation.paths,
+            cells: evaluation.cells,
+            offset: evaluation.offset,
+            pending: evaluation.pending,
+        });
+        self.submit(job);
     }
 
     /// Holds a launch whose records would take the arenas in use past the budget
@@ -430,7 +517,7 @@ impl Shim {
         match self.batches.read_back(full) {
             Ok(Some(batch)) => {
                 self.stats.batches.fetch_add(1, Ordering::Relaxed);
-                self.submit(batch)
+                self.submit(Job::Records(batch))
             }
             Ok(None) => {}
             Err((e, launches)) => {
@@ -518,10 +605,10 @@ impl Shim {
         }
     }
 
-    fn submit(&self, batch: Batch<Pending>) {
+    fn submit(&self, job: Job) {
         let mut worker = lock(&self.worker);
         let w = worker.get_or_insert_with(|| {
-            let (jobs, rx) = channel::<Batch<Pending>>();
+            let (jobs, rx) = channel::<Job>();
             let arch = self.arch.clone().ok();
             let report = Arc::clone(&self.report);
             let batches = Arc::clone(&self.batches);
@@ -531,21 +618,44 @@ impl Shim {
                 .name("srcsim-model".to_string())
                 .spawn(move || {
                     let mut last: HashMap<*const KernelModel, Modelled> = HashMap::new();
-                    for mut batch in rx {
+                    let mut evaluated = (Vec::new(), Vec::new());
+                    for job in rx {
                         let sweep = sweep.as_deref();
-                        model_batch(arch.as_ref(), sweep, &mut batch, &report, &mut last, &stats);
-                        batch.read.release();
-                        batches.recycle(batch.arena);
+                        match job {
+                            Job::Records(mut batch) => {
+                                model_batch(
+                                    arch.as_ref(),
+                                    sweep,
+                                    &mut batch,
+                                    &report,
+                                    &mut last,
+                                    &stats,
+                                );
+                                batch.read.release();
+                                batches.recycle(batch.arena);
+                            }
+                            Job::Evaluated(e) => {
+                                let modelling = Models {
+                                    arch: arch.as_ref(),
+                                    sweep,
+                                    report: &report,
+                                    stats: &stats,
+                                };
+                                model_evaluated(&modelling, &e, &mut evaluated);
+                            }
+                        }
                     }
                 })
                 .expect("spawning the model thread");
             Worker { jobs, thread }
         });
-        if let Err(e) = w.jobs.send(batch) {
+        if let Err(e) = w.jobs.send(job) {
             // The worker is gone (it only ends when the channel closes): nothing to do
             // but drop the records; the launches stay unsimulated with their default
             // reason.
-            e.0.read.release();
+            if let Job::Records(batch) = e.0 {
+                batch.read.release();
+            }
         }
     }
 
@@ -604,6 +714,16 @@ pub const DEFAULT_WORK_GROUP_LIMIT: u64 = 256;
 /// The model's view of `range`: with no local size, the largest divisors of the global
 /// sizes, x first, whose product stays within [`DEFAULT_WORK_GROUP_LIMIT`] (uniform
 /// work-groups, as OpenCL 1.2 requires; a GPU driver picks alike).
+/// What a launch of `shadow` with `args` uses of an SM and of memory.
+fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
+    KernelResources {
+        registers_per_work_item: shadow.model.registers,
+        local_memory_bytes: shadow.model.static_shared_bytes
+            + args.local_bytes.values().sum::<u64>(),
+        global_memory_bytes: args.buffer_footprint(),
+    }
+}
+
 pub fn geometry(range: &NdRange) -> LaunchGeometry {
     let global = range.global.map(|g| g as u64);
     let local = match range.local {

@@ -348,6 +348,7 @@ impl Shim {
             }),
             path_inputs: annotated.path_inputs.clone(),
             values_in_record: annotated.values_in_record,
+            host_paths: annotated.host_paths.clone().map(Arc::new),
             args: Mutex::new(ShadowArgs::default()),
         })
     }

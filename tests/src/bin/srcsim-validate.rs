@@ -650,12 +650,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 &arch,
                 &geometry,
                 &resources,
-                &Records {
-                    data: &timing,
-                    resources: layout.timing_width() - 1,
-                    usage_scale: layout.usage_scale,
-                    grain: Grain::WorkItem,
-                },
+                &Records::per_work_item(&timing, layout.timing_width() - 1, layout.usage_scale),
             )
             .with_context(|| case.clone())?;
             let bound = match &e.bound {
