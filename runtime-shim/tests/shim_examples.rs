@@ -112,20 +112,22 @@ const SIMULATED: &[(&str, usize)] = &[
     ("lu_steps", 1022),
 ];
 
-/// (program, launches it makes, launches the annotated kernels run): programs of
-/// thousands of small launches, whose kernels' paths depend on their geometry and some
-/// value arguments alone (`annotator::control`), so that the annotated kernel runs once
-/// per kernel and distinct values of those (`red_black`: one kernel, two colours).
-const MANY_LAUNCHES: &[(&str, usize, usize)] = &[
-    ("heat_steps", 3000, 3),
-    ("tiny_launches", 20000, 1),
-    ("converge", 1624, 2),
-    ("red_black", 800, 2),
+/// (program, launches it makes, launches the annotated kernels run, launches whose paths
+/// the host evaluates): programs of thousands of small launches, whose kernels' paths
+/// depend on their geometry and some value arguments alone (`annotator::control`), so
+/// that a launch is measured once per kernel and distinct values of those (`red_black`:
+/// one kernel, two colours), on the device or, where its branches compare global ids
+/// with those values (`annotator::host_paths`), on the host.
+const MANY_LAUNCHES: &[(&str, usize, usize, usize)] = &[
+    ("heat_steps", 3000, 1, 2),
+    ("tiny_launches", 20000, 0, 1),
+    ("converge", 1624, 2, 0),
+    ("red_black", 800, 2, 0),
 ];
 
 #[test]
 fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simulated() {
-    for &(program, launches, measured) in MANY_LAUNCHES {
+    for &(program, launches, annotated, evaluated) in MANY_LAUNCHES {
         let before = plain(program);
         let (after, report) = simulated(program, &[], &[("SRCSIM_LOG", "info")]);
         assert_eq!(before.status.code(), Some(0), "{program} fails on its own");
@@ -139,10 +141,11 @@ fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simula
         // The annotated kernels ran only where the deciding values were new; the other
         // launches ran the application's kernel.
         let log = String::from_utf8_lossy(&after.stderr);
-        let repeated = launches - measured;
+        let repeated = launches - annotated - evaluated;
         assert!(
-            log.contains(&format!("timing: {measured} launches annotated,"))
-                && log.contains(&format!("; {repeated} launches repeated an earlier one's")),
+            log.contains(&format!("timing: {annotated} launches annotated,"))
+                && log.contains(&format!("; {repeated} launches repeated an earlier one's"))
+                && log.contains(&format!("; {evaluated} launches had their paths evaluated")),
             "{program}: {log}"
         );
         // Measured at every launch, the same estimates: from the third launch of a
@@ -180,6 +183,37 @@ fn programs_of_thousands_of_launches_compute_the_same_and_every_launch_is_simula
             );
         }
     }
+}
+
+/// `lu_steps`: each of its 1022 launches has a new step `k`, which decides which
+/// work-items work; the host evaluates every launch's paths (no annotated kernel runs) and
+/// gives every launch the estimate that measuring it on the device (its copy that keeps
+/// paths) gives.
+#[test]
+fn every_lu_step_evaluated_on_the_host_is_estimated_as_measured() {
+    let before = plain("lu_steps");
+    let (after, report) = simulated("lu_steps", &[], &[("SRCSIM_LOG", "info")]);
+    assert_eq!(after.stdout, before.stdout);
+    assert_all_simulated("lu_steps", &report, 1022);
+    let log = String::from_utf8_lossy(&after.stderr);
+    assert!(
+        log.contains("timing: 0 launches annotated,")
+            && log.contains("; 1022 launches had their paths evaluated on the host"),
+        "{log}"
+    );
+    let every = [("SRCSIM_LOG", "info"), ("SRCSIM_MEASURE_EVERY_LAUNCH", "1")];
+    let (measured, measured_report) = simulated("lu_steps", &[], &every);
+    let log = String::from_utf8_lossy(&measured.stderr);
+    assert!(log.contains("timing: 1022 launches annotated,"), "{log}");
+    assert_eq!(measured.stdout, before.stdout);
+    assert_eq!(measured_report.launches, report.launches);
+    // The steps differ: the estimates are not one launch's repeated.
+    let cycles: std::collections::BTreeSet<u64> = report
+        .launches
+        .iter()
+        .map(|l| l.estimate().unwrap().cycles)
+        .collect();
+    assert!(cycles.len() > 100, "{} distinct estimates", cycles.len());
 }
 
 /// How many launches waited for room for their records, from the timing line of
@@ -796,7 +830,7 @@ fn a_rust_host_that_dlopens_the_loader_is_reached_as_a_layer() {
 
 /// A warm run builds the annotated program from the binaries the first run kept (no
 /// second pass of the source through the runtime's compiler) and estimates the same.
-/// `vector_add`'s copy that reduces records to warps is wanted for the records' size and
+/// `dp_saxpy`'s copy that reduces records to warps is wanted for the records' size and
 /// kept with them; `matmul`'s kernel has a barrier, so it keeps its values in its record
 /// and runs as fast as its copy would: no copy is built for its size, on a first run or
 /// after.
@@ -810,10 +844,10 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     ];
     let kept = "built from the binaries a previous run kept";
     let put_off = "records stay per work-item on this first run";
-    let (cold, first) = simulated("vector_add", &[], &env);
+    let (cold, first) = simulated("dp_saxpy", &[], &env);
     let cold_log = String::from_utf8_lossy(&cold.stderr);
     assert!(!cold_log.contains(kept));
-    // vector_add's records per work-item would be over a MiB: the copy that reduces them
+    // dp_saxpy's records per work-item would be over a MiB: the copy that reduces them
     // to warps is wanted at once, but on a first run its program is built only when the
     // application releases the context, for the next run.
     assert!(
@@ -824,14 +858,14 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     let binaries = std::fs::read_dir(cache.join("binaries")).unwrap().count();
     // One program, one device: its twin's binary, and that of the copies.
     assert_eq!(binaries, 2, "the twin's binary and its copies'");
-    let (warm, second) = simulated("vector_add", &[], &env);
+    let (warm, second) = simulated("dp_saxpy", &[], &env);
     let warm_log = String::from_utf8_lossy(&warm.stderr);
     assert!(
         warm_log.contains(kept) && !warm_log.contains(put_off),
         "{warm_log}"
     );
     assert_eq!(warm.stdout, cold.stdout);
-    assert_all_simulated("vector_add", &second, 1);
+    assert_all_simulated("dp_saxpy", &second, 1);
     assert_eq!(
         first.launches[0].estimate().unwrap().cycles,
         second.launches[0].estimate().unwrap().cycles
@@ -847,7 +881,7 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
         );
         assert_all_simulated("matmul", &report, 1);
     }
-    // vector_add's two programs, and matmul's twin alone.
+    // dp_saxpy's two programs, and matmul's twin alone.
     let binaries = std::fs::read_dir(cache.join("binaries")).unwrap().count();
     assert_eq!(binaries, 3);
     let _ = std::fs::remove_dir_all(&cache);

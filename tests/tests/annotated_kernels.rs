@@ -9,6 +9,7 @@ use std::path::Path;
 use annotator::analysis::FunctionAnalysis;
 use annotator::annotate::{annotate_file, Annotation};
 use annotator::compile::{BuildOptions, Compiler};
+use annotator::host_paths::PathLaunch;
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::{estimate, Architecture, Grain, KernelResources, Records};
 
@@ -213,6 +214,12 @@ fn in_warps_alike(
         warps == reduce_whole_groups(&timing, range, width, arms, memory, arch.warp_size),
         "{name}: the device's warp records are not its work-items' reduced"
     );
+    if let Some(evaluated) = host_evaluated(a, kernel, &args_of(&warp_args), range, &arch) {
+        assert!(
+            evaluated == warps,
+            "{name}: the warp records evaluated on the host are not the device's"
+        );
+    }
     let by_item = estimate(&arch, &geometry, &kernel_resources, &records);
     let by_warp = estimate(&arch, &geometry, &kernel_resources, &in_warps);
     assert_eq!(
@@ -220,6 +227,56 @@ fn in_warps_alike(
         "{name}: the warp records estimate otherwise"
     );
     assert!(by_item.is_ok(), "{name}: {by_item:?}");
+}
+
+/// The by-value arguments' bytes, by position.
+fn args_of(args: &[KernelArg]) -> Vec<Option<Vec<u8>>> {
+    args.iter()
+        .map(|a| match a {
+            KernelArg::Scalar(bytes) => Some(bytes.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The warp records of a launch of `kernel` evaluated on the host
+/// (`annotator::host_paths`), every work-group's at its own place, where the annotation
+/// has the kernel's skeleton and the launch's cells each take one path.
+fn host_evaluated(
+    a: &Annotation,
+    kernel: &str,
+    args: &[Option<Vec<u8>>],
+    range: &NdRange,
+    arch: &Architecture,
+) -> Option<Vec<u64>> {
+    let paths = a
+        .sidecar
+        .kernels
+        .iter()
+        .find(|k| k.name == kernel)?
+        .host_paths
+        .as_ref()?;
+    let values: Vec<Option<&[u8]>> = args.iter().map(|a| a.as_deref()).collect();
+    let geometry = range.geometry();
+    let launch = PathLaunch {
+        work_dim: range.work_dim,
+        global: geometry.global,
+        local: geometry.local,
+        offset: [0; 3],
+        args: &values,
+    };
+    let cells = paths.cells(&launch)?;
+    let (mut shared, mut places) = (Vec::new(), Vec::new());
+    let warp_size = u64::from(arch.warp_size);
+    cells.warp_records(paths, &launch, warp_size, &mut shared, &mut places);
+    let per_group = geometry.work_group_size().div_ceil(warp_size) as usize * paths.warp_stride();
+    Some(
+        places
+            .iter()
+            .flat_map(|&p| &shared[p as usize * per_group..][..per_group])
+            .copied()
+            .collect(),
+    )
 }
 
 /// The warp records of work-item records `items` (`[t, use.., arm..]`, `width` values, in
@@ -536,6 +593,16 @@ fn a_two_dimensional_lu_update_reduces_alike_from_paths() {
             NdRange::d2([n, n]).with_local([16, 16, 1]),
             &a,
         );
+        // The host evaluates its paths (`in_warps_alike` compared its records with the
+        // device's).
+        let args = [
+            None,
+            Some((n as i32).to_le_bytes().to_vec()),
+            Some(k.to_le_bytes().to_vec()),
+        ];
+        let range = NdRange::d2([n, n]).with_local([16, 16, 1]);
+        let arch = Architecture::default_arch();
+        assert!(host_evaluated(&a, "lu_update", &args, &range, &arch).is_some());
     }
 }
 

@@ -152,6 +152,23 @@ impl Cells {
         self.starts[d].partition_point(|s| *s <= v) - 1
     }
 
+    /// The bits of the transitions work-item `id` (its global id, offset included) takes.
+    pub fn mask(&self, id: [u64; 3]) -> u64 {
+        let [x, y, z] = [0, 1, 2].map(|d| self.index(d, id[d]));
+        let (nx, ny) = (self.starts[0].len(), self.starts[1].len());
+        self.masks[(z * ny + y) * nx + x]
+    }
+
+    /// The cells there are: how many sets of work-items the launch is cut into.
+    pub fn len(&self) -> usize {
+        self.masks.len()
+    }
+
+    /// Whether there are none (never: a launch is one cell at least).
+    pub fn is_empty(&self) -> bool {
+        self.masks.is_empty()
+    }
+
     /// The runs of cells of ids `from..to` along dimension `d`.
     fn runs(&self, d: usize, from: u64, to: u64) -> Runs {
         let mut runs = Vec::new();

@@ -261,6 +261,21 @@ fn apply(ty: IntType, op: Operator, x: &[Expr], env: &Env<'_>) -> Option<Range> 
                         hi: a.hi << b.lo,
                     }
                 }
+                // A non-negative remainder by a positive constant: exact within one
+                // period, else every residue.
+                Rem if b.lo == b.hi && b.lo > 0 && a.lo >= 0 && a.lo != a.hi => {
+                    if a.lo / b.lo == a.hi / b.lo {
+                        Range {
+                            lo: a.lo % b.lo,
+                            hi: a.hi % b.lo,
+                        }
+                    } else {
+                        Range {
+                            lo: 0,
+                            hi: b.lo - 1,
+                        }
+                    }
+                }
                 _ if a.lo != a.hi || b.lo != b.hi => return None,
                 Div | Rem if b.lo == 0 => return None,
                 Div => Range::point(a.lo / b.lo),
