@@ -496,6 +496,18 @@ interposed! {
         pfn_notify: BuildNotify,
         user_data: *mut c_void,
     ) -> cl_int {
+        let text = if options.is_null() {
+            String::new()
+        } else {
+            // SAFETY: the caller passes `options` as a NUL-terminated string (the runtime
+            // reads it as one just after).
+            unsafe { CStr::from_ptr(options) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        guarded("clBuildProgram", || {
+            shim().program_building(Program(program), &text)
+        });
         let code = real!(clBuildProgram(
             program,
             num_devices,
@@ -506,14 +518,7 @@ interposed! {
         ));
         exit_hook();
         if code == CL_SUCCESS {
-            let options = if options.is_null() {
-                String::new()
-            } else {
-                // SAFETY: the runtime accepted `options` as a NUL-terminated string.
-                unsafe { CStr::from_ptr(options) }
-                    .to_string_lossy()
-                    .into_owned()
-            };
+            let options = text;
             let devices = if device_list.is_null() || num_devices == 0 {
                 None
             } else {

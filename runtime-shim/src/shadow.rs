@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rustc_hash::FxHashMap;
 
+use annotator::annotate::Annotation;
 use annotator::host_paths::HostPaths;
 use annotator::source::ParamKind;
 
@@ -62,7 +63,13 @@ pub(crate) struct ProgramState {
     pub(crate) origin: ProgramOrigin,
     /// Set by each successful build.
     pub(crate) shadow: Option<Result<Arc<ShadowProgram>, String>>,
+    /// The annotation of the source started when the application's build started, with
+    /// the build's options (`Shim::program_building`).
+    pub(crate) annotating: Option<(String, Annotating)>,
 }
+
+/// An annotation under way on a thread of its own.
+pub(crate) type Annotating = std::thread::JoinHandle<Result<Annotation, String>>;
 
 /// A kernel's annotated twin: the kernel itself, and where the annotation has one, its
 /// copy that reduces the records to warps (`annotator::sidecar::AnnotatedKernel::

@@ -7,7 +7,7 @@
 //! transition charges. At a launch, [`HostPaths::cells`] cuts the NDRange along each
 //! dimension where a condition changes (a binary search per condition and dimension,
 //! each condition depending on one dimension at most), then runs the skeleton once per
-//! cell with every value an interval ([`Range`]), which proves the whole cell takes one
+//! cell with every value an interval (module `eval`), which proves the whole cell takes one
 //! path or gives up (the shim then runs the copy, as before). [`Cells::warp_records`]
 //! writes each warp's record from the cells its lanes lie in: the reducer's fold, bit for
 //! bit (the same charges, maxima and sum).

@@ -663,6 +663,7 @@ impl Shim {
     /// writes the report file.
     pub fn finish(&self) {
         let start = Instant::now();
+        self.join_annotations();
         for full in self.batches.drain(None) {
             self.read_back(full);
         }

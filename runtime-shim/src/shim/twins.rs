@@ -3,6 +3,8 @@
 //! what the application sets on a kernel is repeated on its shadow.
 
 use super::*;
+use crate::shadow::Annotating;
+use annotator::annotate::Annotation;
 
 impl Shim {
     // ---- programs ------------------------------------------------------------------
@@ -17,12 +19,54 @@ impl Shim {
             ProgramState {
                 origin,
                 shadow: None,
+                annotating: None,
             },
         );
     }
 
+    /// Before the application's program builds with `options`: starts annotating its
+    /// source on a thread of its own, so that the annotation (hundreds of milliseconds on
+    /// a first run: libclang, clang to PTX, the analysis) overlaps the runtime's compile of
+    /// the application's program. The twin is built after that compile, as before: the
+    /// runtime's compiler chatter on stderr could not be told apart otherwise.
+    pub fn program_building(&'static self, program: Program, options: &str) {
+        let source = match lock(&self.state).programs.get(&program) {
+            Some(ProgramState {
+                origin: ProgramOrigin::Source(source),
+                ..
+            }) => source.clone(),
+            _ => return,
+        };
+        let build = options.to_string();
+        let spawned = std::thread::Builder::new()
+            .name("srcsim-annotate".to_string())
+            .spawn(move || self.annotation(&source, &build));
+        let Ok(handle) = spawned else { return };
+        let earlier = lock(&self.state)
+            .programs
+            .get_mut(&program)
+            .and_then(|p| p.annotating.replace((options.to_string(), handle)));
+        if let Some((_, earlier)) = earlier {
+            let _ = earlier.join();
+        }
+    }
+
+    /// Joins every annotation still under way (at exit: none may run on while the
+    /// process's libraries unload).
+    pub(super) fn join_annotations(&self) {
+        let pending: Vec<Annotating> = lock(&self.state)
+            .programs
+            .values_mut()
+            .filter_map(|p| p.annotating.take().map(|(_, h)| h))
+            .collect();
+        for h in pending {
+            let _ = h.join();
+        }
+    }
+
     /// After the application's program built (for `devices`, or all of its devices when
-    /// `None`): annotates it and builds the annotated twin for the same devices.
+    /// `None`): annotates it (or takes the annotation started with the build) and builds
+    /// the annotated twin for the same devices.
     pub fn program_built(&self, program: Program, devices: Option<Vec<Device>>, options: &str) {
         let origin = match lock(&self.state).programs.get(&program) {
             Some(p) => p.origin.clone(),
@@ -31,7 +75,23 @@ impl Shim {
         let ProgramOrigin::Source(source) = origin else {
             return;
         };
-        let shadow = self.build_shadow(program, devices, &source, options);
+        let started = lock(&self.state)
+            .programs
+            .get_mut(&program)
+            .and_then(|p| p.annotating.take());
+        let annotation = match started {
+            Some((with, handle)) if with == options => handle
+                .join()
+                .unwrap_or_else(|_| Err("the annotation panicked".to_string())),
+            other => {
+                if let Some((_, handle)) = other {
+                    let _ = handle.join();
+                }
+                self.annotation(&source, options)
+            }
+        };
+        let shadow =
+            annotation.and_then(|a| self.build_shadow(program, devices, &source, options, a));
         match &shadow {
             // One line on stderr; the whole reason (a build log, compiler diagnostics)
             // goes into the report with every launch, and into the log at `info`.
@@ -53,13 +113,9 @@ impl Shim {
         }
     }
 
-    fn build_shadow(
-        &self,
-        program: Program,
-        devices: Option<Vec<Device>>,
-        source: &str,
-        options: &str,
-    ) -> Result<ShadowProgram, String> {
+    /// The annotation of a program's `source` built with `options` (from the cache where
+    /// an earlier run made it).
+    fn annotation(&self, source: &str, options: &str) -> Result<Annotation, String> {
         let arch = self
             .arch
             .as_ref()
@@ -105,6 +161,17 @@ impl Shim {
             );
             a
         };
+        Ok(annotation)
+    }
+
+    fn build_shadow(
+        &self,
+        program: Program,
+        devices: Option<Vec<Device>>,
+        source: &str,
+        options: &str,
+        annotation: Annotation,
+    ) -> Result<ShadowProgram, String> {
         let context = program
             .context()
             .map_err(|e| format!("program context: {e}"))?;
@@ -243,7 +310,10 @@ impl Shim {
         if program.reference_count() != 1 {
             return;
         }
-        let gone = lock(&self.state).programs.remove(&program);
+        let mut gone = lock(&self.state).programs.remove(&program);
+        if let Some((_, handle)) = gone.as_mut().and_then(|p| p.annotating.take()) {
+            let _ = handle.join();
+        }
         if let Some(ProgramState {
             shadow: Some(Ok(shadow)),
             ..
