@@ -137,6 +137,11 @@ impl AnnotationCache {
         Self::at(dir)
     }
 
+    /// The cache's directory.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// A program binary stored with [`AnnotationCache::store_binary`] under the same
     /// parts (what identifies it: the annotated source, the build options, the device).
     pub fn binary(&self, parts: &[&str]) -> Option<Vec<u8>> {

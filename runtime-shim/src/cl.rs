@@ -74,6 +74,7 @@ pub fn dispatch_slots() -> impl Iterator<Item = (&'static str, usize)> {
 // The functions the shim calls but does not interpose.
 real_api! {
     CALLED;
+    0 => clGetPlatformIDs(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int;
     8 => clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     12 => clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     32 => clGetProgramInfo(cl_program, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
@@ -311,7 +312,39 @@ impl Device {
     }
 }
 
+impl Platform {
+    /// Every platform the loader offers.
+    pub fn all() -> Result<Vec<Platform>, ClError> {
+        let mut n = 0;
+        check(real!(clGetPlatformIDs(0, ptr::null_mut(), &mut n)))?;
+        let mut v = vec![ptr::null_mut(); n as usize];
+        check(real!(clGetPlatformIDs(n, v.as_mut_ptr(), ptr::null_mut())))?;
+        Ok(handles_of(v).map(Platform).collect())
+    }
+}
+
 impl Context {
+    /// A context of every device of `platform` (the shim's own, released with
+    /// [`Context::release`]).
+    pub fn of_platform(platform: Platform) -> Result<Context, ClError> {
+        let properties = [CL_CONTEXT_PLATFORM, platform.0 as cl_context_properties, 0];
+        let mut err = CL_SUCCESS;
+        let c = real!(clCreateContextFromType(
+            properties.as_ptr(),
+            CL_DEVICE_TYPE_ALL,
+            None,
+            ptr::null_mut(),
+            &mut err
+        ));
+        check(err)?;
+        Ok(Context(c))
+    }
+
+    /// Releases the shim's reference.
+    pub fn release(self) {
+        real!(clReleaseContext(self.0));
+    }
+
     /// `CL_CONTEXT_DEVICES`.
     pub fn devices(self) -> Result<Vec<Device>, ClError> {
         let v = info_vec(|n, v, r| real!(clGetContextInfo(self.0, CL_CONTEXT_DEVICES, n, v, r)))?;

@@ -31,6 +31,9 @@ pub mod env {
     pub const RECORDS_MIB: &str = "SRCSIM_RECORDS_MIB";
     /// `libsrcsim.so` for `srcsim run` (else the one beside the executable).
     pub const LIB: &str = "SRCSIM_LIB";
+    /// The `srcsim` program the shim starts to keep program binaries (`srcsim run` sets
+    /// it to itself; else the one beside `libsrcsim.so`).
+    pub const BIN: &str = "SRCSIM_BIN";
 }
 
 /// MiB of records the launches not yet modelled may hold at once, unless

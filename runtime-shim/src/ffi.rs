@@ -38,6 +38,7 @@ pub const CL_FALSE: cl_bool = 0;
 pub const CL_DEVICE_TYPE_CPU: cl_device_type = 1 << 1;
 pub const CL_DEVICE_TYPE_GPU: cl_device_type = 1 << 2;
 pub const CL_DEVICE_TYPE_ALL: cl_device_type = 0xFFFF_FFFF;
+pub const CL_CONTEXT_PLATFORM: cl_context_properties = 0x1084;
 
 pub const CL_DEVICE_TYPE: cl_uint = 0x1000;
 pub const CL_DEVICE_NAME: cl_uint = 0x102B;

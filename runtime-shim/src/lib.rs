@@ -16,6 +16,7 @@ pub mod config;
 mod ffi;
 mod gpu_answers;
 mod interpose;
+pub mod keeper;
 mod layer;
 mod modelling;
 pub mod plot;

@@ -38,6 +38,13 @@ enum Command {
     /// plot (--plot). Points that change only what the model reads share one run; points
     /// that change the annotation (latencies, units, front end) take a run each.
     Sweep(sweep_cmd::SweepArgs),
+    /// Build a program from source and keep its binaries (the shim starts this after a
+    /// first run's builds; `srcsim::keeper`).
+    #[command(hide = true)]
+    KeepBinaries {
+        /// The job's file.
+        job: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,6 +59,9 @@ fn main() -> ExitCode {
         }),
         Command::Report(args) => show_report::run(&args).map(|()| 0),
         Command::Sweep(args) => sweep_cmd::run(&args),
+        Command::KeepBinaries { job } => srcsim::keeper::keep(&job)
+            .map(|()| 0)
+            .map_err(anyhow::Error::msg),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -108,6 +108,10 @@ pub fn run_program(
         .env(env::ARCH, &args.arch)
         .env(env::LOG, &args.log)
         .envs(env.iter().copied());
+    // The shim keeps program binaries with this program (`srcsim::keeper`).
+    if let Ok(me) = std::env::current_exe() {
+        command.env(env::BIN, me);
+    }
     if args.profile {
         command.env(env::PROFILE, "1");
     }

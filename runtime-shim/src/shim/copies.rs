@@ -10,6 +10,7 @@ use pipeline_model::{Grain, LaunchGeometry};
 use super::Shim;
 use crate::cl::{ClError, Context, Device, Kernel, NdRange, Program};
 use crate::config::Level;
+use crate::keeper::{self, KeepJob};
 use crate::modelling::lock;
 use crate::shadow::{SetArg, Shadow, ShadowArgs, WarpsProgram};
 
@@ -48,10 +49,13 @@ impl Shim {
         if !whole || !(many || large) {
             return own;
         }
-        // A copy wanted for the size alone, on a first run: not worth building the
-        // copies' program now (most of a second); it is built for the next run when the
-        // application releases the context, else the next run builds it at once.
-        if let Some((copies, _)) = shadow.copy.as_ref().filter(|_| !many) {
+        // A copy wanted on a first run (its program neither built nor kept): not worth
+        // building now (most of a second, and its kernels' compile at their first launch)
+        // unless the kernel keeps launching; it is built for the next run (by a keeper,
+        // when the application releases the context or exits), else the next run builds
+        // it at once.
+        let keeps_launching = args.repeated.1 >= COPY_FROM_LAUNCH_UNBUILT;
+        if let Some((copies, _)) = shadow.copy.as_ref().filter(|_| !keeps_launching) {
             let mut deferred = lock(&self.deferred);
             if deferred.iter().any(|d| Arc::ptr_eq(d, copies)) {
                 return own;
@@ -129,12 +133,32 @@ impl Shim {
             now
         };
         for copies in now {
+            // A keeper builds them and keeps their binaries, after this run if need be.
+            let job = KeepJob {
+                source: copies.source.clone(),
+                options: copies.options.clone(),
+                devices: copies.devices.iter().map(|d| d.identity()).collect(),
+                cache: self.cache.dir().to_path_buf(),
+            };
+            if keeper::spawn(&job) {
+                continue;
+            }
             if context.is_none() {
                 self.mark_wanted(&copies);
                 continue;
             }
             // Kept with the shadow program like any other build (or the reason it failed).
             let _ = self.warps_program(&copies);
+        }
+    }
+
+    /// Starts the keepers of the binaries of the programs built from source so far.
+    pub(super) fn start_keepers(&self) {
+        let jobs = std::mem::take(&mut *lock(&self.keeping));
+        for job in jobs {
+            if !keeper::spawn(&job) {
+                self.log(Level::Debug, "no keeper could start: binaries not kept");
+            }
         }
     }
 
@@ -172,6 +196,10 @@ impl Shim {
 /// reduces records to warps runs: a program of one or two launches per size would not win
 /// back the copy's slower first compile (measured in docs/performance.md).
 const COPY_FROM_LAUNCH: u32 = 3;
+/// On a first run, whose copies' program is neither built nor kept, the launch in a row
+/// from which the copy runs: the program is built then (kmeans' five launches, cold:
+/// about 0.5 s more with the copies built at the third, docs/performance.md).
+const COPY_FROM_LAUNCH_UNBUILT: u32 = 32;
 /// Records per work-item from which the copy runs at once: more than the copy's first
 /// compile costs to move, compare and walk.
 const COPY_FROM_RECORD_BYTES: u64 = 1 << 20;

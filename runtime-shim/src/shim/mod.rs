@@ -126,6 +126,9 @@ pub struct Shim {
     /// the application releases their context (at exit, only noted for the next run to
     /// build; `Shim::grain`).
     deferred: Mutex<Vec<Arc<WarpsProgram>>>,
+    /// Programs built from source this run whose binaries a keeper is to keep
+    /// (`crate::keeper`), started when the application releases a context or exits.
+    keeping: Mutex<Vec<crate::keeper::KeepJob>>,
 }
 
 /// The process's shim, created on first use.
@@ -166,6 +169,7 @@ impl Shim {
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
             deferred: Mutex::new(Vec::new()),
+            keeping: Mutex::new(Vec::new()),
             arch,
             config,
         }
@@ -537,6 +541,7 @@ impl Shim {
             self.read_back(full);
         }
         self.build_deferred(Some(context));
+        self.start_keepers();
         self.batches.retire(context);
     }
 
@@ -692,6 +697,7 @@ impl Shim {
         }
         drop(report);
         self.build_deferred(None);
+        self.start_keepers();
         if self.config.log >= Level::Info {
             self.log(
                 Level::Info,

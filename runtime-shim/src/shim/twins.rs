@@ -3,6 +3,7 @@
 //! what the application sets on a kernel is repeated on its shadow.
 
 use super::*;
+use crate::keeper::{self, binary_keys, KeepJob};
 use crate::shadow::Annotating;
 use annotator::annotate::Annotation;
 
@@ -258,6 +259,20 @@ impl Shim {
             }
         }
         let program = context.build_program(source, devices, options)?;
+        let job = KeepJob {
+            source: source.to_string(),
+            options: options.to_string(),
+            devices: identities.clone(),
+            cache: self.cache.dir().to_path_buf(),
+        };
+        if keeper::available() {
+            self.log(
+                Level::Debug,
+                "the annotated program's binaries are kept by a process of their own, once the application releases its context or exits",
+            );
+            lock(&self.keeping).push(job);
+            return Ok(program);
+        }
         match program.binaries() {
             Ok(binaries) => {
                 for (key, binary) in keys.iter().zip(&binaries) {
@@ -504,17 +519,4 @@ impl Shim {
 
 fn identities(devices: &[Device]) -> Vec<String> {
     devices.iter().map(|d| d.identity()).collect()
-}
-
-/// The cache keys of an annotated program's binaries, one per device (of `identities`):
-/// its source, its build options and the device.
-fn binary_keys<'a>(
-    source: &'a str,
-    options: &'a str,
-    identities: &'a [String],
-) -> Vec<[&'a str; 3]> {
-    identities
-        .iter()
-        .map(|id| [source, options, id.as_str()])
-        .collect()
 }

@@ -1,0 +1,186 @@
+//! Program binaries kept for the next run by a process of their own.
+//!
+//! A run that builds an annotated program from source keeps its binaries, so that the
+//! next run builds it from them in a millisecond (from source, PoCL preprocesses and
+//! hashes it again: 70 to 85 ms more per program, `docs/performance.md`). But asking PoCL
+//! for a program's binaries makes it compile a work-group function of every kernel for
+//! any work-group size: 0.5 to 1.1 s of a first run on the examples, and the copies
+//! that reduce records to warps, put off to the context's release, another 0.9 s. A
+//! [`KeepJob`] hands that work to `srcsim keep-binaries`, started detached (no standard
+//! streams, its own process group, without the layer or preload that would annotate the
+//! annotated program again) when the application releases the program's context or exits,
+//! so that it does not compete with the application for the cores: the first run no
+//! longer waits for it, and the next finds the binaries where the keeper has finished
+//! (else it builds from source, as before).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use annotator::cache::AnnotationCache;
+use serde::{Deserialize, Serialize};
+
+use crate::cl::{Context, Device, Platform};
+
+/// A program to build from source on some devices, whose binaries to keep in a cache.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeepJob {
+    /// The (annotated) source.
+    pub source: String,
+    /// Its build options.
+    pub options: String,
+    /// The devices to build it for, by [`Device::identity`].
+    pub devices: Vec<String>,
+    /// The annotation cache to keep the binaries in.
+    pub cache: PathBuf,
+}
+
+impl KeepJob {
+    /// The cache keys of the job's binaries, one per device: the source, the options and
+    /// the device.
+    pub fn keys(&self) -> Vec<[&str; 3]> {
+        binary_keys(&self.source, &self.options, &self.devices)
+    }
+
+    /// Where the job waits for its keeper: one file per program and devices, so that a
+    /// run that starts before the keeper has finished starts no second one.
+    fn path(&self) -> PathBuf {
+        let parts: Vec<&str> = self.keys().into_iter().flatten().collect();
+        let name = format!(
+            "{:016x}.json",
+            xxhash_rust::xxh3::xxh3_64(parts.join("\u{2}").as_bytes())
+        );
+        self.cache.join("keeping").join(name)
+    }
+}
+
+/// The cache keys of a program's binaries, one per device (of `identities`).
+pub(crate) fn binary_keys<'a>(
+    source: &'a str,
+    options: &'a str,
+    identities: &'a [String],
+) -> Vec<[&'a str; 3]> {
+    identities
+        .iter()
+        .map(|id| [source, options, id.as_str()])
+        .collect()
+}
+
+/// `SRCSIM_BIN` (`srcsim run` sets it), else the `srcsim` program beside this library
+/// (`libsrcsim.so`, found among the process's mappings: in its directory, the one above
+/// (cargo's `deps`), or `../bin`).
+fn keeper_program() -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os(crate::config::env::BIN).filter(|b| !b.is_empty()) {
+        return Some(PathBuf::from(bin)).filter(|p| p.is_file());
+    }
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    let library = maps
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .find(|p| p.ends_with("/libsrcsim.so"))?;
+    let dir = Path::new(library).parent()?;
+    ["srcsim", "../srcsim", "../bin/srcsim"]
+        .iter()
+        .map(|p| dir.join(p))
+        .find(|p| p.is_file())
+}
+
+/// Whether a keeper can be started (the `srcsim` program is found).
+pub(crate) fn available() -> bool {
+    keeper_program().is_some()
+}
+
+/// Starts a keeper for `job` (or finds one under way); false where none can start (the
+/// caller then keeps the binaries itself).
+pub(crate) fn spawn(job: &KeepJob) -> bool {
+    let Some(program) = keeper_program() else {
+        return false;
+    };
+    let path = job.path();
+    if path.is_file() {
+        return true;
+    }
+    let written = path
+        .parent()
+        .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
+        && serde_json::to_vec(job)
+            .ok()
+            .is_some_and(|json| write_new(&path, &json));
+    if !written {
+        return false;
+    }
+    use std::os::unix::process::CommandExt;
+    let started = Command::new(program)
+        .arg("keep-binaries")
+        .arg(&path)
+        .env_remove("OPENCL_LAYERS")
+        .env_remove("LD_PRELOAD")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn();
+    if started.is_err() {
+        let _ = std::fs::remove_file(&path);
+    }
+    started.is_ok()
+}
+
+/// Writes `bytes` to a new file at `path` (through a temporary file beside it, so that a
+/// keeper never reads half a job).
+fn write_new(path: &Path, bytes: &[u8]) -> bool {
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    let Ok(mut file) = tempfile::NamedTempFile::new_in(dir) else {
+        return false;
+    };
+    use std::io::Write;
+    file.write_all(bytes).is_ok() && file.persist_noclobber(path).is_ok()
+}
+
+/// `srcsim keep-binaries JOB`: builds the job's program from source on its devices and
+/// keeps the binaries; the job's file is removed either way.
+pub fn keep(job_path: &Path) -> Result<(), String> {
+    let text = std::fs::read(job_path).map_err(|e| format!("{}: {e}", job_path.display()))?;
+    let result = serde_json::from_slice::<KeepJob>(&text)
+        .map_err(|e| format!("{}: {e}", job_path.display()))
+        .and_then(|job| build_and_keep(&job));
+    let _ = std::fs::remove_file(job_path);
+    result
+}
+
+fn build_and_keep(job: &KeepJob) -> Result<(), String> {
+    let platforms = Platform::all().map_err(|e| format!("the OpenCL platforms: {e}"))?;
+    for platform in platforms {
+        let Ok(context) = Context::of_platform(platform) else {
+            continue;
+        };
+        let all = context.devices().unwrap_or_default();
+        let devices: Option<Vec<Device>> = job
+            .devices
+            .iter()
+            .map(|id| all.iter().copied().find(|d| d.identity() == *id))
+            .collect();
+        let Some(devices) = devices else {
+            context.release();
+            continue;
+        };
+        let built = context.build_program(&job.source, &devices, &job.options);
+        let kept = built.and_then(|program| {
+            let binaries = program.binaries().map_err(|e| format!("binaries: {e}"));
+            program.release();
+            binaries
+        });
+        context.release();
+        let cache = AnnotationCache::at(&job.cache);
+        for (key, binary) in job.keys().iter().zip(kept?) {
+            if !binary.is_empty() {
+                cache
+                    .store_binary(key, &binary)
+                    .map_err(|e| format!("keeping a binary: {e}"))?;
+            }
+        }
+        return Ok(());
+    }
+    Err("no platform has the job's devices".to_string())
+}
