@@ -312,39 +312,7 @@ impl Device {
     }
 }
 
-impl Platform {
-    /// Every platform the loader offers.
-    pub fn all() -> Result<Vec<Platform>, ClError> {
-        let mut n = 0;
-        check(real!(clGetPlatformIDs(0, ptr::null_mut(), &mut n)))?;
-        let mut v = vec![ptr::null_mut(); n as usize];
-        check(real!(clGetPlatformIDs(n, v.as_mut_ptr(), ptr::null_mut())))?;
-        Ok(handles_of(v).map(Platform).collect())
-    }
-}
-
 impl Context {
-    /// A context of every device of `platform` (the shim's own, released with
-    /// [`Context::release`]).
-    pub fn of_platform(platform: Platform) -> Result<Context, ClError> {
-        let properties = [CL_CONTEXT_PLATFORM, platform.0 as cl_context_properties, 0];
-        let mut err = CL_SUCCESS;
-        let c = real!(clCreateContextFromType(
-            properties.as_ptr(),
-            CL_DEVICE_TYPE_ALL,
-            None,
-            ptr::null_mut(),
-            &mut err
-        ));
-        check(err)?;
-        Ok(Context(c))
-    }
-
-    /// Releases the shim's reference.
-    pub fn release(self) {
-        real!(clReleaseContext(self.0));
-    }
-
     /// `CL_CONTEXT_DEVICES`.
     pub fn devices(self) -> Result<Vec<Device>, ClError> {
         let v = info_vec(|n, v, r| real!(clGetContextInfo(self.0, CL_CONTEXT_DEVICES, n, v, r)))?;

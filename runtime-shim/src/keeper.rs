@@ -19,7 +19,11 @@ use std::process::{Command, Stdio};
 use annotator::cache::AnnotationCache;
 use serde::{Deserialize, Serialize};
 
-use crate::cl::{Context, Device, Platform};
+use std::ptr;
+
+use crate::cl::{ClError, Context, Device, Platform};
+use crate::ffi::{cl_context_properties, CL_CONTEXT_PLATFORM, CL_DEVICE_TYPE_ALL, CL_SUCCESS};
+use crate::real;
 
 /// A program to build from source on some devices, whose binaries to keep in a cache.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -150,9 +154,9 @@ pub fn keep(job_path: &Path) -> Result<(), String> {
 }
 
 fn build_and_keep(job: &KeepJob) -> Result<(), String> {
-    let platforms = Platform::all().map_err(|e| format!("the OpenCL platforms: {e}"))?;
+    let platforms = platforms().map_err(|e| format!("the OpenCL platforms: {e}"))?;
     for platform in platforms {
-        let Ok(context) = Context::of_platform(platform) else {
+        let Ok(context) = context_of(platform) else {
             continue;
         };
         let all = context.devices().unwrap_or_default();
@@ -162,7 +166,7 @@ fn build_and_keep(job: &KeepJob) -> Result<(), String> {
             .map(|id| all.iter().copied().find(|d| d.identity() == *id))
             .collect();
         let Some(devices) = devices else {
-            context.release();
+            release(context);
             continue;
         };
         let built = context.build_program(&job.source, &devices, &job.options);
@@ -171,7 +175,7 @@ fn build_and_keep(job: &KeepJob) -> Result<(), String> {
             program.release();
             binaries
         });
-        context.release();
+        release(context);
         let cache = AnnotationCache::at(&job.cache);
         for (key, binary) in job.keys().iter().zip(kept?) {
             if !binary.is_empty() {
@@ -183,4 +187,43 @@ fn build_and_keep(job: &KeepJob) -> Result<(), String> {
         return Ok(());
     }
     Err("no platform has the job's devices".to_string())
+}
+
+/// Every platform the loader offers.
+fn platforms() -> Result<Vec<Platform>, ClError> {
+    let mut n = 0;
+    let code = real!(clGetPlatformIDs(0, ptr::null_mut(), &mut n));
+    if code != CL_SUCCESS {
+        return Err(ClError(code));
+    }
+    let mut v = vec![ptr::null_mut(); n as usize];
+    let code = real!(clGetPlatformIDs(n, v.as_mut_ptr(), ptr::null_mut()));
+    if code != CL_SUCCESS {
+        return Err(ClError(code));
+    }
+    Ok(v.into_iter()
+        .filter(|p| !p.is_null())
+        .map(Platform)
+        .collect())
+}
+
+/// A context of every device of `platform`, released with [`release`].
+fn context_of(platform: Platform) -> Result<Context, ClError> {
+    let properties = [CL_CONTEXT_PLATFORM, platform.0 as cl_context_properties, 0];
+    let mut err = CL_SUCCESS;
+    let c = real!(clCreateContextFromType(
+        properties.as_ptr(),
+        CL_DEVICE_TYPE_ALL,
+        None,
+        ptr::null_mut(),
+        &mut err
+    ));
+    if err != CL_SUCCESS {
+        return Err(ClError(err));
+    }
+    Ok(Context(c))
+}
+
+fn release(context: Context) {
+    real!(clReleaseContext(context.0));
 }
