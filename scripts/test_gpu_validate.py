@@ -169,6 +169,11 @@ class FakeCupy(types.ModuleType):
         class RawModule:
             def __init__(self, path):
                 fake.loaded.append(os.path.basename(path))
+                with open(path) as f:
+                    text = f.read()
+                # What the GPU runs is optimised: no debug target, no DWARF sections.
+                assert ", debug" not in text and ".debug_" not in text, path
+                assert ".entry" in text, path
 
             def get_function(self, name):
                 return Function(name)
