@@ -88,6 +88,20 @@ fn keeper_program() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// How long a job's file stands for a keeper under way.
+const STALE_JOB: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Whether the job at `path` has a keeper under way: its file is younger than a keeper's
+/// longest build (an older one was left by a keeper that never finished, killed with
+/// its machine, and is replaced).
+fn under_way(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < STALE_JOB)
+}
+
 /// Whether a keeper can be started (the `srcsim` program is found).
 pub(crate) fn available() -> bool {
     keeper_program().is_some()
@@ -100,9 +114,10 @@ pub(crate) fn spawn(job: &KeepJob) -> bool {
         return false;
     };
     let path = job.path();
-    if path.is_file() {
+    if under_way(&path) {
         return true;
     }
+    let _ = std::fs::remove_file(&path);
     let written = path
         .parent()
         .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
@@ -226,4 +241,40 @@ fn context_of(platform: Platform) -> Result<Context, ClError> {
 
 fn release(context: Context) {
     real!(clReleaseContext(context.0));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_job_is_under_way_and_a_stale_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let job = KeepJob {
+            source: "kernel".to_string(),
+            options: "-DX".to_string(),
+            devices: vec!["cpu".to_string(), "gpu".to_string()],
+            cache: dir.path().to_path_buf(),
+        };
+        let path = job.path();
+        assert!(!under_way(&path), "no file, no keeper");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        assert!(write_new(&path, b"{}"));
+        assert!(under_way(&path));
+        // A second job file for the same program is not written over the first.
+        assert!(!write_new(&path, b"{}"));
+        let old = std::time::SystemTime::now() - 2 * STALE_JOB;
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(!under_way(&path));
+        // One key per device, each naming the source and the options.
+        assert_eq!(
+            job.keys(),
+            [["kernel", "-DX", "cpu"], ["kernel", "-DX", "gpu"]]
+        );
+    }
 }
