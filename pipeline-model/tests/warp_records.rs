@@ -125,6 +125,10 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
     };
     let d = estimate(arch, &geometry, &kernel, &shared).unwrap();
     assert_eq!(a, d, "shared: {} {geometry:?} arms {arms}", arch.name);
+    // A sweep's summary of shared records deals as the records do.
+    let summary = LaunchSummary::of(arch, &geometry, &shared).unwrap();
+    let e = estimate_summarized(arch, &geometry, &kernel, &summary, scale).unwrap();
+    assert_eq!(a, e, "shared, summarized: {} {geometry:?}", arch.name);
     let summary = LaunchSummary::of(arch, &geometry, &per_warp).unwrap();
     let c = estimate_summarized(arch, &geometry, &kernel, &summary, scale).unwrap();
     assert_eq!(a, c);

@@ -385,7 +385,7 @@ impl Models<'_> {
             // The same records under each of the sweep's architectures.
             let points = self
                 .sweep
-                .map(|s| model_points(s, arch, p, records, &model_under));
+                .map(|s| model_points(s, arch, p, records, shared, &model_under));
             (model_under(arch), Arc::new(points.unwrap_or_default()))
         };
         Stats::add(&self.stats.model_ns, modelling);
@@ -542,6 +542,7 @@ pub(crate) fn model_points(
     base: Option<&Architecture>,
     p: &Pending,
     records: &[u64],
+    shared: Option<&[u32]>,
     guarded: &(dyn Fn(Option<&Architecture>) -> Outcome + Sync),
 ) -> Vec<Outcome> {
     let summary = base
@@ -556,7 +557,7 @@ pub(crate) fn model_points(
                 resources: p.model.timing_width - 1,
                 usage_scale: p.model.usage_scale,
                 grain: p.grain,
-                shared: None,
+                shared,
             };
             LaunchSummary::of(base, &p.geometry, &records).ok()
         });
