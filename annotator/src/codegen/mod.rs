@@ -262,9 +262,7 @@ pub fn annotate(
         g.functions
             .push_str(&warps::functions(&layout, memory, counters));
     }
-    let host_paths = g
-        .paths
-        .host_paths(file, kernels, cfgs, usage_scale, &layout, memory);
+    let host_paths = g.paths.host_paths(file, kernels, cfgs, &layout, memory);
     g.sample_calls(sites);
     if g.in_record.contains(&true) {
         g.functions.push_str(&records::enter_record(&layout));

@@ -29,8 +29,9 @@ use crate::source::SourceFile;
 /// A path-coded kernel's transitions: the bit of each.
 #[derive(Debug, Default)]
 pub(super) struct KernelPaths {
-    /// Per timing function's case, (source function, source block, encoded last block).
-    cases: BTreeMap<(String, usize, u32), u32>,
+    /// Per timing function's case, (source function, source block, encoded last block):
+    /// its bit and the block it reaches (encoded).
+    cases: BTreeMap<(String, usize, u32), (u32, u32)>,
     /// Per exit case, by encoded last block.
     exits: BTreeMap<u32, u32>,
     /// Per bit, what its transition charges.
@@ -67,7 +68,8 @@ impl PathCodes {
                     };
                     edges[ki].insert((from, to));
                     let bit = k.charges.len() as u32;
-                    k.cases.insert((cfg.function.clone(), block.id, from), bit);
+                    k.cases
+                        .insert((cfg.function.clone(), block.id, from), (bit, to));
                     k.charges.push(Charge {
                         cycles: path.cycles,
                         usage,
@@ -101,7 +103,6 @@ impl PathCodes {
         file: &SourceFile,
         kernels: &[KernelTiming<'_>],
         cfgs: &[SourceCfg],
-        usage_scale: u64,
         layout: &RecordLayout,
         memory: Option<usize>,
     ) -> Vec<(String, HostPaths)> {
@@ -109,7 +110,7 @@ impl PathCodes {
             .iter()
             .enumerate()
             .filter_map(|(ki, k)| {
-                let coding = self.coding(ki, kernels, cfgs, usage_scale, layout, memory)?;
+                let coding = self.coding(ki, cfgs, layout, memory)?;
                 let f = file.function(&k.map.kernel)?;
                 Some((k.map.kernel.clone(), crate::host_paths::build(f, coding)?))
             })
@@ -122,34 +123,29 @@ impl PathCodes {
     fn coding(
         &self,
         ki: usize,
-        kernels: &[KernelTiming<'_>],
         cfgs: &[SourceCfg],
-        usage_scale: u64,
         layout: &RecordLayout,
         memory: Option<usize>,
     ) -> Option<Coding> {
         let k = self.of(ki)?;
-        let mut points = Vec::new();
-        for cfg in cfgs {
-            for block in &cfg.blocks {
-                let cases: Vec<(u32, u32, u32)> = cases(kernels, usage_scale, cfg, block, &[])
-                    .into_iter()
-                    .filter(|(from, _)| (from >> 16) as usize == ki)
-                    .filter_map(|(from, (_, _, to, _))| {
-                        let bit = k.cases.get(&(cfg.function.clone(), block.id, from))?;
-                        Some((from, *bit, to))
-                    })
-                    .collect();
-                if !cases.is_empty() {
-                    points.push(PointAt {
-                        insertion: block.insertion,
-                        cases,
-                    });
+        // The cases come ordered by function and block: one point per block.
+        let mut points: Vec<((&str, usize), PointAt)> = Vec::new();
+        for ((function, block, from), (bit, to)) in &k.cases {
+            let case = (*from, *bit, *to);
+            match points.last_mut() {
+                Some((at, point)) if *at == (function.as_str(), *block) => point.cases.push(case),
+                _ => {
+                    let cfg = cfgs.iter().find(|c| c.function == *function)?;
+                    let point = PointAt {
+                        insertion: cfg.blocks.get(*block)?.insertion,
+                        cases: vec![case],
+                    };
+                    points.push(((function.as_str(), *block), point));
                 }
             }
         }
         Some(Coding {
-            points,
+            points: points.into_iter().map(|(_, p)| p).collect(),
             start: encode(ki, From::Start),
             exits: k.exits.iter().map(|(f, b)| (*f, *b)).collect(),
             charges: k.charges.clone(),
@@ -175,7 +171,9 @@ impl PathCodes {
         let bit = self
             .of((from >> 16) as usize)
             .and_then(|k| k.cases.get(&(function.to_string(), block, from)));
-        bit.map_or(String::new(), |b| format!(" s->m |= {:#x}ul;", 1u64 << b))
+        bit.map_or(String::new(), |(b, _)| {
+            format!(" s->m |= {:#x}ul;", 1u64 << b)
+        })
     }
 }
 
