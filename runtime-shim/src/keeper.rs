@@ -39,6 +39,22 @@ pub struct KeepJob {
 }
 
 impl KeepJob {
+    /// The job of building `source` with `options` for the devices of `identities`
+    /// ([`Device::identity`]), its binaries kept in `cache`.
+    pub(crate) fn new(
+        source: &str,
+        options: &str,
+        identities: Vec<String>,
+        cache: &AnnotationCache,
+    ) -> KeepJob {
+        KeepJob {
+            source: source.to_string(),
+            options: options.to_string(),
+            devices: identities,
+            cache: cache.dir().to_path_buf(),
+        }
+    }
+
     /// The cache keys of the job's binaries, one per device: the source, the options and
     /// the device.
     pub fn keys(&self) -> Vec<[&str; 3]> {

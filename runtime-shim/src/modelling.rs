@@ -350,9 +350,6 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Models every launch of `batch` once its records are back (reusing `last`'s estimate
-/// for a launch identical to its kernel's previous one) and puts the outcomes in
-/// `report`.
 /// What the model's thread models with: the run's architecture, a sweep's, the report
 /// and the statistics.
 pub(crate) struct Models<'a> {
@@ -422,6 +419,9 @@ impl Models<'_> {
     }
 }
 
+/// Models every launch of `batch` once its records are back (reusing `last`'s estimate
+/// for a launch identical to its kernel's previous one) and puts the outcomes in
+/// `report`.
 pub(crate) fn model_batch(
     arch: Option<&Architecture>,
     sweep: Option<&Sweep>,

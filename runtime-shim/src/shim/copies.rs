@@ -134,12 +134,8 @@ impl Shim {
         };
         for copies in now {
             // A keeper builds them and keeps their binaries, after this run if need be.
-            let job = KeepJob {
-                source: copies.source.clone(),
-                options: copies.options.clone(),
-                devices: copies.devices.iter().map(|d| d.identity()).collect(),
-                cache: self.cache.dir().to_path_buf(),
-            };
+            let identities = copies.devices.iter().map(|d| d.identity()).collect();
+            let job = KeepJob::new(&copies.source, &copies.options, identities, &self.cache);
             if keeper::spawn(&job) {
                 continue;
             }

@@ -25,7 +25,7 @@ use copies::reduction_args;
 use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
-use annotator::host_paths::{Cells, HostPaths, PathLaunch};
+use annotator::host_paths::{HostPaths, PathLaunch};
 use annotator::source::ParamKind;
 use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
@@ -79,15 +79,14 @@ pub enum LaunchOutcome {
     Evaluated(Box<Evaluation>),
 }
 
-/// A launch whose warp records the host computes from its cells, on the model's thread.
+/// A launch whose warp records the host computes from its cells, on the model's thread:
+/// the kernel, the key its deciding values make (noted as first seen once it is in the
+/// report), and what the model's thread is given.
 pub struct Evaluation {
     kernel: Arc<str>,
     shadow: Arc<Shadow>,
     key: crate::shadow::PathKey,
-    paths: Arc<HostPaths>,
-    cells: Cells,
-    offset: [u64; 3],
-    pending: Pending,
+    launch: EvaluatedLaunch,
 }
 
 /// What a device that stands in for a GPU answers to the queries hosts size launches by:
@@ -307,10 +306,12 @@ impl Shim {
         let key = keyed.map(|_| args.last_key.clone());
         let geometry = geometry(range);
         if let (Some(key), Some(paths)) = (&key, &shadow.host_paths) {
-            if let Some(e) = self.evaluate(&name, &shadow, paths, &args, range, &geometry) {
+            if let Some(launch) = self.evaluate(&shadow, paths, &args, range, &geometry) {
                 return LaunchOutcome::Evaluated(Box::new(Evaluation {
+                    kernel: name,
+                    shadow: Arc::clone(&shadow),
                     key: key.clone(),
-                    ..e
+                    launch,
                 }));
             }
         }
@@ -409,16 +410,16 @@ impl Shim {
     }
 
     /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
-    /// its work-groups are known and every cell takes one path.
+    /// its work-groups are known and every cell takes one path, with what the model's
+    /// thread needs besides.
     fn evaluate(
         &self,
-        name: &Arc<str>,
-        shadow: &Arc<Shadow>,
+        shadow: &Shadow,
         paths: &Arc<HostPaths>,
         args: &ShadowArgs,
         range: &NdRange,
         geometry: &LaunchGeometry,
-    ) -> Option<Evaluation> {
+    ) -> Option<EvaluatedLaunch> {
         let arch = self.arch.as_ref().ok()?;
         // The work-groups the device runs are the model's only where the application
         // chose them.
@@ -439,10 +440,7 @@ impl Shim {
         let words = usize::try_from(grain.count(geometry))
             .ok()?
             .checked_mul(paths.warp_stride())?;
-        Some(Evaluation {
-            kernel: Arc::clone(name),
-            shadow: Arc::clone(shadow),
-            key: Default::default(),
+        Some(EvaluatedLaunch {
             paths: Arc::clone(paths),
             cells,
             offset,
@@ -460,20 +458,18 @@ impl Shim {
 
     /// Records a launch of the application's kernel whose paths the host evaluated: its
     /// records are computed and modelled on the model's thread.
-    pub fn record_evaluated(&self, mut evaluation: Box<Evaluation>, range: &NdRange) {
+    pub fn record_evaluated(&self, evaluation: Box<Evaluation>, range: &NdRange) {
         self.stats.evaluated.fetch_add(1, Ordering::Relaxed);
-        let kernel = Arc::clone(&evaluation.kernel);
-        let index = self.push_launch(kernel, range, &evaluation.pending.geometry, None);
-        let key = std::mem::take(&mut evaluation.key);
-        lock(&evaluation.shadow.args).first_with(key, index);
-        evaluation.pending.index = index;
-        let job = Job::Evaluated(EvaluatedLaunch {
-            paths: evaluation.paths,
-            cells: evaluation.cells,
-            offset: evaluation.offset,
-            pending: evaluation.pending,
-        });
-        self.submit(job);
+        let Evaluation {
+            kernel,
+            shadow,
+            key,
+            mut launch,
+        } = *evaluation;
+        let index = self.push_launch(kernel, range, &launch.pending.geometry, None);
+        lock(&shadow.args).first_with(key, index);
+        launch.pending.index = index;
+        self.submit(Job::Evaluated(launch));
     }
 
     /// Holds a launch whose records would take the arenas in use past the budget

@@ -259,17 +259,12 @@ impl Shim {
             }
         }
         let program = context.build_program(source, devices, options)?;
-        let job = KeepJob {
-            source: source.to_string(),
-            options: options.to_string(),
-            devices: identities.clone(),
-            cache: self.cache.dir().to_path_buf(),
-        };
         if keeper::available() {
             self.log(
                 Level::Debug,
                 "the annotated program's binaries are kept by a process of their own, once the application releases its context or exits",
             );
+            let job = KeepJob::new(source, options, identities.clone(), &self.cache);
             lock(&self.keeping).push(job);
             return Ok(program);
         }
