@@ -892,6 +892,38 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     let _ = std::fs::remove_dir_all(&cache);
 }
 
+/// `kmeans` launches its kernel five times in a row: on a first run (no copies built or
+/// kept) its copy that reduces records to warps is put off, not built at the third launch
+/// (that waits for the 32nd), and the keeper builds it for the next run, which runs it
+/// from the third launch on, built from the kept binaries; the estimates are the same.
+#[test]
+fn a_first_run_puts_off_the_copies_of_a_few_launches_for_the_next() {
+    let cache = std::env::temp_dir().join(format!("srcsim-put-off-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let env = [
+        ("SRCSIM_CACHE_DIR", cache.to_str().unwrap()),
+        ("SRCSIM_LOG", "debug"),
+    ];
+    let built = "copies that reduce records to warps built";
+    let (first, first_report) = simulated("kmeans", &[], &env);
+    let log = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        log.contains("records stay per work-item on this first run") && !log.contains(built),
+        "{log}"
+    );
+    keepers_done(&cache);
+    let (second, second_report) = simulated("kmeans", &[], &env);
+    let log = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        log.contains(built) && log.contains("built from the binaries a previous run kept"),
+        "{log}"
+    );
+    assert_eq!(second.stdout, first.stdout);
+    assert_all_simulated("kmeans", &second_report, 5);
+    assert_eq!(second_report.launches, first_report.launches);
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
 /// Waits until the keepers of program binaries started with `cache` have finished
 /// (`srcsim::keeper`: each removes its job's file when done), for two minutes at most:
 /// a keeper that never finishes is a failure.
