@@ -4,15 +4,23 @@
 //! Synthetic records (varying times and usage, as divergent kernels produce) for launches
 //! of 1, 2 and 3 dimensions on every shipped architecture, and the 1D launch again with
 //! two divergent arms' counters (an if/else on the work-item's parity); the median of
-//! several runs.
+//! several runs. Then the sampled accesses of a work-efficient scan (two `__local`
+//! accesses whose stride doubles per step, so their banks conflict): records corrected in
+//! place from what the warps did, then estimated, as the shim does for such a launch.
 
 use std::time::Instant;
 
 use pipeline_model::{
-    arch::BUILTIN_ARCHS, estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records,
+    arch::BUILTIN_ARCHS,
+    estimate,
+    sampling::{timing_records_in_place, SampledAccess, SampledLaunch, COUNTERS},
+    Architecture, Grain, KernelResources, LaunchGeometry, Records,
 };
 
 fn main() {
+    // `cargo bench -p pipeline-model --bench model -- scan`: the rows whose launch names
+    // hold `scan` alone.
+    let only = std::env::args().skip(1).find(|a| !a.starts_with("--"));
     let runs = 7;
     println!("analytical model: median of {runs} runs");
     println!(
@@ -30,6 +38,9 @@ fn main() {
         let r = arch.resources().len();
         let scale = arch.usage_scale();
         for (label, global, local, arms) in launches {
+            if only.as_ref().is_some_and(|o| !label.contains(o.as_str())) {
+                continue;
+            }
             let geometry = LaunchGeometry { global, local };
             let n = geometry.work_items() as usize;
             let mut data = Vec::with_capacity(n * (r + 1 + arms));
@@ -75,4 +86,106 @@ fn main() {
             );
         }
     }
+    if only.as_ref().is_none_or(|o| "scan".contains(o.as_str())) {
+        sampled_scan(3 * runs);
+    }
+}
+
+/// A scan of `groups` blocks of 256 ints by 128 work-items each: per work-item the timing
+/// values, then per sampled access its executions and the first and last index (the
+/// up-sweep's `temp[bi]` and the down-sweep's `temp[ai]`, strides 1 to 128).
+fn scan_records(groups: u64, width: usize) -> (Vec<u64>, usize) {
+    const WG: u64 = 128;
+    let stride = width + 2 * COUNTERS;
+    let mut data = Vec::with_capacity((groups * WG) as usize * stride);
+    for _ in 0..groups {
+        for lid in 0..WG {
+            data.push(3000 + lid % 7);
+            data.extend((1..width as u64).map(|k| (k * 37 + lid) % 50 * 64));
+            for down in [false, true] {
+                let steps: Vec<u64> = (0..8)
+                    .map(|s| 1u64 << s)
+                    .filter(|d| lid < if down { *d } else { WG / d })
+                    .collect();
+                let index = |d: u64| {
+                    let offset = if down { 2 * WG / d / 2 } else { d };
+                    offset * (2 * lid + 2) - 1
+                };
+                match (steps.first(), steps.last()) {
+                    (Some(&f), Some(&l)) => data.extend([steps.len() as u64, index(f), index(l)]),
+                    _ => data.extend([0, 0, 0]),
+                }
+            }
+        }
+    }
+    (data, stride)
+}
+
+fn sampled_scan(runs: usize) {
+    let arch = Architecture::load("gtx480").unwrap();
+    let width = arch.resources().len() + 1;
+    let geometry = LaunchGeometry {
+        global: [235 * 128, 1, 1],
+        local: [128, 1, 1],
+    };
+    let res = KernelResources {
+        registers_per_work_item: 16,
+        local_memory_bytes: 1024,
+        global_memory_bytes: None,
+    };
+    let access = SampledAccess {
+        line: 1,
+        column: 1,
+        shared: true,
+        element_bytes: 4,
+        width: 4,
+        charged_transactions: 1.0,
+        charged_sectors: 0.0,
+        cycles_per_transaction: 1.548,
+        usage_per_transaction: (0..width - 1).map(|r| (r % 3) as f64).collect(),
+        usage_per_sector: vec![0.0; width - 1],
+        param: None,
+        l1_cycles: 0.0,
+    };
+    let samples = [(width, access.clone()), (width + COUNTERS, access)];
+    let buffer_bytes = |_: u32| None;
+    let launch = SampledLaunch {
+        arch: &arch,
+        geometry: &geometry,
+        resources: &res,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: arch.usage_scale(),
+    };
+    let (fresh, stride) = scan_records(235, width);
+    let n = geometry.work_items() as usize;
+    let mut times: Vec<(f64, f64)> = (0..runs)
+        .map(|_| {
+            let mut data = fresh.clone();
+            let t = Instant::now();
+            let (len, measured) =
+                timing_records_in_place(&mut data, stride, width, &samples, &launch);
+            let corrected = t.elapsed().as_secs_f64();
+            let records = Records {
+                data: &data[..len],
+                resources: width - 1,
+                usage_scale: arch.usage_scale(),
+                grain: Grain::WorkItem,
+                shared: None,
+            };
+            let e = estimate(&arch, &geometry, &res, &records).unwrap();
+            std::hint::black_box((e, measured));
+            (corrected, t.elapsed().as_secs_f64())
+        })
+        .collect();
+    times.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (corrected, all) = times[runs / 2];
+    println!(
+        "{:<12} {:<22} {:>12} {:>10.2} {:>14.1}   ({:.2} ms of it correcting 2 sampled accesses)",
+        "gtx480",
+        "scan 30080 / 128, sampled",
+        n,
+        all * 1e3,
+        n as f64 / all / 1e6,
+        corrected * 1e3
+    );
 }

@@ -37,6 +37,8 @@ pub const LINE: i64 = 128;
 pub const SECTOR: i64 = 32;
 /// Shared-memory banks, each 4 bytes wide.
 const BANKS: i64 = 32;
+/// Bytes of a shared-memory bank's word.
+const WORD: i64 = 4;
 
 /// An access of the kernel's source whose addresses the annotated program samples, and
 /// what the static analysis charged for each of its executions.
@@ -132,17 +134,25 @@ fn warp_access_with(
     scratch: &mut Vec<i64>,
 ) -> (u32, u32) {
     let width = i64::from(width.max(1));
-    // The distinct `unit`-byte blocks the lanes touch, sorted, in `scratch`.
-    let blocks = |unit: i64, scratch: &mut Vec<i64>| {
+    // The distinct blocks of `1 << shift` bytes the lanes touch, sorted, in `scratch`.
+    // Every unit is a power of two: an arithmetic shift is the division rounding down
+    // (`div_euclid`), without a division instruction per lane and block size.
+    let blocks = |shift: u32, scratch: &mut Vec<i64>| {
         scratch.clear();
         for &a in addresses {
-            scratch.extend(a.div_euclid(unit)..=(a + width - 1).div_euclid(unit));
+            let (first, last) = (a >> shift, (a + width - 1) >> shift);
+            // Most lanes touch one block (an extend of a range costs more than a push).
+            if first == last {
+                scratch.push(first);
+            } else {
+                scratch.extend(first..=last);
+            }
         }
         scratch.sort_unstable();
         scratch.dedup();
     };
     if shared {
-        blocks(4, scratch);
+        blocks(WORD.trailing_zeros(), scratch);
         // The most distinct words one bank holds.
         let mut per_bank = [0u32; BANKS as usize];
         for w in scratch.iter() {
@@ -151,9 +161,9 @@ fn warp_access_with(
         let degree = per_bank.into_iter().max().unwrap_or(0);
         return (degree.max(1), 0);
     }
-    blocks(LINE, scratch);
+    blocks(LINE.trailing_zeros(), scratch);
     let lines = scratch.len() as u32;
-    blocks(SECTOR, scratch);
+    blocks(SECTOR.trailing_zeros(), scratch);
     (lines, scratch.len() as u32)
 }
 
@@ -169,40 +179,64 @@ pub fn measure(
     stride: usize,
     slot: usize,
 ) -> Option<Measured> {
-    let (mut weight, mut transactions, mut sectors, mut warps_run) = (0.0, 0.0, 0.0, 0u64);
+    measure_all(&[(slot, access)], geometry, warp_size, data, stride)
+        .pop()
+        .flatten()
+}
+
+/// [`measure`] of every access of `accesses` (each with its counters' slot), in one walk
+/// over the warps: a large launch's records are megabytes, each walk a trip through all
+/// of them.
+pub fn measure_all(
+    accesses: &[(usize, &SampledAccess)],
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    data: &[u64],
+    stride: usize,
+) -> Vec<Option<Measured>> {
+    // Per access: the weight, requests and sectors summed over warps, and the warps.
+    let mut sums = vec![(0.0, 0.0, 0.0, 0u64); accesses.len()];
     let mut first = Vec::with_capacity(warp_size as usize);
     let mut last = Vec::with_capacity(warp_size as usize);
     let mut scratch = Vec::with_capacity(2 * warp_size as usize);
-    let bytes = i64::from(access.element_bytes);
     for_each_warp(geometry, warp_size, |warp| {
-        first.clear();
-        last.clear();
-        let mut runs = 0u64;
-        for &id in warp {
-            let rec = &data[id as usize * stride..][..stride];
-            if rec[slot] > 0 {
-                runs = runs.max(rec[slot]);
-                first.push((rec[slot + 1] as i64).wrapping_mul(bytes));
-                last.push((rec[slot + 2] as i64).wrapping_mul(bytes));
+        for ((slot, access), (weight, transactions, sectors, warps_run)) in
+            accesses.iter().zip(&mut sums)
+        {
+            let bytes = i64::from(access.element_bytes);
+            first.clear();
+            last.clear();
+            let mut runs = 0u64;
+            for &id in warp {
+                let rec = &data[id as usize * stride..][..stride];
+                if rec[*slot] > 0 {
+                    runs = runs.max(rec[*slot]);
+                    first.push((rec[slot + 1] as i64).wrapping_mul(bytes));
+                    last.push((rec[slot + 2] as i64).wrapping_mul(bytes));
+                }
             }
+            if runs == 0 {
+                continue;
+            }
+            let (t1, s1) = warp_access_with(&first, access.width, access.shared, &mut scratch);
+            let (t2, s2) = warp_access_with(&last, access.width, access.shared, &mut scratch);
+            let w = runs as f64;
+            *weight += w;
+            *transactions += w * f64::from(t1 + t2) / 2.0;
+            *sectors += w * f64::from(s1 + s2) / 2.0;
+            *warps_run += 1;
         }
-        if runs == 0 {
-            return;
-        }
-        let (t1, s1) = warp_access_with(&first, access.width, access.shared, &mut scratch);
-        let (t2, s2) = warp_access_with(&last, access.width, access.shared, &mut scratch);
-        let w = runs as f64;
-        weight += w;
-        transactions += w * f64::from(t1 + t2) / 2.0;
-        sectors += w * f64::from(s1 + s2) / 2.0;
-        warps_run += 1;
     });
-    (warps_run > 0).then(|| Measured {
-        transactions: transactions / weight,
-        sectors: sectors / weight,
-        warps: warps_run,
-        l1_resident: false,
-    })
+    sums.into_iter()
+        .map(|(weight, transactions, sectors, warps_run)| {
+            (warps_run > 0).then(|| Measured {
+                transactions: transactions / weight,
+                sectors: sectors / weight,
+                warps: warps_run,
+                l1_resident: false,
+            })
+        })
+        .collect()
 }
 
 /// The values of a record (`[t, usage.., ..]`, the usage in units of `1 / usage_scale`
@@ -254,20 +288,36 @@ fn apply(rec: &mut [u64], runs: u64, moved: &[(usize, f64)]) {
     }
     let runs = runs as f64;
     for &(v, by) in moved {
-        rec[v] = round_half_away(rec[v] as f64 - runs * by).max(0.0) as u64;
+        rec[v] = rounded_count(as_f64(rec[v]) - runs * by);
     }
 }
 
-/// `x.round()` (half away from zero) without the C library's `round`, which the default
-/// x86-64 target calls out of line: a million calls a large launch. Exact for every `x`
-/// below 2^63 in magnitude (the integer part is `x as i64`; the fraction `x - t` is
-/// exact), NaN giving 0 as `x.round().max(0.0)` would.
-fn round_half_away(x: f64) -> f64 {
-    let t = x as i64 as f64;
-    if (x - t).abs() >= 0.5 {
-        t + x.signum()
+/// `n as f64`, through the signed conversion (one instruction) where the value allows:
+/// a record's counts are far below 2^63.
+fn as_f64(n: u64) -> f64 {
+    if n >> 63 == 0 {
+        n as i64 as f64
     } else {
-        t
+        n as f64
+    }
+}
+
+/// The largest double below one half (`0.5 - 2^-54`).
+const BELOW_HALF: f64 = 0.5 - f64::EPSILON / 4.0;
+
+/// `x.round().max(0.0) as u64` (half away from zero, then nothing below zero), a million
+/// times a large launch, without the C library's `round` (which the default x86-64
+/// target calls out of line) or a branch on the fraction (a coin toss per record). Below
+/// 2^62 in magnitude, adding the largest double below one half with `x`'s sign, then
+/// truncating, is that rounding: where the fraction is below one half the sum stays
+/// short of the next integer (its spacing there is at least twice the amount missing),
+/// where it is one half or more the sum reaches it (one half exactly ties to the even
+/// integer above). NaN gives 0, as `round` and `max` do.
+fn rounded_count(x: f64) -> u64 {
+    if x.abs() < (1u64 << 62) as f64 {
+        ((x + BELOW_HALF.copysign(x)) as i64).max(0) as u64
+    } else {
+        x.round().max(0.0) as u64
     }
 }
 
@@ -298,25 +348,36 @@ impl SampledLaunch<'_> {
         Some(l1.saturating_sub(groups * self.resources.local_memory_bytes))
     }
 
-    /// What the warps did at `access`, whose counters are at `slot` of each `stride`-value
-    /// record of `records`; `None`: never run, or counters past the record's end (which a
-    /// layout from elsewhere may give).
-    fn measured_at(
+    /// What the warps did at each access of `accesses`, whose counters are at its slot of
+    /// each `stride`-value record of `records`; `None`: never run, or counters past the
+    /// record's end (which a layout from elsewhere may give).
+    fn measured_all(
         &self,
-        access: &SampledAccess,
+        accesses: &[(usize, SampledAccess)],
         records: &[u64],
         stride: usize,
-        slot: usize,
-    ) -> Option<Measured> {
-        if slot + COUNTERS > stride {
-            return None;
-        }
+    ) -> Vec<Option<Measured>> {
+        let inside: Vec<(usize, &SampledAccess)> = accesses
+            .iter()
+            .filter(|(slot, _)| slot + COUNTERS <= stride)
+            .map(|(slot, a)| (*slot, a))
+            .collect();
         let warp_size = u64::from(self.arch.warp_size);
-        let mut measured = measure(access, self.geometry, warp_size, records, stride, slot)?;
-        let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
-        measured.l1_resident =
-            access.l1_cycles > 0.0 && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
-        Some(measured)
+        let mut measured =
+            measure_all(&inside, self.geometry, warp_size, records, stride).into_iter();
+        accesses
+            .iter()
+            .map(|(slot, access)| {
+                if slot + COUNTERS > stride {
+                    return None;
+                }
+                let mut m = measured.next().flatten()?;
+                let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
+                m.l1_resident = access.l1_cycles > 0.0
+                    && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
+                Some(m)
+            })
+            .collect()
     }
 
     fn memory_sides(&self) -> Vec<usize> {
@@ -338,14 +399,13 @@ impl SampledLaunch<'_> {
         width: usize,
     ) -> (Vec<Option<Measured>>, Vec<(usize, Vec<(usize, f64)>)>) {
         let memory_sides = self.memory_sides();
-        let mut corrections = Vec::new();
-        let measured = accesses
+        let measured = self.measured_all(accesses, records, stride);
+        let corrections = accesses
             .iter()
-            .map(|(slot, access)| {
-                let measured = self.measured_at(access, records, stride, *slot)?;
-                let moved = moves(access, &measured, self.usage_scale, &memory_sides, width);
-                corrections.push((*slot, moved));
-                Some(measured)
+            .zip(&measured)
+            .filter_map(|((slot, access), m)| {
+                let moved = moves(access, m.as_ref()?, self.usage_scale, &memory_sides, width);
+                Some((*slot, moved))
             })
             .collect();
         (measured, corrections)
@@ -378,8 +438,9 @@ impl SampledLaunch<'_> {
 
     /// [`SampledLaunch::correct_all`] on the first `width` values of each record of
     /// `records` itself (each access's counters lie past `width`, so that what the warps
-    /// did is measured from the records as they came).
-    pub fn correct_all_in_place(
+    /// did is measured from the records as they came), which then end up packed at the
+    /// start of `records`, record after record, in the same pass.
+    pub fn correct_all_packed(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &mut [u64],
@@ -387,10 +448,14 @@ impl SampledLaunch<'_> {
         width: usize,
     ) -> Vec<Option<Measured>> {
         let (measured, corrections) = self.corrections(accesses, records, stride, width);
-        for rec in records.chunks_exact_mut(stride) {
+        for i in 0..records.len() / stride {
+            let rec = &mut records[i * stride..][..stride];
             for (slot, moved) in &corrections {
                 apply(rec, rec[*slot], moved);
             }
+            // Each record moves to an earlier place, or stays: front to back overwrites
+            // nothing still to be read.
+            records.copy_within(i * stride..i * stride + width, i * width);
         }
         measured
     }
@@ -434,14 +499,8 @@ pub fn timing_records_in_place(
     if width >= stride {
         return (records.len(), vec![None; samples.len()]);
     }
-    let measured = launch.correct_all_in_place(samples, records, stride, width);
-    let count = records.len() / stride;
-    // Each record moves to an earlier place, or stays: front to back overwrites nothing
-    // still to be moved.
-    for i in 0..count {
-        records.copy_within(i * stride..i * stride + width, i * width);
-    }
-    (count * width, measured)
+    let measured = launch.correct_all_packed(samples, records, stride, width);
+    (records.len() / stride * width, measured)
 }
 
 #[cfg(test)]
@@ -467,24 +526,57 @@ mod tests {
             -2.5,
             0.49999999999999994,
             -0.49999999999999994,
+            0.5000000000000001,
+            1.4999999999999998,
+            2251799813685247.5,
+            2251799813685248.5,
             4503599627370495.5,
+            4503599627370496.0,
             4503599627370497.0,
             9007199254740993.0,
             1e18 + 0.5,
+            4.611686018427388e18,
+            1.8446744073709552e19,
+            1e300,
+            f64::INFINITY,
             -1e18,
+            f64::NEG_INFINITY,
             f64::MIN_POSITIVE,
             123456.4999999,
             123456.5000001,
         ];
-        // And a sweep over fractions of many magnitudes.
+        // Every double next to each half and each integer of many magnitudes, and a
+        // sweep over fractions.
+        let halves = (0..62).flat_map(|e| {
+            let m = (1u64 << e) as f64;
+            [m - 0.5, m + 0.5, m, m - 1.0, m + 1.0]
+                .into_iter()
+                .flat_map(|x| {
+                    [
+                        x,
+                        f64::from_bits(x.to_bits() + 1),
+                        f64::from_bits(x.to_bits().saturating_sub(1)),
+                    ]
+                })
+        });
         let sweep = (0..20_000).map(|i| (i as f64 - 10_000.0) * 0.0625 + 1e-9 * i as f64);
-        for x in edges.into_iter().chain(sweep) {
-            // Equal as floats (0 and -0 alike) and as the counts they become.
-            let (ours, std) = (round_half_away(x).max(0.0), x.round().max(0.0));
-            assert_eq!(ours, std, "{x}");
-            assert_eq!(ours as u64, std as u64, "{x}");
+        for x in edges.into_iter().chain(halves).chain(sweep) {
+            for x in [x, -x] {
+                assert_eq!(rounded_count(x), x.round().max(0.0) as u64, "{x}");
+            }
         }
-        assert_eq!(round_half_away(f64::NAN).max(0.0), 0.0);
+        assert_eq!(rounded_count(f64::NAN), 0);
+        for n in [
+            0,
+            1,
+            1 << 52,
+            (1 << 53) + 1,
+            u64::MAX >> 1,
+            (u64::MAX >> 1) + 1,
+            u64::MAX,
+        ] {
+            assert_eq!(as_f64(n), n as f64, "{n}");
+        }
     }
 
     #[test]
