@@ -505,16 +505,8 @@ interposed! {
                 .to_string_lossy()
                 .into_owned()
         };
-        let devices: Option<Vec<Device>> = if device_list.is_null() || num_devices == 0 {
-            None
-        } else {
-            // SAFETY: the caller passes `device_list` as `num_devices` device handles (the
-            // runtime reads them as such just after).
-            let ids = unsafe { std::slice::from_raw_parts(device_list, num_devices as usize) };
-            Some(ids.iter().map(|&d| Device(d)).collect())
-        };
         guarded("clBuildProgram", || {
-            shim().program_building(Program(program), devices.clone(), &text)
+            shim().program_building(Program(program), &text)
         });
         let code = real!(clBuildProgram(
             program,
@@ -527,6 +519,13 @@ interposed! {
         exit_hook();
         if code == CL_SUCCESS {
             let options = text;
+            let devices = if device_list.is_null() || num_devices == 0 {
+                None
+            } else {
+                // SAFETY: the runtime accepted `device_list` as `num_devices` device handles.
+                let ids = unsafe { std::slice::from_raw_parts(device_list, num_devices as usize) };
+                Some(ids.iter().map(|&d| Device(d)).collect())
+            };
             guarded("clBuildProgram", || {
                 shim().program_built(Program(program), devices, &options)
             });

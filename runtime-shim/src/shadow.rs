@@ -69,26 +69,7 @@ pub(crate) struct ProgramState {
 }
 
 /// An annotation under way on a thread of its own.
-pub(crate) type Annotating = std::thread::JoinHandle<Prepared>;
-
-/// What the thread started with the application's build prepares: the annotation and,
-/// where a previous run kept the annotated program's binaries for the build's devices,
-/// the twin built from them (no compiler runs, so nothing is said on stderr that could be
-/// mistaken for the application's build).
-pub(crate) struct Prepared {
-    pub(crate) annotation: Result<Annotation, String>,
-    /// The twin, and the devices it is built for.
-    pub(crate) twin: Option<(Vec<Device>, Program)>,
-}
-
-impl Prepared {
-    /// Gives up what was prepared (the application's build failed, or it builds again).
-    pub(crate) fn discard(self) {
-        if let Some((_, twin)) = self.twin {
-            twin.release();
-        }
-    }
-}
+pub(crate) type Annotating = std::thread::JoinHandle<Result<Annotation, String>>;
 
 /// A kernel's annotated twin: the kernel itself, and where the annotation has one, its
 /// copy that reduces the records to warps (`annotator::sidecar::AnnotatedKernel::

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::keeper::{self, binary_keys, KeepJob};
-use crate::shadow::{Annotating, Prepared};
+use crate::shadow::Annotating;
 use annotator::annotate::Annotation;
 
 impl Shim {
@@ -25,20 +25,15 @@ impl Shim {
         );
     }
 
-    /// Before the application's program builds with `options` (for `devices`, or all of
-    /// its devices when `None`): starts annotating its source on a thread of its own, so
-    /// that the annotation (hundreds of milliseconds on a first run: libclang, clang to
-    /// PTX, the analysis) overlaps the runtime's compile of the application's program.
-    /// Where a previous run kept the twin's binaries, the thread builds the twin from them
-    /// too (milliseconds: the runtime loads and hashes them). A twin built from source is
-    /// built after the application's compile, as before: the runtime's compiler chatter
-    /// on stderr could not be told apart otherwise.
-    pub fn program_building(
-        &'static self,
-        program: Program,
-        devices: Option<Vec<Device>>,
-        options: &str,
-    ) {
+    /// Before the application's program builds with `options`: starts annotating its
+    /// source on a thread of its own, so that the annotation (hundreds of milliseconds on
+    /// a first run: libclang, clang to PTX, the analysis) overlaps the runtime's compile of
+    /// the application's program. The twin is built after that compile, as before: the
+    /// runtime's compiler chatter on stderr could not be told apart otherwise. From kept
+    /// binaries, building it beside gained nothing either: PoCL holds one lock over its
+    /// LLVM work, and loading the twin's binaries waited for the application's compile
+    /// (docs/performance.md, session 17).
+    pub fn program_building(&'static self, program: Program, options: &str) {
         let source = match lock(&self.state).programs.get(&program) {
             Some(ProgramState {
                 origin: ProgramOrigin::Source(source),
@@ -49,31 +44,14 @@ impl Shim {
         let build = options.to_string();
         let spawned = std::thread::Builder::new()
             .name("srcsim-annotate".to_string())
-            .spawn(move || {
-                let annotation = self.annotation(&source, &build);
-                let twin = annotation.as_ref().ok().and_then(|a| {
-                    let context = program.context().ok()?;
-                    let devices = build_devices(program, devices)?;
-                    let started = Instant::now();
-                    let twin = self.twin_from_kept(context, &a.source, &devices, &build)?;
-                    self.log(
-                        Level::Info,
-                        &format!(
-                            "annotated program built in {:.1} ms, beside the application's build",
-                            started.elapsed().as_secs_f64() * 1e3
-                        ),
-                    );
-                    Some((devices, twin))
-                });
-                Prepared { annotation, twin }
-            });
+            .spawn(move || self.annotation(&source, &build));
         let Ok(handle) = spawned else { return };
         let earlier = lock(&self.state)
             .programs
             .get_mut(&program)
             .and_then(|p| p.annotating.replace((options.to_string(), handle)));
         if let Some((_, earlier)) = earlier {
-            discard(earlier);
+            let _ = earlier.join();
         }
     }
 
@@ -85,7 +63,9 @@ impl Shim {
             .values_mut()
             .filter_map(|p| p.annotating.take().map(|(_, h)| h))
             .collect();
-        pending.into_iter().for_each(discard);
+        for h in pending {
+            let _ = h.join();
+        }
     }
 
     /// After the application's program built (for `devices`, or all of its devices when
@@ -103,30 +83,19 @@ impl Shim {
             .programs
             .get_mut(&program)
             .and_then(|p| p.annotating.take());
-        let prepared = match started {
-            Some((with, handle)) if with == options => handle.join().unwrap_or_else(|_| Prepared {
-                annotation: Err("the annotation panicked".to_string()),
-                twin: None,
-            }),
+        let annotation = match started {
+            Some((with, handle)) if with == options => handle
+                .join()
+                .unwrap_or_else(|_| Err("the annotation panicked".to_string())),
             other => {
                 if let Some((_, handle)) = other {
-                    discard(handle);
+                    let _ = handle.join();
                 }
-                Prepared {
-                    annotation: self.annotation(&source, options),
-                    twin: None,
-                }
+                self.annotation(&source, options)
             }
         };
-        let shadow = match prepared.annotation {
-            Ok(a) => self.build_shadow(program, devices, &source, options, a, prepared.twin),
-            Err(e) => {
-                if let Some((_, twin)) = prepared.twin {
-                    twin.release();
-                }
-                Err(e)
-            }
-        };
+        let shadow =
+            annotation.and_then(|a| self.build_shadow(program, devices, &source, options, a));
         match &shadow {
             // One line on stderr; the whole reason (a build log, compiler diagnostics)
             // goes into the report with every launch, and into the log at `info`.
@@ -199,9 +168,6 @@ impl Shim {
         Ok(annotation)
     }
 
-    /// The twin of `program` from its `annotation`: `built` where the annotation's thread
-    /// built it for the same devices (`devices`, or all of the program's when `None`),
-    /// else built here.
     fn build_shadow(
         &self,
         program: Program,
@@ -209,51 +175,36 @@ impl Shim {
         source: &str,
         options: &str,
         annotation: Annotation,
-        built: Option<(Vec<Device>, Program)>,
     ) -> Result<ShadowProgram, String> {
         let context = program
             .context()
-            .map_err(|e| format!("program context: {e}"));
-        let devices = build_devices(program, devices).ok_or("the program's devices unknown");
-        let (context, devices) = match (context, devices) {
-            (Ok(c), Ok(d)) => (c, d),
-            (c, d) => {
-                if let Some((_, twin)) = built {
-                    twin.release();
-                }
-                return Err(c.err().unwrap_or_else(|| d.unwrap_err().to_string()));
-            }
+            .map_err(|e| format!("program context: {e}"))?;
+        let devices = match devices {
+            Some(d) => d,
+            None => program
+                .devices()
+                .map_err(|e| format!("program devices: {e}"))?,
         };
-        let shadow = match built {
-            Some((for_devices, twin)) if for_devices == devices => twin,
-            other => {
-                if let Some((_, twin)) = other {
-                    twin.release();
-                }
-                let building = Instant::now();
-                // The runtime's compiler prints its summary on stderr; that is not the
-                // application's to see.
-                let (shadow, chatter) = crate::quiet::without_compiler_chatter(|| {
-                    self.build_annotated(context, &annotation.source, &devices, options)
-                });
-                for line in chatter {
-                    self.log(
-                        Level::Debug,
-                        &format!("building the annotated program: {line}"),
-                    );
-                }
-                let shadow =
-                    shadow.map_err(|e| format!("the annotated program did not build: {e}"))?;
-                self.log(
-                    Level::Info,
-                    &format!(
-                        "annotated program built in {:.1} ms",
-                        building.elapsed().as_secs_f64() * 1e3
-                    ),
-                );
-                shadow
-            }
-        };
+        let building = Instant::now();
+        // The runtime's compiler prints its summary on stderr; that is not the
+        // application's to see.
+        let (shadow, chatter) = crate::quiet::without_compiler_chatter(|| {
+            self.build_annotated(context, &annotation.source, &devices, options)
+        });
+        for line in chatter {
+            self.log(
+                Level::Debug,
+                &format!("building the annotated program: {line}"),
+            );
+        }
+        let shadow = shadow.map_err(|e| format!("the annotated program did not build: {e}"))?;
+        self.log(
+            Level::Info,
+            &format!(
+                "annotated program built in {:.1} ms",
+                building.elapsed().as_secs_f64() * 1e3
+            ),
+        );
         let warps = annotation
             .sidecar
             .kernels
@@ -292,11 +243,24 @@ impl Shim {
         devices: &[Device],
         options: &str,
     ) -> Result<Program, String> {
-        if let Some(p) = self.twin_from_kept(context, source, devices, options) {
-            return Ok(p);
-        }
         let identities = identities(devices);
         let keys = binary_keys(source, options, &identities);
+        let stored: Option<Vec<Vec<u8>>> = keys.iter().map(|k| self.cache.binary(k)).collect();
+        if let Some(binaries) = stored {
+            match context.build_program_from_binaries(devices, &binaries, options) {
+                Ok(p) => {
+                    self.log(
+                        Level::Debug,
+                        "annotated program built from the binaries a previous run kept",
+                    );
+                    return Ok(p);
+                }
+                Err(e) => self.log(
+                    Level::Debug,
+                    &format!("the kept binaries of an annotated program did not build ({e}); building from source"),
+                ),
+            }
+        }
         let program = context.build_program(source, devices, options)?;
         if keeper::available() {
             self.log(
@@ -321,39 +285,6 @@ impl Shim {
             Err(e) => self.log(Level::Debug, &format!("reading program binaries: {e}")),
         }
         Ok(program)
-    }
-
-    /// The annotated program `source` built for `devices` from the binaries a previous run
-    /// kept, if it kept them (and they build).
-    fn twin_from_kept(
-        &self,
-        context: Context,
-        source: &str,
-        devices: &[Device],
-        options: &str,
-    ) -> Option<Program> {
-        let identities = identities(devices);
-        let keys = binary_keys(source, options, &identities);
-        let binaries: Vec<Vec<u8>> = keys
-            .iter()
-            .map(|k| self.cache.binary(k))
-            .collect::<Option<_>>()?;
-        match context.build_program_from_binaries(devices, &binaries, options) {
-            Ok(p) => {
-                self.log(
-                    Level::Debug,
-                    "annotated program built from the binaries a previous run kept",
-                );
-                Some(p)
-            }
-            Err(e) => {
-                self.log(
-                    Level::Debug,
-                    &format!("the kept binaries of an annotated program did not build ({e}); building from source"),
-                );
-                None
-            }
-        }
     }
 
     /// Whether the binaries of the copies' program `w`, for every one of its devices, are
@@ -394,7 +325,7 @@ impl Shim {
         }
         let mut gone = lock(&self.state).programs.remove(&program);
         if let Some((_, handle)) = gone.as_mut().and_then(|p| p.annotating.take()) {
-            discard(handle);
+            let _ = handle.join();
         }
         if let Some(ProgramState {
             shadow: Some(Ok(shadow)),
@@ -586,16 +517,4 @@ impl Shim {
 
 fn identities(devices: &[Device]) -> Vec<String> {
     devices.iter().map(|d| d.identity()).collect()
-}
-
-/// The devices a build of `program` is for: those it names, else all of the program's.
-fn build_devices(program: Program, named: Option<Vec<Device>>) -> Option<Vec<Device>> {
-    named.or_else(|| program.devices().ok())
-}
-
-/// Waits for an annotation's thread and gives up what it prepared.
-fn discard(handle: Annotating) {
-    if let Ok(prepared) = handle.join() {
-        prepared.discard();
-    }
 }
