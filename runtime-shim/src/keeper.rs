@@ -73,6 +73,11 @@ impl KeepJob {
     }
 }
 
+/// The identities ([`Device::identity`]) of `devices`, which name them in binaries' keys.
+pub(crate) fn identities(devices: &[Device]) -> Vec<String> {
+    devices.iter().map(|d| d.identity()).collect()
+}
+
 /// The cache keys of a program's binaries, one per device (of `identities`).
 pub(crate) fn binary_keys<'a>(
     source: &'a str,

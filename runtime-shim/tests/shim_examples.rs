@@ -837,12 +837,8 @@ fn a_rust_host_that_dlopens_the_loader_is_reached_as_a_layer() {
 /// after.
 #[test]
 fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
-    let cache = std::env::temp_dir().join(format!("srcsim-binary-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let env = [
-        ("SRCSIM_CACHE_DIR", cache.to_str().unwrap()),
-        ("SRCSIM_LOG", "debug"),
-    ];
+    let cache = OwnCache::new("binary-cache");
+    let env = cache.env();
     let kept = "built from the binaries a previous run kept";
     let put_off = "records stay per work-item on this first run";
     let (cold, first) = simulated("dp_saxpy", &[], &env);
@@ -889,7 +885,6 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
     keepers_done(&cache);
     let binaries = std::fs::read_dir(cache.join("binaries")).unwrap().count();
     assert_eq!(binaries, 3);
-    let _ = std::fs::remove_dir_all(&cache);
 }
 
 /// `kmeans` launches its kernel five times in a row: on a first run (no copies built or
@@ -898,12 +893,8 @@ fn a_warm_run_builds_the_annotated_program_from_kept_binaries() {
 /// from the third launch on, built from the kept binaries; the estimates are the same.
 #[test]
 fn a_first_run_puts_off_the_copies_of_a_few_launches_for_the_next() {
-    let cache = std::env::temp_dir().join(format!("srcsim-put-off-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let env = [
-        ("SRCSIM_CACHE_DIR", cache.to_str().unwrap()),
-        ("SRCSIM_LOG", "debug"),
-    ];
+    let cache = OwnCache::new("put-off");
+    let env = cache.env();
     let built = "copies that reduce records to warps built";
     let (first, first_report) = simulated("kmeans", &[], &env);
     let log = String::from_utf8_lossy(&first.stderr);
@@ -921,7 +912,39 @@ fn a_first_run_puts_off_the_copies_of_a_few_launches_for_the_next() {
     assert_eq!(second.stdout, first.stdout);
     assert_all_simulated("kmeans", &second_report, 5);
     assert_eq!(second_report.launches, first_report.launches);
-    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// An annotation cache of a test's own, empty at first and removed with it, and the
+/// environment that runs a host with it and the debug log.
+struct OwnCache(PathBuf);
+
+impl OwnCache {
+    fn new(name: &str) -> OwnCache {
+        let dir = std::env::temp_dir().join(format!("srcsim-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        OwnCache(dir)
+    }
+
+    fn env(&self) -> [(&'static str, &str); 2] {
+        [
+            ("SRCSIM_CACHE_DIR", self.0.to_str().unwrap()),
+            ("SRCSIM_LOG", "debug"),
+        ]
+    }
+}
+
+impl std::ops::Deref for OwnCache {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for OwnCache {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Waits until the keepers of program binaries started with `cache` have finished

@@ -134,8 +134,12 @@ impl Shim {
         };
         for copies in now {
             // A keeper builds them and keeps their binaries, after this run if need be.
-            let identities = copies.devices.iter().map(|d| d.identity()).collect();
-            let job = KeepJob::new(&copies.source, &copies.options, identities, &self.cache);
+            let job = KeepJob::new(
+                &copies.source,
+                &copies.options,
+                keeper::identities(&copies.devices),
+                &self.cache,
+            );
             if keeper::spawn(&job) {
                 continue;
             }

@@ -3,7 +3,7 @@
 //! what the application sets on a kernel is repeated on its shadow.
 
 use super::*;
-use crate::keeper::{self, binary_keys, KeepJob};
+use crate::keeper::{self, binary_keys, identities, KeepJob};
 use crate::shadow::Annotating;
 use annotator::annotate::Annotation;
 
@@ -513,8 +513,4 @@ impl Shim {
             kernels.into_iter().for_each(Kernel::release);
         }
     }
-}
-
-fn identities(devices: &[Device]) -> Vec<String> {
-    devices.iter().map(|d| d.identity()).collect()
 }
