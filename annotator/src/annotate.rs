@@ -21,7 +21,7 @@ use crate::sidecar::{
     RecordLayout, RefusedKernel, SampleLayout, Sidecar, SIDECAR_SCHEMA,
 };
 use crate::source::cfg::{build, Insertion, SourceCfg, Unsupported};
-use crate::source::{parse, SourceError, SourceFile};
+use crate::source::{parse, ParamKind, SourceError, SourceFile};
 use crate::unroll::unrolled_loops;
 
 /// Why a file could not be annotated.
@@ -445,13 +445,21 @@ fn annotate_compiled(
         if how.profile {
             attribute(&mut paths, k, &function_lines(&module, f, arch, &program));
         }
+        let params = source
+            .function(&k.name)
+            .map(|s| s.params.clone())
+            .unwrap_or_default();
+        let group_free = source.function(&k.name).is_some()
+            && k.shared_memory_bytes == 0
+            && !params.contains(&ParamKind::Local)
+            && !graph
+                .reach(&k.name)
+                .iter()
+                .any(|g| source.tells_groups_apart(g));
         kernels.push(AnnotatedKernel {
             name: k.name.clone(),
             records_arg: f.params.len(),
-            params: source
-                .function(&k.name)
-                .map(|s| s.params.clone())
-                .unwrap_or_default(),
+            params,
             block_map,
             paths,
             unrolled,
@@ -461,6 +469,7 @@ fn annotate_compiled(
             path_inputs: inputs.remove(&k.name).flatten(),
             values_in_record: false,
             host_paths: None,
+            group_free,
         });
     }
     // Code generation may refuse more kernels (a return inside a macro, a function both
@@ -667,6 +676,7 @@ fn generate(
             path_inputs: None,
             values_in_record: false,
             host_paths: None,
+            group_free: false,
         });
     }
     let kernel_functions: Vec<&crate::ptx::Function> = kernels

@@ -59,7 +59,9 @@ use crate::sidecar::Sidecar;
 /// 37: the reducer of paths finds a warp's lanes all alike sixteen lanes a load.
 /// 38: the reducer of counters leaves its loop over the lanes unvectorised.
 /// 39: a kernel with a barrier keeps its record's values in its record, not private.
-pub const ANNOTATION_REVISION: &str = "40";
+/// 40: paths evaluated on the host (`host_paths`).
+/// 41: whether a kernel's work-items can tell work-groups apart (`group_free`).
+pub const ANNOTATION_REVISION: &str = "41";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -67,6 +67,15 @@ pub struct AnnotatedKernel {
     /// running the copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_paths: Option<crate::host_paths::HostPaths>,
+    /// Whether its work-items cannot tell work-groups apart: neither it nor a function it
+    /// calls asks for its local or group ids or sizes, waits at a barrier, calls a
+    /// work-group or sub-group function, an atomic or `printf`, or has `__local` memory,
+    /// and the file asks for no work-group size. Its annotated kernel then writes the
+    /// same records (and computes the same results, for a program free of data races) in
+    /// work-groups of any size that divides the launch, so the shim may run it in
+    /// work-groups whose compiled code PoCL already has.
+    #[serde(default)]
+    pub group_free: bool,
 }
 
 impl AnnotatedKernel {

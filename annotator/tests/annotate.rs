@@ -251,6 +251,79 @@ fn copies_keep_paths_only_where_no_transition_repeats() {
     );
 }
 
+/// A kernel is group-free only where nothing its work-items do depends on the
+/// work-groups: each kernel below adds one way of telling them apart to one that has
+/// none, in the kernel itself or in a helper it calls.
+#[test]
+fn group_free_kernels_ask_nothing_of_their_work_groups() {
+    let helper = "float scaled(float v) { return 2.0f * v; }\n";
+    let free = "__kernel void k(__global float *x, const float d, const int n)\n{\n    \
+                size_t i = get_global_id(0) + get_global_offset(0) * get_global_size(0);\n    \
+                for (int j = 0; j < n; ++j)\n        x[i] = scaled(x[i]) / d;\n}\n";
+    let cases: [(&str, String, String); 8] = [
+        ("free", helper.to_string(), free.to_string()),
+        (
+            "local_id",
+            helper.to_string(),
+            free.replace("x[i]) / d", "x[i]) / d + get_local_id(0)"),
+        ),
+        (
+            "group_in_helper",
+            "float scaled(float v) { return v * get_group_id(0); }\n".to_string(),
+            free.to_string(),
+        ),
+        (
+            "barrier",
+            helper.to_string(),
+            free.replace(
+                "x[i] = scaled",
+                "{ barrier(CLK_GLOBAL_MEM_FENCE); x[i] = scaled",
+            )
+            .replace("/ d;", "/ d; }"),
+        ),
+        (
+            "atomic",
+            helper.to_string(),
+            free.replace("const int n)", "const int n, __global int *c)")
+                .replace("x[i]) / d;", "x[i]) / d + atomic_inc(c);"),
+        ),
+        (
+            "local_array",
+            helper.to_string(),
+            free.replace(
+                "{\n    size_t",
+                "{\n    __local float t[64];\n    t[0] = d;\n    size_t",
+            )
+            .replace("/ d;", "/ t[0];"),
+        ),
+        (
+            "local_param",
+            helper.to_string(),
+            free.replace("const int n)", "const int n, __local float *t)"),
+        ),
+        (
+            "required_size",
+            helper.to_string(),
+            free.replace(
+                "__kernel void",
+                "__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void",
+            ),
+        ),
+    ];
+    for (name, helper, kernel) in cases {
+        let a = annotate(&temp(
+            &format!("groups_{name}.cl"),
+            &format!("{helper}{kernel}"),
+        ))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            a.sidecar.kernels[0].group_free,
+            name == "free",
+            "{name}:\n{helper}{kernel}"
+        );
+    }
+}
+
 #[test]
 fn goto_is_an_error_naming_its_line() {
     let p = temp(

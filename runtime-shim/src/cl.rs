@@ -9,6 +9,7 @@ use std::ptr;
 use std::sync::OnceLock;
 
 use crate::ffi::*;
+pub use crate::ndrange::NdRange;
 
 /// The OpenCL error code of a failed call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,6 +289,20 @@ impl Device {
             ptr::null_mut()
         )))?;
         Ok(bytes)
+    }
+
+    /// `CL_DEVICE_MAX_WORK_ITEM_SIZES` of the real device (its first three).
+    pub fn max_work_item_sizes(self) -> Result<[usize; 3], ClError> {
+        let v: Vec<usize> = info_vec(|n, v, r| {
+            real!(clGetDeviceInfo(
+                self.0,
+                CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                n,
+                v,
+                r
+            ))
+        })?;
+        Ok([0, 1, 2].map(|d| v.get(d).copied().unwrap_or(1)))
     }
 
     /// The devices of `platform` of `kind`.
@@ -599,6 +614,22 @@ impl Kernel {
         v.first().copied().unwrap_or(0)
     }
 
+    /// `CL_KERNEL_WORK_GROUP_SIZE` on `device` as the real runtime answers it: the
+    /// largest work-group it runs the kernel in.
+    pub fn work_group_size(self, device: Device) -> Result<usize, ClError> {
+        let v: Vec<usize> = info_vec(|n, v, r| {
+            real!(clGetKernelWorkGroupInfo(
+                self.0,
+                device.0,
+                CL_KERNEL_WORK_GROUP_SIZE,
+                n,
+                v,
+                r
+            ))
+        })?;
+        v.first().copied().ok_or(ClError(CL_INVALID_VALUE))
+    }
+
     /// Sets argument `index` to the buffer `mem`.
     pub fn set_buffer_arg(self, index: cl_uint, mem: Mem) -> Result<(), ClError> {
         check(real!(clSetKernelArg(
@@ -704,52 +735,6 @@ impl Event {
     /// Drops a reference.
     pub fn release(self) {
         real!(clReleaseEvent(self.0));
-    }
-}
-
-/// An NDRange as `clEnqueueNDRangeKernel` takes it, 1 to 3 dimensions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NdRange {
-    /// 1, 2 or 3.
-    pub work_dim: cl_uint,
-    /// Global offset (zeros when the application passed none).
-    pub offset: [usize; 3],
-    /// Global size (ones beyond `work_dim`).
-    pub global: [usize; 3],
-    /// Local size, if the application gave one (ones beyond `work_dim`).
-    pub local: Option<[usize; 3]>,
-}
-
-impl NdRange {
-    /// Reads an NDRange as the application passed it; `None` where it is malformed (then the
-    /// real runtime gives the application its error).
-    pub fn from_raw(
-        work_dim: cl_uint,
-        offset: *const usize,
-        global: *const usize,
-        local: *const usize,
-    ) -> Option<NdRange> {
-        if !(1..=3).contains(&work_dim) || global.is_null() {
-            return None;
-        }
-        let read = |p: *const usize, default: usize| {
-            let mut v = [default; 3];
-            if !p.is_null() {
-                // SAFETY: the caller passed `work_dim` sizes at `p` (checked non-null, 1..=3).
-                v[..work_dim as usize]
-                    .copy_from_slice(unsafe { std::slice::from_raw_parts(p, work_dim as usize) });
-            }
-            v[work_dim as usize..].fill(default);
-            v
-        };
-        let range = NdRange {
-            work_dim,
-            offset: read(offset, 0),
-            global: read(global, 1),
-            local: (!local.is_null()).then(|| read(local, 1)),
-        };
-        (!range.global.contains(&0) && !range.local.is_some_and(|l| l.contains(&0)))
-            .then_some(range)
     }
 }
 

@@ -19,6 +19,7 @@ mod interpose;
 pub mod keeper;
 mod layer;
 mod modelling;
+mod ndrange;
 pub mod plot;
 mod quiet;
 pub mod report;

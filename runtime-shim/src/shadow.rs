@@ -124,6 +124,10 @@ pub(crate) struct Shadow {
     /// Where the host evaluates its paths, the kernel's skeleton
     /// (`annotator::sidecar::AnnotatedKernel::host_paths`).
     pub(crate) host_paths: Option<Arc<HostPaths>>,
+    /// Whether its work-items cannot tell work-groups apart
+    /// (`annotator::sidecar::AnnotatedKernel::group_free`): the annotated kernel may run
+    /// in work-groups other than the application's ([`crate::shim::groups`]).
+    pub(crate) group_free: bool,
     /// Serialises binding the records buffer and enqueueing.
     pub(crate) args: Mutex<ShadowArgs>,
 }
@@ -147,6 +151,9 @@ pub(crate) struct ShadowArgs {
     pub(crate) reduction: Option<(usize, u32)>,
     /// The work-group size of the kernel's last launches, and how many in a row had it.
     pub(crate) repeated: ([usize; 3], u32),
+    /// The work-group sizes the annotated kernel has run in, each a compile of its own
+    /// on PoCL ([`crate::shim::groups`]).
+    pub(crate) ran_in: Vec<[usize; 3]>,
     /// The local memory of the device it last launched on, in bytes (asked once).
     pub(crate) device_local: Option<(Device, u64)>,
     /// The settings whose mirroring failed, with the reason: while any is left, the

@@ -736,6 +736,56 @@ fn loop_with_known_trip_count() {
     }
 }
 
+/// The premise of running a group-free kernel's twin in other work-groups than the
+/// application's (the shim's `groups`): its annotated kernel writes the same records and
+/// computes the same outputs in one work-group of 96, three of 32 and twelve of 8 (a loop
+/// whose trip count the global id, the data and an argument decide); a kernel
+/// that branches on its local id is not group-free, and its records do change.
+#[test]
+fn a_group_free_kernel_writes_the_same_records_in_any_work_groups() {
+    let n = 96;
+    let data: Vec<f32> = (0..n).map(|i| 1000.0 + (i % 7) as f32).collect();
+    let src = "__kernel void k(__global float *x, const float d, const int iterations)\n{\n    \
+               size_t i = get_global_id(0);\n    float v = x[i];\n    \
+               int trips = i % 3 == 0 && v > 1002.0f ? 2 * iterations : iterations;\n    \
+               for (int j = 0; j < trips; j++)\n        v = v / d;\n    x[i] = v;\n}\n";
+    let by_local = |src: &str, name: &str| {
+        let (a, _, _) = annotate_source(name, src);
+        let runs: Vec<(Vec<Vec<u8>>, Vec<u64>)> = [96, 32, 8]
+            .into_iter()
+            .map(|local| {
+                let range = NdRange::d1(n).with_local([local, 1, 1]);
+                let mut args = vec![
+                    KernelArg::from_slice(&data),
+                    KernelArg::scalar(1.0001f32),
+                    KernelArg::scalar(5i32),
+                ];
+                args.extend(record_args(&a.sidecar, "k", &range, Grain::WorkItem).args);
+                let mut out = run_kernel(&a.source, "", "k", &args, &range)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"))
+                    .buffers;
+                let records = kernel_runner::from_bytes::<u64>(&out.pop().unwrap()).unwrap();
+                (out, records)
+            })
+            .collect();
+        (a.sidecar.kernels[0].group_free, runs)
+    };
+    let (free, runs) = by_local(src, "group_free.cl");
+    assert!(free);
+    assert!(runs[0].1.iter().any(|&v| v > 0));
+    for run in &runs[1..] {
+        assert_eq!(run.0, runs[0].0, "outputs");
+        assert_eq!(run.1, runs[0].1, "records");
+    }
+    let local = src.replace("i % 3 == 0", "get_local_id(0) % 3 == 0");
+    let (free, runs) = by_local(&local, "group_aware.cl");
+    assert!(!free);
+    assert_ne!(
+        runs[2].1, runs[0].1,
+        "records of work-groups of 8 and of 96"
+    );
+}
+
 #[test]
 fn every_other_example_computes_the_same_when_annotated() {
     // Tiled matrix multiply: 2D, local memory, barriers.

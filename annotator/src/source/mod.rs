@@ -259,6 +259,30 @@ impl AstNode {
         is(self) || self.children.iter().any(|c| c.any(is))
     }
 
+    /// Whether it calls a builtin through which a work-item learns of its work-group or
+    /// meets other work-items: the local and group ids and sizes, barriers, the
+    /// work-group and sub-group functions, asynchronous copies, atomics (which order
+    /// work-items' results) and `printf` (which orders their output).
+    pub fn tells_groups_apart(&self) -> bool {
+        const PREFIXES: [&str; 11] = [
+            "get_local_",
+            "get_group_id",
+            "get_num_groups",
+            "get_enqueued_",
+            "get_sub_group",
+            "get_num_sub_groups",
+            "get_max_sub_group",
+            "work_group_",
+            "sub_group_",
+            "async_work_group",
+            "atom",
+        ];
+        self.kind == NodeKind::Call
+            && (self.is_barrier()
+                || matches!(self.spelling.as_str(), "wait_group_events" | "printf")
+                || PREFIXES.iter().any(|p| self.spelling.starts_with(p)))
+    }
+
     /// Whether it calls a work-group barrier.
     pub fn is_barrier(&self) -> bool {
         self.kind == NodeKind::Call
@@ -351,6 +375,26 @@ impl SourceFile {
     pub fn has_barrier(&self, function: &str) -> bool {
         self.function(function)
             .is_some_and(|f| f.body.any(&AstNode::is_barrier))
+    }
+
+    /// Whether `function`'s work-items may behave differently in work-groups of another
+    /// size: its body calls a builtin that [`AstNode::tells_groups_apart`] or declares a
+    /// `__local` variable, or the file asks for a work-group or sub-group size
+    /// (`reqd_work_group_size`, `intel_reqd_sub_group_size`). (A `__local` parameter, or
+    /// `__local` memory behind a macro, is the caller's to tell: the kernel's parameters
+    /// and the compiled code's shared memory.)
+    pub fn tells_groups_apart(&self, function: &str) -> bool {
+        let declares_local = |n: &AstNode| {
+            n.kind == NodeKind::Decl
+                && self
+                    .text_of(&n.extent)
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|word| word == "__local" || word == "local")
+        };
+        self.text.contains("reqd_")
+            || self
+                .function(function)
+                .is_some_and(|f| f.body.any(&|n| n.tells_groups_apart() || declares_local(n)))
     }
 
     /// The first barrier inside a branch (an `if`, `switch` or `?:` encloses it within its

@@ -18,6 +18,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 mod copies;
+pub(crate) mod groups;
 mod twins;
 
 use copies::reduction_args;
@@ -363,8 +364,19 @@ impl Shim {
             self.abandon(slot);
             return LaunchOutcome::Fallback(format!("binding the warps' arguments: {e}"));
         }
-        let event = match queue.enqueue_kernel(twin, range, wait) {
-            Ok(ev) => ev,
+        let regroup = grain == Grain::WorkItem && shadow.group_free;
+        let run = if regroup {
+            self.regrouped(&name, &args.ran_in, range, kernel, device)
+        } else {
+            *range
+        };
+        let event = match queue.enqueue_kernel(twin, &run, wait) {
+            Ok(ev) => {
+                if regroup {
+                    groups::remember(&mut args.ran_in, &run);
+                }
+                ev
+            }
             Err(e) => {
                 self.abandon(slot);
                 return LaunchOutcome::Fallback(format!(

@@ -431,6 +431,7 @@ impl Shim {
             }),
             path_inputs: annotated.path_inputs.clone(),
             values_in_record: annotated.values_in_record,
+            group_free: annotated.group_free,
             host_paths: annotated.host_paths.clone().map(Arc::new),
             args: Mutex::new(ShadowArgs::default()),
         })
