@@ -146,6 +146,10 @@ static inline ub_cl ub_open(const char *name, const char *kernel_file, const cha
     cl.device = pick_device(CL_DEVICE_TYPE_GPU, &platform);
     if (!cl.device)
         cl.device = require_device(CL_DEVICE_TYPE_ALL, &platform);
+    /* Which device the times are of (scripts/calibrate --measure records it). */
+    char device_name[256] = "?";
+    clGetDeviceInfo(cl.device, CL_DEVICE_NAME, sizeof device_name, device_name, NULL);
+    fprintf(stderr, "%s: device %s\n", name, device_name);
     cl_int err;
     cl.ctx = clCreateContext(NULL, 1, &cl.device, NULL, NULL, &err);
     CHECK(err);
