@@ -260,7 +260,9 @@ fn group_free_kernels_ask_nothing_of_their_work_groups() {
     let free = "__kernel void k(__global float *x, const float d, const int n)\n{\n    \
                 size_t i = get_global_id(0) + get_global_offset(0) * get_global_size(0);\n    \
                 for (int j = 0; j < n; ++j)\n        x[i] = scaled(x[i]) / d;\n}\n";
-    let cases: [(&str, String, String); 8] = [
+    // A helper whose body is in an included file, where the annotator does not look.
+    temp("groups_lid.h", "int lid(void) { return get_local_id(0); }\n");
+    let cases: [(&str, String, String); 9] = [
         ("free", helper.to_string(), free.to_string()),
         (
             "local_id",
@@ -295,6 +297,11 @@ fn group_free_kernels_ask_nothing_of_their_work_groups() {
                 "{\n    __local float t[64];\n    t[0] = d;\n    size_t",
             )
             .replace("/ d;", "/ t[0];"),
+        ),
+        (
+            "included_helper",
+            format!("#include \"groups_lid.h\"\n{helper}"),
+            free.replace("x[i]) / d;", "x[i]) / d + lid();"),
         ),
         (
             "local_param",

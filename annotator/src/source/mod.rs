@@ -378,12 +378,19 @@ impl SourceFile {
     }
 
     /// Whether `function`'s work-items may behave differently in work-groups of another
-    /// size: its body calls a builtin that [`AstNode::tells_groups_apart`] or declares a
-    /// `__local` variable, or the file asks for a work-group or sub-group size
+    /// size: its body calls a builtin that [`AstNode::tells_groups_apart`] or a function
+    /// whose body is not in this file, or declares a `__local` variable, or the file asks
+    /// for a work-group or sub-group size
     /// (`reqd_work_group_size`, `intel_reqd_sub_group_size`). (A `__local` parameter, or
     /// `__local` memory behind a macro, is the caller's to tell: the kernel's parameters
     /// and the compiled code's shared memory.)
     pub fn tells_groups_apart(&self, function: &str) -> bool {
+        // A function defined in an included file: its body is not here to look at.
+        let unseen_callee = |n: &AstNode| {
+            n.kind == NodeKind::Call
+                && n.role != Some(Role::Builtin)
+                && self.function(&n.spelling).is_none()
+        };
         let declares_local = |n: &AstNode| {
             n.kind == NodeKind::Decl
                 && self
@@ -392,9 +399,10 @@ impl SourceFile {
                     .any(|word| word == "__local" || word == "local")
         };
         self.text.contains("reqd_")
-            || self
-                .function(function)
-                .is_some_and(|f| f.body.any(&|n| n.tells_groups_apart() || declares_local(n)))
+            || self.function(function).is_some_and(|f| {
+                f.body
+                    .any(&|n| n.tells_groups_apart() || declares_local(n) || unseen_callee(n))
+            })
     }
 
     /// The first barrier inside a branch (an `if`, `switch` or `?:` encloses it within its
