@@ -61,7 +61,8 @@ use crate::sidecar::Sidecar;
 /// 39: a kernel with a barrier keeps its record's values in its record, not private.
 /// 40: paths evaluated on the host (`host_paths`).
 /// 41: whether a kernel's work-items can tell work-groups apart (`group_free`).
-pub const ANNOTATION_REVISION: &str = "41";
+/// 42: a sampled shared access's extra bank passes charge no L2 or DRAM bytes.
+pub const ANNOTATION_REVISION: &str = "42";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -225,8 +225,11 @@ fn charged(
             }
             ResourceUsage::of(arch, &[i]).0
         };
-        let base = usage(1, 1);
-        for (r, (t, s)) in usage(2, 1).iter().zip(usage(1, 2)).enumerate() {
+        // A shared access moves no sector of the memory side: priced with one, each extra
+        // bank pass would be charged L2 and DRAM bytes (`timing::memory_bytes`).
+        let one = u32::from(!shared);
+        let base = usage(1, one);
+        for (r, (t, s)) in usage(2, one).iter().zip(usage(1, 2)).enumerate() {
             per_transaction[r] += t - base[r];
             if !shared {
                 per_sector[r] += s - base[r];

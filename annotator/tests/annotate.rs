@@ -261,7 +261,10 @@ fn group_free_kernels_ask_nothing_of_their_work_groups() {
                 size_t i = get_global_id(0) + get_global_offset(0) * get_global_size(0);\n    \
                 for (int j = 0; j < n; ++j)\n        x[i] = scaled(x[i]) / d;\n}\n";
     // A helper whose body is in an included file, where the annotator does not look.
-    temp("groups_lid.h", "int lid(void) { return get_local_id(0); }\n");
+    temp(
+        "groups_lid.h",
+        "int lid(void) { return get_local_id(0); }\n",
+    );
     let cases: [(&str, String, String); 9] = [
         ("free", helper.to_string(), free.to_string()),
         (
@@ -329,6 +332,56 @@ fn group_free_kernels_ask_nothing_of_their_work_groups() {
             "{name}:\n{helper}{kernel}"
         );
     }
+}
+
+/// A sampled access's price per extra request: a bank pass of a shared access holds the
+/// shared-memory pipe again but moves nothing of the memory side (no L2 or DRAM bytes),
+/// where a global gather's extra request moves a line through both.
+#[test]
+fn a_sampled_shared_access_charges_no_memory_side_per_bank_pass() {
+    let a = annotate(&temp(
+        "sampled_shared.cl",
+        "__kernel void k(__global const int *idx, __global float *x)\n{\n    \
+         __local float t[256];\n    int l = get_local_id(0);\n    t[l] = x[get_global_id(0)];\n    \
+         barrier(CLK_LOCAL_MEM_FENCE);\n    int j = idx[get_global_id(0)];\n    \
+         x[get_global_id(0)] = t[j & 255] + x[j];\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let arch = Architecture::default_arch();
+    let resources = arch.resources();
+    let at = |name: &str| resources.iter().position(|r| r == name).unwrap();
+    let shared = samples
+        .iter()
+        .find(|(_, s)| s.shared)
+        .expect("t[j & 255] sampled")
+        .1
+        .clone();
+    let global = samples
+        .iter()
+        .find(|(_, s)| !s.shared)
+        .expect("x[j] sampled")
+        .1
+        .clone();
+    for memory_side in ["L2", "DRAM"] {
+        assert_eq!(
+            shared.usage_per_transaction[at(memory_side)],
+            0.0,
+            "{shared:?}"
+        );
+        assert!(
+            global.usage_per_transaction[at(memory_side)] > 0.0,
+            "{global:?}"
+        );
+    }
+    assert!(
+        shared.usage_per_transaction.iter().any(|u| *u > 0.0),
+        "{shared:?}"
+    );
+    assert!(
+        shared.usage_per_sector.iter().all(|u| *u == 0.0),
+        "{shared:?}"
+    );
 }
 
 #[test]
