@@ -20,8 +20,8 @@ use crate::config::Level;
 use super::Shim;
 
 /// The most work-items of the smaller work-groups a twin runs in instead of the
-/// application's: two warps of 32 on the architectures srcsim models, and PoCL's CPU
-/// device vectorises a work-group of 64 as fully as a larger one.
+/// application's: two warps of 32 on the architectures srcsim models, small enough to
+/// divide the sizes programs commonly sweep, so that few sizes are compiled.
 pub(super) const RUN_IN_AT_MOST: usize = 64;
 
 /// At most this many sizes are remembered per kernel.
