@@ -445,17 +445,13 @@ fn annotate_compiled(
         if how.profile {
             attribute(&mut paths, k, &function_lines(&module, f, arch, &program));
         }
-        let params = source
-            .function(&k.name)
-            .map(|s| s.params.clone())
-            .unwrap_or_default();
-        let group_free = source.function(&k.name).is_some()
+        let function = source.function(&k.name);
+        let params = function.map(|s| s.params.clone()).unwrap_or_default();
+        let reach = graph.reach(&k.name);
+        let group_free = function.is_some()
             && k.shared_memory_bytes == 0
             && !params.contains(&ParamKind::Local)
-            && !graph
-                .reach(&k.name)
-                .iter()
-                .any(|g| source.tells_groups_apart(g));
+            && !reach.iter().any(|g| source.tells_groups_apart(g));
         kernels.push(AnnotatedKernel {
             name: k.name.clone(),
             records_arg: f.params.len(),
@@ -464,8 +460,7 @@ fn annotate_compiled(
             paths,
             unrolled,
             arms: divergent_arms(f).of_block,
-            warp_records: !(source.returns(&k.name)
-                && graph.reach(&k.name).iter().any(|g| source.has_barrier(g))),
+            warp_records: !(source.returns(&k.name) && reach.iter().any(|g| source.has_barrier(g))),
             path_inputs: inputs.remove(&k.name).flatten(),
             values_in_record: false,
             host_paths: None,

@@ -69,8 +69,9 @@ pub struct AnnotatedKernel {
     pub host_paths: Option<crate::host_paths::HostPaths>,
     /// Whether its work-items cannot tell work-groups apart: neither it nor a function it
     /// calls asks for its local or group ids or sizes, waits at a barrier, calls a
-    /// work-group or sub-group function, an atomic or `printf`, or has `__local` memory,
-    /// and the file asks for no work-group size. Its annotated kernel then writes the
+    /// work-group, sub-group, asynchronous-copy or atomic function, `printf`, or a function
+    /// whose body is in an included file, or has `__local` memory, and the file asks for
+    /// no work-group size ([`crate::source::SourceFile::tells_groups_apart`]). Its annotated kernel then writes the
     /// same records (and computes the same results, for a program free of data races) in
     /// work-groups of any size that divides the launch, so the shim may run it in
     /// work-groups whose compiled code PoCL already has.
