@@ -147,13 +147,30 @@ fn calibration_tables_list_every_port() {
 /// `scripts/calibrate --measure` (what `scripts/gpu-validate` runs on a GPU machine) times a
 /// port on this machine's OpenCL device: the CSV row has the kernels' profiled time, the
 /// cycles at the architecture's clock (1980 MHz for the H100 file), the public table's
-/// cycles and srcsim's committed prediction for the run.
+/// cycles, srcsim's committed prediction for the run, and the device the port says it ran
+/// on.
 #[test]
 fn calibrate_measure_times_a_port_and_sets_it_beside_the_table_and_the_prediction() {
     let bin = build(&["l2_lat"]);
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("measured-l2_lat.csv");
+    // A `clinfo` that lists nothing first on its path: the device must come from what the
+    // port prints.
+    let stub = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-clinfo");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(stub.join("clinfo"), "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(
+        stub.join("clinfo"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        stub.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let status = Command::new("python3")
         .current_dir(root())
+        .env("PATH", path)
         .arg("scripts/calibrate")
         .args(["--measure", "--no-build", "--only", "l2_lat", "--bin-dir"])
         .arg(&bin)
@@ -177,6 +194,17 @@ fn calibrate_measure_times_a_port_and_sets_it_beside_the_table_and_the_predictio
     let committed = rows(&root().join("validation/ubench/calibration-hopper_h100.csv"));
     let predicted = &committed.iter().find(|r| r["run"] == "l2_lat").unwrap()["predicted_cycles"];
     assert_eq!(&m["srcsim_predicted_cycles"], predicted);
+    let port = Command::new(bin.join("l2_lat"))
+        .arg("--fast")
+        .output()
+        .expect("the port runs");
+    let stderr = String::from_utf8_lossy(&port.stderr);
+    let device = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("l2_lat: device "))
+        .unwrap_or_else(|| panic!("the port names no device: {stderr}"));
+    assert!(!device.is_empty() && device != "?", "{stderr}");
+    assert_eq!(m["device"], device);
 }
 
 /// `mem_bw` never releases its context, and its launch's records (135168 work-items, a
