@@ -196,12 +196,22 @@ pub fn measure_all(
 ) -> Vec<Option<Measured>> {
     // Per access: the weight, requests and sectors summed over warps, and the warps.
     let mut sums = vec![(0.0, 0.0, 0.0, 0u64); accesses.len()];
+    // Per access and warp of a work-group, the last lane addresses measured there and
+    // what they gave: a warp whose lanes address what the same warp of the previous group
+    // did (a `__local` array indexed by local ids: every group alike) needs no measuring.
+    let group_warps = geometry.work_group_size().div_ceil(warp_size.max(1)) as usize;
+    let mut seen = vec![WarpSeen::default(); accesses.len() * group_warps];
+    let mut warp_index = 0usize;
     let mut first = Vec::with_capacity(warp_size as usize);
     let mut last = Vec::with_capacity(warp_size as usize);
     let mut scratch = Vec::with_capacity(2 * warp_size as usize);
     for_each_warp(geometry, warp_size, |warp| {
-        for ((slot, access), (weight, transactions, sectors, warps_run)) in
-            accesses.iter().zip(&mut sums)
+        let at = warp_index % group_warps * accesses.len();
+        warp_index += 1;
+        for (((slot, access), (weight, transactions, sectors, warps_run)), seen) in accesses
+            .iter()
+            .zip(&mut sums)
+            .zip(&mut seen[at..at + accesses.len()])
         {
             let bytes = i64::from(access.element_bytes);
             first.clear();
@@ -218,12 +228,22 @@ pub fn measure_all(
             if runs == 0 {
                 continue;
             }
-            let (t1, s1) = warp_access_with(&first, access.width, access.shared, &mut scratch);
-            let (t2, s2) = warp_access_with(&last, access.width, access.shared, &mut scratch);
+            let (requests, in_sectors) = match seen.measured {
+                Some(m) if seen.first == first && seen.last == last => m,
+                _ => {
+                    let (t1, s1) =
+                        warp_access_with(&first, access.width, access.shared, &mut scratch);
+                    let (t2, s2) =
+                        warp_access_with(&last, access.width, access.shared, &mut scratch);
+                    seen.first.clone_from(&first);
+                    seen.last.clone_from(&last);
+                    *seen.measured.insert((t1 + t2, s1 + s2))
+                }
+            };
             let w = runs as f64;
             *weight += w;
-            *transactions += w * f64::from(t1 + t2) / 2.0;
-            *sectors += w * f64::from(s1 + s2) / 2.0;
+            *transactions += w * f64::from(requests) / 2.0;
+            *sectors += w * f64::from(in_sectors) / 2.0;
             *warps_run += 1;
         }
     });
@@ -237,6 +257,15 @@ pub fn measure_all(
             })
         })
         .collect()
+}
+
+/// The lanes' first and last addresses one warp position of a work-group last had at an
+/// access, and the requests and sectors they came to (first and last summed).
+#[derive(Clone, Default)]
+struct WarpSeen {
+    first: Vec<i64>,
+    last: Vec<i64>,
+    measured: Option<(u32, u32)>,
 }
 
 /// The values of a record (`[t, usage.., ..]`, the usage in units of `1 / usage_scale`
@@ -438,8 +467,22 @@ impl SampledLaunch<'_> {
         width: usize,
     ) -> Vec<Option<Measured>> {
         let (measured, corrections) = self.corrections(accesses, records, stride, width);
+        // A record equal to the one a work-group's width before it (the same work-item of
+        // the group to its left: most groups are alike) corrects to what that one did,
+        // whose packed values are copied. `before` keeps the raw records of the last
+        // group's width (packing overwrites them in `records`), the record at `i` at
+        // `i % lx`.
+        let lx = (self.geometry.local[0] as usize).max(1);
+        let mut before = vec![0u64; lx * stride];
         for i in 0..records.len() / stride {
+            let kept = &mut before[i % lx * stride..][..stride];
             let rec = &mut records[i * stride..][..stride];
+            // The first values first: most records that differ differ there.
+            if i >= lx && kept[0] == rec[0] && *kept == *rec {
+                records.copy_within((i - lx) * width..(i - lx + 1) * width, i * width);
+                continue;
+            }
+            kept.copy_from_slice(rec);
             for (slot, moved) in &corrections {
                 apply(rec, rec[*slot], moved);
             }
@@ -688,5 +731,93 @@ mod tests {
         }
         assert_eq!(timing[0], 1000 + 5 * 31 * 2);
         assert_eq!(timing[2], 10_000 + 5 * 31);
+    }
+
+    /// Records `[t, issue, mem, count, first, last]` of a 2D launch whose groups repeat
+    /// each other in runs along x (a `__local` array indexed by local ids), except where
+    /// `kind` differs, with lanes that skip the access, and a partial last column and row.
+    fn alike_groups(g: &LaunchGeometry, kind: impl Fn(u64, u64) -> u64) -> Vec<u64> {
+        let [gx, gy, _] = g.global;
+        let [lx, ly, _] = g.local;
+        let mut data = Vec::new();
+        for y in 0..gy {
+            for x in 0..gx {
+                let (k, lid) = (kind(x / lx, y / ly), (y % ly) * lx + x % lx);
+                let first = (lid * (2 * k + 1)) % 97;
+                let runs = u64::from((lid + k) % 5 != 0) * (1 + k);
+                data.extend([1000 + lid % 3, 10, 10_000, runs, first, first + 32 * k]);
+            }
+        }
+        data
+    }
+
+    /// What the warps did at the access, measured here warp by warp without any reuse.
+    fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Measured {
+        let (mut weight, mut transactions, mut sectors, mut warps) = (0.0, 0.0, 0.0, 0);
+        for_each_warp(g, 32, |warp| {
+            let ran: Vec<&[u64]> = warp
+                .iter()
+                .map(|&id| &data[id as usize * 6..][..6])
+                .filter(|r| r[3] > 0)
+                .collect();
+            let Some(runs) = ran.iter().map(|r| r[3]).max() else {
+                return;
+            };
+            let at = |k: usize| ran.iter().map(|r| r[k] as i64 * 4).collect::<Vec<_>>();
+            let (t1, s1) = warp_access(&at(4), a.width, a.shared);
+            let (t2, s2) = warp_access(&at(5), a.width, a.shared);
+            weight += runs as f64;
+            transactions += runs as f64 * f64::from(t1 + t2) / 2.0;
+            sectors += runs as f64 * f64::from(s1 + s2) / 2.0;
+            warps += 1;
+        });
+        Measured {
+            transactions: transactions / weight,
+            sectors: sectors / weight,
+            warps,
+            l1_resident: false,
+        }
+    }
+
+    #[test]
+    fn groups_alike_measure_and_correct_as_each_on_its_own() {
+        let g = LaunchGeometry {
+            global: [150, 11, 1],
+            local: [32, 4, 1],
+        };
+        // Runs of two or three alike groups along x, another kind on the second row.
+        let kind = |bx: u64, by: u64| (bx / 2 + by) % 3;
+        let data = alike_groups(&g, kind);
+        let arch = Architecture::load("gtx480").unwrap();
+        let resources = KernelResources::default();
+        let buffer_bytes = |_: u32| None;
+        let launch = SampledLaunch {
+            arch: &arch,
+            geometry: &g,
+            resources: &resources,
+            buffer_bytes: &buffer_bytes,
+            usage_scale: 2,
+        };
+        for shared in [true, false] {
+            let mut a = access(shared);
+            a.usage_per_transaction = vec![0.3, 1.7];
+            let expected = measured_by_hand(&g, &a, &data);
+            assert_eq!(measure(&a, &g, 32, &data, 6, 3), Some(expected));
+            // Packed in place, reusing alike records' corrections, against a copy each
+            // record of which is corrected on its own.
+            let samples = [(3, a)];
+            let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
+            let whole = launch.correct_all(&samples, &data, 6, &mut timing, 3);
+            let mut packed = data.clone();
+            let measured = launch.correct_all_packed(&samples, &mut packed, 6, 3);
+            assert_eq!(measured, whole);
+            assert_eq!(&packed[..timing.len()], &timing[..]);
+            assert_ne!(
+                timing,
+                data.chunks(6)
+                    .flat_map(|r| r[..3].to_vec())
+                    .collect::<Vec<_>>()
+            );
+        }
     }
 }

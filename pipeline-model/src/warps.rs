@@ -171,12 +171,25 @@ pub(crate) fn walk_groups(
     let mut divergence = 0u64;
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![0u64; n_res * sub_cores as usize];
-    // Warp records: the previous group's (where its records are, its last warp's end,
-    // bytes and warps, and its usage). A group whose records are the previous one's
-    // comes out the same, without its warps walked again: most of an LU step's groups
-    // are alike (all idle, or all working).
-    let mut previous: Option<(std::ops::Range<usize>, u64, u64, u64)> = None;
-    let mut previous_use = vec![0u64; group_use.len()];
+    // The last group's time, bytes and warps (its usage is `group_use`): a group that
+    // comes out as the last one did is not walked again, most of a launch's groups being
+    // alike (an LU step's all idle or all working, a scan's every block).
+    let (mut t_last, mut group_bytes, mut warp_index) = (0u64, 0u64, 0u64);
+    // Ends warp `warp_index` of a group: its usage into its sub-core's, its end into the
+    // group's.
+    let close = |warp: &mut WarpTally,
+                 warp_index: u64,
+                 t_last: &mut u64,
+                 group_use: &mut [u64],
+                 divergence: &mut u64| {
+        let sub = (warp_index % sub_cores) as usize;
+        let t_w = warp.close(&mut group_use[sub * n_res..][..n_res], divergence) + exit_wait;
+        *t_last = (*t_last).max(t_w + warp_index / sub_cores);
+    };
+    // Warp records: where the last group walked had its records.
+    let mut walked: Option<std::ops::Range<usize>> = None;
+    // Work-item records: the extent of the last group.
+    let mut last_extent = None;
     for bz in 0..ngz {
         for by in 0..ngy {
             for bx in 0..ngx {
@@ -184,16 +197,6 @@ pub(crate) fn walk_groups(
                 let ex = lx.min(gx - bx * lx);
                 let ey = ly.min(gy - by * ly);
                 let ez = lz.min(geometry.global[2] - bz * lz);
-                let mut t_last = 0u64;
-                group_use.fill(0);
-                let mut group_bytes = 0u64;
-                let mut warp_index = 0u64;
-                let mut close = |warp: &mut WarpTally, warp_index: u64| {
-                    let sub = (warp_index % sub_cores) as usize;
-                    let t_w = warp.close(&mut group_use[sub * n_res..][..n_res], &mut divergence)
-                        + exit_wait;
-                    t_last = t_last.max(t_w + warp_index / sub_cores);
-                };
                 if let Grain::Warp { .. } = records.grain {
                     // The group's warps were reduced where they ran: one record each.
                     let group = (bz * ngy + by) * ngx + bx;
@@ -204,48 +207,85 @@ pub(crate) fn walk_groups(
                     let start = (place * group_warps) as usize * stride;
                     let at = start..start + warps as usize * stride;
                     let slice = &records.data[at.clone()];
-                    match &previous {
-                        Some((was, t, bytes, n))
-                            if *was == at || &records.data[was.clone()] == slice =>
-                        {
-                            (t_last, group_bytes, warp_index) = (*t, *bytes, *n);
-                            group_use.copy_from_slice(&previous_use);
+                    let alike = walked
+                        .as_ref()
+                        .is_some_and(|was| *was == at || records.data[was.clone()] == *slice);
+                    if !alike {
+                        (t_last, group_bytes, warp_index) = (0, 0, 0);
+                        group_use.fill(0);
+                        for rec in slice.chunks_exact(stride) {
+                            warp.set(rec);
+                            group_bytes += rec[stride - 1];
+                            close(
+                                &mut warp,
+                                warp_index,
+                                &mut t_last,
+                                &mut group_use,
+                                &mut divergence,
+                            );
+                            warp_index += 1;
                         }
-                        _ => {
-                            for rec in slice.chunks_exact(stride) {
-                                warp.set(rec);
-                                group_bytes += rec[stride - 1];
-                                close(&mut warp, warp_index);
-                                warp_index += 1;
-                            }
-                            previous = Some((at, t_last, group_bytes, warp_index));
-                            previous_use.copy_from_slice(&group_use);
-                        }
+                        walked = Some(at);
                     }
                 } else {
-                    let mut in_warp = 0u64;
-                    for z in 0..ez {
-                        for y in 0..ey {
-                            let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
-                            let start = row as usize * stride;
-                            let slice = &records.data[start..start + ex as usize * stride];
-                            if let Some(m) = memory_side {
-                                group_bytes += slice[1 + m..].iter().step_by(stride).sum::<u64>();
-                            }
-                            for rec in slice.chunks_exact(stride) {
-                                warp.add(rec);
-                                in_warp += 1;
-                                if in_warp == warp_size {
-                                    close(&mut warp, warp_index);
-                                    in_warp = 0;
-                                    warp_index += 1;
+                    // Alike: the records of the group to its left (the last one), row by
+                    // row.
+                    let row_at = |y: u64, z: u64, x0: u64| {
+                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + x0;
+                        row as usize * stride
+                    };
+                    let len = ex as usize * stride;
+                    let alike = bx > 0
+                        && last_extent == Some((ex, ey, ez))
+                        && (0..ez).all(|z| {
+                            (0..ey).all(|y| {
+                                let (at, left) =
+                                    (row_at(y, z, bx * lx), row_at(y, z, bx * lx - lx));
+                                // The first values first: most groups that differ differ there.
+                                records.data[at] == records.data[left]
+                                    && records.data[at..at + len] == records.data[left..left + len]
+                            })
+                        });
+                    last_extent = Some((ex, ey, ez));
+                    if !alike {
+                        (t_last, group_bytes, warp_index) = (0, 0, 0);
+                        group_use.fill(0);
+                        let mut in_warp = 0u64;
+                        for z in 0..ez {
+                            for y in 0..ey {
+                                let start = row_at(y, z, bx * lx);
+                                let slice = &records.data[start..start + len];
+                                if let Some(m) = memory_side {
+                                    group_bytes +=
+                                        slice[1 + m..].iter().step_by(stride).sum::<u64>();
+                                }
+                                for rec in slice.chunks_exact(stride) {
+                                    warp.add(rec);
+                                    in_warp += 1;
+                                    if in_warp == warp_size {
+                                        close(
+                                            &mut warp,
+                                            warp_index,
+                                            &mut t_last,
+                                            &mut group_use,
+                                            &mut divergence,
+                                        );
+                                        in_warp = 0;
+                                        warp_index += 1;
+                                    }
                                 }
                             }
                         }
-                    }
-                    if in_warp > 0 {
-                        close(&mut warp, warp_index);
-                        warp_index += 1;
+                        if in_warp > 0 {
+                            close(
+                                &mut warp,
+                                warp_index,
+                                &mut t_last,
+                                &mut group_use,
+                                &mut divergence,
+                            );
+                            warp_index += 1;
+                        }
                     }
                 }
                 take(Group {

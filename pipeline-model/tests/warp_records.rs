@@ -212,6 +212,56 @@ fn groups_alike_in_runs_reduce_alike() {
     }
 }
 
+/// Records of a launch of `geometry` whose work-items take the record of their local
+/// linear id in their group's kind (`kind(bx, by)`, one of `kinds`).
+fn by_kind(
+    geometry: &LaunchGeometry,
+    stride: usize,
+    kinds: &[Vec<u64>],
+    kind: impl Fn(u64, u64) -> usize,
+) -> Vec<u64> {
+    let [gx, gy, _] = geometry.global;
+    let [lx, ly, _] = geometry.local;
+    (0..gy)
+        .flat_map(|y| (0..gx).map(move |x| (x, y)))
+        .flat_map(|(x, y)| {
+            let lid = ((y % ly) * lx + x % lx) as usize;
+            kinds[kind(x / lx, y / ly)][lid * stride..][..stride].to_vec()
+        })
+        .collect()
+}
+
+/// Two-dimensional groups alike along x in runs, whose rows differ from one another, a
+/// group differing from its left neighbour in its last row only, and partial groups at the
+/// right and bottom edges.
+#[test]
+fn groups_alike_in_two_dimensions_reduce_alike() {
+    for name in arch::BUILTIN_ARCHS {
+        let arch = arch_named(name);
+        for arms in [0, 2] {
+            let resources = arch.resources().len() + arms;
+            let stride = 1 + resources;
+            let (lx, ly) = (16u64, 6u64);
+            let geometry = LaunchGeometry {
+                global: [16 * 9 - 5, 6 * 4 - 2, 1],
+                local: [lx, ly, 1],
+            };
+            let mut kinds: Vec<Vec<u64>> = (0..3)
+                .map(|k| records(lx * ly, resources, arms, 20 + k))
+                .collect();
+            // Kind 2 is kind 0 but for one work-item of its last row.
+            kinds[2] = kinds[0].clone();
+            let last_row = ((ly - 1) * lx + 3) as usize * stride;
+            kinds[2][last_row] += 977;
+            let items = by_kind(&geometry, stride, &kinds, |bx, by| match (bx, by) {
+                (4, 1) => 2,
+                _ => ((bx / 3 + by) % 2) as usize,
+            });
+            both_grains(&arch, geometry, &items, arms);
+        }
+    }
+}
+
 #[test]
 fn records_of_another_warp_size_are_refused() {
     let arch = arch_named("hopper_h100");
@@ -243,12 +293,18 @@ proptest! {
     #[test]
     fn any_geometry_reduces_alike(
         gx in 1u64..90, gy in 1u64..9, lx in 1u64..40, ly in 1u64..5, arms in 0usize..3,
-        seed in any::<u64>(), which in 0usize..3,
+        seed in any::<u64>(), which in 0usize..3, run in 0u64..4,
     ) {
         let arch = arch_named(arch::BUILTIN_ARCHS[which]);
         let geometry = LaunchGeometry { global: [gx, gy, 1], local: [lx.min(gx), ly.min(gy), 1] };
         let resources = arch.resources().len() + arms;
         let items = records(geometry.work_items(), resources, arms, seed);
+        both_grains(&arch, geometry, &items, arms);
+        // Groups alike in runs of `run + 1` along x, two kinds.
+        let [lx, ly, _] = geometry.local;
+        let kinds: Vec<Vec<u64>> =
+            (0..2).map(|k| records(lx * ly, resources, arms, seed ^ k)).collect();
+        let items = by_kind(&geometry, 1 + resources, &kinds, |bx, by| ((bx / (run + 1) + by) % 2) as usize);
         both_grains(&arch, geometry, &items, arms);
     }
 }
