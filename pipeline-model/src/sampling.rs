@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::arch::Architecture;
 use crate::launch::LaunchGeometry;
 use crate::occupancy::{occupancy, KernelResources};
+use crate::warps::rows_alike;
 
 /// Counters per sampled access in a record: its executions, the index of the first and
 /// the index of the last (two's-complement 64-bit integers).
@@ -194,60 +195,134 @@ pub fn measure_all(
     data: &[u64],
     stride: usize,
 ) -> Vec<Option<Measured>> {
+    measure_groups(accesses, geometry, warp_size, data, stride).0
+}
+
+/// The work-groups of `geometry` in order (x fastest): each group's rows of work-items
+/// (where each starts in the records, in work-items) and how long they are, and whether
+/// the group to its left has rows as long (its rows then start `local[0]` before).
+fn for_each_group(geometry: &LaunchGeometry, mut f: impl FnMut(&[usize], usize, bool)) {
+    let [gx, gy, gz] = geometry.global;
+    let [lx, ly, lz] = geometry.local;
+    let [ngx, ngy, ngz] = geometry.groups();
+    let mut rows = Vec::new();
+    for bz in 0..ngz {
+        for by in 0..ngy {
+            for bx in 0..ngx {
+                let (ex, ey, ez) = (
+                    lx.min(gx - bx * lx),
+                    ly.min(gy - by * ly),
+                    lz.min(gz - bz * lz),
+                );
+                rows.clear();
+                for z in 0..ez {
+                    for y in 0..ey {
+                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                        rows.push(row as usize);
+                    }
+                }
+                // Every group but the last of a row of groups is whole along x.
+                f(&rows, ex as usize, bx > 0);
+            }
+        }
+    }
+}
+
+/// [`measure_all`], and per work-group (linear, x fastest) whether its records are those
+/// of the group to its left, row by row: such a group's warps did what that group's did
+/// (a `__local` array indexed by local ids: every group of a scan alike), so they are not
+/// measured again, and its records correct to that group's.
+fn measure_groups(
+    accesses: &[(usize, &SampledAccess)],
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    data: &[u64],
+    stride: usize,
+) -> (Vec<Option<Measured>>, Vec<bool>) {
+    let warp_size = warp_size.max(1) as usize;
+    let lx = geometry.local[0] as usize;
     // Per access: the weight, requests and sectors summed over warps, and the warps.
     let mut sums = vec![(0.0, 0.0, 0.0, 0u64); accesses.len()];
-    // Per access and warp of a work-group, the last lane addresses measured there and
-    // what they gave: a warp whose lanes address what the same warp of the previous group
-    // did (a `__local` array indexed by local ids: every group alike) needs no measuring.
-    let group_warps = geometry.work_group_size().div_ceil(warp_size.max(1)) as usize;
+    // What each warp of the last group measured added, per access, in order: an alike
+    // group adds the same, warp by warp (the sums come out as if measured).
+    let mut added: Vec<(usize, f64, f64, f64)> = Vec::new();
+    // Per access and warp of a group, the last lane addresses measured there and what
+    // they gave: a warp whose lanes address what the same warp of the previous group did
+    // needs no measuring, alike groups or not.
+    let group_warps = geometry.work_group_size().div_ceil(warp_size as u64) as usize;
     let mut seen = vec![WarpSeen::default(); accesses.len() * group_warps];
-    let mut warp_index = 0usize;
-    let mut first = Vec::with_capacity(warp_size as usize);
-    let mut last = Vec::with_capacity(warp_size as usize);
-    let mut scratch = Vec::with_capacity(2 * warp_size as usize);
-    for_each_warp(geometry, warp_size, |warp| {
-        let at = warp_index % group_warps * accesses.len();
-        warp_index += 1;
-        for (((slot, access), (weight, transactions, sectors, warps_run)), seen) in accesses
-            .iter()
-            .zip(&mut sums)
-            .zip(&mut seen[at..at + accesses.len()])
-        {
-            let bytes = i64::from(access.element_bytes);
-            first.clear();
-            last.clear();
-            let mut runs = 0u64;
-            for &id in warp {
-                let rec = &data[id as usize * stride..][..stride];
-                if rec[*slot] > 0 {
-                    runs = runs.max(rec[*slot]);
-                    first.push((rec[slot + 1] as i64).wrapping_mul(bytes));
-                    last.push((rec[slot + 2] as i64).wrapping_mul(bytes));
+    let mut alike = Vec::new();
+    let (mut ids, mut first, mut last, mut scratch) = (
+        Vec::new(),
+        Vec::with_capacity(warp_size),
+        Vec::with_capacity(warp_size),
+        Vec::with_capacity(2 * warp_size),
+    );
+    for_each_group(geometry, |rows, ex, left| {
+        let same = left
+            && rows_alike(
+                data,
+                rows.iter().map(|row| row * stride),
+                ex * stride,
+                lx * stride,
+            );
+        alike.push(same);
+        if !same {
+            added.clear();
+            ids.clear();
+            for &row in rows {
+                ids.extend(row as u64..(row + ex) as u64);
+            }
+            for (w, warp) in ids.chunks(warp_size).enumerate() {
+                let seen = &mut seen[w * accesses.len()..][..accesses.len()];
+                for (k, ((slot, access), seen)) in accesses.iter().zip(seen).enumerate() {
+                    let bytes = i64::from(access.element_bytes);
+                    first.clear();
+                    last.clear();
+                    let mut runs = 0u64;
+                    for &id in warp {
+                        let rec = &data[id as usize * stride..][..stride];
+                        if rec[*slot] > 0 {
+                            runs = runs.max(rec[*slot]);
+                            first.push((rec[slot + 1] as i64).wrapping_mul(bytes));
+                            last.push((rec[slot + 2] as i64).wrapping_mul(bytes));
+                        }
+                    }
+                    if runs == 0 {
+                        continue;
+                    }
+                    let (requests, in_sectors) = match seen.measured {
+                        Some(m) if seen.first == first && seen.last == last => m,
+                        _ => {
+                            let (t1, s1) =
+                                warp_access_with(&first, access.width, access.shared, &mut scratch);
+                            let (t2, s2) =
+                                warp_access_with(&last, access.width, access.shared, &mut scratch);
+                            seen.first.clone_from(&first);
+                            seen.last.clone_from(&last);
+                            *seen.measured.insert((t1 + t2, s1 + s2))
+                        }
+                    };
+                    let w = runs as f64;
+                    added.push((
+                        k,
+                        w,
+                        w * f64::from(requests) / 2.0,
+                        w * f64::from(in_sectors) / 2.0,
+                    ));
                 }
             }
-            if runs == 0 {
-                continue;
-            }
-            let (requests, in_sectors) = match seen.measured {
-                Some(m) if seen.first == first && seen.last == last => m,
-                _ => {
-                    let (t1, s1) =
-                        warp_access_with(&first, access.width, access.shared, &mut scratch);
-                    let (t2, s2) =
-                        warp_access_with(&last, access.width, access.shared, &mut scratch);
-                    seen.first.clone_from(&first);
-                    seen.last.clone_from(&last);
-                    *seen.measured.insert((t1 + t2, s1 + s2))
-                }
-            };
-            let w = runs as f64;
+        }
+        for &(k, w, requests, in_sectors) in &added {
+            let (weight, transactions, sectors, warps_run) = &mut sums[k];
             *weight += w;
-            *transactions += w * f64::from(requests) / 2.0;
-            *sectors += w * f64::from(in_sectors) / 2.0;
+            *transactions += requests;
+            *sectors += in_sectors;
             *warps_run += 1;
         }
     });
-    sums.into_iter()
+    let measured = sums
+        .into_iter()
         .map(|(weight, transactions, sectors, warps_run)| {
             (warps_run > 0).then(|| Measured {
                 transactions: transactions / weight,
@@ -256,7 +331,8 @@ pub fn measure_all(
                 l1_resident: false,
             })
         })
-        .collect()
+        .collect();
+    (measured, alike)
 }
 
 /// The lanes' first and last addresses one warp position of a work-group last had at an
@@ -340,6 +416,15 @@ fn rounded_count(x: f64) -> u64 {
     }
 }
 
+/// What the warps of a launch did at its sampled accesses, what that moves in a record,
+/// and which work-groups' records are those of the group to their left.
+struct Corrections {
+    measured: Vec<Option<Measured>>,
+    /// Per access that ran: the slot of its counters, and its moves.
+    moves: Vec<(usize, Vec<(usize, f64)>)>,
+    alike: Vec<bool>,
+}
+
 /// One launch's sampled accesses and what the model knows of the launch.
 pub struct SampledLaunch<'a> {
     /// The GPU.
@@ -368,23 +453,24 @@ impl SampledLaunch<'_> {
     }
 
     /// What the warps did at each access of `accesses`, whose counters are at its slot of
-    /// each `stride`-value record of `records`; `None`: never run, or counters past the
-    /// record's end (which a layout from elsewhere may give).
+    /// each `stride`-value record of `records` (`None`: never run, or counters past the
+    /// record's end, which a layout from elsewhere may give), and per work-group whether
+    /// its records are those of the group to its left.
     fn measured_all(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &[u64],
         stride: usize,
-    ) -> Vec<Option<Measured>> {
+    ) -> (Vec<Option<Measured>>, Vec<bool>) {
         let inside: Vec<(usize, &SampledAccess)> = accesses
             .iter()
             .filter(|(slot, _)| slot + COUNTERS <= stride)
             .map(|(slot, a)| (*slot, a))
             .collect();
         let warp_size = u64::from(self.arch.warp_size);
-        let mut measured =
-            measure_all(&inside, self.geometry, warp_size, records, stride).into_iter();
-        accesses
+        let (measured, alike) = measure_groups(&inside, self.geometry, warp_size, records, stride);
+        let mut measured = measured.into_iter();
+        let measured = accesses
             .iter()
             .map(|(slot, access)| {
                 if slot + COUNTERS > stride {
@@ -396,7 +482,8 @@ impl SampledLaunch<'_> {
                     && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
                 Some(m)
             })
-            .collect()
+            .collect();
+        (measured, alike)
     }
 
     fn memory_sides(&self) -> Vec<usize> {
@@ -408,17 +495,17 @@ impl SampledLaunch<'_> {
 
     /// What the warps did at each access of `accesses` (each with the index of its first
     /// counter in a record of `records`, `stride` values each), and the moves of those
-    /// that ran, with where their executions are counted.
-    #[allow(clippy::type_complexity)]
+    /// that ran, with where their executions are counted; and per work-group whether its
+    /// records are those of the group to its left.
     fn corrections(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &[u64],
         stride: usize,
         width: usize,
-    ) -> (Vec<Option<Measured>>, Vec<(usize, Vec<(usize, f64)>)>) {
+    ) -> Corrections {
         let memory_sides = self.memory_sides();
-        let measured = self.measured_all(accesses, records, stride);
+        let (measured, alike) = self.measured_all(accesses, records, stride);
         let corrections = accesses
             .iter()
             .zip(&measured)
@@ -427,7 +514,11 @@ impl SampledLaunch<'_> {
                 Some((*slot, moved))
             })
             .collect();
-        (measured, corrections)
+        Corrections {
+            measured,
+            moves: corrections,
+            alike,
+        }
     }
 
     /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
@@ -443,7 +534,11 @@ impl SampledLaunch<'_> {
         timing: &mut [u64],
         width: usize,
     ) -> Vec<Option<Measured>> {
-        let (measured, corrections) = self.corrections(accesses, records, stride, width);
+        let Corrections {
+            measured,
+            moves: corrections,
+            ..
+        } = self.corrections(accesses, records, stride, width);
         for (rec, raw) in timing
             .chunks_exact_mut(width)
             .zip(records.chunks_exact(stride))
@@ -466,29 +561,37 @@ impl SampledLaunch<'_> {
         stride: usize,
         width: usize,
     ) -> Vec<Option<Measured>> {
-        let (measured, corrections) = self.corrections(accesses, records, stride, width);
-        // A record equal to the one a work-group's width before it (the same work-item of
-        // the group to its left: most groups are alike) corrects to what that one did,
-        // whose packed values are copied. `before` keeps the raw records of the last
-        // group's width (packing overwrites them in `records`), the record at `i` at
-        // `i % lx`.
-        let lx = (self.geometry.local[0] as usize).max(1);
-        let mut before = vec![0u64; lx * stride];
-        for i in 0..records.len() / stride {
-            let kept = &mut before[i % lx * stride..][..stride];
-            let rec = &mut records[i * stride..][..stride];
-            // The first values first: most records that differ differ there.
-            if i >= lx && kept[0] == rec[0] && *kept == *rec {
-                records.copy_within((i - lx) * width..(i - lx + 1) * width, i * width);
-                continue;
+        let Corrections {
+            measured,
+            moves: corrections,
+            alike,
+        } = self.corrections(accesses, records, stride, width);
+        // Records go front to back (row by row of the NDRange, in linear global id
+        // order), each to an earlier place or its own: packing overwrites nothing still
+        // to be read. The row of a group alike to the one to its left takes that one's
+        // packed row (corrected and packed before it, and never overwritten since).
+        let [gx, gy, gz] = self.geometry.global.map(|g| g as usize);
+        let [lx, ly, lz] = self.geometry.local.map(|l| l.max(1) as usize);
+        let [ngx, ngy, _] = self.geometry.groups().map(|n| n as usize);
+        for z in 0..gz {
+            for y in 0..gy {
+                let row = (z * gy + y) * gx;
+                let groups = ((z / lz) * ngy + y / ly) * ngx;
+                for x in (0..gx).step_by(lx) {
+                    let (at, ex) = (row + x, lx.min(gx - x));
+                    if alike[groups + x / lx] {
+                        records.copy_within((at - lx) * width..(at - lx + ex) * width, at * width);
+                        continue;
+                    }
+                    for i in at..at + ex {
+                        let rec = &mut records[i * stride..][..stride];
+                        for (slot, moved) in &corrections {
+                            apply(rec, rec[*slot], moved);
+                        }
+                        records.copy_within(i * stride..i * stride + width, i * width);
+                    }
+                }
             }
-            kept.copy_from_slice(rec);
-            for (slot, moved) in &corrections {
-                apply(rec, rec[*slot], moved);
-            }
-            // Each record moves to an earlier place, or stays: front to back overwrites
-            // nothing still to be read.
-            records.copy_within(i * stride..i * stride + width, i * width);
         }
         measured
     }
@@ -787,7 +890,12 @@ mod tests {
         };
         // Runs of two or three alike groups along x, another kind on the second row.
         let kind = |bx: u64, by: u64| (bx / 2 + by) % 3;
-        let data = alike_groups(&g, kind);
+        let mut data = alike_groups(&g, kind);
+        // Group (1, 0), alike to (0, 0) but for one work-item of its last row: another
+        // index, and another `t`.
+        let i = (3 * 150 + 32 + 5) * 6;
+        data[i + 4] += 64;
+        data[i] += 1;
         let arch = Architecture::load("gtx480").unwrap();
         let resources = KernelResources::default();
         let buffer_bytes = |_: u32| None;

@@ -235,17 +235,10 @@ pub(crate) fn walk_groups(
                         row as usize * stride
                     };
                     let len = ex as usize * stride;
+                    let rows = (0..ez).flat_map(|z| (0..ey).map(move |y| row_at(y, z, bx * lx)));
                     let alike = bx > 0
                         && last_extent == Some((ex, ey, ez))
-                        && (0..ez).all(|z| {
-                            (0..ey).all(|y| {
-                                let (at, left) =
-                                    (row_at(y, z, bx * lx), row_at(y, z, bx * lx - lx));
-                                // The first values first: most groups that differ differ there.
-                                records.data[at] == records.data[left]
-                                    && records.data[at..at + len] == records.data[left..left + len]
-                            })
-                        });
+                        && rows_alike(records.data, rows, len, lx as usize * stride);
                     last_extent = Some((ex, ey, ez));
                     if !alike {
                         (t_last, group_bytes, warp_index) = (0, 0, 0);
@@ -298,6 +291,21 @@ pub(crate) fn walk_groups(
         }
     }
     divergence
+}
+
+/// Whether each row of `len` values starting at `starts` in `data` is the row `back`
+/// values before it (the first values compared first: most rows that differ differ there,
+/// and a call to compare the rest costs more).
+pub(crate) fn rows_alike(
+    data: &[u64],
+    mut starts: impl Iterator<Item = usize>,
+    len: usize,
+    back: usize,
+) -> bool {
+    starts.all(|at| {
+        let left = at - back;
+        data[at] == data[left] && data[at..at + len] == data[left..left + len]
+    })
 }
 
 /// What a warp waits at its exit: an L2 trip where it exits only once its stores are
