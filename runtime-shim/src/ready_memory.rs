@@ -9,15 +9,12 @@
 //! program's command line; the next run of the same command line faults that much memory
 //! in on a thread of its own as the shim starts (on a warm run the application's start and
 //! its program's compile leave a core idle for tens of milliseconds), and arenas take
-//! their memory from there (an arena whose size is still being made ready waits for it:
-//! what is left of its faults costs no more there). Memory a run does not take is only
-//! memory; a size nothing made ready fits is allocated as before. An arena released gives
-//! its memory back for a later one (unmapping it cost `scan` 0.2 to 0.3 ms as its context
-//! went).
+//! their memory from there. Memory a run does not take is only memory; a size not ready
+//! in time (or never told) is allocated as before.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The most memory made ready, and remembered, per run: what the arenas of a program's
 /// first launches take (later ones reuse arenas), bounded as the idle arenas kept are.
@@ -25,11 +22,8 @@ const READY_BYTES: usize = 32 << 20;
 
 /// Memory made ready for the records, and the sizes the run took.
 pub struct ReadyMemory {
-    /// Memory whose pages are in (made ready, or given back), and the sizes still being
-    /// made ready.
-    ready: Mutex<Pool>,
-    /// Signalled as each size is ready.
-    readied: Condvar,
+    /// Memory whose pages are in (made ready, or given back), by size in words.
+    ready: Mutex<Vec<Vec<u64>>>,
     /// The sizes (words) taken this run, in order, up to [`READY_BYTES`].
     taken: Mutex<Vec<usize>>,
     /// Where this command line's sizes are kept, and what the last run left there.
@@ -37,21 +31,6 @@ pub struct ReadyMemory {
     last: Vec<usize>,
     /// Whether [`ReadyMemory::start_preparing`] ran.
     started: AtomicBool,
-    /// Takes served from memory made ready or given back (for the timing line).
-    served: AtomicUsize,
-}
-
-#[derive(Default)]
-struct Pool {
-    /// By size in words.
-    memory: Vec<Vec<u64>>,
-    pending: Vec<usize>,
-}
-
-impl Pool {
-    fn words(&self) -> usize {
-        self.memory.iter().map(Vec::len).sum()
-    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -60,8 +39,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl ReadyMemory {
     /// Memory for this process's records, with the sizes kept at `hint` (a file of one
-    /// size in words a line) read; nothing is made ready until
-    /// [`ReadyMemory::start_preparing`].
+    /// size in words a line) read; nothing is made ready until [`ReadyMemory::prepare`].
     pub fn new(hint: Option<PathBuf>) -> Self {
         let last = hint
             .as_ref()
@@ -69,13 +47,11 @@ impl ReadyMemory {
             .map(|text| parse(&text))
             .unwrap_or_default();
         ReadyMemory {
-            ready: Mutex::new(Pool::default()),
-            readied: Condvar::new(),
+            ready: Mutex::new(Vec::new()),
             taken: Mutex::new(Vec::new()),
             hint,
             last,
             started: AtomicBool::new(false),
-            served: AtomicUsize::new(0),
         }
     }
 
@@ -108,15 +84,11 @@ impl ReadyMemory {
         if !self.has_sizes() || self.started.swap(true, Ordering::Relaxed) {
             return;
         }
-        lock(&self.ready).pending = self.last.clone();
         let ready = Arc::clone(self);
-        let spawned = std::thread::Builder::new()
+        // Without the thread the arenas take fresh memory, as without sizes.
+        let _ = std::thread::Builder::new()
             .name("srcsim-ready".to_string())
             .spawn(move || ready.prepare());
-        if spawned.is_err() {
-            // The arenas take fresh memory, as without sizes.
-            lock(&self.ready).pending.clear();
-        }
     }
 
     /// Faults in the memory the last run's arenas took, size by size (each available as
@@ -129,12 +101,7 @@ impl ReadyMemory {
             for page in memory.chunks_mut(4096 / 8) {
                 page[0] = std::hint::black_box(0);
             }
-            let mut pool = lock(&self.ready);
-            if let Some(i) = pool.pending.iter().position(|&w| w == words) {
-                pool.pending.swap_remove(i);
-            }
-            pool.memory.push(memory);
-            self.readied.notify_all();
+            lock(&self.ready).push(memory);
         }
     }
 
@@ -147,37 +114,27 @@ impl ReadyMemory {
                 taken.push(words);
             }
         }
-        let mut pool = lock(&self.ready);
-        loop {
-            let fit = (0..pool.memory.len())
-                .filter(|&i| pool.memory[i].len() >= words)
-                .min_by_key(|&i| pool.memory[i].len());
-            if let Some(i) = fit {
-                self.served.fetch_add(1, Ordering::Relaxed);
-                let mut memory = pool.memory.swap_remove(i);
+        let mut ready = lock(&self.ready);
+        let fit = (0..ready.len())
+            .filter(|&i| ready[i].len() >= words)
+            .min_by_key(|&i| ready[i].len());
+        match fit {
+            Some(i) => {
+                let mut memory = ready.swap_remove(i);
                 memory.truncate(words);
-                return memory;
+                memory
             }
-            // A size that fits still being made ready is waited for: the rest of its
-            // faults cost no more there than fresh memory's would under the kernel.
-            if !pool.pending.iter().any(|&w| w >= words) {
-                return vec![0u64; words];
-            }
-            pool = self.readied.wait(pool).unwrap_or_else(|e| e.into_inner());
+            None => vec![0u64; words],
         }
     }
 
-    /// How many takes were served from memory made ready or given back.
-    pub fn served(&self) -> usize {
-        self.served.load(Ordering::Relaxed)
-    }
-
-    /// Takes back memory an arena no longer uses, for a later one, up to [`READY_BYTES`]
-    /// in all.
+    /// Takes back memory an arena no longer uses, for a later one (unmapping it costs
+    /// more than keeping it: `scan`'s 3.6 MB, 0.2 to 0.3 ms as its context goes), up to
+    /// [`READY_BYTES`] in all.
     pub fn give_back(&self, memory: Vec<u64>) {
-        let mut pool = lock(&self.ready);
-        if pool.words() + memory.len() <= READY_BYTES / 8 {
-            pool.memory.push(memory);
+        let mut ready = lock(&self.ready);
+        if ready.iter().map(Vec::len).sum::<usize>() + memory.len() <= READY_BYTES / 8 {
+            ready.push(memory);
         }
     }
 
@@ -229,37 +186,28 @@ mod tests {
         first.remember();
         assert_eq!(std::fs::read_to_string(&hint).unwrap(), "1000\n450000\n");
 
-        let second = Arc::new(ReadyMemory::new(Some(hint.clone())));
+        let second = ReadyMemory::new(Some(hint.clone()));
         assert!(second.has_sizes());
-        second.start_preparing();
-        // Sizes being made ready are waited for, whatever the thread has done so far.
-        let large = second.take(400_000);
-        assert_eq!(large.len(), 400_000);
-        second.give_back(large);
-        while !lock(&second.ready).pending.is_empty() {
-            std::thread::yield_now();
-        }
-        let ready: Vec<usize> = lock(&second.ready).memory.iter().map(Vec::len).collect();
-        assert_eq!(ready, [1000, 400_000]);
+        second.prepare();
+        let ready: Vec<usize> = lock(&second.ready).iter().map(Vec::len).collect();
+        assert_eq!(ready, [1000, 450_000]);
         // The smallest that fits: the large one stays for the launch that needs it.
         let small = second.take(900);
         assert_eq!(small.len(), 900);
-        assert_eq!(lock(&second.ready).memory.len(), 1);
-        // Larger than any: fresh, at once.
+        assert_eq!(lock(&second.ready).len(), 1);
         assert_eq!(second.take(2_000_000).len(), 2_000_000);
-        assert_eq!(second.served(), 2);
-        assert_eq!(lock(&second.ready).memory[0].len(), 400_000);
+        assert_eq!(lock(&second.ready)[0].len(), 450_000);
         // Memory given back is taken again, within the bound.
         second.give_back(vec![7; 300]);
         second.give_back(vec![7; READY_BYTES / 8]);
-        let ready: Vec<usize> = lock(&second.ready).memory.iter().map(Vec::len).collect();
-        assert_eq!(ready, [400_000, 300]);
+        let ready: Vec<usize> = lock(&second.ready).iter().map(Vec::len).collect();
+        assert_eq!(ready, [450_000, 300]);
         assert_eq!(second.take(250).len(), 250);
         // Different sizes this time: kept for the next run.
         second.remember();
         assert_eq!(
             std::fs::read_to_string(&hint).unwrap(),
-            "400000\n900\n2000000\n250\n"
+            "900\n2000000\n250\n"
         );
     }
 

@@ -931,64 +931,6 @@ fn a_first_run_puts_off_the_copies_of_a_few_launches_for_the_next() {
     assert_eq!(second_report.launches, first_report.launches);
 }
 
-/// A run keeps the sizes of its records' host memory for the next run of the same
-/// command line, which faults that memory in while the application builds and gives it
-/// to its arenas (`srcsim::ready_memory`): `scan`'s first launch has 30080 records of the
-/// sidecar's stride, its second 128; the warm run prints and estimates what the first did.
-#[test]
-fn a_warm_run_takes_records_memory_made_ready_from_the_last_runs_sizes() {
-    let cache = OwnCache::new("ready-memory");
-    let env = [
-        ("SRCSIM_CACHE_DIR", cache.to_str().unwrap()),
-        ("SRCSIM_LOG", "info"),
-    ];
-    let sizes = || -> Vec<usize> {
-        let files: Vec<_> = std::fs::read_dir(cache.join("records"))
-            .unwrap()
-            .map(|f| f.unwrap().path())
-            .collect();
-        assert_eq!(files.len(), 1, "one command line: {files:?}");
-        std::fs::read_to_string(&files[0])
-            .unwrap()
-            .lines()
-            .map(|l| l.parse().unwrap())
-            .collect()
-    };
-    let (first, first_report) = simulated("scan", &[], &env);
-    let log = String::from_utf8_lossy(&first.stderr);
-    assert!(log.contains("(0 with memory made ready"), "{log}");
-    // The sidecar's stride, from the annotation the run cached.
-    let sidecar = std::fs::read_dir(&*cache)
-        .unwrap()
-        .map(|e| e.unwrap().path().join("sidecar.json"))
-        .find(|p| p.is_file())
-        .expect("the annotation's sidecar");
-    let sidecar: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(sidecar).unwrap()).unwrap();
-    let stride = sidecar["records"]["stride"].as_u64().unwrap() as usize;
-    let kept = sizes();
-    assert_eq!(kept.len(), 2, "{kept:?}");
-    // Each arena's words, and up to a device alignment more (at most 1024 bytes).
-    for (words, records) in kept.iter().zip([30080, 128]) {
-        assert!(
-            (records * stride..=records * stride + 128).contains(words),
-            "{kept:?}, stride {stride}"
-        );
-    }
-    let (warm, warm_report) = simulated("scan", &[], &env);
-    let log = String::from_utf8_lossy(&warm.stderr);
-    assert!(
-        log.contains("2 arenas of records created (2 with memory made ready"),
-        "{log}"
-    );
-    assert_eq!(warm.stdout, first.stdout);
-    assert_eq!(warm.status.code(), first.status.code());
-    assert_all_simulated("scan", &warm_report, 3);
-    assert_eq!(warm_report.launches, first_report.launches);
-    // The same sizes: the file stays as it was.
-    assert_eq!(sizes(), kept);
-}
-
 /// An annotation cache of a test's own, empty at first and removed with it, and the
 /// environment that runs a host with it and the debug log.
 struct OwnCache(PathBuf);

@@ -717,10 +717,9 @@ impl Shim {
             self.log(
                 Level::Info,
                 &format!(
-                    "timing: {}; {} arenas of records created ({} with memory made ready or given back), at most {:.1} MiB at once; at exit {:.1} ms for the last records and models, {:.1} ms in all",
+                    "timing: {}; {} arenas of records created, at most {:.1} MiB at once; at exit {:.1} ms for the last records and models, {:.1} ms in all",
                     self.stats.summary(),
                     self.batches.arenas().0,
-                    self.memory.served(),
                     self.batches.arenas().1 as f64 / (1 << 20) as f64,
                     waited.as_secs_f64() * 1e3,
                     start.elapsed().as_secs_f64() * 1e3
