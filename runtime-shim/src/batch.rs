@@ -33,11 +33,10 @@
 //! on itself.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::cl::{ClError, Context, Device, Event, Mem, Queue};
-use crate::ready_memory::ReadyMemory;
 
 /// An arena holds about this many bytes (one slot at least, however large).
 const ARENA_BYTES: usize = 1 << 20;
@@ -87,12 +86,7 @@ pub struct Arena {
 impl Arena {
     /// An arena of `count` slots at most (fewer when that many would exceed
     /// [`ARENA_BYTES`]); `device_align` is the key's device's base address alignment.
-    fn new(
-        key: Key,
-        count: usize,
-        device_align: usize,
-        memory: &ReadyMemory,
-    ) -> Result<Arena, ClError> {
+    fn new(key: Key, count: usize, device_align: usize) -> Result<Arena, ClError> {
         let count = count.min(ARENA_BYTES / key.slot_bytes).clamp(1, MAX_SLOTS);
         // Sub-buffers must start where every device of the context allows; with one
         // slot there are none.
@@ -111,7 +105,7 @@ impl Arena {
         } else {
             1
         };
-        let (host, start, buffer) = host_buffer(key, count * key.slot_bytes, device_align, memory)?;
+        let (host, start, buffer) = host_buffer(key, count * key.slot_bytes, device_align)?;
         let mut slots = Vec::with_capacity(count);
         if count == 1 {
             slots.push(buffer);
@@ -149,28 +143,22 @@ impl Arena {
         self.key.slot_bytes * self.slots.len()
     }
 
-    /// Frees the buffer, then gives its memory back to `memory` (for an arena made
-    /// later): no command that uses it is left (the read after its launches is over, or
-    /// nothing was enqueued with it).
-    fn release(self, memory: &ReadyMemory) {
+    /// Frees the buffer, then its memory: no command that uses it is left (the read after
+    /// its launches is over, or nothing was enqueued with it).
+    fn release(self) {
         if self.slots.len() > 1 {
             self.slots.into_iter().for_each(Mem::release);
         }
         self.buffer.release();
-        memory.give_back(self.host);
+        drop(self.host);
     }
 }
 
-/// Host memory of at least `bytes` (from `memory`) and a device buffer of `bytes`
-/// that uses it, starting at the first word `align` (the device's, a multiple of 8) allows.
-fn host_buffer(
-    key: Key,
-    bytes: usize,
-    align: usize,
-    memory: &ReadyMemory,
-) -> Result<(Vec<u64>, usize, Mem), ClError> {
+/// Zeroed host memory of at least `bytes` and a device buffer of `bytes` that uses it,
+/// starting at the first word `align` (the device's, a multiple of 8) allows.
+fn host_buffer(key: Key, bytes: usize, align: usize) -> Result<(Vec<u64>, usize, Mem), ClError> {
     let words = bytes.div_ceil(8);
-    let mut host = memory.take(words + align / 8);
+    let mut host = vec![0u64; words + align / 8];
     let start = (host.as_ptr() as usize).next_multiple_of(align) - host.as_ptr() as usize;
     let start = start / 8;
     let buffer = key
@@ -310,18 +298,14 @@ impl<T> Inner<T> {
 /// The arenas of the whole process.
 pub struct Batches<T> {
     inner: Mutex<Inner<T>>,
-    /// Where new arenas' host memory comes from.
-    memory: Arc<ReadyMemory>,
     /// Signalled when an arena comes back, or launches stop waiting.
     room: Condvar,
 }
 
 impl<T> Batches<T> {
-    /// No arenas yet; launches wait for room beyond `budget` bytes of arenas in use, and
-    /// new arenas take their memory from `memory`.
-    pub fn new(budget: usize, memory: Arc<ReadyMemory>) -> Self {
+    /// No arenas yet; launches wait for room beyond `budget` bytes of arenas in use.
+    pub fn new(budget: usize) -> Self {
         Batches {
-            memory,
             room: Condvar::new(),
             inner: Mutex::new(Inner {
                 budget,
@@ -432,10 +416,10 @@ impl<T> Batches<T> {
                         if let Some(a) = small {
                             inner.alive_bytes -= a.bytes();
                             inner.alive_arenas -= 1;
-                            a.release(&self.memory);
+                            a.release();
                         }
                         let align = inner.device_align(device)?;
-                        let a = Arena::new(key, wanted, align, &self.memory)?;
+                        let a = Arena::new(key, wanted, align)?;
                         inner.created += 1;
                         inner.alive_bytes += a.bytes();
                         inner.alive_arenas += 1;
@@ -602,7 +586,7 @@ impl<T> Batches<T> {
         }
         drop(inner);
         if let Some(arena) = freed {
-            arena.release(&self.memory);
+            arena.release();
         }
     }
 
@@ -644,7 +628,7 @@ impl<T> Batches<T> {
             .filter_map(|k| inner.queues.remove(k))
             .collect();
         drop(inner);
-        freed.into_iter().for_each(|a| a.release(&self.memory));
+        freed.into_iter().for_each(Arena::release);
         // Commands already queued still run (releasing a queue flushes it).
         queues.into_iter().for_each(Queue::release);
     }
@@ -657,7 +641,7 @@ mod tests {
 
     #[test]
     fn a_launch_past_the_budget_waits_only_behind_two_arenas_in_use() {
-        let batches: Batches<()> = Batches::new(1 << 20, Arc::new(ReadyMemory::new(None)));
+        let batches: Batches<()> = Batches::new(1 << 20);
         let (context, device) = (Context(null_mut()), Device(null_mut()));
         let mut inner = lock(&batches.inner);
         inner.align.insert(device, 64);

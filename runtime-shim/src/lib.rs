@@ -22,7 +22,6 @@ mod modelling;
 mod ndrange;
 pub mod plot;
 mod quiet;
-mod ready_memory;
 pub mod report;
 mod shadow;
 pub mod shim;

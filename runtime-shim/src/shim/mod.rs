@@ -40,7 +40,6 @@ use crate::modelling::{
     lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
     Models, Pending, ProfiledProgram, Stats, Sweep,
 };
-use crate::ready_memory::ReadyMemory;
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
@@ -119,8 +118,6 @@ pub struct Shim {
     report: Arc<Mutex<Report>>,
     /// The records' buffers, and their reads back.
     batches: Arc<Batches<Pending>>,
-    /// The memory the records' buffers take (made ready from the last run's sizes).
-    memory: Arc<ReadyMemory>,
     worker: Mutex<Option<Worker>>,
     stats: Arc<Stats>,
     /// `SRCSIM_SWEEP`: more architectures to estimate every launch under.
@@ -162,16 +159,13 @@ impl Shim {
             );
             None
         });
-        let cache = AnnotationCache::from_env();
-        let memory = Arc::new(ReadyMemory::new(ReadyMemory::hint_path(cache.dir())));
         Shim {
             sweep: sweep.map(Arc::new),
-            cache,
+            cache: AnnotationCache::from_env(),
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),
-            batches: Arc::new(Batches::new(config.records_budget, Arc::clone(&memory))),
-            memory,
+            batches: Arc::new(Batches::new(config.records_budget)),
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
             deferred: Mutex::new(Vec::new()),
@@ -710,7 +704,6 @@ impl Shim {
             }
         }
         drop(report);
-        self.memory.remember();
         self.build_deferred(None);
         self.start_keepers();
         if self.config.log >= Level::Info {

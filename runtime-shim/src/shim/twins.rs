@@ -41,7 +41,6 @@ impl Shim {
             }) => source.clone(),
             _ => return,
         };
-        self.memory.start_preparing();
         let build = options.to_string();
         let spawned = std::thread::Builder::new()
             .name("srcsim-annotate".to_string())
