@@ -10,7 +10,7 @@ use pipeline_model::Architecture;
 use crate::analysis::{analyze_file, Analysis, AnalyzeError};
 use crate::codegen::{self, CodegenError, KernelTiming, Units};
 use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
-use crate::control::path_inputs;
+use crate::control::{path_inputs, with_sampled_indices};
 use crate::divergence::divergent_arms;
 use crate::lines::{attribute, function_lines};
 use crate::matching::match_blocks;
@@ -412,7 +412,7 @@ fn annotate_compiled(
         }
     }
     let names: Vec<&str> = analysis.kernels.iter().map(|k| k.name.as_str()).collect();
-    let mut inputs = path_inputs(&source, &names);
+    let mut inputs = path_inputs(&source, &names, &[]);
     let mut kernels = Vec::new();
     for k in &analysis.kernels {
         if refusals.refused(&k.name) {
@@ -679,18 +679,16 @@ fn generate(
         .filter_map(|k| module.function(&k.name))
         .collect();
     let sites = sampled_sites(module, &kernel_functions, source, program, arch);
+    let sampled_kernels: Vec<String> = sites.iter().map(|s| s.kernel.clone()).collect();
     // Records reduce to warps where the model needs nothing per work-item: no profile,
     // no sampled access of the kernel (their counters are read lane by lane). A sampled
-    // access's counters depend on the addresses, not the paths alone.
+    // access's counters depend on its indices as well as on the paths.
     let kernels: Vec<AnnotatedKernel> = kernels
         .iter()
         .cloned()
         .map(|mut k| {
-            let sampled = sites.iter().any(|s| s.kernel == k.name);
-            k.warp_records &= !how.profile && !sampled;
-            if sampled {
-                k.path_inputs = None;
-            }
+            k.warp_records &= !how.profile && !sampled_kernels.contains(&k.name);
+            k.path_inputs = with_sampled_indices(source, &k.name, k.path_inputs.take(), &sites);
             k
         })
         .collect();
@@ -754,7 +752,7 @@ fn generate(
     let mut kernels = kernels;
     for k in &mut kernels {
         k.values_in_record = annotated.in_record.contains(&k.name);
-        k.host_paths = host_paths(k, &annotated.host_paths);
+        k.host_paths = host_paths(k, &annotated.host_paths, &sampled_kernels);
     }
     Ok(Annotation {
         source: annotated.text,
@@ -781,12 +779,17 @@ fn generate(
 }
 
 /// The skeleton of `k`, where the host evaluates its paths: where nothing but its
-/// geometry and value arguments decide them ([`AnnotatedKernel::path_inputs`]).
+/// geometry and value arguments decide them ([`AnnotatedKernel::path_inputs`]), and it is
+/// none of `sampled` (the host's paths carry no sampled indices).
 fn host_paths(
     k: &AnnotatedKernel,
     skeletons: &[(String, crate::host_paths::HostPaths)],
+    sampled: &[String],
 ) -> Option<crate::host_paths::HostPaths> {
     k.path_inputs.as_ref()?;
+    if sampled.contains(&k.name) {
+        return None;
+    }
     skeletons
         .iter()
         .find(|(name, _)| *name == k.name)

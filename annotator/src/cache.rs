@@ -62,7 +62,9 @@ use crate::sidecar::Sidecar;
 /// 40: paths evaluated on the host (`host_paths`).
 /// 41: whether a kernel's work-items can tell work-groups apart (`group_free`).
 /// 42: a sampled shared access's extra bank passes charge no L2 or DRAM bytes.
-pub const ANNOTATION_REVISION: &str = "42";
+/// 43: a sampled kernel keeps its `path_inputs` where its sampled indices, as its
+/// branches, come from the geometry and value arguments alone.
+pub const ANNOTATION_REVISION: &str = "43";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -79,6 +79,8 @@ enum Target {
 struct Flow<'a> {
     file: &'a SourceFile,
     by_name: HashMap<&'a str, usize>,
+    /// Subscript indices (byte extents) whose values decide the records as branches do.
+    deciding: &'a [(u32, u32)],
     kernels: Vec<bool>,
     vars: HashMap<Var, Inputs>,
     changed: bool,
@@ -94,9 +96,15 @@ struct Flow<'a> {
 const MAX_PASSES: usize = 64;
 
 /// Per kernel of `file` (by name, among `kernels`): the positions of the value
-/// arguments that, with the launch's geometry, decide every path its work-items take,
-/// or `None` where a path may depend on memory (or the analysis cannot tell).
-pub fn path_inputs(file: &SourceFile, kernels: &[&str]) -> HashMap<String, Option<Vec<u32>>> {
+/// arguments that, with the launch's geometry, decide every path its work-items take
+/// and every index of `deciding` (the byte extents of subscripts' indices whose values
+/// the records keep: sampled accesses), or `None` where one may depend on memory (or the
+/// analysis cannot tell).
+pub fn path_inputs(
+    file: &SourceFile,
+    kernels: &[&str],
+    deciding: &[(u32, u32)],
+) -> HashMap<String, Option<Vec<u32>>> {
     let n = file.functions.len();
     let by_name: HashMap<&str, usize> = file
         .functions
@@ -112,6 +120,7 @@ pub fn path_inputs(file: &SourceFile, kernels: &[&str]) -> HashMap<String, Optio
             .map(|f| kernels.contains(&f.name.as_str()))
             .collect(),
         by_name,
+        deciding,
         vars: HashMap::new(),
         changed: true,
         control: vec![Inputs::none(); n],
@@ -136,6 +145,30 @@ pub fn path_inputs(file: &SourceFile, kernels: &[&str]) -> HashMap<String, Optio
             (name.to_string(), inputs)
         })
         .collect()
+}
+
+/// `inputs` (what [`path_inputs`] found for `kernel`) where the indices of its sampled
+/// accesses (among `sites`), which its records keep, come from the geometry and value
+/// arguments as its paths do (a scan's `__local` indices from local ids and a loop's
+/// stride); else `None`.
+pub fn with_sampled_indices(
+    file: &SourceFile,
+    kernel: &str,
+    inputs: Option<Vec<u32>>,
+    sites: &[crate::sampling::Site],
+) -> Option<Vec<u32>> {
+    let indices: Vec<(u32, u32)> = sites
+        .iter()
+        .filter(|s| s.kernel == kernel)
+        .map(|s| s.index)
+        .collect();
+    if indices.is_empty() {
+        return inputs;
+    }
+    inputs?;
+    path_inputs(file, &[kernel], &indices)
+        .remove(kernel)
+        .flatten()
 }
 
 impl Flow<'_> {
@@ -258,7 +291,13 @@ impl Flow<'_> {
     /// branches on the way.
     fn eval(&mut self, f: usize, n: &AstNode) -> Inputs {
         if n.subscript.is_some() {
-            self.all(f, &n.children);
+            for (i, c) in n.children.iter().enumerate() {
+                let inputs = self.eval(f, c);
+                let extent = (c.extent.start.offset, c.extent.end.offset);
+                if i == 1 && self.deciding.contains(&extent) {
+                    self.branch(f, &inputs);
+                }
+            }
             return Inputs::Memory;
         }
         match n.role {

@@ -869,3 +869,60 @@ fn profile_line_instructions_sum_to_each_paths_instructions_where_addressing_fol
         "issued {issued} of {ptx} PTX instructions"
     );
 }
+
+/// A sampled access's records keep its first and last index: a kernel whose sampled
+/// indices come from ids, loop strides and value arguments (a scan's `__local` tree,
+/// strides doubling) is decided by its arguments as its paths are, and gets no host
+/// skeleton (the host's paths carry no indices); one whose sampled index is loaded from
+/// memory (a gather) is decided by memory.
+#[test]
+fn sampled_indices_decide_the_records_as_branches_do() {
+    let a = annotate(&temp(
+        "sampled_inputs.cl",
+        "__kernel void tree(__global int *out, const int n, const int step) {
+            __local int t[256];
+            int lid = get_local_id(0);
+            t[lid] = lid;
+            int offset = 1;
+            for (int d = 128; d > 0; d >>= 1) {
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (lid < d)
+                    t[offset * (2 * lid + 2) - 1] += t[offset * (2 * lid + 1) - 1];
+                offset <<= 1;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (get_global_id(0) < n)
+                out[get_global_id(0) * step] = t[lid];
+        }
+        __kernel void gather(__global const int *idx, __global const float *x,
+                             __global float *y, const int n) {
+            int i = get_global_id(0);
+            if (i < n)
+                y[i] = x[idx[i]];
+        }
+        __kernel void plain(__global float *y, const int n) {
+            int i = get_global_id(0);
+            if (i < n)
+                y[i] = 2.0f * y[i];
+        }",
+    ))
+    .unwrap();
+    let sampled: Vec<&str> = a
+        .sidecar
+        .records
+        .samples
+        .as_ref()
+        .map(|s| s.accesses.iter().map(|k| k.kernel.as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        sampled.contains(&"tree") && sampled.contains(&"gather"),
+        "{sampled:?}"
+    );
+    let kernel = |name: &str| a.sidecar.kernels.iter().find(|k| k.name == name).unwrap();
+    // `n` decides a branch; `step` only an unsampled store's address.
+    assert_eq!(kernel("tree").path_inputs, Some(vec![1]));
+    assert!(kernel("tree").host_paths.is_none());
+    assert_eq!(kernel("gather").path_inputs, None);
+    assert_eq!(kernel("plain").path_inputs, Some(vec![1]));
+    assert!(kernel("plain").host_paths.is_some());
+}

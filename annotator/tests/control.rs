@@ -26,7 +26,7 @@ fn inputs_of(text: &str) -> Vec<(String, Option<Vec<u32>>)> {
         .map(|f| f.name.as_str())
         .filter(|n| n.starts_with('k'))
         .collect();
-    let found = path_inputs(&file, &kernels);
+    let found = path_inputs(&file, &kernels, &[]);
     let mut out: Vec<(String, Option<Vec<u32>>)> = found.into_iter().collect();
     out.sort();
     out

@@ -96,6 +96,15 @@ unsafe fn launch(
             }
             code
         }
+        Some(LaunchOutcome::Remembered(remembered)) => {
+            let code = original();
+            if code == CL_SUCCESS {
+                guarded("the launch", || {
+                    shim().record_remembered(remembered, &range)
+                });
+            }
+            code
+        }
         Some(LaunchOutcome::Repeat { kernel: name, of }) => {
             let code = original();
             if code == CL_SUCCESS {

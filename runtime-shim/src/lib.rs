@@ -22,6 +22,7 @@ mod modelling;
 mod ndrange;
 pub mod plot;
 mod quiet;
+mod remembered;
 pub mod report;
 mod shadow;
 pub mod shim;

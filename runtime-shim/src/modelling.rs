@@ -162,6 +162,8 @@ pub(crate) struct Stats {
     /// Launches whose paths the host evaluated: the application's kernel ran, and the
     /// model's thread computed their records.
     pub(crate) evaluated: AtomicU64,
+    /// Launches that took the estimate a previous run measured (`crate::remembered`).
+    pub(crate) remembered: AtomicU64,
     /// Launches that waited for room for their records, and how long in all.
     pub(crate) room_waits: AtomicU64,
     pub(crate) room_ns: AtomicU64,
@@ -178,12 +180,13 @@ impl Stats {
         let launches = get(&self.launches);
         let modelled = get(&self.modelled);
         format!(
-            "{launches} launches annotated, {:.1} µs each in the application's thread ({} waited for room for their records, {:.1} ms in all); {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} launches had their paths evaluated on the host; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
+            "{launches} launches annotated, {:.1} µs each in the application's thread ({} waited for room for their records, {:.1} ms in all); {} launches repeated an earlier one's geometry and deciding arguments and ran unannotated; {} launches had their paths evaluated on the host; {} launches took the estimate a previous run measured and ran unannotated; {} reads of records; model thread: {:.1} ms waiting for reads, {modelled} launches modelled ({:.1} µs each), {} estimates reused from an identical launch",
             per(get(&self.launch_ns), launches),
             get(&self.room_waits),
             get(&self.room_ns) as f64 / 1e6,
             get(&self.repeats),
             get(&self.evaluated),
+            get(&self.remembered),
             get(&self.batches),
             get(&self.wait_ns) as f64 / 1e6,
             per(get(&self.model_ns), modelled),

@@ -31,6 +31,8 @@ pub(crate) struct ShadowProgram {
     /// Where the annotation has copies of kernels that reduce records to warps: their
     /// program, built when a launch first asks for one.
     pub(crate) warps: Option<Arc<WarpsProgram>>,
+    /// What names the annotated program: a fingerprint of its text and build options.
+    pub(crate) identity: Arc<str>,
 }
 
 impl ShadowProgram {
@@ -128,6 +130,8 @@ pub(crate) struct Shadow {
     /// (`annotator::sidecar::AnnotatedKernel::group_free`): the annotated kernel may run
     /// in work-groups other than the application's ([`crate::shim::groups`]).
     pub(crate) group_free: bool,
+    /// What names its annotated program ([`ShadowProgram::identity`]).
+    pub(crate) program: Arc<str>,
     /// Serialises binding the records buffer and enqueueing.
     pub(crate) args: Mutex<ShadowArgs>,
 }
@@ -183,6 +187,9 @@ pub(crate) struct PathKey {
     values: Vec<u8>,
     local_bytes: u64,
     footprint: Option<u64>,
+    /// A sampled kernel's buffers' sizes, by argument (whether its accesses' buffers fit
+    /// in the L1 is the model's to tell).
+    buffer_sizes: Vec<(u32, u64)>,
 }
 
 /// An argument as the application set it.
@@ -262,6 +269,15 @@ impl ShadowArgs {
         let footprint = self.buffer_footprint();
         self.last_key.local_bytes = local_bytes;
         self.last_key.footprint = footprint;
+        self.last_key.buffer_sizes.clear();
+        if !shadow.model.samples.is_empty() {
+            let sizes = self
+                .buffers
+                .iter()
+                .filter_map(|(&i, b)| b.map(|(_, size)| (i, size)));
+            self.last_key.buffer_sizes.extend(sizes);
+            self.last_key.buffer_sizes.sort_unstable();
+        }
         Some(self.first_of.get(&self.last_key).copied())
     }
 

@@ -931,6 +931,50 @@ fn a_first_run_puts_off_the_copies_of_a_few_launches_for_the_next() {
     assert_eq!(second_report.launches, first_report.launches);
 }
 
+/// A run keeps the estimates of the launches it measured whose geometry and value
+/// arguments decide their records (`srcsim::remembered`): `scan`'s two `scan_blocks`
+/// launches (their sampled `__local` indices come from local ids and the loop's stride);
+/// the next run of the same command line takes them and runs the application's kernels,
+/// with the same report; another architecture, or `SRCSIM_MEASURE_EVERY_LAUNCH=1`,
+/// measures again.
+#[test]
+fn a_warm_run_takes_the_estimates_the_last_run_measured() {
+    let cache = OwnCache::new("remembered");
+    let dir = cache.to_str().unwrap();
+    let env = |arch: &'static str, every: &'static str| {
+        [
+            ("SRCSIM_CACHE_DIR", dir),
+            ("SRCSIM_LOG", "info"),
+            ("SRCSIM_ARCH", arch),
+            ("SRCSIM_MEASURE_EVERY_LAUNCH", every),
+        ]
+    };
+    let took = |out: &Output| -> usize {
+        let log = String::from_utf8_lossy(&out.stderr);
+        let at = log
+            .find(" launches took the estimate a previous run measured")
+            .unwrap_or_else(|| panic!("{log}"));
+        log[..at].rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let (first, first_report) = simulated("scan", &[], &env("gtx480", "0"));
+    assert_eq!(took(&first), 0);
+    assert_all_simulated("scan", &first_report, 3);
+    let (warm, warm_report) = simulated("scan", &[], &env("gtx480", "0"));
+    assert_eq!(took(&warm), 2);
+    assert_eq!(warm.stdout, first.stdout);
+    assert_eq!(warm.status.code(), Some(0));
+    assert_eq!(warm_report.launches, first_report.launches);
+    let (other, other_report) = simulated("scan", &[], &env("hopper_h100", "0"));
+    assert_eq!(took(&other), 0);
+    assert_ne!(
+        other_report.launches[0].estimate().unwrap().cycles,
+        first_report.launches[0].estimate().unwrap().cycles
+    );
+    let (every, every_report) = simulated("scan", &[], &env("gtx480", "1"));
+    assert_eq!(took(&every), 0);
+    assert_eq!(every_report.launches, first_report.launches);
+}
+
 /// An annotation cache of a test's own, empty at first and removed with it, and the
 /// environment that runs a host with it and the debug log.
 struct OwnCache(PathBuf);

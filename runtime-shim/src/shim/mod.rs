@@ -19,6 +19,8 @@ use std::time::Instant;
 
 mod copies;
 pub(crate) mod groups;
+mod remembered;
+pub use remembered::Remembered;
 mod twins;
 
 use copies::reduction_args;
@@ -40,6 +42,7 @@ use crate::modelling::{
     lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
     Models, Pending, ProfiledProgram, Stats, Sweep,
 };
+use crate::remembered::RememberedEstimates;
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
@@ -78,6 +81,10 @@ pub enum LaunchOutcome {
     /// The host evaluated the launch's paths (`annotator::host_paths`): enqueue the
     /// application's kernel, then call [`Shim::record_evaluated`] if that succeeds.
     Evaluated(Box<Evaluation>),
+    /// A previous run measured a launch that leaves the same records (`crate::remembered`):
+    /// enqueue the application's kernel, then call [`Shim::record_remembered`] if that
+    /// succeeds.
+    Remembered(Box<Remembered>),
 }
 
 /// A launch whose warp records the host computes from its cells, on the model's thread:
@@ -126,6 +133,10 @@ pub struct Shim {
     /// the application releases their context (at exit, only noted for the next run to
     /// build; `Shim::grain`).
     deferred: Mutex<Vec<Arc<WarpsProgram>>>,
+    /// Estimates the last run of this command line measured, and this run's to keep:
+    /// each launch's index in the report and its key (`crate::remembered`).
+    remembered: Option<RememberedEstimates>,
+    to_remember: Mutex<Vec<(usize, String)>>,
     /// Programs built from source this run whose binaries a keeper is to keep
     /// (`crate::keeper`), started when the application releases a context or exits.
     keeping: Mutex<Vec<crate::keeper::KeepJob>>,
@@ -159,7 +170,20 @@ impl Shim {
             );
             None
         });
+        // A sweep's, a profile's and a measured launch's outcomes are more than an
+        // estimate.
+        let remembered = match (&arch, &sweep) {
+            (Ok(a), None) if !config.profile && !config.measure_every_launch => {
+                RememberedEstimates::load(
+                    AnnotationCache::from_env().dir(),
+                    &crate::report::model_identity(a),
+                )
+            }
+            _ => None,
+        };
         Shim {
+            remembered,
+            to_remember: Mutex::new(Vec::new()),
             sweep: sweep.map(Arc::new),
             cache: AnnotationCache::from_env(),
             compiler: Mutex::new(None),
@@ -279,17 +303,9 @@ impl Shim {
         range: &NdRange,
         wait: &[Event],
     ) -> LaunchOutcome {
-        let (name, shadow) = match lock(&self.state).kernels.get(&kernel) {
-            None => {
-                return LaunchOutcome::Fallback(
-                    "the kernel was not created through srcsim".to_string(),
-                )
-            }
-            Some(k) => (k.name.clone(), k.shadow.clone()),
-        };
-        let shadow = match shadow {
-            Ok(s) => s,
-            Err(reason) => return LaunchOutcome::Fallback(reason),
+        let (name, shadow) = match self.launched_shadow(kernel) {
+            Ok(found) => found,
+            Err(fallback) => return fallback,
         };
         let mut args = lock(&shadow.args);
         if let Some(reason) = args.broken() {
@@ -316,6 +332,10 @@ impl Shim {
                 }));
             }
         }
+        let remember = match self.recall(&shadow, &name, key.as_ref()) {
+            Ok(id) => id,
+            Err(remembered) => return remembered,
+        };
         if self.config.log >= Level::Debug {
             self.log(
                 Level::Debug,
@@ -403,6 +423,7 @@ impl Shim {
         if let Some(key) = key {
             lock(&shadow.args).first_with(key, index);
         }
+        self.remember_later(index, remember);
         // One reference for the application (or released for it), one for the read.
         event.retain();
         let pending = Pending {
@@ -419,6 +440,19 @@ impl Shim {
             self.read_back(full);
         }
         LaunchOutcome::Enqueued(event)
+    }
+
+    /// The kernel's name and shadow, or the launch's fallback where it has none.
+    fn launched_shadow(&self, kernel: Kernel) -> Result<(Arc<str>, Arc<Shadow>), LaunchOutcome> {
+        match lock(&self.state).kernels.get(&kernel) {
+            None => Err(LaunchOutcome::Fallback(
+                "the kernel was not created through srcsim".to_string(),
+            )),
+            Some(k) => match &k.shadow {
+                Ok(s) => Ok((k.name.clone(), Arc::clone(s))),
+                Err(reason) => Err(LaunchOutcome::Fallback(reason.clone())),
+            },
+        }
     }
 
     /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
@@ -687,6 +721,7 @@ impl Shim {
         let waited = start.elapsed();
         let mut report = lock(&self.report);
         report.settle_repeats();
+        self.remember(&report);
         if self.config.log >= Level::Warn && self.config.table && !report.launches.is_empty() {
             eprint!("{}", report.table());
         }

@@ -221,6 +221,7 @@ impl Shim {
             });
         Ok(ShadowProgram {
             program: shadow,
+            identity: annotator::cache::fingerprint(&[&annotation.source, options]).into(),
             warps,
             profile: annotation
                 .sidecar
@@ -433,6 +434,7 @@ impl Shim {
             values_in_record: annotated.values_in_record,
             group_free: annotated.group_free,
             host_paths: annotated.host_paths.clone().map(Arc::new),
+            program: Arc::clone(&p.identity),
             args: Mutex::new(ShadowArgs::default()),
         })
     }

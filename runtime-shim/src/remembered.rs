@@ -1,0 +1,189 @@
+//! Estimates kept across runs, for launches their geometry and value arguments decide.
+//!
+//! A kernel whose branches and sampled indices read no memory (`path_inputs`,
+//! `annotator::control`) leaves, for the same [`crate::shadow::PathKey`] (its geometry,
+//! deciding values, `__local` bytes and buffer sizes), the same records, hence the same
+//! estimate; within a run the shim already takes an earlier launch's estimate for such a
+//! launch. A run keeps those it measured in the cache, under its command line
+//! (`estimates/<fingerprint>`, a JSON map, at most [`MAX_KEPT`]); the next run of the
+//! same command line takes them, and runs the application's own kernel for such a
+//! launch: a warm run measures only what is new (`scan`'s large launch: its twin, 3.6 MB
+//! of records and their model). Each key names the shim's own build (its library file's
+//! path, size and time), the model (its revisions and the architecture's description),
+//! the annotated program and the kernel, so a rebuilt srcsim, another architecture or an
+//! edited kernel measures again. `SRCSIM_MEASURE_EVERY_LAUNCH=1` measures every launch.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::report::Outcome;
+
+/// The most estimates a run keeps for the next: a run of more launches than that, each
+/// new, is one of many launches whose keys rarely come back.
+const MAX_KEPT: usize = 256;
+
+/// The estimates the last run of this command line kept, and those this run measured.
+pub struct RememberedEstimates {
+    /// Where they are kept, and what names this build of the shim and its model.
+    path: PathBuf,
+    identity: String,
+    last: HashMap<String, Outcome>,
+    measured: Mutex<BTreeMap<String, Outcome>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl RememberedEstimates {
+    /// The estimates kept under `cache` for this process's command line, for the model
+    /// `model` (`crate::report::model_identity`); `None` where this build of the shim
+    /// cannot be named (then nothing is taken or kept).
+    pub fn load(cache: &Path, model: &str) -> Option<Self> {
+        let build = library_identity()?;
+        Some(Self::at(
+            command_line_path(cache)?,
+            &format!("{build}\u{1}{model}"),
+        ))
+    }
+
+    /// The estimates kept at `path`, for keys made with `identity`.
+    pub fn at(path: PathBuf, identity: &str) -> Self {
+        let last = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        RememberedEstimates {
+            path,
+            identity: identity.to_string(),
+            last,
+            measured: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The key of a launch of kernel `kernel` of the annotated program `program` (its
+    /// identity) whose records `decided` (a path key's description) decides.
+    pub fn key(&self, program: &str, kernel: &str, decided: &str) -> String {
+        annotator::cache::fingerprint(&[&self.identity, program, kernel, decided])
+    }
+
+    /// The estimate the last run kept under `key`.
+    pub fn get(&self, key: &str) -> Option<&Outcome> {
+        self.last.get(key)
+    }
+
+    /// Keeps `outcome` (an estimate) under `key` for the next run.
+    pub fn note(&self, key: String, outcome: &Outcome) {
+        if !matches!(outcome, Outcome::Simulated(_)) {
+            return;
+        }
+        let mut measured = lock(&self.measured);
+        if measured.len() < MAX_KEPT {
+            measured.insert(key, outcome.clone());
+        }
+    }
+
+    /// Writes what this run measured, with what it took from the last run and measured
+    /// again, where it measured something new (written whole, then renamed).
+    pub fn write(&self) {
+        let measured = lock(&self.measured);
+        if measured.keys().all(|k| self.last.contains_key(k)) {
+            return;
+        }
+        let Ok(text) = serde_json::to_vec(&*measured) else {
+            return;
+        };
+        if let Some(dir) = self.path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let tmp = self
+            .path
+            .with_extension(format!("{}.tmp", std::process::id()));
+        if std::fs::write(&tmp, text).is_ok() {
+            let _ = std::fs::rename(&tmp, &self.path);
+        }
+    }
+}
+
+/// Where the estimates of runs of this process's command line are kept, under `cache`.
+fn command_line_path(cache: &Path) -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let mut parts = vec![exe.to_string_lossy().into_owned()];
+    parts.extend(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    );
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    Some(
+        cache
+            .join("estimates")
+            .join(annotator::cache::fingerprint(&parts)),
+    )
+}
+
+/// The file this code was loaded from (the mapping that holds this function), with its
+/// size and time: another build of the shim is another file, or the same one changed.
+fn library_identity() -> Option<String> {
+    let here = library_identity as fn() -> Option<String> as usize;
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    let path = maps.lines().find_map(|line| {
+        let mut fields = line.split_whitespace();
+        let (start, end) = fields.next()?.split_once('-')?;
+        let start = usize::from_str_radix(start, 16).ok()?;
+        let end = usize::from_str_radix(end, 16).ok()?;
+        let path = fields.nth(4)?;
+        (start..end).contains(&here).then(|| path.to_string())
+    })?;
+    let meta = std::fs::metadata(&path).ok()?;
+    Some(format!("{path} {} {:?}", meta.len(), meta.modified().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Estimate;
+
+    fn estimate(cycles: u64) -> Outcome {
+        let e: Estimate = serde_json::from_str(&format!(
+            r#"{{"cycles": {cycles}, "micros": 1.5, "latency_cycles": 10, "bound": "latency",
+                "work_groups_per_sm": 8, "occupancy_limiter": "work-groups",
+                "work_groups": 235, "warps": 940}}"#
+        ))
+        .unwrap();
+        Outcome::Simulated(std::sync::Arc::new(e))
+    }
+
+    #[test]
+    fn what_a_run_measured_the_next_run_of_the_same_identity_takes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("estimates/run");
+        let first = RememberedEstimates::at(path.clone(), "build 1");
+        let key = first.key("program", "scan_blocks", "n=60000");
+        assert_eq!(first.get(&key), None);
+        first.note(key.clone(), &estimate(6914));
+        first.note(
+            first.key("program", "scan_blocks", "n=235"),
+            &Outcome::NotSimulated {
+                reason: "x".to_string(),
+            },
+        );
+        first.write();
+        let second = RememberedEstimates::at(path.clone(), "build 1");
+        assert_eq!(second.get(&key), Some(&estimate(6914)));
+        assert_eq!(second.last.len(), 1, "only estimates are kept");
+        // Another build (or model) makes other keys.
+        let other = RememberedEstimates::at(path, "build 2");
+        assert_ne!(other.key("program", "scan_blocks", "n=60000"), key);
+        assert_ne!(second.key("program", "add_offsets", "n=60000"), key);
+        assert_ne!(second.key("other program", "scan_blocks", "n=60000"), key);
+    }
+
+    #[test]
+    fn this_library_is_named_by_its_file() {
+        let id = library_identity().unwrap();
+        let exe = std::env::current_exe().unwrap();
+        assert!(id.starts_with(exe.to_str().unwrap()), "{id}");
+    }
+}
