@@ -229,6 +229,9 @@ fn a_first_run_that_puts_off_the_copies_exits_cleanly_and_the_next_builds_them()
             .arg("1")
             .env("SRCSIM_CACHE_DIR", &cache)
             .env("SRCSIM_LOG", "debug")
+            // Measured at every run: the estimate a run keeps for its command line
+            // (`srcsim::remembered`) would spare the next run the kernel and its copies.
+            .env("SRCSIM_MEASURE_EVERY_LAUNCH", "1")
             .output()
             .unwrap()
     };
