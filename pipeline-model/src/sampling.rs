@@ -94,29 +94,14 @@ pub struct Measured {
 /// work-group by work-group: 32 (the warp size) consecutive local linear ids, as the model
 /// forms them ([`crate::kernel`]).
 pub fn for_each_warp(geometry: &LaunchGeometry, warp_size: u64, mut f: impl FnMut(&[u64])) {
-    let [gx, gy, gz] = geometry.global;
-    let [lx, ly, lz] = geometry.local;
-    let [ngx, ngy, ngz] = geometry.groups();
     let mut ids = Vec::new();
-    for bz in 0..ngz {
-        for by in 0..ngy {
-            for bx in 0..ngx {
-                let (ex, ey, ez) = (
-                    lx.min(gx - bx * lx),
-                    ly.min(gy - by * ly),
-                    lz.min(gz - bz * lz),
-                );
-                ids.clear();
-                for z in 0..ez {
-                    for y in 0..ey {
-                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
-                        ids.extend(row..row + ex);
-                    }
-                }
-                ids.chunks(warp_size.max(1) as usize).for_each(&mut f);
-            }
+    for_each_group(geometry, |rows, ex, _| {
+        ids.clear();
+        for &row in rows {
+            ids.extend(row as u64..(row + ex) as u64);
         }
-    }
+        ids.chunks(warp_size.max(1) as usize).for_each(&mut f);
+    });
 }
 
 /// The requests and sectors of one warp access whose lanes address `addresses` (bytes),
