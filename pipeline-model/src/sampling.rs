@@ -185,7 +185,8 @@ pub fn measure_all(
 
 /// The work-groups of `geometry` in order (x fastest): each group's rows of work-items
 /// (where each starts in the records, in work-items) and how long they are, and whether
-/// the group to its left has rows as long (its rows then start `local[0]` before).
+/// the group to its left has rows as long (its rows then start `local[0]` before: it is
+/// whole along x, and so is this one).
 fn for_each_group(geometry: &LaunchGeometry, mut f: impl FnMut(&[usize], usize, bool)) {
     let [gx, gy, gz] = geometry.global;
     let [lx, ly, lz] = geometry.local;
@@ -206,8 +207,9 @@ fn for_each_group(geometry: &LaunchGeometry, mut f: impl FnMut(&[usize], usize, 
                         rows.push(row as usize);
                     }
                 }
-                // Every group but the last of a row of groups is whole along x.
-                f(&rows, ex as usize, bx > 0);
+                // Every group but the last of a row of groups is whole along x; the last may
+                // be partial, and then has fewer work-items than the one to its left.
+                f(&rows, ex as usize, bx > 0 && ex == lx);
             }
         }
     }
@@ -910,6 +912,24 @@ mod tests {
                 data.chunks(6)
                     .flat_map(|r| r[..3].to_vec())
                     .collect::<Vec<_>>()
+            );
+        }
+    }
+
+    /// A partial last group whose work-items repeat the first ones of the (whole) group to
+    /// its left is measured on its own: fewer lanes, other requests.
+    #[test]
+    fn a_partial_group_is_not_its_whole_neighbour() {
+        let g = LaunchGeometry {
+            global: [80, 1, 1],
+            local: [32, 1, 1],
+        };
+        let data = alike_groups(&g, |_, _| 0);
+        for shared in [true, false] {
+            let a = access(shared);
+            assert_eq!(
+                measure(&a, &g, 32, &data, 6, 3),
+                Some(measured_by_hand(&g, &a, &data))
             );
         }
     }
