@@ -21,7 +21,7 @@ use crate::report::Outcome;
 
 /// The most estimates a run keeps for the next: a run of more launches than that, each
 /// new, is one of many launches whose keys rarely come back.
-const MAX_KEPT: usize = 256;
+pub const MAX_KEPT: usize = 256;
 
 /// The estimates the last run of this command line kept, and those this run measured.
 pub struct RememberedEstimates {

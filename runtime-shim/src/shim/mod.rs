@@ -170,14 +170,12 @@ impl Shim {
             );
             None
         });
+        let cache = AnnotationCache::from_env();
         // A sweep's, a profile's and a measured launch's outcomes are more than an
         // estimate.
         let remembered = match (&arch, &sweep) {
             (Ok(a), None) if !config.profile && !config.measure_every_launch => {
-                RememberedEstimates::load(
-                    AnnotationCache::from_env().dir(),
-                    &crate::report::model_identity(a),
-                )
+                RememberedEstimates::load(cache.dir(), &crate::report::model_identity(a))
             }
             _ => None,
         };
@@ -185,7 +183,7 @@ impl Shim {
             remembered,
             to_remember: Mutex::new(Vec::new()),
             sweep: sweep.map(Arc::new),
-            cache: AnnotationCache::from_env(),
+            cache,
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),

@@ -40,10 +40,12 @@ impl Shim {
         }
     }
 
-    /// Notes that launch `index` is to keep its estimate under `key`, if any, at exit.
+    /// Notes that launch `index` is to keep its estimate under `key`, if any, at exit (as
+    /// many as the store keeps: a program of a million launches, each new, notes no more).
     pub(super) fn remember_later(&self, index: usize, key: Option<String>) {
-        if let Some(key) = key {
-            lock(&self.to_remember).push((index, key));
+        let mut to_remember = lock(&self.to_remember);
+        if let Some(key) = key.filter(|_| to_remember.len() < crate::remembered::MAX_KEPT) {
+            to_remember.push((index, key));
         }
     }
 
