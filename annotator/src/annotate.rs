@@ -18,7 +18,7 @@ use crate::paths::path_table;
 use crate::sampling::sampled_sites;
 use crate::sidecar::{
     AnnotatedKernel, KernelSample, LineShare, LineWeight, ProfileLayout, ProfiledBlock,
-    RecordLayout, RefusedKernel, SampleLayout, Sidecar, SIDECAR_SCHEMA,
+    RecordLayout, RefusedKernel, Sidecar, SIDECAR_SCHEMA,
 };
 use crate::source::cfg::{build, Insertion, SourceCfg, Unsupported};
 use crate::source::{parse, ParamKind, SourceError, SourceFile};
@@ -724,31 +724,22 @@ fn generate(
         how.profile,
         &sites,
     )?;
-    let mut fields = vec!["t".to_string()];
-    fields.extend(analysis.resources.iter().cloned());
-    fields.extend((0..annotated.arms).map(|a| format!("arm{a}")));
     let profile = how.profile.then(|| ProfileLayout {
-        offset: resources + 1 + annotated.arms,
+        // Placed by `RecordLayout::new`, from the format.
+        offset: 0,
         fields: ["executions", "cycles", "instructions"]
             .map(String::from)
             .to_vec(),
         blocks: describe_profiled(source, &kept, &annotated.profiled, &annotated.shares),
         extra_counters: annotated.extra_counters,
     });
-    let counters = 3 * annotated.profiled.len() + 2 * annotated.extra_counters;
-    let samples = (!sites.is_empty()).then(|| SampleLayout {
-        offset: resources + 1 + annotated.arms + counters,
-        accesses: sites
-            .into_iter()
-            .map(|s| KernelSample {
-                kernel: s.kernel,
-                access: s.access,
-            })
-            .collect(),
-    });
-    let sampled = samples
-        .as_ref()
-        .map_or(0, |s| pipeline_model::sampling::COUNTERS * s.accesses.len());
+    let samples = sites
+        .into_iter()
+        .map(|s| KernelSample {
+            kernel: s.kernel,
+            access: s.access,
+        })
+        .collect();
     let mut kernels = kernels;
     for k in &mut kernels {
         k.values_in_record = annotated.in_record.contains(&k.name);
@@ -759,15 +750,13 @@ fn generate(
         sidecar: Sidecar {
             schema: SIDECAR_SCHEMA.to_string(),
             source: program.to_string(),
-            records: RecordLayout {
-                stride: resources + 1 + annotated.arms + counters + sampled,
-                fields,
-                usage_scale: arch.usage_scale(),
-                index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)"
-                    .to_string(),
+            records: RecordLayout::new(
+                annotated.format,
+                &analysis.resources,
+                arch.usage_scale(),
                 profile,
                 samples,
-            },
+            ),
             kernels,
             called_functions: called,
             analysis: analysis.clone(),
@@ -886,7 +875,7 @@ mod tests {
 
     #[test]
     fn a_sidecar_without_profile_reads_as_none() {
-        let json = r#"{"stride": 5, "fields": ["t"], "usage_scale": 2, "index": "x"}"#;
+        let json = r#"{"stride": 1, "resources": 0, "arms": 0, "fields": ["t"], "usage_scale": 2, "index": "x"}"#;
         let r: RecordLayout = serde_json::from_str(json).unwrap();
         assert!(r.profile.is_none());
         assert!(!serde_json::to_string(&r).unwrap().contains("profile"));

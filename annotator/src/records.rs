@@ -1,21 +1,29 @@
-//! What the annotated program's records hold, and what they sum to: the layout of a
-//! work-item's record (its timing values, the profile's counters, the sampled accesses'
-//! counters) as the sidecar describes it, and the profile's aggregation over work-items.
-//! Code generation writes records in this layout (`codegen`), the model reads their
-//! timing values (`pipeline_model::Records`, per work-item or reduced to warps,
-//! `pipeline_model::Grain`), and the shim sums the profile's counters with
-//! [`ProfileLayout::block_totals`].
+//! What the sidecar says of the annotated program's records, and what they sum to: the
+//! record's format ([`pipeline_model::records`], the one owner of its layout) with the
+//! names of its timing values, where the profile's and the sampled accesses' counters are
+//! and what they count, and the profile's aggregation over work-items. Code generation
+//! writes records in the format (`codegen`), the model reads their timing values
+//! (`pipeline_model::Records`, per work-item or reduced to warps), and the shim sums the
+//! profile's counters with [`ProfileLayout::block_totals`].
 
 use std::collections::BTreeMap;
 
+use pipeline_model::records::RecordFormat;
 use serde::{Deserialize, Serialize};
 
-/// How the counters of one work-item are laid out in the records buffer.
+/// How the counters of one work-item are laid out in the records buffer. Read from JSON
+/// only where every size and offset it states is the one its format implies (a sidecar
+/// from elsewhere, or damaged, is refused rather than misread).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "StoredLayout")]
 pub struct RecordLayout {
-    /// `ulong`s per work-item: `t`, one per resource, one per divergent arm (the cycles
-    /// charged inside it, [`crate::divergence`]), then the profile's counters.
+    /// `ulong`s per work-item ([`RecordFormat::work_item_stride`]), stated for readers of
+    /// the JSON.
     pub stride: usize,
+    /// The counts of each kind of value (`resources`, `arms`, `profile_counters`,
+    /// `sampled_accesses` in the JSON).
+    #[serde(flatten)]
+    pub format: RecordFormat,
     /// Field names: `t`, the resources, then `arm0`, `arm1`, ...
     pub fields: Vec<String>,
     /// Usage counters are in units of `1 / usage_scale` cycles.
@@ -30,10 +38,137 @@ pub struct RecordLayout {
     pub samples: Option<SampleLayout>,
 }
 
+/// [`RecordLayout`] as JSON holds it, before its sizes are checked against its format.
+#[derive(Deserialize)]
+struct StoredLayout {
+    stride: usize,
+    #[serde(flatten)]
+    format: RecordFormat,
+    fields: Vec<String>,
+    usage_scale: u64,
+    index: String,
+    #[serde(default)]
+    profile: Option<ProfileLayout>,
+    #[serde(default)]
+    samples: Option<SampleLayout>,
+}
+
+impl TryFrom<StoredLayout> for RecordLayout {
+    type Error = String;
+
+    fn try_from(s: StoredLayout) -> Result<Self, String> {
+        let layout = RecordLayout {
+            stride: s.stride,
+            format: s.format,
+            fields: s.fields,
+            usage_scale: s.usage_scale,
+            index: s.index,
+            profile: s.profile,
+            samples: s.samples,
+        };
+        layout.check()?;
+        Ok(layout)
+    }
+}
+
 impl RecordLayout {
+    /// The layout of records of `format`, whose resources are named `resources`; the
+    /// profile's blocks and the sampled accesses (as many as `format` counts) at the
+    /// offsets the format gives them.
+    pub fn new(
+        format: RecordFormat,
+        resources: &[String],
+        usage_scale: u64,
+        profile: Option<ProfileLayout>,
+        samples: Vec<KernelSample>,
+    ) -> Self {
+        let mut fields = vec!["t".to_string()];
+        fields.extend(resources.iter().cloned());
+        fields.extend((0..format.arms).map(|a| format!("arm{a}")));
+        RecordLayout {
+            stride: format.work_item_stride(),
+            format,
+            fields,
+            usage_scale,
+            index: "linear global id: (z - oz) * gy * gx + (y - oy) * gx + (x - ox)".to_string(),
+            profile: profile.map(|p| ProfileLayout {
+                offset: format.profile_offset(),
+                ..p
+            }),
+            samples: (!samples.is_empty()).then(|| SampleLayout {
+                offset: format.sample_offset(0),
+                accesses: samples,
+            }),
+        }
+    }
+
+    /// Whether every size and offset the layout states is its format's.
+    fn check(&self) -> Result<(), String> {
+        let f = &self.format;
+        let mut wrong = Vec::new();
+        if self.stride != f.work_item_stride() {
+            wrong.push(format!(
+                "stride {} (the format's is {})",
+                self.stride,
+                f.work_item_stride()
+            ));
+        }
+        if self.fields.len() != f.timing_width() {
+            wrong.push(format!(
+                "{} fields for {} timing values",
+                self.fields.len(),
+                f.timing_width()
+            ));
+        }
+        let counters = self.profile.as_ref().map_or(0, ProfileLayout::counters);
+        if counters != f.profile_counters {
+            wrong.push(format!(
+                "{counters} profile counters, the format has {}",
+                f.profile_counters
+            ));
+        }
+        if let Some(p) = self
+            .profile
+            .as_ref()
+            .filter(|p| p.offset != f.profile_offset())
+        {
+            wrong.push(format!(
+                "profile at {} (the format's {})",
+                p.offset,
+                f.profile_offset()
+            ));
+        }
+        let sampled = self.samples.as_ref().map_or(0, |s| s.accesses.len());
+        if sampled != f.sampled_accesses {
+            wrong.push(format!(
+                "{sampled} sampled accesses, the format has {}",
+                f.sampled_accesses
+            ));
+        }
+        if let Some(s) = self
+            .samples
+            .as_ref()
+            .filter(|s| s.offset != f.sample_offset(0))
+        {
+            wrong.push(format!(
+                "samples at {} (the format's {})",
+                s.offset,
+                f.sample_offset(0)
+            ));
+        }
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "record layout disagrees with its format: {}",
+                wrong.join("; ")
+            ))
+        }
+    }
+
     /// Values at the start of a record the model reads: `t`, the usage, the arms.
     pub fn timing_width(&self) -> usize {
-        self.fields.len()
+        self.format.timing_width()
     }
 
     /// The sampled accesses of `kernel`, each with the index of its counters in a record.
@@ -46,17 +181,14 @@ impl RecordLayout {
             .iter()
             .enumerate()
             .filter(|(_, a)| a.kernel == kernel)
-            .map(|(i, a)| {
-                let slot = layout.offset + pipeline_model::sampling::COUNTERS * i;
-                (slot, a.access.clone())
-            })
+            .map(|(i, a)| (self.format.sample_offset(i), a.access.clone()))
             .collect()
     }
 }
 
 /// Where the sampled accesses' counters are in a record: from `offset`, per access of
 /// `accesses`, its executions and the indices it first and last used
-/// (`pipeline_model::sampling::COUNTERS`; [`crate::sampling`]).
+/// ([`pipeline_model::records::SAMPLE_COUNTERS`]; [`crate::sampling`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SampleLayout {
     /// Index of the first access's first counter in a record.
@@ -152,6 +284,11 @@ pub struct ProfiledBlock {
 }
 
 impl ProfileLayout {
+    /// Counters it takes in a record: three per block, two per extra share.
+    pub fn counters(&self) -> usize {
+        3 * self.blocks.len() + 2 * self.extra_counters
+    }
+
     /// The counters of `records` (whole records of `stride` `ulong`s each) summed over
     /// work-items: per block in `blocks` order, `[executions, cycles, instructions]`,
     /// then the extra counters, per pair `[cycles, instructions]`.

@@ -10,7 +10,9 @@ use std::path::Path;
 
 use annotator::analysis::{analyze_file, FunctionAnalysis};
 use annotator::compile::{BuildOptions, Compiler};
-use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};
+use pipeline_model::{
+    estimate, Architecture, Grain, KernelResources, LaunchGeometry, RecordFormat, Records,
+};
 
 const ITERATIONS: usize = 100;
 
@@ -82,7 +84,7 @@ fn flat_while_latency_bound_then_linear() {
                 &KernelResources::default(),
                 &Records {
                     data: &data,
-                    resources: rec.len() - 1,
+                    format: RecordFormat::timing(rec.len() - 1, 0),
                     usage_scale: scale,
                     grain: Grain::WorkItem,
                     shared: None,

@@ -13,8 +13,9 @@ use std::time::Instant;
 use pipeline_model::{
     arch::BUILTIN_ARCHS,
     estimate,
-    sampling::{timing_records_in_place, SampledAccess, SampledLaunch, COUNTERS},
-    Architecture, Grain, KernelResources, LaunchGeometry, Records,
+    records::SAMPLE_COUNTERS,
+    sampling::{timing_records_in_place, SampledAccess, SampledLaunch},
+    Architecture, Grain, KernelResources, LaunchGeometry, RecordFormat, Records,
 };
 
 fn main() {
@@ -56,7 +57,7 @@ fn main() {
             }
             let records = Records {
                 data: &data,
-                resources: r + arms,
+                format: RecordFormat::timing(r, arms),
                 usage_scale: scale,
                 grain: Grain::WorkItem,
                 shared: None,
@@ -96,7 +97,7 @@ fn main() {
 /// up-sweep's `temp[bi]` and the down-sweep's `temp[ai]`, strides 1 to 128).
 fn scan_records(groups: u64, width: usize) -> (Vec<u64>, usize) {
     const WG: u64 = 128;
-    let stride = width + 2 * COUNTERS;
+    let stride = width + 2 * SAMPLE_COUNTERS;
     let mut data = Vec::with_capacity((groups * WG) as usize * stride);
     for _ in 0..groups {
         for lid in 0..WG {
@@ -147,7 +148,14 @@ fn sampled_scan(runs: usize) {
         param: None,
         l1_cycles: 0.0,
     };
-    let samples = [(width, access.clone()), (width + COUNTERS, access)];
+    let format = RecordFormat {
+        sampled_accesses: 2,
+        ..RecordFormat::timing(width - 1, 0)
+    };
+    let samples = [
+        (format.sample_offset(0), access.clone()),
+        (format.sample_offset(1), access),
+    ];
     let buffer_bytes = |_: u32| None;
     let launch = SampledLaunch {
         arch: &arch,
@@ -157,17 +165,17 @@ fn sampled_scan(runs: usize) {
         usage_scale: arch.usage_scale(),
     };
     let (fresh, stride) = scan_records(235, width);
+    assert_eq!(stride, format.work_item_stride());
     let n = geometry.work_items() as usize;
     let mut times: Vec<(f64, f64)> = (0..runs)
         .map(|_| {
             let mut data = fresh.clone();
             let t = Instant::now();
-            let (len, measured) =
-                timing_records_in_place(&mut data, stride, width, &samples, &launch);
+            let (len, measured) = timing_records_in_place(&mut data, &format, &samples, &launch);
             let corrected = t.elapsed().as_secs_f64();
             let records = Records {
                 data: &data[..len],
-                resources: width - 1,
+                format: format.timing_only(),
                 usage_scale: arch.usage_scale(),
                 grain: Grain::WorkItem,
                 shared: None,

@@ -215,8 +215,7 @@ pub fn check_work_group(arch: &Architecture, local: [u64; 3]) -> Result<(), Mode
 
 /// Estimates a launch of `geometry` from its `records`: one record per work-item, `t`,
 /// the usage of each of the architecture's resources, then the cycles of each divergent
-/// arm (`records.resources` minus the architecture's resources of them; none without
-/// divergent branches).
+/// arm (`records.format`; none without divergent branches), or one per warp.
 pub fn estimate(
     arch: &Architecture,
     geometry: &LaunchGeometry,
@@ -326,9 +325,9 @@ fn check_records(
         });
     }
     let n_res = arch.resources().len();
-    if records.resources < n_res {
+    if records.format.resources != n_res {
         return Err(ModelError::Resources {
-            records: records.resources,
+            records: records.format.resources,
             arch: n_res,
         });
     }

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use crate::records::RecordFormat;
+
 /// The NDRange of a launch, in work-items; dimensions beyond the launch's are 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LaunchGeometry {
@@ -28,19 +30,19 @@ impl LaunchGeometry {
     }
 }
 
-/// The counter records of a launch, in one of two grains ([`Grain`]). Per work-item: one
-/// record per work-item, in linear global id order (`x + y * gx + z * gx * gy`, offsets
-/// removed), each `[t, use_0 .. use_{R-1}, arm_0 .. arm_{A-1}]`: the cycles, the usage of
-/// the architecture's R resources, and the cycles spent in each of the kernel's A divergent
+/// The counter records of a launch, in one of two grains ([`Grain`]), laid out as
+/// [`RecordFormat`] says. Per work-item: one record per work-item, in linear global id
+/// order ([`crate::records::linear_id`]), each `[t, use_0 .. use_{R-1}, arm_0 ..
+/// arm_{A-1}]` and whatever the format has after them: the cycles, the usage of the
+/// architecture's R resources, and the cycles spent in each of the kernel's A divergent
 /// arms. The usage counters are in units of `1 / usage_scale` cycles
 /// ([`crate::Architecture::usage_scale`]), so that fractional usage stays exact in integers.
 #[derive(Debug, Clone, Copy)]
 pub struct Records<'a> {
     /// The flat counter buffer.
     pub data: &'a [u64],
-    /// Values after `t` per work-item: the R resources, in the order of
-    /// [`crate::Architecture::resources`], then the A divergent arms.
-    pub resources: usize,
+    /// What each record holds: R must be the architecture's resources.
+    pub format: RecordFormat,
     /// Usage counter units per cycle.
     pub usage_scale: u64,
     /// Whether the records are the work-items' own or already reduced to warps.
@@ -60,7 +62,7 @@ pub enum Grain {
     WorkItem,
     /// One record per warp of `warp_size` work-items, reduced where the work-items ran
     /// (the annotated kernel does it, so that a launch moves a record per warp rather than
-    /// per work-item): `[outside, t_max, use_0 .. use_{R-1}, arm_0 .. arm_{A-1}, bytes]`,
+    /// per work-item; [`crate::records::WarpRecord`]): `[outside, t_max, use_0 .. use_{R-1}, arm_0 .. arm_{A-1}, bytes]`,
     /// the most any lane spent outside the divergent arms (its `t` less its arms' cycles),
     /// the most any lane spent in all, per resource and per arm the most any lane used or
     /// spent, and the lanes' usage of the memory side summed (the architecture's L2
@@ -76,10 +78,10 @@ pub enum Grain {
 
 impl<'a> Records<'a> {
     /// Records of one record per work-item ([`Grain::WorkItem`]).
-    pub fn per_work_item(data: &'a [u64], resources: usize, usage_scale: u64) -> Self {
+    pub fn per_work_item(data: &'a [u64], format: RecordFormat, usage_scale: u64) -> Self {
         Records {
             data,
-            resources,
+            format,
             usage_scale,
             grain: Grain::WorkItem,
             shared: None,
@@ -88,7 +90,7 @@ impl<'a> Records<'a> {
 
     /// Values per record.
     pub fn stride(&self) -> usize {
-        self.grain.stride(self.resources)
+        self.format.stride(self.grain)
     }
 
     /// Records a launch of `geometry` has (with [`Records::shared`], those of its
@@ -106,15 +108,6 @@ impl<'a> Records<'a> {
 }
 
 impl Grain {
-    /// Values per record of `resources` values after `t`: per work-item `1 + resources`,
-    /// per warp `3 + resources`.
-    pub fn stride(self, resources: usize) -> usize {
-        match self {
-            Grain::WorkItem => 1 + resources,
-            Grain::Warp { .. } => 3 + resources,
-        }
-    }
-
     /// Records a launch of `geometry` has in this grain.
     pub fn count(self, geometry: &LaunchGeometry) -> u64 {
         match self {

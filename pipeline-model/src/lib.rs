@@ -3,7 +3,7 @@
 //! section IV-A), and the analytical model that turns per-work-item counters into a
 //! kernel's time (section IV-C): a launch's inputs ([`launch`]), [`mod@occupancy`], the
 //! records reduced to warps and work-groups dealt to the SMs (`warps`), and the estimate
-//! ([`kernel`]); sampled accesses corrected first ([`sampling`]); variants of a
+//! ([`kernel`]); the counter record's layout, defined once ([`records`]); sampled accesses corrected first ([`sampling`]); variants of a
 //! description for sweeps ([`variant`]).
 //!
 //! It knows instruction classes, not PTX syntax nor OpenCL: a front end turns each
@@ -26,6 +26,7 @@ pub mod instr;
 pub mod kernel;
 pub mod launch;
 pub mod occupancy;
+pub mod records;
 pub mod sampling;
 pub mod timing;
 pub mod variant;
@@ -51,5 +52,6 @@ pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpCla
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};
 pub use launch::{Grain, LaunchGeometry, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
+pub use records::RecordFormat;
 pub use sampling::{Measured, SampledAccess};
 pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

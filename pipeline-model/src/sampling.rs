@@ -7,7 +7,7 @@
 //! warp touches, or how many passes the shared banks need: a global access is charged as a
 //! gather (one line per lane), a shared one as conflict-free. For such an access the
 //! annotated program records, per work-item, how many times it ran and the indices it
-//! used the first and the last time ([`COUNTERS`]; [`SampledAccess`]). [`measure`] groups
+//! used the first and the last time ([`SAMPLE_COUNTERS`]; [`SampledAccess`]). [`measure`] groups
 //! the work-items into warps as the model does and counts, per warp, the distinct 128-byte
 //! lines and 32-byte sectors of the lanes' first addresses and of their last (global), or
 //! the bank-conflict degree (shared), and takes the mean; [`SampledLaunch::correct_all`] then moves every
@@ -26,11 +26,8 @@ use serde::{Deserialize, Serialize};
 use crate::arch::Architecture;
 use crate::launch::LaunchGeometry;
 use crate::occupancy::{occupancy, KernelResources};
+use crate::records::{RecordFormat, SAMPLE_COUNTERS, SAMPLE_RUNS};
 use crate::warps::rows_alike;
-
-/// Counters per sampled access in a record: its executions, the index of the first and
-/// the index of the last (two's-complement 64-bit integers).
-pub const COUNTERS: usize = 3;
 
 /// Bytes of a cache line: one coalesced request.
 pub const LINE: i64 = 128;
@@ -153,8 +150,8 @@ fn warp_access_with(
     (lines, scratch.len() as u32)
 }
 
-/// What the warps did at `access`, whose [`COUNTERS`] are at `slot` of each `stride`-value
-/// record of `data`: per warp, the mean of its first and its last access (the lanes run
+/// What the warps did at `access`, whose [`SAMPLE_COUNTERS`] are at `slot` of each record
+/// of `data` (of `format`): per warp, the mean of its first and its last access (the lanes run
 /// the access together, so their first indices are one warp access, and their last ones
 /// another). `None` where no warp ran it.
 pub fn measure(
@@ -162,10 +159,10 @@ pub fn measure(
     geometry: &LaunchGeometry,
     warp_size: u64,
     data: &[u64],
-    stride: usize,
+    format: &RecordFormat,
     slot: usize,
 ) -> Option<Measured> {
-    measure_all(&[(slot, access)], geometry, warp_size, data, stride)
+    measure_all(&[(slot, access)], geometry, warp_size, data, format)
         .pop()
         .flatten()
 }
@@ -178,9 +175,9 @@ pub fn measure_all(
     geometry: &LaunchGeometry,
     warp_size: u64,
     data: &[u64],
-    stride: usize,
+    format: &RecordFormat,
 ) -> Vec<Option<Measured>> {
-    measure_groups(accesses, geometry, warp_size, data, stride).0
+    measure_groups(accesses, geometry, warp_size, data, format).0
 }
 
 /// The work-groups of `geometry` in order (x fastest): each group's rows of work-items
@@ -224,8 +221,9 @@ fn measure_groups(
     geometry: &LaunchGeometry,
     warp_size: u64,
     data: &[u64],
-    stride: usize,
+    format: &RecordFormat,
 ) -> (Vec<Option<Measured>>, Vec<bool>) {
+    let stride = format.work_item_stride();
     let warp_size = warp_size.max(1) as usize;
     let lx = geometry.local[0] as usize;
     // Per access: the weight, requests and sectors summed over warps, and the warps.
@@ -268,11 +266,12 @@ fn measure_groups(
                     last.clear();
                     let mut runs = 0u64;
                     for &id in warp {
-                        let rec = &data[id as usize * stride..][..stride];
-                        if rec[*slot] > 0 {
-                            runs = runs.max(rec[*slot]);
-                            first.push((rec[slot + 1] as i64).wrapping_mul(bytes));
-                            last.push((rec[slot + 2] as i64).wrapping_mul(bytes));
+                        let rec = format.item(&data[id as usize * stride..][..stride]);
+                        let counted = rec.sample(*slot);
+                        if counted.runs > 0 {
+                            runs = runs.max(counted.runs);
+                            first.push((counted.first as i64).wrapping_mul(bytes));
+                            last.push((counted.last as i64).wrapping_mul(bytes));
                         }
                     }
                     if runs == 0 {
@@ -331,10 +330,9 @@ struct WarpSeen {
     measured: Option<(u32, u32)>,
 }
 
-/// The values of a record (`[t, usage.., ..]`, the usage in units of `1 / usage_scale`
-/// cycles) one execution of `access` moves from what it was charged to what `measured`
-/// says the warps did (their index in the record: 0 for the cycles, then the usage), and
-/// by how much. Where the L1 serves the access, it also saves the latency beyond the L1's
+/// The values of a record of `format` (the usage in units of `1 / usage_scale` cycles)
+/// one execution of `access` moves from what it was charged to what `measured` says the
+/// warps did (their index in the record: the cycles' and the usage's), and by how much. Where the L1 serves the access, it also saves the latency beyond the L1's
 /// and moves no bytes past the L1 (the resources `memory_sides`). A shared access moves
 /// none of the memory side's values, a global one none of the shared banks' (the rest
 /// would each cost a rounding a record).
@@ -343,7 +341,7 @@ fn moves(
     measured: &Measured,
     usage_scale: u64,
     memory_sides: &[usize],
-    width: usize,
+    format: &RecordFormat,
 ) -> Vec<(usize, f64)> {
     let fewer = access.charged_transactions - measured.transactions;
     let fewer_sectors = access.charged_sectors - measured.sectors;
@@ -357,18 +355,18 @@ fn moves(
         .iter()
         .zip(&access.usage_per_sector)
         .enumerate()
+        .take(format.resources)
         .map(|(r, (t, s))| {
-            if measured.l1_resident && memory_sides.contains(&r) {
+            let by = if measured.l1_resident && memory_sides.contains(&r) {
                 // All that was charged: the usage is linear in requests and sectors.
                 (t * access.charged_transactions + s * access.charged_sectors) * scale
             } else {
                 (t * fewer + s * fewer_sectors) * scale
-            }
+            };
+            (format.usage(r), by)
         });
-    std::iter::once(cycles)
+    std::iter::once((RecordFormat::T, cycles))
         .chain(usage)
-        .take(width)
-        .enumerate()
         .filter(|(_, by)| *by != 0.0)
         .collect()
 }
@@ -440,27 +438,28 @@ impl SampledLaunch<'_> {
     }
 
     /// What the warps did at each access of `accesses`, whose counters are at its slot of
-    /// each `stride`-value record of `records` (`None`: never run, or counters past the
+    /// each record of `records` (of `format`; `None`: never run, or counters past the
     /// record's end, which a layout from elsewhere may give), and per work-group whether
     /// its records are those of the group to its left.
     fn measured_all(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &[u64],
-        stride: usize,
+        format: &RecordFormat,
     ) -> (Vec<Option<Measured>>, Vec<bool>) {
+        let stride = format.work_item_stride();
         let inside: Vec<(usize, &SampledAccess)> = accesses
             .iter()
-            .filter(|(slot, _)| slot + COUNTERS <= stride)
+            .filter(|(slot, _)| slot + SAMPLE_COUNTERS <= stride)
             .map(|(slot, a)| (*slot, a))
             .collect();
         let warp_size = u64::from(self.arch.warp_size);
-        let (measured, alike) = measure_groups(&inside, self.geometry, warp_size, records, stride);
+        let (measured, alike) = measure_groups(&inside, self.geometry, warp_size, records, format);
         let mut measured = measured.into_iter();
         let measured = accesses
             .iter()
             .map(|(slot, access)| {
-                if slot + COUNTERS > stride {
+                if slot + SAMPLE_COUNTERS > stride {
                     return None;
                 }
                 let mut m = measured.next().flatten()?;
@@ -481,23 +480,22 @@ impl SampledLaunch<'_> {
     }
 
     /// What the warps did at each access of `accesses` (each with the index of its first
-    /// counter in a record of `records`, `stride` values each), and the moves of those
-    /// that ran, with where their executions are counted; and per work-group whether its
-    /// records are those of the group to its left.
+    /// counter in a record of `records`, of `format`), and the moves of those that ran,
+    /// with where their executions are counted; and per work-group whether its records
+    /// are those of the group to its left.
     fn corrections(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &[u64],
-        stride: usize,
-        width: usize,
+        format: &RecordFormat,
     ) -> Corrections {
         let memory_sides = self.memory_sides();
-        let (measured, alike) = self.measured_all(accesses, records, stride);
+        let (measured, alike) = self.measured_all(accesses, records, format);
         let corrections = accesses
             .iter()
             .zip(&measured)
             .filter_map(|((slot, access), m)| {
-                let moved = moves(access, m.as_ref()?, self.usage_scale, &memory_sides, width);
+                let moved = moves(access, m.as_ref()?, self.usage_scale, &memory_sides, format);
                 Some((*slot, moved))
             })
             .collect();
@@ -508,51 +506,52 @@ impl SampledLaunch<'_> {
         }
     }
 
-    /// Corrects `timing` (`width` values per record: `t`, the usage, the divergent arms)
-    /// for every access of `accesses` (each with the index of its first counter in a
-    /// record of `records`, `stride` values each), from what the warps did there, each
-    /// access in turn in one pass over the records; returns what they did, per access
-    /// (`None`: never run, or counters past the record's end).
+    /// Corrects `timing` (the timing values of each record of `records`,
+    /// [`RecordFormat::timing_width`] each: `t`, the usage, the divergent arms) for every
+    /// access of `accesses` (each with the index of its first counter in a record of
+    /// `records`, of `format`), from what the warps did there, each access in turn in one
+    /// pass over the records; returns what they did, per access (`None`: never run, or
+    /// counters past the record's end).
     pub fn correct_all(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &[u64],
-        stride: usize,
+        format: &RecordFormat,
         timing: &mut [u64],
-        width: usize,
     ) -> Vec<Option<Measured>> {
+        let (stride, width) = (format.work_item_stride(), format.timing_width());
         let Corrections {
             measured,
             moves: corrections,
             ..
-        } = self.corrections(accesses, records, stride, width);
+        } = self.corrections(accesses, records, format);
         for (rec, raw) in timing
             .chunks_exact_mut(width)
             .zip(records.chunks_exact(stride))
         {
             for (slot, moved) in &corrections {
-                apply(rec, raw[*slot], moved);
+                apply(rec, raw[*slot + SAMPLE_RUNS], moved);
             }
         }
         measured
     }
 
-    /// [`SampledLaunch::correct_all`] on the first `width` values of each record of
-    /// `records` itself (each access's counters lie past `width`, so that what the warps
-    /// did is measured from the records as they came), which then end up packed at the
-    /// start of `records`, record after record, in the same pass.
+    /// [`SampledLaunch::correct_all`] on the timing values of each record of `records`
+    /// itself (each access's counters lie past them, so that what the warps did is
+    /// measured from the records as they came), which then end up packed at the start of
+    /// `records` ([`RecordFormat::timing_only`]), record after record, in the same pass.
     pub fn correct_all_packed(
         &self,
         accesses: &[(usize, SampledAccess)],
         records: &mut [u64],
-        stride: usize,
-        width: usize,
+        format: &RecordFormat,
     ) -> Vec<Option<Measured>> {
+        let (stride, width) = (format.work_item_stride(), format.timing_width());
         let Corrections {
             measured,
             moves: corrections,
             alike,
-        } = self.corrections(accesses, records, stride, width);
+        } = self.corrections(accesses, records, format);
         // Records go front to back (row by row of the NDRange, in linear global id
         // order), each to an earlier place or its own: packing overwrites nothing still
         // to be read. The row of a group alike to the one to its left takes that one's
@@ -573,7 +572,7 @@ impl SampledLaunch<'_> {
                     for i in at..at + ex {
                         let rec = &mut records[i * stride..][..stride];
                         for (slot, moved) in &corrections {
-                            apply(rec, rec[*slot], moved);
+                            apply(rec, rec[*slot + SAMPLE_RUNS], moved);
                         }
                         records.copy_within(i * stride..i * stride + width, i * width);
                     }
@@ -584,18 +583,19 @@ impl SampledLaunch<'_> {
     }
 }
 
-/// What the model reads of `records` (`stride` values each): the first `width` values of
-/// each (`t`, the usage, the divergent arms; the profile's and the samples' counters
-/// follow), corrected for every sampled access of `samples` (each with the index of its
-/// counters in a record) from what the warps of `launch` did there; and what they did,
-/// per sampled access (`None`: never run, or counters past the record's end).
+/// What the model reads of `records` (of `format`): the timing values of each (`t`, the
+/// usage, the divergent arms; the profile's and the samples' counters follow), records
+/// of [`RecordFormat::timing_only`], corrected for every sampled access of `samples`
+/// (each with the index of its counters in a record) from what the warps of `launch` did
+/// there; and what they did, per sampled access (`None`: never run, or counters past the
+/// record's end).
 pub fn timing_records<'r>(
     records: &'r [u64],
-    stride: usize,
-    width: usize,
+    format: &RecordFormat,
     samples: &[(usize, SampledAccess)],
     launch: &SampledLaunch<'_>,
 ) -> (Cow<'r, [u64]>, Vec<Option<Measured>>) {
+    let (stride, width) = (format.work_item_stride(), format.timing_width());
     if width >= stride {
         return (Cow::Borrowed(records), vec![None; samples.len()]);
     }
@@ -604,25 +604,26 @@ pub fn timing_records<'r>(
         .flat_map(|r| &r[..width])
         .copied()
         .collect();
-    let measured = launch.correct_all(samples, records, stride, &mut timing, width);
+    let measured = launch.correct_all(samples, records, format, &mut timing);
     (Cow::Owned(timing), measured)
 }
 
 /// [`timing_records`] in `records` itself, where nothing else needs them as they are: a
 /// large launch's records are megabytes, and a corrected copy of them fresh memory. The
-/// first `width` values of each record, corrected, end up packed at the start of
-/// `records`; returns how many values that is, and what the warps did at each access.
+/// timing values of each record, corrected, end up packed at the start of `records`
+/// ([`RecordFormat::timing_only`]); returns how many values that is, and what the warps
+/// did at each access.
 pub fn timing_records_in_place(
     records: &mut [u64],
-    stride: usize,
-    width: usize,
+    format: &RecordFormat,
     samples: &[(usize, SampledAccess)],
     launch: &SampledLaunch<'_>,
 ) -> (usize, Vec<Option<Measured>>) {
+    let (stride, width) = (format.work_item_stride(), format.timing_width());
     if width >= stride {
         return (records.len(), vec![None; samples.len()]);
     }
-    let measured = launch.correct_all_packed(samples, records, stride, width);
+    let measured = launch.correct_all_packed(samples, records, format);
     (records.len() / stride * width, measured)
 }
 
@@ -758,6 +759,15 @@ mod tests {
         }
     }
 
+    /// The records of these tests: `[t, issue, mem]`, then one sampled access's counters
+    /// at 3.
+    const SIX: RecordFormat = RecordFormat {
+        resources: 2,
+        arms: 0,
+        profile_counters: 0,
+        sampled_accesses: 1,
+    };
+
     /// Records `[t, issue, mem, count, first, last]` per work-item, the same index first
     /// and last.
     fn records(first: impl Fn(u64) -> u64, n: u64) -> Vec<u64> {
@@ -770,13 +780,13 @@ mod tests {
     fn a_chase_that_stays_coalesced_is_charged_one_line() {
         let g = geometry(64, 64);
         let data = records(|i| i + 1025, 64);
-        let m = measure(&access(false), &g, 32, &data, 6, 3).unwrap();
+        let m = measure(&access(false), &g, 32, &data, &SIX, 3).unwrap();
         // Indices 1025..1056 and 1057..1088: 128 bytes each, straddling two lines.
         assert_eq!(m.warps, 2);
         assert_eq!(m.transactions, 2.0);
         assert_eq!(m.sectors, 5.0);
         let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-        let moved = moves(&access(false), &m, 2, &[], 3);
+        let moved = moves(&access(false), &m, 2, &[], &SIX);
         for (rec, raw) in timing.chunks_exact_mut(3).zip(data.chunks_exact(6)) {
             apply(rec, raw[3], &moved);
         }
@@ -796,13 +806,13 @@ mod tests {
                 rec[3] = 0;
             }
         }
-        let m = measure(&access(false), &g, 32, &data, 6, 3).unwrap();
+        let m = measure(&access(false), &g, 32, &data, &SIX, 3).unwrap();
         assert_eq!(m.transactions, 16.0);
         let none = records(|_| 0, 32)
             .chunks(6)
             .flat_map(|r| [r[0], r[1], r[2], 0, 0, 0])
             .collect::<Vec<_>>();
-        assert_eq!(measure(&access(false), &g, 32, &none, 6, 3), None);
+        assert_eq!(measure(&access(false), &g, 32, &none, &SIX, 3), None);
     }
 
     #[test]
@@ -812,10 +822,10 @@ mod tests {
         let mut a = access(true);
         a.charged_transactions = 1.0;
         a.charged_sectors = 0.0;
-        let m = measure(&a, &g, 32, &data, 6, 3).unwrap();
+        let m = measure(&a, &g, 32, &data, &SIX, 3).unwrap();
         assert_eq!(m.transactions, 32.0);
         let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-        let moved = moves(&a, &m, 1, &[], 3);
+        let moved = moves(&a, &m, 1, &[], &SIX);
         for (rec, raw) in timing.chunks_exact_mut(3).zip(data.chunks_exact(6)) {
             apply(rec, raw[3], &moved);
         }
@@ -897,14 +907,14 @@ mod tests {
             let mut a = access(shared);
             a.usage_per_transaction = vec![0.3, 1.7];
             let expected = measured_by_hand(&g, &a, &data);
-            assert_eq!(measure(&a, &g, 32, &data, 6, 3), Some(expected));
+            assert_eq!(measure(&a, &g, 32, &data, &SIX, 3), Some(expected));
             // Packed in place, reusing alike records' corrections, against a copy each
             // record of which is corrected on its own.
             let samples = [(3, a)];
             let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
-            let whole = launch.correct_all(&samples, &data, 6, &mut timing, 3);
+            let whole = launch.correct_all(&samples, &data, &SIX, &mut timing);
             let mut packed = data.clone();
-            let measured = launch.correct_all_packed(&samples, &mut packed, 6, 3);
+            let measured = launch.correct_all_packed(&samples, &mut packed, &SIX);
             assert_eq!(measured, whole);
             assert_eq!(&packed[..timing.len()], &timing[..]);
             assert_ne!(
@@ -928,7 +938,7 @@ mod tests {
         for shared in [true, false] {
             let a = access(shared);
             assert_eq!(
-                measure(&a, &g, 32, &data, 6, 3),
+                measure(&a, &g, 32, &data, &SIX, 3),
                 Some(measured_by_hand(&g, &a, &data))
             );
         }

@@ -4,6 +4,7 @@
 
 use crate::arch::Architecture;
 use crate::launch::{Grain, LaunchGeometry, Records};
+use crate::records::{ItemRecord, WarpRecord};
 
 /// One warp's records as they are read, lane by lane.
 struct WarpTally {
@@ -27,17 +28,15 @@ impl WarpTally {
         }
     }
 
-    /// Adds one lane's record `[t, use.., arm..]`.
+    /// Adds one lane's record.
     #[inline]
-    fn add(&mut self, rec: &[u64]) {
-        let (usage, arms) = rec[1..].split_at(self.usage.len());
+    fn add(&mut self, rec: ItemRecord<'_>) {
+        let (t, usage, arms) = (rec.t(), rec.usage(), rec.arms());
         if arms.is_empty() {
-            self.outside = self.outside.max(rec[0]);
+            self.outside = self.outside.max(t);
         } else {
-            self.outside = self
-                .outside
-                .max(rec[0].saturating_sub(arms.iter().sum::<u64>()));
-            self.lane_max = self.lane_max.max(rec[0]);
+            self.outside = self.outside.max(t.saturating_sub(arms.iter().sum::<u64>()));
+            self.lane_max = self.lane_max.max(t);
             for (m, &a) in self.arm_max.iter_mut().zip(arms) {
                 *m = (*m).max(a);
             }
@@ -47,19 +46,17 @@ impl WarpTally {
         }
     }
 
-    /// Takes a warp's record reduced on the device, `[outside, t_max, use.., arm..]`
-    /// ([`crate::Grain::Warp`]): what [`WarpTally::add`] makes of its lanes'.
+    /// Takes a warp's record reduced on the device ([`crate::Grain::Warp`]): what
+    /// [`WarpTally::add`] makes of its lanes'.
     #[inline]
-    fn set(&mut self, rec: &[u64]) {
-        self.outside = rec[0];
+    fn set(&mut self, rec: WarpRecord<'_>) {
+        self.outside = rec.outside();
         // Without arms `add` leaves the whole time out: the warp's is `outside`.
         if !self.arm_max.is_empty() {
-            self.lane_max = rec[1];
+            self.lane_max = rec.t_max();
         }
-        let (usage, arms) = rec[2..].split_at(self.usage.len());
-        self.usage.copy_from_slice(usage);
-        let n_arms = self.arm_max.len();
-        self.arm_max.copy_from_slice(&arms[..n_arms]);
+        self.usage.copy_from_slice(rec.usage());
+        self.arm_max.copy_from_slice(rec.arms());
     }
 
     /// Ends the warp: its time is the slowest lane outside the divergent arms plus, arm by
@@ -151,8 +148,7 @@ pub(crate) fn walk_groups(
     take: &mut dyn FnMut(Group<'_>),
 ) -> u64 {
     let n_res = arch.resources().len();
-    // After the usage, one counter per divergent arm: the cycles charged inside it.
-    let arms = records.resources - n_res;
+    let format = records.format;
     let stride = records.stride();
     let warp_size = u64::from(arch.warp_size);
     // Warp records per work-group (the last groups' may be fewer).
@@ -165,7 +161,7 @@ pub(crate) fn walk_groups(
     // warp's occupancy of a unit).
     let memory_side = arch.memory_side_resource();
     // Per-warp and per-group accumulators, reused.
-    let mut warp = WarpTally::new(n_res, arms);
+    let mut warp = WarpTally::new(n_res, format.arms);
     // A warp that exits only once its stores are acknowledged ends an L2 trip later.
     let exit_wait = exit_wait(arch);
     let mut divergence = 0u64;
@@ -214,8 +210,9 @@ pub(crate) fn walk_groups(
                         (t_last, group_bytes, warp_index) = (0, 0, 0);
                         group_use.fill(0);
                         for rec in slice.chunks_exact(stride) {
+                            let rec = format.warp(rec);
                             warp.set(rec);
-                            group_bytes += rec[stride - 1];
+                            group_bytes += rec.bytes();
                             close(
                                 &mut warp,
                                 warp_index,
@@ -249,11 +246,13 @@ pub(crate) fn walk_groups(
                                 let start = row_at(y, z, bx * lx);
                                 let slice = &records.data[start..start + len];
                                 if let Some(m) = memory_side {
-                                    group_bytes +=
-                                        slice[1 + m..].iter().step_by(stride).sum::<u64>();
+                                    group_bytes += slice[format.usage(m)..]
+                                        .iter()
+                                        .step_by(stride)
+                                        .sum::<u64>();
                                 }
                                 for rec in slice.chunks_exact(stride) {
-                                    warp.add(rec);
+                                    warp.add(format.item(rec));
                                     in_warp += 1;
                                     if in_warp == warp_size {
                                         close(

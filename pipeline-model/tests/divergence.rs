@@ -36,7 +36,7 @@ fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
     };
     let records = Records {
         data: &data,
-        resources: R + arms,
+        format: RecordFormat::timing(R, arms),
         usage_scale: 2,
         grain: Grain::WorkItem,
         shared: None,

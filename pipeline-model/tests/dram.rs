@@ -50,7 +50,7 @@ fn run(t: &[u64], bytes: &[u64], local: u64, footprint: Option<u64>) -> KernelEs
         },
         &Records {
             data: &data,
-            resources: R,
+            format: RecordFormat::timing(R, 0),
             usage_scale: scale,
             grain: Grain::WorkItem,
             shared: None,

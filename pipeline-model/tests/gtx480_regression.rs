@@ -104,7 +104,7 @@ fn corpus() -> String {
         let geometry = LaunchGeometry { global, local };
         let records = Records {
             data: &data,
-            resources,
+            format: RecordFormat::timing(resources, 0),
             usage_scale: scale,
             grain: Grain::WorkItem,
             shared: None,

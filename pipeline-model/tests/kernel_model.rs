@@ -37,7 +37,7 @@ fn run(arch: &Architecture, global: [u64; 3], local: [u64; 3], data: &[u64]) -> 
         &KernelResources::default(),
         &Records {
             data,
-            resources: R,
+            format: RecordFormat::timing(R, 0),
             usage_scale: arch.usage_scale(),
             grain: Grain::WorkItem,
             shared: None,
@@ -152,7 +152,7 @@ fn bad_launches_are_errors() {
     };
     let recs = Records {
         data: &data,
-        resources: R,
+        format: RecordFormat::timing(R, 0),
         usage_scale: 2,
         grain: Grain::WorkItem,
         shared: None,
@@ -198,7 +198,7 @@ fn a_work_group_the_gpu_would_not_launch_is_invalid() {
             &KernelResources::default(),
             &Records {
                 data: &data,
-                resources: arch.resources().len(),
+                format: RecordFormat::timing(arch.resources().len(), 0),
                 usage_scale: arch.usage_scale(),
                 grain: Grain::WorkItem,
                 shared: None,

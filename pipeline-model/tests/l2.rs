@@ -64,7 +64,7 @@ fn run_on(
         },
         &Records {
             data: &data,
-            resources: R,
+            format: RecordFormat::timing(R, 0),
             usage_scale: scale,
             grain: Grain::WorkItem,
             shared: None,

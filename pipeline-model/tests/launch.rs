@@ -34,7 +34,7 @@ fn run(arch: &Architecture, t: &[u64], issue: u64) -> KernelEstimate {
     };
     let records = Records {
         data: &data,
-        resources: n,
+        format: RecordFormat::timing(n, 0),
         usage_scale: scale,
         grain: Grain::WorkItem,
         shared: None,

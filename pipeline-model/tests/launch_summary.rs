@@ -34,7 +34,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
     let (data, resources) = records(&base, geometry.work_items());
     let recs = Records {
         data: &data,
-        resources,
+        format: RecordFormat::timing(resources, 0),
         usage_scale: base.usage_scale(),
         grain: Grain::WorkItem,
         shared: None,

@@ -74,7 +74,7 @@ fn many_warps_of_gathers_are_bound_by_the_misses_in_flight() {
         &KernelResources::default(),
         &Records {
             data: &data,
-            resources: r,
+            format: RecordFormat::timing(r, 0),
             usage_scale: scale,
             grain: Grain::WorkItem,
             shared: None,

@@ -152,7 +152,7 @@ fn run(
         &KernelResources::default(),
         &Records {
             data: &data,
-            resources: R,
+            format: RecordFormat::timing(R, 0),
             usage_scale: arch.usage_scale(),
             grain: Grain::WorkItem,
             shared: None,

@@ -72,7 +72,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
     let scale = arch.usage_scale();
     let per_item = Records {
         data: items,
-        resources,
+        format: RecordFormat::timing(resources - arms, arms),
         usage_scale: scale,
         grain: Grain::WorkItem,
         shared: None,
@@ -87,7 +87,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
     );
     let per_warp = Records {
         data: &warps,
-        resources,
+        format: RecordFormat::timing(resources - arms, arms),
         usage_scale: scale,
         grain: Grain::Warp {
             warp_size: arch.warp_size,
@@ -273,7 +273,7 @@ fn records_of_another_warp_size_are_refused() {
     let data = vec![1u64; 4 * (3 + resources)];
     let records = Records {
         data: &data,
-        resources,
+        format: RecordFormat::timing(resources, 0),
         usage_scale: arch.usage_scale(),
         grain: Grain::Warp { warp_size: 16 },
         shared: None,

@@ -13,7 +13,7 @@ use annotator::sidecar::ProfileLayout;
 use pipeline_model::sampling::{timing_records, timing_records_in_place, SampledLaunch};
 use pipeline_model::{
     estimate, estimate_summarized, Architecture, Grain, KernelEstimate, KernelResources,
-    LaunchGeometry, LaunchSummary, Measured, ModelError, Records, SampledAccess,
+    LaunchGeometry, LaunchSummary, Measured, ModelError, RecordFormat, Records, SampledAccess,
 };
 
 use crate::batch::Batch;
@@ -68,7 +68,8 @@ impl ProfiledProgram {
 
 /// What the model needs of a kernel, besides its records.
 pub(crate) struct KernelModel {
-    pub(crate) stride: usize,
+    /// What each record holds, and where ([`pipeline_model::records`]).
+    pub(crate) format: RecordFormat,
     pub(crate) usage_scale: u64,
     pub(crate) registers: u32,
     pub(crate) static_shared_bytes: u64,
@@ -76,8 +77,6 @@ pub(crate) struct KernelModel {
     pub(crate) note: Option<String>,
     /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.
     pub(crate) profile: Option<KernelProfile>,
-    /// Values of a record the model reads: `t`, the usage, the divergent arms.
-    pub(crate) timing_width: usize,
     /// The kernel's sampled accesses, each with the index of its counters in a record.
     pub(crate) samples: Vec<(usize, SampledAccess)>,
 }
@@ -398,7 +397,7 @@ impl Models<'_> {
                     lock(self.report)
                         .add_program(&profile.program.blocks, &profile.program.source_lines)
                 });
-                Some(profile.summarise(records, p.model.stride, program))
+                Some(profile.summarise(records, p.model.format.work_item_stride(), program))
             }
             _ => None,
         };
@@ -551,13 +550,13 @@ pub(crate) fn model_points(
     let summary = base
         .filter(|base| {
             p.model.samples.is_empty()
-                && (p.model.timing_width == p.model.stride || p.grain != Grain::WorkItem)
+                && (p.model.format.timing_only() == p.model.format || p.grain != Grain::WorkItem)
                 && LaunchSummary::words(base, &p.geometry) <= MAX_SUMMARY_WORDS
         })
         .and_then(|base| {
             let records = Records {
                 data: records,
-                resources: p.model.timing_width - 1,
+                format: p.model.format.timing_only(),
                 usage_scale: p.model.usage_scale,
                 grain: p.grain,
                 shared,
@@ -667,22 +666,19 @@ pub(crate) fn model(
         buffer_bytes: &buffer_bytes,
         usage_scale: p.model.usage_scale,
     };
-    let width = p.model.timing_width;
     // Records reduced to warps are what the model reads (no sampled access, no profile).
-    let (stride, samples) = (p.model.stride, &p.model.samples);
+    let (format, samples) = (&p.model.format, &p.model.samples);
     let (data, measured) = match (p.grain, records) {
-        (Grain::WorkItem, RecordsIn::Shared(r)) => {
-            timing_records(r, stride, width, samples, &launch)
-        }
+        (Grain::WorkItem, RecordsIn::Shared(r)) => timing_records(r, format, samples, &launch),
         (Grain::WorkItem, RecordsIn::Owned(r)) => {
-            let (len, measured) = timing_records_in_place(r, stride, width, samples, &launch);
+            let (len, measured) = timing_records_in_place(r, format, samples, &launch);
             (Cow::Borrowed(&r[..len]), measured)
         }
         (Grain::Warp { .. }, r) => (Cow::Borrowed(r.read()), vec![None; samples.len()]),
     };
     let records = Records {
         data: &data,
-        resources: width - 1,
+        format: format.timing_only(),
         usage_scale: p.model.usage_scale,
         grain: p.grain,
         shared,

@@ -595,15 +595,15 @@ pub fn record_args(
     grain: pipeline_model::Grain,
 ) -> TwinRun {
     use pipeline_model::Grain;
-    let layout = &sidecar.records;
+    let format = sidecar.records.format;
     let geometry = range.geometry();
-    let width = layout.timing_width();
+    let width = format.timing_width();
     match grain {
         Grain::WorkItem => TwinRun {
             kernel: kernel.to_string(),
             options: String::new(),
             args: vec![KernelArg::zeroed::<u64>(
-                geometry.work_items() as usize * layout.stride,
+                geometry.work_items() as usize * format.work_item_stride(),
             )],
         },
         Grain::Warp { warp_size } => {
@@ -617,7 +617,7 @@ pub fn record_args(
                 range.local.is_some(),
                 "a launch in warps gives its work-group size"
             );
-            let records = grain.count(&geometry) as usize * grain.stride(width - 1);
+            let records = grain.count(&geometry) as usize * format.warp_stride();
             TwinRun {
                 kernel: copy,
                 options: format!("-D{}", annotator::codegen::WARPS_DEFINE),

@@ -177,7 +177,6 @@ fn in_warps_alike(
     let geometry = range.geometry();
     let layout = &a.sidecar.records;
     let width = layout.timing_width();
-    let resources = width - 1;
     // The timing values of each work-item's record: the file's other kernels may have
     // sampled accesses, whose counters follow in every record (this kernel has none).
     let timing: Vec<u64> = records
@@ -192,14 +191,14 @@ fn in_warps_alike(
     };
     let records = Records {
         data: &timing,
-        resources,
+        format: layout.format.timing_only(),
         usage_scale: layout.usage_scale,
         grain: Grain::WorkItem,
         shared: None,
     };
     let in_warps = Records {
         data: &warps,
-        resources,
+        format: layout.format.timing_only(),
         usage_scale: layout.usage_scale,
         grain,
         shared: None,
@@ -929,7 +928,7 @@ mod random {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use annotator::annotate::{annotate_file_with, AnnotateOptions};
-    use pipeline_model::sampling::COUNTERS;
+    use pipeline_model::records::SAMPLE_COUNTERS as COUNTERS;
     use proptest::prelude::*;
     use proptest::test_runner::{RngSeed, TestRunner};
 

@@ -101,11 +101,9 @@ fn run_profiled(
     assert_eq!(arms(&plain), arms(&a));
     // Then the sampled accesses' counters, the same in both modes.
     let sampled = |a: &Annotation| {
-        a.sidecar
-            .records
-            .samples
-            .as_ref()
-            .map_or(0, |s| s.accesses.len() * pipeline_model::sampling::COUNTERS)
+        a.sidecar.records.samples.as_ref().map_or(0, |s| {
+            s.accesses.len() * pipeline_model::records::SAMPLE_COUNTERS
+        })
     };
     assert_eq!(sampled(&plain), sampled(&a));
     let plain_stride = plain.sidecar.records.stride;

@@ -88,17 +88,11 @@ fn run(
         usage_scale: layout.usage_scale,
     };
     let samples = layout.samples_of("gather");
-    let (timing, measured) =
-        timing_records(&records, stride, layout.timing_width(), &samples, &launch);
+    let (timing, measured) = timing_records(&records, &layout.format, &samples, &launch);
     // The shim corrects a launch's records where they are: the same values, packed.
     let mut in_place = records.clone();
-    let (len, measured_in_place) = timing_records_in_place(
-        &mut in_place,
-        stride,
-        layout.timing_width(),
-        &samples,
-        &launch,
-    );
+    let (len, measured_in_place) =
+        timing_records_in_place(&mut in_place, &layout.format, &samples, &launch);
     assert_eq!(&in_place[..len], &timing[..]);
     assert_eq!(measured_in_place, measured);
     let e = estimate(
@@ -107,7 +101,7 @@ fn run(
         &resources,
         &Records {
             data: &timing,
-            resources: layout.timing_width() - 1,
+            format: layout.format.timing_only(),
             usage_scale: layout.usage_scale,
             grain: Grain::WorkItem,
             shared: None,

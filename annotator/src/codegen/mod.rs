@@ -11,7 +11,8 @@
 //! State (private to the work-item): `t` (cycles), `u[r]` (resource usage, in units of
 //! 1/usage_scale cycles) and `last`, the last simulated PTX block, encoded as
 //! `kernel << 16 | (block + 1)`, 0 in the low half meaning the kernel's start.
-//! Record layout: `[t, u_0 .. u_{R-1}]` at index `linear global id * (1 + R)`; a
+//! Records are written in [`pipeline_model::records`]'s layout (`[t, u.., a.., p.., x..]`
+//! at the work-item's linear global id), which [`RecordFormat`] gives every index of; a
 //! kernel's copy that reduces its records to warps writes one record per warp (module
 //! `warps`), from each work-item's counters or, where no transition of its timing state
 //! can run twice, from the bits of the transitions it took (module `path_codes`, the
@@ -23,8 +24,7 @@
 //! cycles, so that the blocks' cycles sum to `t`. Then a pair (cycles, instructions) per
 //! extra line share (see [`LineShare`]): a charge whose path divides over source lines
 //! otherwise than the first path booked at its block is also added there, so that the
-//! profile can divide each block's cycles over lines exactly. The record grows to
-//! `[t, u.., p..]`.
+//! profile can divide each block's cycles over lines exactly.
 //!
 //! A kernel with a barrier keeps those values in its record rather than private (module
 //! `records`).
@@ -32,13 +32,14 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use pipeline_model::records::{RecordFormat, SAMPLE_COUNTERS};
+
 use crate::matching::{BlockMap, SourceRef};
 use crate::paths::{From, PathTable, TimedPath, To};
 use crate::sampling::Site;
 use crate::source::cfg::{Insertion, SourceBlock, SourceCfg};
 use crate::source::SourceFile;
 use crate::unroll::{UnrollShape, UnrolledLoop};
-use pipeline_model::sampling::COUNTERS;
 
 mod charges;
 mod edits;
@@ -55,7 +56,7 @@ use edits::{
 use path_codes::PathCodes;
 pub use profile::{profiled_blocks, LineShare};
 use profile::{Shares, Slots};
-use records::RecordLayout;
+pub use records::{probe_value, record_probe};
 pub use warps::{kernel_name as warp_kernel_name, DEFINE as WARPS_DEFINE};
 
 /// The name of the counter state parameter and variable in the annotated code.
@@ -160,8 +161,9 @@ pub struct Annotated {
     /// Pairs of counters (cycles, instructions) after the blocks' counters, one per
     /// share beyond each block's first.
     pub extra_counters: usize,
-    /// Divergent arm counters in each record, after the usage (the most any kernel has).
-    pub arms: usize,
+    /// What each record holds: the resources, the divergent arms (the most any kernel
+    /// has), the profile's counters and the sampled accesses.
+    pub format: RecordFormat,
     /// The kernels whose twin keeps its record's values in its record (module
     /// `records`).
     pub in_record: Vec<String>,
@@ -247,12 +249,11 @@ pub fn annotate(
     }
     // The charges of leaving every kernel, booked before any record's size is written.
     let kernel_exits = g.kernel_exit_charges();
-    let layout = RecordLayout {
+    let format = RecordFormat {
         resources,
         arms,
-        counters: g.shares.counters(),
-        profiled: !profiled.is_empty(),
-        samples: COUNTERS * sites.len(),
+        profile_counters: g.shares.counters(),
+        sampled_accesses: sites.len(),
     };
     let copies: Vec<usize> = (0..kernels.len())
         .filter(|&ki| kernels[ki].warp_records && !kernels[ki].called)
@@ -260,20 +261,20 @@ pub fn annotate(
     if !copies.is_empty() {
         let counters = copies.iter().any(|&ki| g.paths.of(ki).is_none());
         g.functions
-            .push_str(&warps::functions(&layout, memory, counters));
+            .push_str(&warps::functions(&format, memory, counters));
     }
-    let host_paths = g.paths.host_paths(file, kernels, cfgs, &layout, memory);
+    let host_paths = g.paths.host_paths(file, kernels, cfgs, &format, memory);
     g.sample_calls(sites);
     if g.in_record.contains(&true) {
-        g.functions.push_str(&records::enter_record(&layout));
+        g.functions.push_str(&records::enter_record(&format));
     }
     for (ki, k) in kernels.iter().enumerate().filter(|(_, k)| !k.called) {
         let entry = entry_count(cfgs, &g.slots, &k.map.kernel, &g.values(ki, STATE));
-        g.kernel_exit(ki, &kernel_exits[ki], &layout, &entry)?;
+        g.kernel_exit(ki, &kernel_exits[ki], &format, &entry)?;
     }
     helper_edits(file, kernels, removed, &mut g.edits)?;
     let in_record = g.in_record.contains(&true);
-    let header = state_header(&layout, &g.loops, g.paths.any(), in_record, &g.functions);
+    let header = state_header(&format, &g.loops, g.paths.any(), in_record, &g.functions);
     let kept = blank_out(
         &file.text,
         file.functions
@@ -311,7 +312,7 @@ pub fn annotate(
         .map(|(k, _)| k.map.kernel.clone())
         .collect();
     Ok(Annotated {
-        arms,
+        format,
         in_record,
         host_paths,
         text,
@@ -606,7 +607,7 @@ impl Generation<'_> {
         &mut self,
         ki: usize,
         exits: &ExitCharges,
-        layout: &RecordLayout,
+        format: &RecordFormat,
         entry: &str,
     ) -> Result<(), CodegenError> {
         let file = self.file;
@@ -637,16 +638,16 @@ impl Generation<'_> {
         }
         functions.push_str("    default: break;\n    }\n");
         if lanes {
-            warps::lane_write(functions, layout, &values);
+            warps::lane_write(functions, format, &values);
         }
         if in_record {
             // The record is where the values already are; the copy writes none.
             functions.push_str("}\n");
         } else {
-            records::record_write(functions, layout);
+            records::record_write(functions, format);
         }
         if let Some(paths) = coded {
-            functions.push_str(&path_codes::functions(name, paths, layout, self.memory));
+            functions.push_str(&path_codes::functions(name, paths, format, self.memory));
         }
 
         // The records parameter, the state, the exits: of the kernel, and of its copy that
@@ -749,12 +750,12 @@ fn cases<'a>(
     cases
 }
 
-/// The annotated file's head: what it is, the state type (its counters sized by `layout`
+/// The annotated file's head: what it is, the state type (its counters sized by `format`
 /// and the unrolled `loops`; with `in_record`, the record's type and where the values
 /// are, see the module), the generated `functions`, and `#line 1` so that the compiler's
 /// messages name the original's lines.
 fn state_header(
-    layout: &RecordLayout,
+    format: &RecordFormat,
     loops: &NumberedLoops<'_>,
     paths: bool,
     in_record: bool,
@@ -762,14 +763,14 @@ fn state_header(
 ) -> String {
     let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
     let values = if in_record {
-        records::values_type(layout)
+        records::values_type(format)
     } else {
         String::new()
     };
     format!(
         "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
-        resources = layout.resources,
+        resources = format.resources,
         record = if in_record { " __global __srcsim_values *v;" } else { "" },
         path = if paths { " ulong m;" } else { "" },
         loop_counters = match (loops.len(), copied) {
@@ -779,20 +780,20 @@ fn state_header(
             // the copy the counted pass runs.
             (n, true) => format!(" ulong k[{n}]; uint n[{n}]; uint c[{n}];"),
         },
-        profile = if layout.profiled {
-            format!(" ulong p[{}];", layout.counters)
+        profile = if format.profile_counters > 0 {
+            format!(" ulong p[{}];", format.profile_counters)
         } else {
             String::new()
         },
-        sampled = if layout.samples == 0 {
+        sampled = if format.sampled_accesses == 0 {
             String::new()
         } else {
-            format!(" ulong x[{}];", layout.samples)
+            format!(" ulong x[{}];", SAMPLE_COUNTERS * format.sampled_accesses)
         },
-        arm_counters = if layout.arms == 0 {
+        arm_counters = if format.arms == 0 {
             String::new()
         } else {
-            format!(" ulong a[{}];", layout.arms)
+            format!(" ulong a[{}];", format.arms)
         },
     )
 }

@@ -19,7 +19,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::{cases, encode, scaled, KernelTiming, NumberedLoops, RecordLayout};
+use pipeline_model::RecordFormat;
+
+use super::{cases, encode, scaled, KernelTiming, NumberedLoops};
 use crate::paths::{From, To};
 use crate::source::cfg::SourceCfg;
 
@@ -103,14 +105,14 @@ impl PathCodes {
         file: &SourceFile,
         kernels: &[KernelTiming<'_>],
         cfgs: &[SourceCfg],
-        layout: &RecordLayout,
+        format: &RecordFormat,
         memory: Option<usize>,
     ) -> Vec<(String, HostPaths)> {
         kernels
             .iter()
             .enumerate()
             .filter_map(|(ki, k)| {
-                let coding = self.coding(ki, cfgs, layout, memory)?;
+                let coding = self.coding(ki, cfgs, format, memory)?;
                 let f = file.function(&k.map.kernel)?;
                 Some((k.map.kernel.clone(), crate::host_paths::build(f, coding)?))
             })
@@ -119,12 +121,12 @@ impl PathCodes {
 
     /// What the host needs of path-coded kernel `ki` to evaluate its paths
     /// ([`crate::host_paths`]): its timing points (the blocks with cases of it, where
-    /// their calls go), its start, exits and charges, and the record's layout.
+    /// their calls go), its start, exits and charges, and the record's timing values.
     fn coding(
         &self,
         ki: usize,
         cfgs: &[SourceCfg],
-        layout: &RecordLayout,
+        format: &RecordFormat,
         memory: Option<usize>,
     ) -> Option<Coding> {
         let k = self.of(ki)?;
@@ -149,8 +151,7 @@ impl PathCodes {
             start: encode(ki, From::Start),
             exits: k.exits.iter().map(|(f, b)| (*f, *b)).collect(),
             charges: k.charges.clone(),
-            resources: layout.resources,
-            arms: layout.arms,
+            format: format.timing_only(),
             memory,
         })
     }
@@ -225,11 +226,12 @@ fn acyclic(edges: &BTreeSet<(u32, u32)>, start: u32) -> bool {
 pub(super) fn functions(
     name: &str,
     paths: &KernelPaths,
-    layout: &RecordLayout,
+    format: &RecordFormat,
     memory: Option<usize>,
 ) -> String {
-    let (resources, arms) = (layout.resources, layout.arms);
-    let stride = layout.warp_stride();
+    let (resources, arms) = (format.resources, format.arms);
+    let stride = format.warp_stride();
+    let (outside, t_max) = (RecordFormat::WARP_OUTSIDE, RecordFormat::WARP_T_MAX);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -273,22 +275,23 @@ pub(super) fn functions(
         let sum: Vec<String> = (0..arms).map(|a| format!("a{a}")).collect();
         let _ = writeln!(
             out,
-            "    ulong arms = {};\n    w[0] = max(w[0], t > arms ? t - arms : (ulong)0);",
+            "    ulong arms = {};\n    w[{outside}] = max(w[{outside}], t > arms ? t - arms : (ulong)0);",
             sum.join(" + ")
         );
     } else {
-        out.push_str("    w[0] = max(w[0], t);\n");
+        let _ = writeln!(out, "    w[{outside}] = max(w[{outside}], t);");
     }
-    out.push_str("    w[1] = max(w[1], t);\n");
+    let _ = writeln!(out, "    w[{t_max}] = max(w[{t_max}], t);");
     for r in 0..resources {
-        let _ = writeln!(out, "    w[{}] = max(w[{}], u{r});", 2 + r, 2 + r);
+        let at = format.warp_usage(r);
+        let _ = writeln!(out, "    w[{at}] = max(w[{at}], u{r});");
     }
     for a in 0..arms {
-        let at = 2 + resources + a;
+        let at = format.warp_arm(a);
         let _ = writeln!(out, "    w[{at}] = max(w[{at}], a{a});");
     }
     if let Some(m) = memory {
-        let _ = writeln!(out, "    w[{}] += c * u{m};", stride - 1);
+        let _ = writeln!(out, "    w[{}] += c * u{m};", format.warp_bytes());
     }
     out.push_str("}\n");
 
@@ -339,7 +342,7 @@ pub(super) fn functions(
         if (nb != 0) __srcsim_fold_{name}(b, nb, w);{written}
 "
     );
-    out.push_str(&super::warps::reducer(name, layout, &body));
+    out.push_str(&super::warps::reducer(name, format, &body));
     out
 }
 

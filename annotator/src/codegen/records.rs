@@ -1,5 +1,6 @@
-//! A work-item's record: what it holds ([`RecordLayout`]), and where the timing functions
-//! keep its values while the kernel runs.
+//! A work-item's record as the device writes it (its layout is
+//! [`pipeline_model::records`]'s), and where the timing functions keep its values while
+//! the kernel runs.
 //!
 //! A kernel with a barrier keeps its record's values in its record, in `__global` memory,
 //! rather than in its private state (where it calls no function of the file; its copy
@@ -14,38 +15,16 @@
 
 use std::fmt::Write as _;
 
+use pipeline_model::records::{
+    RecordFormat, LINEAR_ID_OPENCL, SAMPLE_COUNTERS, SAMPLE_FIRST, SAMPLE_LAST, SAMPLE_RUNS,
+};
+
 use super::{warps, KernelTiming};
 use crate::source::{NodeKind, SourceFile};
 
 /// Where the values of state `state` are, for a kernel that keeps them in its record.
 pub(super) fn in_record(state: &str) -> String {
     format!("__SRCSIM_V({state})")
-}
-
-/// The linear global id of the work-item, whose record is at `id * stride`.
-const LINEAR_ID: &str = "(get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0))";
-
-/// What one work-item's record holds after `t`, in order: the usage of each resource,
-/// the divergent arms' cycles, the profile's counters, the sampled accesses' counters.
-pub(super) struct RecordLayout {
-    pub(super) resources: usize,
-    pub(super) arms: usize,
-    pub(super) counters: usize,
-    /// Whether the profile's counters are written (profile mode).
-    pub(super) profiled: bool,
-    pub(super) samples: usize,
-}
-
-impl RecordLayout {
-    /// Values per record.
-    pub(super) fn stride(&self) -> usize {
-        1 + self.resources + self.arms + self.counters + self.samples
-    }
-
-    /// Values per warp record: `[outside, t_max, use.., arm.., bytes]`.
-    pub(super) fn warp_stride(&self) -> usize {
-        3 + self.resources + self.arms
-    }
 }
 
 /// Per kernel of `kernels` (called functions: false), whether it keeps its values in its
@@ -73,7 +52,7 @@ fn calls_own(file: &SourceFile, function: &str) -> bool {
 /// The record's type (its values in the record's order: the profile's counters come
 /// before the sampled ones whether they are written or not) and `__SRCSIM_V`, for the
 /// file's head.
-pub(super) fn values_type(layout: &RecordLayout) -> String {
+pub(super) fn values_type(format: &RecordFormat) -> String {
     let array = |name: &str, n: usize| {
         if n == 0 {
             String::new()
@@ -83,10 +62,10 @@ pub(super) fn values_type(layout: &RecordLayout) -> String {
     };
     format!(
         "typedef struct {{ ulong t; ulong u[{}];{}{}{} }} __srcsim_values;\n#ifdef {warps}\n#define __SRCSIM_V(s) (s)\n#else\n#define __SRCSIM_V(s) ((s)->v)\n#endif\n",
-        layout.resources,
-        array("a", layout.arms),
-        array("p", layout.counters),
-        array("x", layout.samples),
+        format.resources,
+        array("a", format.arms),
+        array("p", format.profile_counters),
+        array("x", SAMPLE_COUNTERS * format.sampled_accesses),
         warps = warps::DEFINE
     )
 }
@@ -97,7 +76,7 @@ pub(super) fn values_type(layout: &RecordLayout) -> String {
 /// memory keeps its value, so the access is the same.
 pub(super) fn sample_function(suffix: &str, x: &str) -> String {
     format!(
-        "static inline __attribute__((always_inline)) long __srcsim_sample{suffix}(__private __srcsim_state *s, uint k, long i)\n{{\n    {x} + 3 * k;\n    x[1] = x[0] == 0 ? (ulong)i : x[1];\n    x[0] += 1;\n    x[2] = (ulong)i;\n    return i;\n}}\n"
+        "static inline __attribute__((always_inline)) long __srcsim_sample{suffix}(__private __srcsim_state *s, uint k, long i)\n{{\n    {x} + {SAMPLE_COUNTERS} * k;\n    x[{SAMPLE_FIRST}] = x[{SAMPLE_RUNS}] == 0 ? (ulong)i : x[{SAMPLE_FIRST}];\n    x[{SAMPLE_RUNS}] += 1;\n    x[{SAMPLE_LAST}] = (ulong)i;\n    return i;\n}}\n"
     )
 }
 
@@ -114,47 +93,105 @@ pub(super) fn sample_in_record() -> String {
 /// The function that makes a kernel's record where it keeps its values (zeroed: the
 /// timing functions add to them, and the shim reuses records' memory without clearing
 /// it) and points its state to it, built only into the twin.
-pub(super) fn enter_record(layout: &RecordLayout) -> String {
+pub(super) fn enter_record(format: &RecordFormat) -> String {
     format!(
-        "#ifndef {warps}\nstatic inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)\n{{\n    size_t id = {LINEAR_ID};\n    __global ulong *rec = records + id * {stride};\n    for (uint i = 0; i < {stride}u; ++i)\n        rec[i] = 0;\n    s->v = (__global __srcsim_values *)rec;\n}}\n#endif\n",
+        "#ifndef {warps}\nstatic inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)\n{{\n    size_t id = {LINEAR_ID_OPENCL};\n    __global ulong *rec = records + id * {stride};\n    for (uint i = 0; i < {stride}u; ++i)\n        rec[i] = 0;\n    s->v = (__global __srcsim_values *)rec;\n}}\n#endif\n",
         warps = warps::DEFINE,
-        stride = layout.stride()
+        stride = format.work_item_stride()
     )
 }
 
 /// The end of the exit function of a kernel that keeps its values private: its record,
 /// from them.
-pub(super) fn record_write(functions: &mut String, layout: &RecordLayout) {
-    let RecordLayout {
-        resources,
-        arms,
-        counters,
-        samples,
-        ..
-    } = *layout;
+pub(super) fn record_write(functions: &mut String, format: &RecordFormat) {
     let _ = writeln!(
         functions,
-        "    size_t id = {LINEAR_ID};\n    __global ulong *rec = records + id * {stride};\n    rec[0] = s->t;",
-        stride = layout.stride()
+        "    size_t id = {LINEAR_ID_OPENCL};\n    __global ulong *rec = records + id * {stride};\n    rec[{t}] = s->t;",
+        stride = format.work_item_stride(),
+        t = RecordFormat::T
     );
-    for r in 0..resources {
-        let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", r + 1);
+    for r in 0..format.resources {
+        let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", format.usage(r));
     }
-    for a in 0..arms {
-        let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", resources + 1 + a);
+    for a in 0..format.arms {
+        let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", format.arm(a));
     }
     // A statement per counter, no loop: a run-time index into the private state keeps
     // it out of registers, and PoCL then keeps it in memory across barriers.
-    let profile = (0..counters)
-        .filter(|_| layout.profiled)
-        .map(|i| ('p', i, arms + i));
-    let sampled = (0..samples).map(|i| ('x', i, arms + counters + i));
+    let profile = (0..format.profile_counters).map(|i| ('p', i, format.profile_offset() + i));
+    let sampled = (0..SAMPLE_COUNTERS * format.sampled_accesses)
+        .map(|i| ('x', i, format.sample_offset(0) + i));
     for (array, i, at) in profile.chain(sampled) {
-        let _ = writeln!(
-            functions,
-            "    rec[{}] = s->{array}[{i}];",
-            resources + 1 + at
-        );
+        let _ = writeln!(functions, "    rec[{at}] = s->{array}[{i}];");
     }
     functions.push_str("}\n");
+}
+
+/// The value the record probe ([`record_probe`]) gives value `j` of kind `kind` (1: `t`,
+/// 2: the usage, 3: the arms, 4: the profile's counters, 5: the sampled accesses'
+/// counters) of the work-item of linear id `item`; the probe computes the same on the
+/// device.
+pub fn probe_value(kind: u64, j: u64, item: u64) -> u64 {
+    kind * 1_000_000 + j * 1000 + item
+}
+
+/// An OpenCL program that writes records of `format` with the very functions an
+/// annotated kernel's exit writes them with, each value [`probe_value`] of its kind and
+/// place: `__srcsim_record_probe(records)` one record per work-item, and
+/// `__srcsim_record_probe_warps(records, lanes, warp)` one per warp, reduced as a copy
+/// reduces them (`memory`: the resource summed as bytes). A reader that finds each value
+/// where the format says agrees with the device side.
+pub fn record_probe(format: &RecordFormat, memory: Option<usize>) -> String {
+    let array = |name: &str, n: usize| {
+        if n == 0 {
+            String::new()
+        } else {
+            format!(" ulong {name}[{n}];")
+        }
+    };
+    let mut out = format!(
+        "typedef struct {{ ulong t; ulong u[{}]; uint last;{}{}{} }} __srcsim_state;\n",
+        format.resources.max(1),
+        array("a", format.arms),
+        array("p", format.profile_counters),
+        array("x", SAMPLE_COUNTERS * format.sampled_accesses),
+    );
+    out.push_str(&warps::functions(format, memory, true));
+    out.push_str("static inline __attribute__((always_inline)) void __srcsim_probe_fill(__private __srcsim_state *s, ulong i)\n{\n");
+    let value = |kind: u64, j: usize| format!("{}ul + i", probe_value(kind, j as u64, 0));
+    let _ = writeln!(out, "    s->t = {};", value(1, 0));
+    let kinds = [
+        ('u', 2, format.resources),
+        ('a', 3, format.arms),
+        ('p', 4, format.profile_counters),
+        ('x', 5, SAMPLE_COUNTERS * format.sampled_accesses),
+    ];
+    for (array, kind, n) in kinds {
+        for j in 0..n {
+            let _ = writeln!(out, "    s->{array}[{j}] = {};", value(kind, j));
+        }
+    }
+    out.push_str("}\n");
+    out.push_str("static inline __attribute__((always_inline)) void __srcsim_probe_write(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)\n{\n");
+    warps::lane_write(&mut out, format, "s");
+    record_write(&mut out, format);
+    let _ = write!(
+        out,
+        "__kernel void __srcsim_record_probe(__global ulong *records)
+{{
+    __srcsim_state s;
+    __srcsim_probe_fill(&s, {LINEAR_ID_OPENCL});
+    __srcsim_probe_write(&s, records, 0, 0u);
+}}
+__kernel void __srcsim_record_probe_warps(__global ulong *records, __local ulong *lanes, uint warp)
+{{
+    __srcsim_state s;
+    __srcsim_probe_fill(&s, {LINEAR_ID_OPENCL});
+    __srcsim_probe_write(&s, records, lanes, warp);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __srcsim_reduce_warp(records, lanes, warp);
+}}
+"
+    );
+    out
 }

@@ -24,7 +24,9 @@
 use std::fmt::Write as _;
 
 use super::edits::{apply, wrap_returns, Edit};
-use super::{CodegenError, RecordLayout, RECORDS, STATE};
+use pipeline_model::RecordFormat;
+
+use super::{CodegenError, RECORDS, STATE};
 use crate::source::{NodeKind, SourceFunction};
 
 /// The macro that builds the annotated file's copies instead of its kernels: defined, the
@@ -52,19 +54,24 @@ pub(super) fn params() -> String {
 /// (the exit function's parameter), and nothing else. Value `v` of the work-item of local
 /// linear id `i` is at `v * n + i` (`n` the work-group's size): a warp's values of one
 /// kind are contiguous, for the reduction.
-pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout, values: &str) {
+pub(super) fn lane_write(functions: &mut String, format: &RecordFormat, values: &str) {
     let _ = writeln!(
         functions,
-        "    if (warp != 0u) {{\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[0] = {values}->t;"
+        "    if (warp != 0u) {{\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[{t}] = {values}->t;",
+        t = RecordFormat::T
     );
-    for r in 0..layout.resources {
-        let _ = writeln!(functions, "        lane[{} * n] = {values}->u[{r}];", r + 1);
+    for r in 0..format.resources {
+        let _ = writeln!(
+            functions,
+            "        lane[{} * n] = {values}->u[{r}];",
+            format.usage(r)
+        );
     }
-    for a in 0..layout.arms {
+    for a in 0..format.arms {
         let _ = writeln!(
             functions,
             "        lane[{} * n] = {values}->a[{a}];",
-            layout.resources + 1 + a
+            format.arm(a)
         );
     }
     functions.push_str("        return;\n    }\n");
@@ -73,11 +80,11 @@ pub(super) fn lane_write(functions: &mut String, layout: &RecordLayout, values: 
 /// A warps' reducer, `__srcsim_reduce_<suffix>(records, lanes, warp)`: the reducers are
 /// the work-items of the first row of the group (`get_local_id(1)` and `(2)` zero), each
 /// taking every `get_local_size(0)`-th warp `k`, whose lanes are `first..end`; `body`
-/// fills its record `r` ([`RecordLayout::warp_stride`] values). A reducer picked by
+/// fills its record `r` ([`RecordFormat::warp_stride`] values). A reducer picked by
 /// `local linear id % warp` cost a division per work-item, and the id computed before the
 /// barrier and kept across it a value per work-item in memory (a copy of an LU update of
 /// 262144 work-items: 1.07 to about 0.6 ms a launch on PoCL).
-pub(super) fn reducer(suffix: &str, layout: &RecordLayout, body: &str) -> String {
+pub(super) fn reducer(suffix: &str, format: &RecordFormat, body: &str) -> String {
     format!(
         "static inline __attribute__((always_inline)) void __srcsim_reduce_{suffix}(__global ulong *records, __local const ulong *lanes, uint warp)
 {{
@@ -91,7 +98,7 @@ pub(super) fn reducer(suffix: &str, layout: &RecordLayout, body: &str) -> String
 {body}    }}
 }}
 ",
-        stride = layout.warp_stride()
+        stride = format.warp_stride()
     )
 }
 
@@ -99,7 +106,7 @@ pub(super) fn reducer(suffix: &str, layout: &RecordLayout, body: &str) -> String
 /// `counters`, where some copy keeps counters, not paths) the reduction of each warp's
 /// lanes into its record `[outside, t_max, use.., arm.., bytes]` (`memory`: the resource
 /// whose usage is summed as the bytes past the L1), in one pass over the warp's lanes.
-pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, counters: bool) -> String {
+pub(super) fn functions(format: &RecordFormat, memory: Option<usize>, counters: bool) -> String {
     let local_id = "static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
@@ -108,28 +115,32 @@ pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, counters: 
     if !counters {
         return local_id.to_string();
     }
-    let (resources, arms) = (layout.resources, layout.arms);
-    let width = 1 + resources + arms;
+    let (resources, arms) = (format.resources, format.arms);
+    let width = format.timing_width();
     let lane = |v: usize| format!("lanes[{v} * n + i]");
     // Without arms, the most any lane spent outside them is its whole time.
     let outside = if arms == 0 {
         String::new()
     } else {
-        let arm_sum: Vec<String> = (0..arms).map(|a| lane(resources + 1 + a)).collect();
+        let arm_sum: Vec<String> = (0..arms).map(|a| lane(format.arm(a))).collect();
         format!(
             "\n            ulong arms = {};\n            outside = max(outside, t > arms ? t - arms : (ulong)0);",
             arm_sum.join(" + ")
         )
     };
     let bytes = memory.map_or(String::new(), |m| {
-        format!("\n            bytes += {};", lane(m + 1))
+        format!("\n            bytes += {};", lane(format.usage(m)))
     });
     let maxima: String = (1..width)
         .map(|v| format!("\n            m{v} = max(m{v}, {});", lane(v)))
         .collect();
     let declared: String = (1..width).map(|v| format!(", m{v} = 0")).collect();
-    let written: String = (1..width)
-        .map(|v| format!("\n        r[{}] = m{v};", v + 1))
+    // Each timing value after `t` at its warp's place: the usage's, then the arms'.
+    let placed = (0..resources)
+        .map(|r| (format.usage(r), format.warp_usage(r)))
+        .chain((0..arms).map(|a| (format.arm(a), format.warp_arm(a))));
+    let written: String = placed
+        .map(|(v, at)| format!("\n        r[{at}] = m{v};"))
         .collect();
     // The compiler is told to leave the loop over the lanes as written: vectorised, it
     // was a third of PoCL's compile of the copies for a program binary (`reduction`'s:
@@ -141,15 +152,17 @@ pub(super) fn functions(layout: &RecordLayout, memory: Option<usize>, counters: 
             ulong t = lanes[i];
             whole = max(whole, t);{outside}{bytes}{maxima}
         }}
-        r[0] = {first};
-        r[1] = whole;{written}
-        r[{last}] = bytes;
+        r[{outside_at}] = {first};
+        r[{t_max_at}] = whole;{written}
+        r[{bytes_at}] = bytes;
 ",
         first = if arms == 0 { "whole" } else { "outside" },
         outside_decl = if arms == 0 { "" } else { "outside = 0, " },
-        last = layout.warp_stride() - 1
+        outside_at = RecordFormat::WARP_OUTSIDE,
+        t_max_at = RecordFormat::WARP_T_MAX,
+        bytes_at = format.warp_bytes()
     );
-    format!("{local_id}{}", reducer("warp", layout, &body))
+    format!("{local_id}{}", reducer("warp", format, &body))
 }
 
 /// The copy's exits: each return calls the exit function with the lanes (or, keeping

@@ -4,6 +4,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::eval::{eval, run, truth, Env, PathLaunch, Range};
+use pipeline_model::RecordFormat;
+
 use super::{axes, conditions, predicate_leaves, Expr, HostPaths};
 use crate::source::Operator;
 
@@ -99,24 +101,25 @@ impl HostPaths {
         Some(Cells { starts, masks })
     }
 
-    /// Values of a warp record: `[outside, t_max, use.., arm.., bytes]`.
+    /// Values of a warp record ([`RecordFormat::warp_stride`]).
     pub fn warp_stride(&self) -> usize {
-        3 + self.resources + self.arms
+        self.format.warp_stride()
     }
 
-    /// What the work-items of bits `mask` add up to: `[t, use.., arm..]`.
+    /// What the work-items of bits `mask` add up to: a work-item record's timing values.
     fn values(&self, mask: u64) -> Vec<u64> {
-        let mut v = vec![0u64; 1 + self.resources + self.arms];
+        let f = &self.format;
+        let mut v = vec![0u64; f.timing_width()];
         for (bit, c) in self.charges.iter().enumerate() {
             if mask >> bit & 1 == 0 {
                 continue;
             }
-            v[0] += c.cycles;
+            v[RecordFormat::T] += c.cycles;
             for (r, u) in c.usage.iter().enumerate() {
-                v[1 + r] += u;
+                v[f.usage(r)] += u;
             }
             if let Some(a) = c.arm {
-                v[1 + self.resources + a] += c.cycles;
+                v[f.arm(a)] += c.cycles;
             }
         }
         v
@@ -125,20 +128,26 @@ impl HostPaths {
     /// Folds `count` work-items of values `v` (`values`) into warp record `w`: the copy's
     /// `__srcsim_fold_*`.
     fn fold(&self, v: &[u64], count: u64, w: &mut [u64]) {
-        let t = v[0];
-        let arms: u64 = v[1 + self.resources..].iter().sum();
-        w[0] = w[0].max(if self.arms > 0 {
+        let f = &self.format;
+        let item = f.item(v);
+        let t = item.t();
+        let arms: u64 = item.arms().iter().sum();
+        let outside = &mut w[RecordFormat::WARP_OUTSIDE];
+        *outside = (*outside).max(if f.arms > 0 {
             t.saturating_sub(arms)
         } else {
             t
         });
-        w[1] = w[1].max(t);
-        for (r, u) in v[1..].iter().enumerate() {
-            w[2 + r] = w[2 + r].max(*u);
+        let t_max = &mut w[RecordFormat::WARP_T_MAX];
+        *t_max = (*t_max).max(t);
+        for (r, u) in item.usage().iter().enumerate() {
+            w[f.warp_usage(r)] = w[f.warp_usage(r)].max(*u);
+        }
+        for (a, c) in item.arms().iter().enumerate() {
+            w[f.warp_arm(a)] = w[f.warp_arm(a)].max(*c);
         }
         if let Some(m) = self.memory {
-            let last = w.len() - 1;
-            w[last] += count * v[1 + m];
+            w[f.warp_bytes()] += count * item.usage()[m];
         }
     }
 }

@@ -20,6 +20,7 @@ mod eval;
 
 use std::collections::{BTreeSet, HashMap};
 
+use pipeline_model::RecordFormat;
 use serde::{Deserialize, Serialize};
 
 use crate::source::cfg::Insertion;
@@ -100,10 +101,9 @@ pub struct HostPaths {
     pub exits: Vec<(u32, u32)>,
     /// Per bit, its transition's charge.
     pub charges: Vec<Charge>,
-    /// Resources and divergent arms of a record, and the resource summed as bytes.
-    pub resources: usize,
-    /// Divergent arms.
-    pub arms: usize,
+    /// The timing values of a record: resources and divergent arms.
+    #[serde(flatten)]
+    pub format: RecordFormat,
     /// The memory-side resource, summed over the lanes.
     pub memory: Option<usize>,
 }
@@ -126,10 +126,8 @@ pub struct Coding {
     pub exits: Vec<(u32, u32)>,
     /// Per bit, its charge.
     pub charges: Vec<Charge>,
-    /// Resources per record.
-    pub resources: usize,
-    /// Arms per record.
-    pub arms: usize,
+    /// The timing values of a record.
+    pub format: RecordFormat,
     /// The memory-side resource.
     pub memory: Option<usize>,
 }
@@ -160,8 +158,7 @@ pub fn build(f: &SourceFunction, coding: Coding) -> Option<HostPaths> {
         start,
         exits,
         charges,
-        resources,
-        arms,
+        format,
         memory,
     } = coding;
     Some(HostPaths {
@@ -170,8 +167,7 @@ pub fn build(f: &SourceFunction, coding: Coding) -> Option<HostPaths> {
         points: points.into_iter().map(|p| p.cases).collect(),
         exits,
         charges,
-        resources,
-        arms,
+        format,
         memory,
     })
 }

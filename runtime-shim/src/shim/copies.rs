@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use pipeline_model::records::WORD_BYTES;
 use pipeline_model::{Grain, LaunchGeometry};
 
 use super::Shim;
@@ -43,7 +44,8 @@ impl Shim {
             return own;
         };
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
-        let item_bytes = geometry.work_items() * shadow.model.stride as u64 * 8;
+        let item_bytes =
+            geometry.work_items() * (shadow.model.format.work_item_stride() * WORD_BYTES) as u64;
         let many = args.repeated.1 >= COPY_FROM_LAUNCH;
         let large = item_bytes >= COPY_FROM_RECORD_BYTES && !shadow.values_in_record;
         if !whole || !(many || large) {
@@ -222,7 +224,7 @@ fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {
 /// Bytes of the lanes a kernel that reduces its records to warps holds per work-group:
 /// its timing values per work-item.
 fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
-    geometry.work_group_size() * shadow.model.timing_width as u64 * 8
+    geometry.work_group_size() * (shadow.model.format.timing_width() * WORD_BYTES) as u64
 }
 
 /// Sets the lanes and the warp size of the copy that reduces the records to warps, where

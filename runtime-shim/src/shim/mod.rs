@@ -30,6 +30,7 @@ use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::host_paths::{HostPaths, PathLaunch};
 use annotator::source::ParamKind;
+use pipeline_model::records::WORD_BYTES;
 use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
 
@@ -352,14 +353,10 @@ impl Shim {
             Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
         };
         let (grain, twin) = self.grain(&shadow, range, &geometry, device, &mut args);
-        let resources = shadow.model.timing_width - 1;
-        let stride = match grain {
-            Grain::WorkItem => shadow.model.stride,
-            Grain::Warp { .. } => grain.stride(resources),
-        };
+        let stride = shadow.model.format.stride(grain);
         let words = grain.count(&geometry) as usize;
         let Some(bytes) = words
-            .checked_mul(stride * 8)
+            .checked_mul(stride * WORD_BYTES)
             .filter(|b| *b <= isize::MAX as usize)
         else {
             return LaunchOutcome::Fallback(format!(

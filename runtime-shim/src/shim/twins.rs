@@ -418,12 +418,11 @@ impl Shim {
                 .collect(),
             params: annotated.params.clone(),
             model: Arc::new(KernelModel {
-                stride: sidecar.records.stride,
+                format: sidecar.records.format,
                 usage_scale: sidecar.records.usage_scale,
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
                 note: sidecar.timing_note(name),
-                timing_width: sidecar.records.timing_width(),
                 samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {
                     kernel: name.to_string(),

@@ -601,7 +601,6 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             .iter()
             .find(|k| k.name == kernel.name)
             .with_context(|| format!("{}: no kernel {}", file.display(), kernel.name))?;
-        let stride = annotation.sidecar.records.stride;
         for (i, launch) in kernel.launches(quick).iter().enumerate() {
             let case = kernel.case_name(i);
             let mut args = args_of(kernel, launch).with_context(|| case.clone())?;
@@ -644,13 +643,12 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 usage_scale: layout.usage_scale,
             };
             let samples = layout.samples_of(&kernel.name);
-            let (timing, _) =
-                timing_records(&records, stride, layout.timing_width(), &samples, &sampled);
+            let (timing, _) = timing_records(&records, &layout.format, &samples, &sampled);
             let e = estimate(
                 &arch,
                 &geometry,
                 &resources,
-                &Records::per_work_item(&timing, layout.timing_width() - 1, layout.usage_scale),
+                &Records::per_work_item(&timing, layout.format.timing_only(), layout.usage_scale),
             )
             .with_context(|| case.clone())?;
             let bound = match &e.bound {

@@ -1,0 +1,366 @@
+//! The counter record, defined once. An annotated kernel's work-items (or its copy's
+//! warps) write one record each into the records buffer; the annotator's code generation
+//! writes them in this layout, the sidecar serialises it, the host's evaluation of paths
+//! writes warp records through it, and the model and the shim read through it. Nothing
+//! else computes a stride or an offset: a side that drifted from the others would misread
+//! records silently.
+//!
+//! A work-item's record, `ulong`s in this order ([`RecordFormat::work_item_stride`]):
+//!
+//! | values | what |
+//! | --- | --- |
+//! | 1 | `t`: the cycles the work-item was charged |
+//! | R | per resource of the architecture, its usage (units of `1 / usage_scale` cycles) |
+//! | A | per divergent arm of the file, the cycles charged inside it |
+//! | P | the profile's counters (profile mode only; their meaning is the sidecar's) |
+//! | 3 S | per sampled access, [`SAMPLE_COUNTERS`]: executions, first and last index |
+//!
+//! The first `1 + R + A` values are what the model reads ([`RecordFormat::timing_width`]);
+//! the correction of sampled accesses packs them to the front of the buffer
+//! ([`RecordFormat::timing`] describes the packed records). A warp's record
+//! ([`RecordFormat::warp_stride`]) is `[outside, t_max, use.., arm.., bytes]`
+//! ([`WarpRecord`]).
+//!
+//! ```
+//! use pipeline_model::records::RecordFormat;
+//!
+//! // Four resources, two arms, a profile of 7 counters, 2 sampled accesses.
+//! let format = RecordFormat { resources: 4, arms: 2, profile_counters: 7, sampled_accesses: 2 };
+//! assert_eq!(format.timing_width(), 1 + 4 + 2);
+//! assert_eq!(format.profile_offset(), 7);
+//! assert_eq!(format.sample_offset(1), 7 + 7 + 3);
+//! assert_eq!(format.work_item_stride(), 7 + 7 + 6);
+//! assert_eq!(format.warp_stride(), 2 + 4 + 2 + 1);
+//! let rec: Vec<u64> = (0..20).collect();
+//! let r = format.item(&rec);
+//! assert_eq!((r.t(), r.usage(), r.arms()), (0, &[1, 2, 3, 4][..], &[5, 6][..]));
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::launch::{Grain, LaunchGeometry};
+
+/// Bytes of one record value (an OpenCL `ulong`).
+pub const WORD_BYTES: usize = 8;
+
+/// Values a sampled access keeps in a record, from its slot: how many times the
+/// work-item ran it ([`SAMPLE_RUNS`]), the index it used the first time
+/// ([`SAMPLE_FIRST`]) and the last ([`SAMPLE_LAST`]).
+pub const SAMPLE_COUNTERS: usize = 3;
+/// Offset of a sampled access's executions from its slot.
+pub const SAMPLE_RUNS: usize = 0;
+/// Offset of the index a sampled access used first.
+pub const SAMPLE_FIRST: usize = 1;
+/// Offset of the index a sampled access used last.
+pub const SAMPLE_LAST: usize = 2;
+
+/// The OpenCL C expression of a work-item's record index: its linear global id, offsets
+/// removed ([`linear_id`]).
+pub const LINEAR_ID_OPENCL: &str = "(get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)\n              + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)\n              + (get_global_id(0) - get_global_offset(0))";
+
+/// The index of the record of the work-item at `id` (global id less the offset) in a
+/// launch of `global` work-items per dimension: `x + y * gx + z * gx * gy`, as
+/// [`LINEAR_ID_OPENCL`] computes it on the device.
+pub fn linear_id(id: [u64; 3], global: [u64; 3]) -> u64 {
+    (id[2] * global[1] + id[1]) * global[0] + id[0]
+}
+
+/// What a kernel file's records hold: how many values of each kind, in the order the
+/// module gives. Serialised in the sidecar (with the stride it implies), and the one
+/// place every stride and offset comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct RecordFormat {
+    /// Resources of the architecture whose usage a record counts.
+    pub resources: usize,
+    /// Divergent arms of the annotated file (every kernel's record has them all).
+    pub arms: usize,
+    /// Profile counters (0 without the profile).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub profile_counters: usize,
+    /// Sampled accesses of the file, each [`SAMPLE_COUNTERS`] values.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sampled_accesses: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl RecordFormat {
+    /// Records of `t`, the usage of `resources` resources and `arms` arms: what the model
+    /// reads.
+    pub const fn timing(resources: usize, arms: usize) -> Self {
+        RecordFormat {
+            resources,
+            arms,
+            profile_counters: 0,
+            sampled_accesses: 0,
+        }
+    }
+
+    /// The timing values alone ([`RecordFormat::timing_width`] per record): the records
+    /// once the model's correction has packed them, or a warp's.
+    pub const fn timing_only(&self) -> Self {
+        RecordFormat::timing(self.resources, self.arms)
+    }
+
+    /// Values at the start of a work-item's record that the model reads: `t`, the usage,
+    /// the arms.
+    pub const fn timing_width(&self) -> usize {
+        1 + self.resources + self.arms
+    }
+
+    /// Values of a work-item's record.
+    pub const fn work_item_stride(&self) -> usize {
+        self.timing_width() + self.profile_counters + SAMPLE_COUNTERS * self.sampled_accesses
+    }
+
+    /// Values of a warp's record: `[outside, t_max, use.., arm.., bytes]`.
+    pub const fn warp_stride(&self) -> usize {
+        2 + self.resources + self.arms + 1
+    }
+
+    /// Values of a record of `grain`.
+    pub const fn stride(&self, grain: Grain) -> usize {
+        match grain {
+            Grain::WorkItem => self.work_item_stride(),
+            Grain::Warp { .. } => self.warp_stride(),
+        }
+    }
+
+    /// Index of `t` in a work-item's record.
+    pub const T: usize = 0;
+
+    /// Index of resource `r`'s usage in a work-item's record.
+    pub const fn usage(&self, r: usize) -> usize {
+        1 + r
+    }
+
+    /// Index of arm `a`'s cycles in a work-item's record.
+    pub const fn arm(&self, a: usize) -> usize {
+        1 + self.resources + a
+    }
+
+    /// Index of the first profile counter in a work-item's record.
+    pub const fn profile_offset(&self) -> usize {
+        self.timing_width()
+    }
+
+    /// Index of sampled access `i`'s first counter ([`SAMPLE_RUNS`]) in a work-item's
+    /// record (its slot).
+    pub const fn sample_offset(&self, i: usize) -> usize {
+        self.timing_width() + self.profile_counters + SAMPLE_COUNTERS * i
+    }
+
+    /// Index of the slowest lane's time outside the arms in a warp's record.
+    pub const WARP_OUTSIDE: usize = 0;
+    /// Index of the slowest lane's whole time in a warp's record.
+    pub const WARP_T_MAX: usize = 1;
+
+    /// Index of resource `r`'s largest lane usage in a warp's record.
+    pub const fn warp_usage(&self, r: usize) -> usize {
+        2 + r
+    }
+
+    /// Index of arm `a`'s slowest lane in a warp's record.
+    pub const fn warp_arm(&self, a: usize) -> usize {
+        2 + self.resources + a
+    }
+
+    /// Index of the lanes' memory-side usage summed, in a warp's record.
+    pub const fn warp_bytes(&self) -> usize {
+        2 + self.resources + self.arms
+    }
+
+    /// Values a launch of `geometry` writes in records of `grain`, if they fit a `usize`.
+    pub fn words(&self, grain: Grain, geometry: &LaunchGeometry) -> Option<usize> {
+        usize::try_from(grain.count(geometry))
+            .ok()?
+            .checked_mul(self.stride(grain))
+    }
+
+    /// Work-item record `rec` (at least [`RecordFormat::timing_width`] values), read.
+    #[inline]
+    pub fn item<'a>(&self, rec: &'a [u64]) -> ItemRecord<'a> {
+        ItemRecord {
+            values: rec,
+            resources: self.resources,
+            arms: self.arms,
+        }
+    }
+
+    /// Warp record `rec` ([`RecordFormat::warp_stride`] values), read.
+    #[inline]
+    pub fn warp<'a>(&self, rec: &'a [u64]) -> WarpRecord<'a> {
+        WarpRecord {
+            values: rec,
+            resources: self.resources,
+            arms: self.arms,
+        }
+    }
+}
+
+/// A work-item's record, read through its [`RecordFormat`].
+#[derive(Debug, Clone, Copy)]
+pub struct ItemRecord<'a> {
+    values: &'a [u64],
+    resources: usize,
+    arms: usize,
+}
+
+impl<'a> ItemRecord<'a> {
+    /// The cycles charged.
+    #[inline]
+    pub fn t(&self) -> u64 {
+        self.values[RecordFormat::T]
+    }
+
+    /// Per resource, its usage.
+    #[inline]
+    pub fn usage(&self) -> &'a [u64] {
+        &self.values[1..1 + self.resources]
+    }
+
+    /// Per divergent arm, the cycles charged inside it.
+    #[inline]
+    pub fn arms(&self) -> &'a [u64] {
+        &self.values[1 + self.resources..1 + self.resources + self.arms]
+    }
+
+    /// Arm `a`'s cycles.
+    #[inline]
+    pub fn arm(&self, a: usize) -> u64 {
+        self.arms()[a]
+    }
+
+    /// The counters of the sampled access whose slot is `slot`
+    /// ([`RecordFormat::sample_offset`]).
+    #[inline]
+    pub fn sample(&self, slot: usize) -> SampleCounters {
+        SampleCounters {
+            runs: self.values[slot + SAMPLE_RUNS],
+            first: self.values[slot + SAMPLE_FIRST],
+            last: self.values[slot + SAMPLE_LAST],
+        }
+    }
+}
+
+/// What a sampled access's counters say of one work-item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleCounters {
+    /// Times it ran.
+    pub runs: u64,
+    /// The index it used the first time.
+    pub first: u64,
+    /// The index it used the last time.
+    pub last: u64,
+}
+
+/// A warp's record, read through its [`RecordFormat`].
+#[derive(Debug, Clone, Copy)]
+pub struct WarpRecord<'a> {
+    values: &'a [u64],
+    resources: usize,
+    arms: usize,
+}
+
+impl<'a> WarpRecord<'a> {
+    /// The most any lane spent outside the divergent arms (its whole time without arms).
+    #[inline]
+    pub fn outside(&self) -> u64 {
+        self.values[RecordFormat::WARP_OUTSIDE]
+    }
+
+    /// The most any lane spent in all.
+    #[inline]
+    pub fn t_max(&self) -> u64 {
+        self.values[RecordFormat::WARP_T_MAX]
+    }
+
+    /// Per resource, the most any lane used.
+    #[inline]
+    pub fn usage(&self) -> &'a [u64] {
+        &self.values[2..2 + self.resources]
+    }
+
+    /// Per arm, the most any lane spent in it.
+    #[inline]
+    pub fn arms(&self) -> &'a [u64] {
+        &self.values[2 + self.resources..2 + self.resources + self.arms]
+    }
+
+    /// The lanes' memory-side usage summed.
+    #[inline]
+    pub fn bytes(&self) -> u64 {
+        self.values[2 + self.resources + self.arms]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_follow_one_another() {
+        let f = RecordFormat {
+            resources: 3,
+            arms: 2,
+            profile_counters: 5,
+            sampled_accesses: 2,
+        };
+        // Hand-counted: t | u0 u1 u2 | a0 a1 | p0..p4 | x0 x1 x2 | x3 x4 x5.
+        assert_eq!(f.usage(0), 1);
+        assert_eq!(f.arm(0), 4);
+        assert_eq!(f.arm(1), 5);
+        assert_eq!(f.profile_offset(), 6);
+        assert_eq!(f.sample_offset(0), 11);
+        assert_eq!(f.sample_offset(1), 14);
+        assert_eq!(f.work_item_stride(), 17);
+        assert_eq!(f.timing_only().work_item_stride(), 6);
+        // outside t_max | u0 u1 u2 | a0 a1 | bytes.
+        assert_eq!(f.warp_usage(2), 4);
+        assert_eq!(f.warp_arm(1), 6);
+        assert_eq!(f.warp_bytes(), 7);
+        assert_eq!(f.warp_stride(), 8);
+        assert_eq!(f.stride(Grain::Warp { warp_size: 32 }), 8);
+        assert_eq!(f.stride(Grain::WorkItem), 17);
+    }
+
+    #[test]
+    fn views_read_the_fields_at_their_offsets() {
+        let f = RecordFormat {
+            resources: 2,
+            arms: 1,
+            profile_counters: 0,
+            sampled_accesses: 1,
+        };
+        let rec = [10, 20, 21, 30, 4, 7, 9];
+        let r = f.item(&rec);
+        assert_eq!(
+            (r.t(), r.usage(), r.arms(), r.arm(0)),
+            (10, &[20, 21][..], &[30][..], 30)
+        );
+        let s = r.sample(f.sample_offset(0));
+        assert_eq!((s.runs, s.first, s.last), (4, 7, 9));
+        let warp = [5, 6, 1, 2, 3, 99];
+        let w = f.warp(&warp);
+        assert_eq!(
+            (w.outside(), w.t_max(), w.usage(), w.arms(), w.bytes()),
+            (5, 6, &[1, 2][..], &[3][..], 99)
+        );
+    }
+
+    #[test]
+    fn linear_id_is_x_fastest() {
+        assert_eq!(linear_id([3, 2, 1], [10, 5, 4]), 3 + 2 * 10 + 50);
+    }
+
+    #[test]
+    fn serialises_the_counts_it_has() {
+        let f = RecordFormat::timing(4, 0);
+        let json = serde_json::to_string(&f).unwrap();
+        assert_eq!(json, r#"{"resources":4,"arms":0}"#);
+        let back: RecordFormat = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, f);
+    }
+}
