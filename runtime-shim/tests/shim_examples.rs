@@ -582,6 +582,47 @@ fn with_cold_caches(program: &str, log: &str) -> (Output, Output, Report) {
     (before, after, report)
 }
 
+/// Issue 35: integer `/` and `%` by zero (int, uint, char, long, int4, and the
+/// conformance suite's `/=` and `%=`). x86 traps on them; PoCL steps over the trapping
+/// instruction in its own SIGFPE handler, so the program runs on. Under the shim it died
+/// of SIGFPE (exit 136) where the annotation ran in the process: libclang's crash
+/// recovery had put LLVM's handler in place of PoCL's. The annotation cache must be
+/// empty, or libclang never runs. Every result, the undefined ones too (what PoCL's
+/// stepping over leaves), is as without the shim.
+#[test]
+fn a_kernel_dividing_by_zero_computes_and_exits_as_without_the_shim() {
+    let program = "div_by_zero";
+    let before = plain(program);
+    assert_eq!(
+        before.status.code(),
+        Some(0),
+        "{program} fails on its own: {}",
+        String::from_utf8_lossy(&before.stderr)
+    );
+    let cache = std::env::temp_dir().join(format!("srcsim-div-by-zero-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let (after, report) = simulated_at(
+        &examples().join(program),
+        &[],
+        &[],
+        &[("SRCSIM_CACHE_DIR", cache.to_str().unwrap())],
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+    assert_eq!(
+        after.status.code(),
+        before.status.code(),
+        "{program}: exit code (136: SIGFPE); stderr: {}",
+        String::from_utf8_lossy(&after.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&after.stdout),
+        String::from_utf8_lossy(&before.stdout),
+        "{program}: output"
+    );
+    let report = report.unwrap_or_else(|e| panic!("{program}: {e}"));
+    assert_all_simulated(program, &report, 6);
+}
+
 #[test]
 fn the_runtimes_compiler_output_about_the_twin_stays_off_the_programs_stderr() {
     // build_chatter builds a program clang warns about (PoCL prints "1 warning

@@ -491,6 +491,30 @@ fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
     }
 }
 
+/// A new libclang index, with libclang's crash recovery off.
+///
+/// clang_createIndex turns crash recovery on (unless the process's environment says
+/// LIBCLANG_DISABLE_CRASH_RECOVERY, which is the host's, not the shim's, to set): LLVM's
+/// handlers for SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGTRAP and SIGABRT take the place of
+/// the process's own. In a host under the shim those are the OpenCL runtime's: PoCL steps
+/// over its kernels' integer divisions by zero in a SIGFPE handler, while LLVM's, finding
+/// no recovery context on the kernel's thread, put the old handlers back and raised the
+/// signal again without the fault's details, so the host died where it runs without the
+/// shim (issue 35). Turning recovery off at once puts the saved handlers back; a parse
+/// that crashes libclang is then the host's crash, as a crash anywhere else in the shim
+/// is. Between the two calls LLVM's handlers still stand: a kernel trapping on another
+/// thread in that instant would still end the host. Null where libclang could not make
+/// one.
+fn new_index() -> CXIndex {
+    // SAFETY: plain constructor (the caller disposes of the index); toggling crash
+    // recovery takes no pointer.
+    unsafe {
+        let index = clang_createIndex(0, 0);
+        clang_toggleCrashRecovery(0);
+        index
+    }
+}
+
 /// Parses `path` with `args` and returns the functions with bodies defined in it, and the
 /// declarations of those functions in included files other than system headers.
 pub(super) fn parse_functions(
@@ -508,8 +532,7 @@ pub(super) fn parse_functions(
         .map_err(|_| SourceError::Libclang("build option contains NUL".into()))?;
     let arg_ptrs: Vec<*const i8> = c_args.iter().map(|a| a.as_ptr()).collect();
 
-    // SAFETY: plain constructor; the index is disposed of by `Unit`'s drop.
-    let index = unsafe { clang_createIndex(0, 0) };
+    let index = new_index();
     if index.is_null() {
         return Err(SourceError::Libclang("clang_createIndex failed".into()));
     }
@@ -650,5 +673,52 @@ fn param_kind(param: CXCursor) -> ParamKind {
         OPENCL_GLOBAL | OPENCL_CONSTANT => ParamKind::Buffer,
         OPENCL_LOCAL => ParamKind::Local,
         _ => ParamKind::Value,
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// Which of SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE and SIGSEGV (the signals of
+    /// LLVM's crash recovery) the process has a handler for: their bits of the `SigCgt`
+    /// mask in /proc/self/status (bit n - 1 for signal n). Read under the libclang lock,
+    /// so that no other test's parse is in the middle of creating its index.
+    fn fault_signals_caught() -> u64 {
+        let _guard = LIBCLANG.lock().unwrap_or_else(|e| e.into_inner());
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let mask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .expect("SigCgt in /proc/self/status");
+        let mask = u64::from_str_radix(mask.trim(), 16).unwrap();
+        let bits = [4, 5, 6, 7, 8, 11].iter().map(|n| 1u64 << (n - 1));
+        mask & bits.fold(0, |all, b| all | b)
+    }
+
+    /// Issue 35: a host's signal handlers are its own (and its OpenCL runtime's) after
+    /// the shim parsed a program. libclang's crash recovery left LLVM's handlers in their
+    /// place, SIGFPE's among them, which PoCL needs to step over a kernel's integer
+    /// division by zero.
+    #[test]
+    fn parsing_leaves_the_process_signal_handlers_as_they_were() {
+        let dir = std::env::temp_dir().join(format!("srcsim-clang-signals-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("div.cl");
+        std::fs::write(
+            &path,
+            "kernel void div(global int *a) { a[0] = a[1] / a[2]; }\n",
+        )
+        .unwrap();
+        let before = fault_signals_caught();
+        let args = ["-x".to_string(), "cl".to_string()];
+        let (functions, _) = parse_functions(&path, &args).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(functions.len(), 1);
+        assert_eq!(
+            fault_signals_caught(),
+            before,
+            "handlers taken for signals (mask of SigCgt bits)"
+        );
     }
 }
