@@ -860,15 +860,21 @@ mod tests {
             (t[0].executions, t[0].cycles, t[0].instructions),
             (3, 160, 16)
         );
+        let lines = |b: &crate::records::BlockTotals| -> Vec<(u32, f64, f64)> {
+            b.lines
+                .iter()
+                .map(|l| (l.line, l.cycles, l.instructions))
+                .collect()
+        };
         assert_eq!(
-            t[0].lines,
+            lines(&t[0]),
             vec![(1, 105.0, 6.0), (2, 35.0, 6.0), (3, 20.0, 4.0)]
         );
-        assert_eq!(t[1].lines, vec![(2, 7.0, 3.0)]);
+        assert_eq!(lines(&t[1]), vec![(2, 7.0, 3.0)]);
         // Every block's lines hold all its cycles and instructions.
         for b in &t {
-            let c: f64 = b.lines.iter().map(|l| l.1).sum();
-            let i: f64 = b.lines.iter().map(|l| l.2).sum();
+            let c: f64 = b.lines.iter().map(|l| l.cycles).sum();
+            let i: f64 = b.lines.iter().map(|l| l.instructions).sum();
             assert_eq!((c, i), (b.cycles as f64, b.instructions as f64));
         }
     }

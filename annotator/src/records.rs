@@ -250,18 +250,32 @@ pub struct LineWeight {
     pub instructions: f64,
 }
 
-/// A profiled block's counters summed over work-items, divided over source lines.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A profiled block's counters summed over work-items, divided over source lines: what
+/// the report holds of each block a launch ran, as it is.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct BlockTotals {
     /// Times work-items ran the block.
     pub executions: u64,
-    /// Cycles charged there.
+    /// Cycles charged there (summed over work-items, not the kernel's time).
     pub cycles: u64,
-    /// PTX instructions on the charged paths.
+    /// PTX instructions executed on the charged paths.
     pub instructions: u64,
     /// Per line (ascending), its part of `cycles` and of `instructions`: the parts sum to
-    /// them up to floating-point rounding. A block booked nothing has none.
-    pub lines: Vec<(u32, f64, f64)>,
+    /// them up to floating-point rounding. A block booked nothing has none (and reports
+    /// of srcsim before it divided them have none either).
+    #[serde(rename = "by_line", default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<LineAmount>,
+}
+
+/// A source line's part of a block's cycles and instructions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineAmount {
+    /// The line.
+    pub line: u32,
+    /// Its part of the block's cycles (not rounded: the parts sum to the block's cycles).
+    pub cycles: f64,
+    /// Its part of the block's PTX instructions.
+    pub instructions: f64,
 }
 
 /// One profiled source block.
@@ -375,7 +389,14 @@ impl ProfileLayout {
                     executions,
                     cycles,
                     instructions,
-                    lines: lines.into_iter().map(|(l, (c, i))| (l, c, i)).collect(),
+                    lines: lines
+                        .into_iter()
+                        .map(|(line, (cycles, instructions))| LineAmount {
+                            line,
+                            cycles,
+                            instructions,
+                        })
+                        .collect(),
                 }
             })
             .collect()

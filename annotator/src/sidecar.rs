@@ -13,8 +13,8 @@ use crate::source::ParamKind;
 use crate::unroll::UnrolledLoop;
 
 pub use crate::records::{
-    BlockTotals, KernelSample, LineShare, LineWeight, ProfileLayout, ProfiledBlock, RecordLayout,
-    SampleLayout,
+    BlockTotals, KernelSample, LineAmount, LineShare, LineWeight, ProfileLayout, ProfiledBlock,
+    RecordLayout, SampleLayout,
 };
 
 /// The version tag of the sidecar's JSON schema.

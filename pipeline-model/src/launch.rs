@@ -90,7 +90,7 @@ impl<'a> Records<'a> {
 
     /// Values per record.
     pub fn stride(&self) -> usize {
-        self.format.stride(self.grain)
+        self.grain.stride(&self.format)
     }
 
     /// Records a launch of `geometry` has (with [`Records::shared`], those of its
@@ -108,6 +108,14 @@ impl<'a> Records<'a> {
 }
 
 impl Grain {
+    /// Values of a record of `format` in this grain.
+    pub const fn stride(self, format: &RecordFormat) -> usize {
+        match self {
+            Grain::WorkItem => format.work_item_stride(),
+            Grain::Warp { .. } => format.warp_stride(),
+        }
+    }
+
     /// Records a launch of `geometry` has in this grain.
     pub fn count(self, geometry: &LaunchGeometry) -> u64 {
         match self {

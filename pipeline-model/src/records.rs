@@ -38,8 +38,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::launch::{Grain, LaunchGeometry};
-
 /// Bytes of one record value (an OpenCL `ulong`).
 pub const WORD_BYTES: usize = 8;
 
@@ -120,14 +118,6 @@ impl RecordFormat {
         2 + self.resources + self.arms + 1
     }
 
-    /// Values of a record of `grain`.
-    pub const fn stride(&self, grain: Grain) -> usize {
-        match grain {
-            Grain::WorkItem => self.work_item_stride(),
-            Grain::Warp { .. } => self.warp_stride(),
-        }
-    }
-
     /// Index of `t` in a work-item's record.
     pub const T: usize = 0;
 
@@ -170,13 +160,6 @@ impl RecordFormat {
     /// Index of the lanes' memory-side usage summed, in a warp's record.
     pub const fn warp_bytes(&self) -> usize {
         2 + self.resources + self.arms
-    }
-
-    /// Values a launch of `geometry` writes in records of `grain`, if they fit a `usize`.
-    pub fn words(&self, grain: Grain, geometry: &LaunchGeometry) -> Option<usize> {
-        usize::try_from(grain.count(geometry))
-            .ok()?
-            .checked_mul(self.stride(grain))
     }
 
     /// Work-item record `rec` (at least [`RecordFormat::timing_width`] values), read.
@@ -322,8 +305,6 @@ mod tests {
         assert_eq!(f.warp_arm(1), 6);
         assert_eq!(f.warp_bytes(), 7);
         assert_eq!(f.warp_stride(), 8);
-        assert_eq!(f.stride(Grain::Warp { warp_size: 32 }), 8);
-        assert_eq!(f.stride(Grain::WorkItem), 17);
     }
 
     #[test]

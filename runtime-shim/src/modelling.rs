@@ -19,8 +19,8 @@ use pipeline_model::{
 use crate::batch::Batch;
 use crate::config::Config;
 use crate::report::{
-    BlockCounts, Estimate, Launch, LaunchProfile, LaunchSink, LineAmount, Outcome, Report,
-    SampledAccessReport, SourceBlock,
+    BlockCounts, Estimate, Launch, LaunchProfile, LaunchSink, Outcome, Report, SampledAccessReport,
+    SourceBlock,
 };
 
 /// A program annotated with profile counters: where its blocks' counters are, and the
@@ -105,21 +105,7 @@ impl KernelProfile {
             .zip(totals)
             .enumerate()
             .filter(|(_, (b, t))| b.function == self.kernel || t.executions != 0 || t.cycles != 0)
-            .map(|(index, (_, t))| BlockCounts {
-                index,
-                executions: t.executions,
-                cycles: t.cycles,
-                instructions: t.instructions,
-                by_line: t
-                    .lines
-                    .iter()
-                    .map(|&(line, cycles, instructions)| LineAmount {
-                        line,
-                        cycles,
-                        instructions,
-                    })
-                    .collect(),
-            })
+            .map(|(index, (_, totals))| BlockCounts { index, totals })
             .collect();
         LaunchProfile { program, blocks }
     }

@@ -1132,7 +1132,7 @@ fn the_line_profile_counts_what_the_loops_execute() {
     assert_eq!(executions("C[row * n + col] = acc"), items);
     // Every work-item's cycles are charged at some block: the blocks add up to the
     // work-items' summed t, which is at least the kernel's (one work-item's) time.
-    let blocks: u64 = profile.blocks.iter().map(|b| b.cycles).sum();
+    let blocks: u64 = profile.blocks.iter().map(|b| b.totals.cycles).sum();
     assert_eq!(blocks, k.cycles);
     assert!(k.cycles >= report.launches[0].estimate().unwrap().latency_cycles);
     assert!(k.lines.windows(2).all(|w| w[0].cycles >= w[1].cycles));
@@ -1154,12 +1154,12 @@ fn the_line_profile_counts_what_the_loops_execute() {
     // 16 fused multiply-adds and their 32 shared-memory loads per tile.
     assert_eq!(k.lines[0].instructions, items * tiles * tile * 3);
     for b in &profile.blocks {
-        let parts: f64 = b.by_line.iter().map(|l| l.cycles).sum();
+        let parts: f64 = b.totals.lines.iter().map(|l| l.cycles).sum();
         assert!(
-            (parts - b.cycles as f64).abs() <= 1e-6 * b.cycles as f64,
+            (parts - b.totals.cycles as f64).abs() <= 1e-6 * b.totals.cycles as f64,
             "block {} ({} cycles) divided into {parts}",
             b.index,
-            b.cycles
+            b.totals.cycles
         );
     }
 

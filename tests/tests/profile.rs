@@ -450,8 +450,8 @@ __kernel void lines(__global const float *in, __global float *out)
 
     let mut got: std::collections::BTreeMap<u32, f64> = Default::default();
     for b in p.layout.block_totals(&p.records, p.stride) {
-        for (line, cycles, _) in b.lines {
-            *got.entry(line).or_default() += cycles;
+        for l in b.lines {
+            *got.entry(l.line).or_default() += l.cycles;
         }
     }
     got.retain(|_, c| *c > 0.0);

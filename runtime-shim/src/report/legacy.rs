@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{BlockCounts, LineAmount, ProgramProfile, SourceBlock, REPORT_SCHEMA};
+use super::{BlockCounts, BlockTotals, ProgramProfile, SourceBlock, REPORT_SCHEMA};
 
 #[derive(Deserialize)]
 pub struct Report {
@@ -35,11 +35,8 @@ struct BlockProfile {
     lines: Vec<u32>,
     line: u32,
     column: u32,
-    executions: u64,
-    cycles: u64,
-    instructions: u64,
-    #[serde(default)]
-    by_line: Vec<LineAmount>,
+    #[serde(flatten)]
+    totals: BlockTotals,
 }
 
 impl Report {
@@ -93,10 +90,7 @@ impl Report {
                         };
                         BlockCounts {
                             index,
-                            executions: b.executions,
-                            cycles: b.cycles,
-                            instructions: b.instructions,
-                            by_line: b.by_line,
+                            totals: b.totals,
                         }
                     })
                     .collect();

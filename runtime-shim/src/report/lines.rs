@@ -80,18 +80,18 @@ impl Report {
                         lines: at.lines.clone(),
                         ..Default::default()
                     });
-                sum.executions += b.executions;
-                sum.cycles += b.cycles;
-                sum.instructions += b.instructions;
-                if b.by_line.is_empty() {
+                sum.executions += b.totals.executions;
+                sum.cycles += b.totals.cycles;
+                sum.instructions += b.totals.instructions;
+                if b.totals.lines.is_empty() {
                     add_to_line(
                         &mut sum.by_line,
                         at.line,
-                        b.cycles as f64,
-                        b.instructions as f64,
+                        b.totals.cycles as f64,
+                        b.totals.instructions as f64,
                     );
                 }
-                for l in &b.by_line {
+                for l in &b.totals.lines {
                     add_to_line(&mut sum.by_line, l.line, l.cycles, l.instructions);
                 }
             }

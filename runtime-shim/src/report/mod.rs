@@ -117,32 +117,18 @@ pub struct LaunchProfile {
     pub blocks: Vec<BlockCounts>,
 }
 
-/// One source block's counters, summed over a launch's work-items.
+pub use annotator::sidecar::{BlockTotals, LineAmount};
+
+/// One source block's counters, summed over a launch's work-items: the records' totals
+/// as the profile's layout sums them.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct BlockCounts {
     /// The block: its position in its program's [`ProgramProfile::blocks`].
     pub index: usize,
-    /// Times work-items ran it.
-    pub executions: u64,
-    /// Cycles charged there (summed over work-items, not the kernel's time).
-    pub cycles: u64,
-    /// PTX instructions executed on the charged paths.
-    pub instructions: u64,
-    /// `cycles` and `instructions` divided over the source lines whose PTX instructions
-    /// the charged paths run (absent in reports of srcsim before it divided them).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub by_line: Vec<LineAmount>,
-}
-
-/// A source line's part of a block's cycles and instructions.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct LineAmount {
-    /// The line.
-    pub line: u32,
-    /// Its part of the block's cycles (not rounded: the parts sum to the block's cycles).
-    pub cycles: f64,
-    /// Its part of the block's PTX instructions.
-    pub instructions: f64,
+    /// Its executions, cycles and instructions, and their parts by source line
+    /// (`executions`, `cycles`, `instructions` and `by_line` in the JSON).
+    #[serde(flatten)]
+    pub totals: BlockTotals,
 }
 
 /// One source line of a kernel's profile.
@@ -652,10 +638,12 @@ mod tests {
         };
         let counts = BlockCounts {
             index: block,
-            executions,
-            cycles,
-            instructions: cycles / 2,
-            by_line: Vec::new(),
+            totals: BlockTotals {
+                executions,
+                cycles,
+                instructions: cycles / 2,
+                lines: Vec::new(),
+            },
         };
         (place, counts)
     }
@@ -694,7 +682,7 @@ mod tests {
     /// and line texts, and the counters of a launch of `scale` times the work-items.
     fn loop_profile(scale: u64) -> (Vec<SourceBlock>, BTreeMap<u32, String>, Vec<BlockCounts>) {
         let with = |(place, mut counts): (SourceBlock, BlockCounts), parts: &[(u32, f64, f64)]| {
-            counts.by_line = by_line(parts, scale);
+            counts.totals.lines = by_line(parts, scale);
             (place, counts)
         };
         let (places, counts) = [
@@ -818,7 +806,7 @@ mod tests {
         let mut r = Report::new("gtx480", 700.0);
         push_loop_launch(&mut r, 1);
         for b in &mut r.launches[0].profile.as_mut().unwrap().blocks {
-            b.by_line.clear();
+            b.totals.lines.clear();
         }
         let k = &r.line_profiles()[0];
         let got: Vec<(u32, u64)> = k.lines.iter().map(|l| (l.line, l.cycles)).collect();
@@ -1022,10 +1010,12 @@ mod tests {
             let (_, _, mut blocks) = loop_profile(scale);
             blocks.push(BlockCounts {
                 index: 4,
-                executions: scale,
-                cycles: 7 * scale,
-                instructions: scale,
-                by_line: by_line(&[(9, 7.0, 1.0)], scale),
+                totals: BlockTotals {
+                    executions: scale,
+                    cycles: 7 * scale,
+                    instructions: scale,
+                    lines: by_line(&[(9, 7.0, 1.0)], scale),
+                },
             });
             r.launches.push(launch(
                 index,

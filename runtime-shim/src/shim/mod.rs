@@ -353,7 +353,7 @@ impl Shim {
             Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
         };
         let (grain, twin) = self.grain(&shadow, range, &geometry, device, &mut args);
-        let stride = shadow.model.format.stride(grain);
+        let stride = grain.stride(&shadow.model.format);
         let words = grain.count(&geometry) as usize;
         let Some(bytes) = words
             .checked_mul(stride * WORD_BYTES)
