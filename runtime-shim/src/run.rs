@@ -38,7 +38,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub shim: ShimArgs,
     /// Also write the per-launch report: CSV if the name ends in .csv, else JSON.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", env = env::REPORT)]
     pub report: Option<PathBuf>,
 }
 
