@@ -5,8 +5,11 @@
  * CL_CONTEXT_PLATFORM), its device found again with clGetContextInfo(CL_CONTEXT_DEVICES),
  * the limits a host sizes its launches by (compute units, work-group and work-item sizes,
  * local memory, the kernel's work-group size and preferred multiple), printed,
- * a small embedded kernel, exact integer check. `gpu_by_type [LOCAL]`: work-groups of
- * LOCAL work-items (default 64), e.g. more than a GPU launches. */
+ * a small embedded kernel, exact integer check. `gpu_by_type [LOCAL|max] [gpu|all|default]`:
+ * work-groups of LOCAL work-items (default 64), e.g. more than a GPU launches, or `max`:
+ * the kernel's CL_KERNEL_WORK_GROUP_SIZE, as hosts that size their launches by the device
+ * do; the device type asked for (default gpu: insisted on; all or default: any device,
+ * as most hosts and the OpenCL conformance suite ask, its type only printed). */
 #include "common.h"
 
 static const char *kernel_source =
@@ -20,13 +23,23 @@ static const char *kernel_source =
 int main(int argc, char **argv)
 {
     const int n = 1000;
-    const size_t local = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 64;
-    const size_t global = ((size_t)n + local - 1) / local * local;
+    const int by_kernel = argc > 1 && strcmp(argv[1], "max") == 0;
+    size_t local = argc > 1 && !by_kernel ? (size_t)strtoul(argv[1], NULL, 10) : 64;
+    const char *asked = argc > 2 ? argv[2] : "gpu";
+    cl_device_type wanted = CL_DEVICE_TYPE_GPU;
+    if (strcmp(asked, "all") == 0)
+        wanted = CL_DEVICE_TYPE_ALL;
+    else if (strcmp(asked, "default") == 0)
+        wanted = CL_DEVICE_TYPE_DEFAULT;
+    else if (strcmp(asked, "gpu") != 0) {
+        fprintf(stderr, "usage: gpu_by_type [LOCAL|max] [gpu|all|default]\n");
+        return 64;
+    }
 
     cl_platform_id platform;
-    cl_device_id gpu = pick_device(CL_DEVICE_TYPE_GPU, &platform);
+    cl_device_id gpu = pick_device(wanted, &platform);
     if (!gpu) {
-        fprintf(stderr, "gpu_by_type: no OpenCL GPU device found (CL_DEVICE_TYPE_GPU)\n");
+        fprintf(stderr, "gpu_by_type: no OpenCL device found (%s)\n", asked);
         return 3;
     }
 
@@ -34,7 +47,11 @@ int main(int argc, char **argv)
     CHECK(clGetDeviceInfo(gpu, CL_DEVICE_TYPE, sizeof type, &type, NULL));
     char name[256];
     CHECK(clGetDeviceInfo(gpu, CL_DEVICE_NAME, sizeof name, name, NULL));
-    if (!(type & CL_DEVICE_TYPE_GPU)) {
+    if (wanted != CL_DEVICE_TYPE_GPU) {
+        printf("gpu_by_type: asked for %s, got '%s' of type 0x%lx\n", asked, name,
+               (unsigned long)type);
+        type = wanted;
+    } else if (!(type & CL_DEVICE_TYPE_GPU)) {
         fprintf(stderr, "gpu_by_type: device '%s' has CL_DEVICE_TYPE 0x%lx, not a GPU\n", name,
                 (unsigned long)type);
         return 1;
@@ -78,6 +95,9 @@ int main(int argc, char **argv)
            "local memory %llu, kernel work-group %zu, multiple %zu\n",
            units, max_group, items[0], items[1], items[2], (unsigned long long)local_mem,
            kernel_group, multiple);
+    if (by_kernel)
+        local = kernel_group;
+    const size_t global = ((size_t)n + local - 1) / local * local;
     cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &err);
     CHECK(err);
     CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &dout));

@@ -35,6 +35,7 @@ pub const CL_INVALID_OPERATION: cl_int = -59;
 
 pub const CL_FALSE: cl_bool = 0;
 
+pub const CL_DEVICE_TYPE_DEFAULT: cl_device_type = 1;
 pub const CL_DEVICE_TYPE_CPU: cl_device_type = 1 << 1;
 pub const CL_DEVICE_TYPE_GPU: cl_device_type = 1 << 2;
 pub const CL_DEVICE_TYPE_ALL: cl_device_type = 0xFFFF_FFFF;

@@ -172,6 +172,16 @@ interposed! {
             num_devices
         ));
         exit_hook();
+        if code == CL_SUCCESS {
+            guarded("clGetDeviceIDs", || {
+                let shim = shim();
+                if shim.sizes_as_simulated(device_type) {
+                    if let Ok(all) = Device::of_type(Platform(platform), device_type) {
+                        shim.handed_out_for_any(&all);
+                    }
+                }
+            });
+        }
         if code != CL_DEVICE_NOT_FOUND {
             return code;
         }
@@ -317,6 +327,16 @@ interposed! {
             &mut err
         ));
         exit_hook();
+        if err == CL_SUCCESS {
+            guarded("clCreateContextFromType", || {
+                let shim = shim();
+                if shim.sizes_as_simulated(device_type) {
+                    if let Ok(devices) = crate::cl::Context(ctx).devices() {
+                        shim.handed_out_for_any(&devices);
+                    }
+                }
+            });
+        }
         if err == CL_DEVICE_NOT_FOUND {
             if let Some(Some(instead)) = guarded("clCreateContextFromType", || {
                 shim().substitute_type(device_type)

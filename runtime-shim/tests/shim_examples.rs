@@ -717,6 +717,70 @@ fn a_host_asking_for_a_gpu_gets_the_cpu_answering_as_the_gpu_unless_told_not_to(
     assert!(report.launches.is_empty());
 }
 
+/// Issue 32: `srcsim run` writes the report SRCSIM_REPORT names where `--report` is not
+/// given, as the README says (it ignored the variable before).
+#[test]
+fn srcsim_run_writes_the_report_srcsim_report_names() {
+    let dir = std::env::temp_dir().join(format!("srcsim-env-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("from-env.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_srcsim"))
+        .arg("run")
+        .arg("--")
+        .arg(examples().join("vector_add"))
+        .env("SRCSIM_REPORT", &report)
+        .output()
+        .expect("srcsim run");
+    assert_eq!(out.status.code(), Some(0));
+    let written = Report::read(&report).unwrap_or_else(|e| panic!("{e}"));
+    assert_all_simulated("vector_add", &written, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32: a host that asks for any device (`CL_DEVICE_TYPE_ALL` or `DEFAULT`, as most
+/// hosts and the OpenCL conformance suite do) and sizes its work-groups by
+/// `CL_KERNEL_WORK_GROUP_SIZE` gets the simulated GPU's answers, as a host asking for a GPU
+/// does, so its launches are ones the GPU takes and are simulated; the device keeps its
+/// type. Without the shim (and with SRCSIM_KEEP_DEVICE_TYPE=1) it sizes by PoCL's 4096.
+#[test]
+fn a_host_asking_for_any_device_sizes_its_launches_as_the_simulated_gpu() {
+    for asked in ["all", "default"] {
+        let plain = plain_with("gpu_by_type", &["max", asked]);
+        assert_eq!(plain.status.code(), Some(0), "plain, {asked}");
+        let plain_out = String::from_utf8_lossy(&plain.stdout);
+        assert!(plain_out.contains("kernel work-group 4096"), "{plain_out}");
+        let (out, report) = simulated_with("gpu_by_type", &["max", asked], &[], &[]);
+        assert_eq!(out.status.code(), Some(0), "{asked}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // The type is the device's own (PoCL's CPU, 0x2); the sizes are the GTX 480's.
+        assert!(stdout.contains("of type 0x2"), "{stdout}");
+        assert!(
+            stdout.contains(
+                "limits: compute units 15, work-group 1024, work-items 1024 1024 64, \
+                 local memory 49152, kernel work-group 1024, multiple 32"
+            ),
+            "{stdout}"
+        );
+        assert_all_simulated("gpu_by_type", &report, 1);
+        assert_eq!(report.launches[0].local, [1024, 1, 1], "{asked}");
+        // The same results as the plain run.
+        let ok = |s: &str| s.lines().find(|l| l.contains(": OK")).map(str::to_string);
+        assert_eq!(ok(&stdout), ok(&plain_out), "{asked}");
+    }
+    let (kept, report) = simulated_with(
+        "gpu_by_type",
+        &["max", "all"],
+        &[],
+        &[("SRCSIM_KEEP_DEVICE_TYPE", "1")],
+    );
+    assert_eq!(kept.status.code(), Some(0));
+    assert_eq!(report.launches[0].local, [4096, 1, 1]);
+    assert!(matches!(
+        report.launches[0].outcome,
+        Outcome::NotSimulated { .. }
+    ));
+}
+
 #[test]
 fn a_launch_the_gpu_would_refuse_is_reported_invalid_and_runs_as_asked() {
     // 2048-wide work-groups: PoCL's CPU device runs them, a GTX 480 launches at most 1024.

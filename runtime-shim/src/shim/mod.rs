@@ -38,7 +38,9 @@ use crate::batch::{Batches, Full};
 use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::ffi::cl_device_type;
-use crate::ffi::{CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
+use crate::ffi::{
+    CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_GPU,
+};
 use crate::modelling::{
     lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
     Models, Pending, ProfiledProgram, Stats, Sweep,
@@ -54,6 +56,10 @@ use crate::shadow::{
 struct State {
     /// Devices handed out in place of a GPU.
     substitutes: HashSet<Device>,
+    /// Devices handed out where the application asked for any device (`ALL`,
+    /// `DEFAULT`): they answer the queries launches are sized by as the simulated GPU,
+    /// as substitutes do, but keep their type.
+    any_device: HashSet<Device>,
     programs: FxHashMap<Program, ProgramState>,
     kernels: FxHashMap<Kernel, KernelState>,
 }
@@ -246,6 +252,31 @@ impl Shim {
         }
     }
 
+    /// Whether the devices handed out for `kind` stand for the simulated GPU when sizing
+    /// launches: a request for any device (`ALL`, `DEFAULT`), so that a host's launches
+    /// fit the simulated GPU whatever it asked for (a CPU's 4096 work-items a group are
+    /// no launch a GPU takes). A request for the CPU by name keeps the CPU's answers.
+    pub fn sizes_as_simulated(&self, kind: cl_device_type) -> bool {
+        !self.config.keep_device_type
+            && (kind == CL_DEVICE_TYPE_ALL || kind == CL_DEVICE_TYPE_DEFAULT)
+    }
+
+    /// Notes devices handed out for a request of any device ([`Shim::sizes_as_simulated`]).
+    pub fn handed_out_for_any(&self, devices: &[Device]) {
+        let mut state = lock(&self.state);
+        for d in devices {
+            if state.any_device.insert(*d) {
+                self.log(
+                    Level::Info,
+                    &format!(
+                        "the application asked for any device and gets `{}`: it answers the work-group and compute-unit queries as the simulated GPU (SRCSIM_KEEP_DEVICE_TYPE=1 turns this off)",
+                        d.name().trim()
+                    ),
+                );
+            }
+        }
+    }
+
     /// Whether `device` stands in for a GPU.
     pub fn is_substitute(&self, device: Device) -> bool {
         lock(&self.state).substitutes.contains(&device)
@@ -258,8 +289,8 @@ impl Shim {
         let arch = self.arch.as_ref().ok()?;
         let state = lock(&self.state);
         let substituted = match device {
-            Some(d) => state.substitutes.contains(&d),
-            None => !state.substitutes.is_empty(),
+            Some(d) => state.substitutes.contains(&d) || state.any_device.contains(&d),
+            None => !state.substitutes.is_empty() || !state.any_device.is_empty(),
         };
         if substituted {
             if let Some(s) = &self.sweep {
