@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tomllib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validation"))
+from halves import CHECK, FIT, half  # noqa: E402  (the committed fit/check split)
+
 # ---------------------------------------------------------------------------------------
 # The suite manifest (validation/suite.toml), read as srcsim-validate reads it.
 
@@ -220,7 +223,7 @@ MEASURED_FIELDS = ["case", "kernel", "global", "local", "vars", "measured_us", "
 # ---------------------------------------------------------------------------------------
 # report
 
-REPORT_FIELDS = ["case", "kernel", "class", "global", "local", "vars", "predicted_us",
+REPORT_FIELDS = ["case", "kernel", "half", "class", "global", "local", "vars", "predicted_us",
                  "measured_us", "ratio", "ape_percent", "bound", "arch", "gpu", "driver",
                  "date"]
 
@@ -268,7 +271,8 @@ def join(predictions, measurements):
         if meas <= 0:
             raise ReportError(f"case {p['case']}: measured time {meas} is not positive")
         rows.append({
-            "case": p["case"], "kernel": p["kernel"], "class": p["class"],
+            "case": p["case"], "kernel": p["kernel"], "half": half(p["kernel"]),
+            "class": p["class"],
             "global": p["global"], "local": p["local"], "vars": p["vars"],
             "predicted_us": f"{pred:.3f}", "measured_us": f"{meas:.3f}",
             "ratio": f"{pred / meas:.4f}", "ape_percent": f"{abs(pred - meas) / meas * 100:.2f}",
@@ -282,10 +286,12 @@ def join(predictions, measurements):
     return rows, missing
 
 
-def mape(rows, kernel_class=None):
-    """Mean absolute percentage error over the rows (of one class), or None if none."""
+def mape(rows, kernel_class=None, of_half=None):
+    """Mean absolute percentage error over the rows (of one class, of one half), or None if
+    none."""
     apes = [float(r["ape_percent"]) for r in rows
-            if kernel_class is None or r["class"] == kernel_class]
+            if (kernel_class is None or r["class"] == kernel_class)
+            and (of_half is None or r["half"] == of_half)]
     return statistics.fmean(apes) if apes else None
 
 
@@ -297,6 +303,11 @@ def render(rows, missing):
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
     out = [line(header), line(["-" * w for w in widths])] + [line(b) for b in body]
     out.append("")
+    # The check half first: the number to report (validation/halves.py).
+    for label, h in ((f"{CHECK} half", CHECK), (f"{FIT} half", FIT)):
+        m = mape(rows, of_half=h)
+        n = sum(1 for r in rows if r["half"] == h)
+        out.append(f"MAPE {label}: " + ("n/a" if m is None else f"{m:.1f}% over {n} launches"))
     for label, cls in (("compute-bound", "compute"), ("memory-bound", "memory"), ("all", None)):
         m = mape(rows, cls)
         n = sum(1 for r in rows if cls is None or r["class"] == cls)

@@ -46,6 +46,23 @@ class Report(unittest.TestCase):
         self.assertIn("not measured: d#0", text)
         self.assertEqual(rows[0]["gpu"], "NVIDIA H100 80GB HBM3")
 
+    def test_halves_follow_the_committed_rule(self):
+        # validation/halves.py's rule, committed 2026-11-27: a case never moves. These
+        # names' halves were computed by hand from their SHA-256 (first byte even: fit).
+        for name, expected in (("divloop", "fit"), ("matvec_rows", "fit"), ("scan", "check"),
+                               ("fp32_chain", "fit")):
+            self.assertEqual(gv.half(name), expected, name)
+        import hashlib
+        for name in ("a", "b", "stream_add", "corpus_graph"):
+            byte = hashlib.sha256(name.encode()).digest()[0]
+            self.assertEqual(gv.half(name), "fit" if byte % 2 == 0 else "check", name)
+        rows, _ = gv.join([pred("a#0", "compute", "110"), pred("b#0", "compute", "45")],
+                          [meas("a#0", "100"), meas("b#0", "50")])
+        self.assertEqual([r["half"] for r in rows], [gv.half("a"), gv.half("b")])
+        text = gv.render(rows, [])
+        self.assertIn("MAPE check half:", text)
+        self.assertIn("MAPE fit half:", text)
+
     def test_mismatched_launches_are_refused(self):
         with self.assertRaisesRegex(gv.ReportError, "a#0: vars"):
             gv.join([pred("a#0", "compute", "1")], [meas("a#0", "1", vars_="iters=9")])
