@@ -1079,7 +1079,7 @@ mod random {
         (line, column)
     }
 
-    /// The refusals the README documents under "Not handled"; any other error is a bug.
+    /// The refusals docs/usage.md documents under "Not handled"; any other error is a bug.
     const DOCUMENTED_REFUSALS: [&str; 4] = [
         "into a shape the annotator cannot count",
         "is not supported by the annotator",

@@ -67,7 +67,7 @@ pub struct Launch {
     /// The work-group size the model used.
     pub local: [u64; 3],
     /// Whether the application left the local size to the runtime (then `local` is the
-    /// shim's choice, see the README).
+    /// shim's choice, see docs/usage.md).
     pub local_chosen: bool,
     /// Global offset.
     pub offset: [u64; 3],
