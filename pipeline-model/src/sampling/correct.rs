@@ -1,0 +1,308 @@
+//! From what the warps did to a record corrected: the values one execution of a sampled
+//! access moves, and every record of a launch corrected (and packed) by them.
+
+use std::borrow::Cow;
+
+use super::measure::measure_groups;
+use super::{Measured, SampledAccess};
+use crate::arch::Architecture;
+use crate::launch::LaunchGeometry;
+use crate::occupancy::{occupancy, KernelResources};
+use crate::records::{RecordFormat, SAMPLE_COUNTERS, SAMPLE_RUNS};
+
+/// The values of a record of `format` (the usage in units of `1 / usage_scale` cycles)
+/// one execution of `access` moves from what it was charged to what `measured` says the
+/// warps did (their index in the record: the cycles' and the usage's), and by how much. Where the L1 serves the access, it also saves the latency beyond the L1's
+/// and moves no bytes past the L1 (the resources `memory_sides`). A shared access moves
+/// none of the memory side's values, a global one none of the shared banks' (the rest
+/// would each cost a rounding a record).
+pub(super) fn moves(
+    access: &SampledAccess,
+    measured: &Measured,
+    usage_scale: u64,
+    memory_sides: &[usize],
+    format: &RecordFormat,
+) -> Vec<(usize, f64)> {
+    let fewer = access.charged_transactions - measured.transactions;
+    let fewer_sectors = access.charged_sectors - measured.sectors;
+    let scale = usage_scale as f64;
+    let mut cycles = access.cycles_per_transaction * fewer;
+    if measured.l1_resident {
+        cycles += access.l1_cycles;
+    }
+    let usage = access
+        .usage_per_transaction
+        .iter()
+        .zip(&access.usage_per_sector)
+        .enumerate()
+        .take(format.resources)
+        .map(|(r, (t, s))| {
+            let by = if measured.l1_resident && memory_sides.contains(&r) {
+                // All that was charged: the usage is linear in requests and sectors.
+                (t * access.charged_transactions + s * access.charged_sectors) * scale
+            } else {
+                (t * fewer + s * fewer_sectors) * scale
+            };
+            (format.usage(r), by)
+        });
+    std::iter::once((RecordFormat::T, cycles))
+        .chain(usage)
+        .filter(|(_, by)| *by != 0.0)
+        .collect()
+}
+
+/// Moves `rec`'s values `moved` ([`moves`]) for `runs` executions.
+pub(super) fn apply(rec: &mut [u64], runs: u64, moved: &[(usize, f64)]) {
+    if runs == 0 {
+        return;
+    }
+    let runs = runs as f64;
+    for &(v, by) in moved {
+        rec[v] = rounded_count(rec[v] as f64 - runs * by);
+    }
+}
+
+/// The largest double below one half (`0.5 - 2^-54`).
+const BELOW_HALF: f64 = 0.5 - f64::EPSILON / 4.0;
+
+/// `x.round().max(0.0) as u64` (half away from zero, then nothing below zero), a million
+/// times a large launch, without the C library's `round` (which the default x86-64
+/// target calls out of line) or a branch on the fraction (a coin toss per record). Below
+/// 2^62 in magnitude, adding the largest double below one half with `x`'s sign, then
+/// truncating, is that rounding: where the fraction is below one half the sum stays
+/// short of the next integer (its spacing there is at least twice the amount missing),
+/// where it is one half or more the sum reaches it (one half exactly ties to the even
+/// integer above). NaN gives 0, as `round` and `max` do.
+pub(super) fn rounded_count(x: f64) -> u64 {
+    if x.abs() < (1u64 << 62) as f64 {
+        ((x + BELOW_HALF.copysign(x)) as i64).max(0) as u64
+    } else {
+        x.round().max(0.0) as u64
+    }
+}
+
+/// What the warps of a launch did at its sampled accesses, what that moves in a record,
+/// and which work-groups' records are those of the group to their left.
+struct Corrections {
+    measured: Vec<Option<Measured>>,
+    /// Per access that ran: the slot of its counters, and its moves.
+    moves: Vec<(usize, Vec<(usize, f64)>)>,
+    alike: Vec<bool>,
+}
+
+/// One launch's sampled accesses and what the model knows of the launch.
+pub struct SampledLaunch<'a> {
+    /// The GPU.
+    pub arch: &'a Architecture,
+    /// The launch's NDRange.
+    pub geometry: &'a LaunchGeometry,
+    /// The kernel's resources (its shared memory limits the L1 where they are one array).
+    pub resources: &'a KernelResources,
+    /// The bytes of the buffer bound to each kernel parameter, where known.
+    pub buffer_bytes: &'a dyn Fn(u32) -> Option<u64>,
+    /// Usage counter units per cycle.
+    pub usage_scale: u64,
+}
+
+impl SampledLaunch<'_> {
+    /// The L1 bytes an SM has for global data during the launch, if the architecture
+    /// gives the L1's size.
+    pub fn l1_left(&self) -> Option<u64> {
+        let l1 = self.arch.memory.l1_bytes?;
+        if !self.arch.memory.l1_with_shared {
+            return Some(l1);
+        }
+        let groups = occupancy(self.arch, self.geometry.work_group_size(), self.resources)
+            .map_or(1, |o| u64::from(o.work_groups_per_sm));
+        Some(l1.saturating_sub(groups * self.resources.local_memory_bytes))
+    }
+
+    /// What the warps did at each access of `accesses`, whose counters are at its slot of
+    /// each record of `records` (of `format`; `None`: never run, or counters past the
+    /// record's end, which a layout from elsewhere may give), and per work-group whether
+    /// its records are those of the group to its left.
+    fn measured_all(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &[u64],
+        format: &RecordFormat,
+    ) -> (Vec<Option<Measured>>, Vec<bool>) {
+        let stride = format.work_item_stride();
+        let inside: Vec<(usize, &SampledAccess)> = accesses
+            .iter()
+            .filter(|(slot, _)| slot + SAMPLE_COUNTERS <= stride)
+            .map(|(slot, a)| (*slot, a))
+            .collect();
+        let warp_size = u64::from(self.arch.warp_size);
+        let (measured, alike) = measure_groups(&inside, self.geometry, warp_size, records, format);
+        let mut measured = measured.into_iter();
+        let measured = accesses
+            .iter()
+            .map(|(slot, access)| {
+                if slot + SAMPLE_COUNTERS > stride {
+                    return None;
+                }
+                let mut m = measured.next().flatten()?;
+                let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
+                m.l1_resident = access.l1_cycles > 0.0
+                    && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
+                Some(m)
+            })
+            .collect();
+        (measured, alike)
+    }
+
+    fn memory_sides(&self) -> Vec<usize> {
+        [self.arch.l2_resource(), self.arch.dram_resource()]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// What the warps did at each access of `accesses` (each with the index of its first
+    /// counter in a record of `records`, of `format`), and the moves of those that ran,
+    /// with where their executions are counted; and per work-group whether its records
+    /// are those of the group to its left.
+    fn corrections(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &[u64],
+        format: &RecordFormat,
+    ) -> Corrections {
+        let memory_sides = self.memory_sides();
+        let (measured, alike) = self.measured_all(accesses, records, format);
+        let corrections = accesses
+            .iter()
+            .zip(&measured)
+            .filter_map(|((slot, access), m)| {
+                let moved = moves(access, m.as_ref()?, self.usage_scale, &memory_sides, format);
+                Some((*slot, moved))
+            })
+            .collect();
+        Corrections {
+            measured,
+            moves: corrections,
+            alike,
+        }
+    }
+
+    /// Corrects `timing` (the timing values of each record of `records`,
+    /// [`RecordFormat::timing_width`] each: `t`, the usage, the divergent arms) for every
+    /// access of `accesses` (each with the index of its first counter in a record of
+    /// `records`, of `format`), from what the warps did there, each access in turn in one
+    /// pass over the records; returns what they did, per access (`None`: never run, or
+    /// counters past the record's end).
+    pub fn correct_all(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &[u64],
+        format: &RecordFormat,
+        timing: &mut [u64],
+    ) -> Vec<Option<Measured>> {
+        let (stride, width) = (format.work_item_stride(), format.timing_width());
+        let Corrections {
+            measured,
+            moves: corrections,
+            ..
+        } = self.corrections(accesses, records, format);
+        for (rec, raw) in timing
+            .chunks_exact_mut(width)
+            .zip(records.chunks_exact(stride))
+        {
+            for (slot, moved) in &corrections {
+                apply(rec, raw[*slot + SAMPLE_RUNS], moved);
+            }
+        }
+        measured
+    }
+
+    /// [`SampledLaunch::correct_all`] on the timing values of each record of `records`
+    /// itself (each access's counters lie past them, so that what the warps did is
+    /// measured from the records as they came), which then end up packed at the start of
+    /// `records` ([`RecordFormat::timing_only`]), record after record, in the same pass.
+    pub fn correct_all_packed(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &mut [u64],
+        format: &RecordFormat,
+    ) -> Vec<Option<Measured>> {
+        let (stride, width) = (format.work_item_stride(), format.timing_width());
+        let Corrections {
+            measured,
+            moves: corrections,
+            alike,
+        } = self.corrections(accesses, records, format);
+        // Records go front to back (row by row of the NDRange, in linear global id
+        // order), each to an earlier place or its own: packing overwrites nothing still
+        // to be read. The row of a group alike to the one to its left takes that one's
+        // packed row (corrected and packed before it, and never overwritten since).
+        let [gx, gy, gz] = self.geometry.global.map(|g| g as usize);
+        let [lx, ly, lz] = self.geometry.local.map(|l| l.max(1) as usize);
+        let [ngx, ngy, _] = self.geometry.groups().map(|n| n as usize);
+        for z in 0..gz {
+            for y in 0..gy {
+                let row = (z * gy + y) * gx;
+                let groups = ((z / lz) * ngy + y / ly) * ngx;
+                for x in (0..gx).step_by(lx) {
+                    let (at, ex) = (row + x, lx.min(gx - x));
+                    if alike[groups + x / lx] {
+                        records.copy_within((at - lx) * width..(at - lx + ex) * width, at * width);
+                        continue;
+                    }
+                    for i in at..at + ex {
+                        let rec = &mut records[i * stride..][..stride];
+                        for (slot, moved) in &corrections {
+                            apply(rec, rec[*slot + SAMPLE_RUNS], moved);
+                        }
+                        records.copy_within(i * stride..i * stride + width, i * width);
+                    }
+                }
+            }
+        }
+        measured
+    }
+}
+
+/// What the model reads of `records` (of `format`): the timing values of each (`t`, the
+/// usage, the divergent arms; the profile's and the samples' counters follow), records
+/// of [`RecordFormat::timing_only`], corrected for every sampled access of `samples`
+/// (each with the index of its counters in a record) from what the warps of `launch` did
+/// there; and what they did, per sampled access (`None`: never run, or counters past the
+/// record's end).
+pub fn timing_records<'r>(
+    records: &'r [u64],
+    format: &RecordFormat,
+    samples: &[(usize, SampledAccess)],
+    launch: &SampledLaunch<'_>,
+) -> (Cow<'r, [u64]>, Vec<Option<Measured>>) {
+    let (stride, width) = (format.work_item_stride(), format.timing_width());
+    if width >= stride {
+        return (Cow::Borrowed(records), vec![None; samples.len()]);
+    }
+    let mut timing: Vec<u64> = records
+        .chunks_exact(stride)
+        .flat_map(|r| &r[..width])
+        .copied()
+        .collect();
+    let measured = launch.correct_all(samples, records, format, &mut timing);
+    (Cow::Owned(timing), measured)
+}
+
+/// [`timing_records`] in `records` itself, where nothing else needs them as they are: a
+/// large launch's records are megabytes, and a corrected copy of them fresh memory. The
+/// timing values of each record, corrected, end up packed at the start of `records`
+/// ([`RecordFormat::timing_only`]); returns how many values that is, and what the warps
+/// did at each access.
+pub fn timing_records_in_place(
+    records: &mut [u64],
+    format: &RecordFormat,
+    samples: &[(usize, SampledAccess)],
+    launch: &SampledLaunch<'_>,
+) -> (usize, Vec<Option<Measured>>) {
+    let (stride, width) = (format.work_item_stride(), format.timing_width());
+    if width >= stride {
+        return (records.len(), vec![None; samples.len()]);
+    }
+    let measured = launch.correct_all_packed(samples, records, format);
+    (records.len() / stride * width, measured)
+}

@@ -1,0 +1,255 @@
+//! What the warps did at sampled accesses: the record indices of each warp, the lines,
+//! sectors or bank passes of one warp access, and their mean over a launch's warps.
+
+use super::{Measured, SampledAccess, LINE, SECTOR};
+use crate::launch::LaunchGeometry;
+use crate::records::RecordFormat;
+use crate::warps::rows_alike;
+
+/// Shared-memory banks, each 4 bytes wide.
+const BANKS: i64 = 32;
+/// Bytes of a shared-memory bank's word.
+const WORD: i64 = 4;
+
+/// Calls `f` with the record indices (linear global ids) of every warp of `geometry`,
+/// work-group by work-group: 32 (the warp size) consecutive local linear ids, as the model
+/// forms them ([`crate::kernel`]).
+pub fn for_each_warp(geometry: &LaunchGeometry, warp_size: u64, mut f: impl FnMut(&[u64])) {
+    let mut ids = Vec::new();
+    for_each_group(geometry, |rows, ex, _| {
+        ids.clear();
+        for &row in rows {
+            ids.extend(row as u64..(row + ex) as u64);
+        }
+        ids.chunks(warp_size.max(1) as usize).for_each(&mut f);
+    });
+}
+
+/// The requests and sectors of one warp access whose lanes address `addresses` (bytes),
+/// each moving `width` bytes: distinct 128-byte lines and 32-byte sectors (global), or
+/// the most distinct 4-byte words one of the 32 banks serves (shared; one word read by
+/// many lanes is a broadcast).
+pub fn warp_access(addresses: &[i64], width: u32, shared: bool) -> (u32, u32) {
+    warp_access_with(addresses, width, shared, &mut Vec::new())
+}
+
+/// [`warp_access`] with a buffer to reuse.
+fn warp_access_with(
+    addresses: &[i64],
+    width: u32,
+    shared: bool,
+    scratch: &mut Vec<i64>,
+) -> (u32, u32) {
+    let width = i64::from(width.max(1));
+    // The distinct blocks of `1 << shift` bytes the lanes touch, sorted, in `scratch`.
+    // Every unit is a power of two: an arithmetic shift is the division rounding down
+    // (`div_euclid`), without a division instruction per lane and block size.
+    let blocks = |shift: u32, scratch: &mut Vec<i64>| {
+        scratch.clear();
+        for &a in addresses {
+            let (first, last) = (a >> shift, (a + width - 1) >> shift);
+            // Most lanes touch one block (an extend of a range costs more than a push).
+            if first == last {
+                scratch.push(first);
+            } else {
+                scratch.extend(first..=last);
+            }
+        }
+        scratch.sort_unstable();
+        scratch.dedup();
+    };
+    if shared {
+        blocks(WORD.trailing_zeros(), scratch);
+        // The most distinct words one bank holds.
+        let mut per_bank = [0u32; BANKS as usize];
+        for w in scratch.iter() {
+            per_bank[w.rem_euclid(BANKS) as usize] += 1;
+        }
+        let degree = per_bank.into_iter().max().unwrap_or(0);
+        return (degree.max(1), 0);
+    }
+    blocks(LINE.trailing_zeros(), scratch);
+    let lines = scratch.len() as u32;
+    blocks(SECTOR.trailing_zeros(), scratch);
+    (lines, scratch.len() as u32)
+}
+
+/// What the warps did at `access`, whose [`SAMPLE_COUNTERS`](crate::records::SAMPLE_COUNTERS) are at `slot` of each record
+/// of `data` (of `format`): per warp, the mean of its first and its last access (the lanes run
+/// the access together, so their first indices are one warp access, and their last ones
+/// another). `None` where no warp ran it.
+pub fn measure(
+    access: &SampledAccess,
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    data: &[u64],
+    format: &RecordFormat,
+    slot: usize,
+) -> Option<Measured> {
+    measure_all(&[(slot, access)], geometry, warp_size, data, format)
+        .pop()
+        .flatten()
+}
+
+/// [`measure`] of every access of `accesses` (each with its counters' slot), in one walk
+/// over the warps: a large launch's records are megabytes, each walk a trip through all
+/// of them.
+pub fn measure_all(
+    accesses: &[(usize, &SampledAccess)],
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    data: &[u64],
+    format: &RecordFormat,
+) -> Vec<Option<Measured>> {
+    measure_groups(accesses, geometry, warp_size, data, format).0
+}
+
+/// The work-groups of `geometry` in order (x fastest): each group's rows of work-items
+/// (where each starts in the records, in work-items) and how long they are, and whether
+/// the group to its left has rows as long (its rows then start `local[0]` before: it is
+/// whole along x, and so is this one).
+fn for_each_group(geometry: &LaunchGeometry, mut f: impl FnMut(&[usize], usize, bool)) {
+    let [gx, gy, gz] = geometry.global;
+    let [lx, ly, lz] = geometry.local;
+    let [ngx, ngy, ngz] = geometry.groups();
+    let mut rows = Vec::new();
+    for bz in 0..ngz {
+        for by in 0..ngy {
+            for bx in 0..ngx {
+                let (ex, ey, ez) = (
+                    lx.min(gx - bx * lx),
+                    ly.min(gy - by * ly),
+                    lz.min(gz - bz * lz),
+                );
+                rows.clear();
+                for z in 0..ez {
+                    for y in 0..ey {
+                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                        rows.push(row as usize);
+                    }
+                }
+                // Every group but the last of a row of groups is whole along x; the last may
+                // be partial, and then has fewer work-items than the one to its left.
+                f(&rows, ex as usize, bx > 0 && ex == lx);
+            }
+        }
+    }
+}
+
+/// [`measure_all`], and per work-group (linear, x fastest) whether its records are those
+/// of the group to its left, row by row: such a group's warps did what that group's did
+/// (a `__local` array indexed by local ids: every group of a scan alike), so they are not
+/// measured again, and its records correct to that group's.
+pub(super) fn measure_groups(
+    accesses: &[(usize, &SampledAccess)],
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    data: &[u64],
+    format: &RecordFormat,
+) -> (Vec<Option<Measured>>, Vec<bool>) {
+    let stride = format.work_item_stride();
+    let warp_size = warp_size.max(1) as usize;
+    let lx = geometry.local[0] as usize;
+    // Per access: the weight, requests and sectors summed over warps, and the warps.
+    let mut sums = vec![(0.0, 0.0, 0.0, 0u64); accesses.len()];
+    // What each warp of the last group measured added, per access, in order: an alike
+    // group adds the same, warp by warp (the sums come out as if measured).
+    let mut added: Vec<(usize, f64, f64, f64)> = Vec::new();
+    // Per access and warp of a group, the last lane addresses measured there and what
+    // they gave: a warp whose lanes address what the same warp of the previous group did
+    // needs no measuring, alike groups or not.
+    let group_warps = geometry.work_group_size().div_ceil(warp_size as u64) as usize;
+    let mut seen = vec![WarpSeen::default(); accesses.len() * group_warps];
+    let mut alike = Vec::new();
+    let (mut ids, mut first, mut last, mut scratch) = (
+        Vec::new(),
+        Vec::with_capacity(warp_size),
+        Vec::with_capacity(warp_size),
+        Vec::with_capacity(2 * warp_size),
+    );
+    for_each_group(geometry, |rows, ex, left| {
+        let same = left
+            && rows_alike(
+                data,
+                rows.iter().map(|row| row * stride),
+                ex * stride,
+                lx * stride,
+            );
+        alike.push(same);
+        if !same {
+            added.clear();
+            ids.clear();
+            for &row in rows {
+                ids.extend(row as u64..(row + ex) as u64);
+            }
+            for (w, warp) in ids.chunks(warp_size).enumerate() {
+                let seen = &mut seen[w * accesses.len()..][..accesses.len()];
+                for (k, ((slot, access), seen)) in accesses.iter().zip(seen).enumerate() {
+                    let bytes = i64::from(access.element_bytes);
+                    first.clear();
+                    last.clear();
+                    let mut runs = 0u64;
+                    for &id in warp {
+                        let rec = format.item(&data[id as usize * stride..][..stride]);
+                        let counted = rec.sample(*slot);
+                        if counted.runs > 0 {
+                            runs = runs.max(counted.runs);
+                            first.push((counted.first as i64).wrapping_mul(bytes));
+                            last.push((counted.last as i64).wrapping_mul(bytes));
+                        }
+                    }
+                    if runs == 0 {
+                        continue;
+                    }
+                    let (requests, in_sectors) = match seen.measured {
+                        Some(m) if seen.first == first && seen.last == last => m,
+                        _ => {
+                            let (t1, s1) =
+                                warp_access_with(&first, access.width, access.shared, &mut scratch);
+                            let (t2, s2) =
+                                warp_access_with(&last, access.width, access.shared, &mut scratch);
+                            seen.first.clone_from(&first);
+                            seen.last.clone_from(&last);
+                            *seen.measured.insert((t1 + t2, s1 + s2))
+                        }
+                    };
+                    let w = runs as f64;
+                    added.push((
+                        k,
+                        w,
+                        w * f64::from(requests) / 2.0,
+                        w * f64::from(in_sectors) / 2.0,
+                    ));
+                }
+            }
+        }
+        for &(k, w, requests, in_sectors) in &added {
+            let (weight, transactions, sectors, warps_run) = &mut sums[k];
+            *weight += w;
+            *transactions += requests;
+            *sectors += in_sectors;
+            *warps_run += 1;
+        }
+    });
+    let measured = sums
+        .into_iter()
+        .map(|(weight, transactions, sectors, warps_run)| {
+            (warps_run > 0).then(|| Measured {
+                transactions: transactions / weight,
+                sectors: sectors / weight,
+                warps: warps_run,
+                l1_resident: false,
+            })
+        })
+        .collect();
+    (measured, alike)
+}
+
+/// The lanes' first and last addresses one warp position of a work-group last had at an
+/// access, and the requests and sectors they came to (first and last summed).
+#[derive(Clone, Default)]
+struct WarpSeen {
+    first: Vec<i64>,
+    last: Vec<i64>,
+    measured: Option<(u32, u32)>,
+}

@@ -1,0 +1,320 @@
+//! The sampled accesses' measure and correction, against values computed by hand.
+use super::correct::{apply, moves, rounded_count};
+use super::*;
+use crate::arch::Architecture;
+use crate::launch::LaunchGeometry;
+use crate::occupancy::KernelResources;
+use crate::records::RecordFormat;
+
+fn geometry(global: u64, local: u64) -> LaunchGeometry {
+    LaunchGeometry {
+        global: [global, 1, 1],
+        local: [local, 1, 1],
+    }
+}
+
+#[test]
+fn rounding_is_the_standard_librarys() {
+    let edges = [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        0.49999999999999994,
+        -0.49999999999999994,
+        0.5000000000000001,
+        1.4999999999999998,
+        2251799813685247.5,
+        2251799813685248.5,
+        4503599627370495.5,
+        4503599627370496.0,
+        4503599627370497.0,
+        9007199254740993.0,
+        1e18 + 0.5,
+        4.611686018427388e18,
+        1.8446744073709552e19,
+        1e300,
+        f64::INFINITY,
+        -1e18,
+        f64::NEG_INFINITY,
+        f64::MIN_POSITIVE,
+        123456.4999999,
+        123456.5000001,
+    ];
+    // Every double next to each half and each integer of many magnitudes, and a
+    // sweep over fractions.
+    let halves = (0..62).flat_map(|e| {
+        let m = (1u64 << e) as f64;
+        [m - 0.5, m + 0.5, m, m - 1.0, m + 1.0]
+            .into_iter()
+            .flat_map(|x| {
+                [
+                    x,
+                    f64::from_bits(x.to_bits() + 1),
+                    f64::from_bits(x.to_bits().saturating_sub(1)),
+                ]
+            })
+    });
+    let sweep = (0..20_000).map(|i| (i as f64 - 10_000.0) * 0.0625 + 1e-9 * i as f64);
+    for x in edges.into_iter().chain(halves).chain(sweep) {
+        for x in [x, -x] {
+            assert_eq!(rounded_count(x), x.round().max(0.0) as u64, "{x}");
+        }
+    }
+    assert_eq!(rounded_count(f64::NAN), 0);
+}
+
+#[test]
+fn consecutive_words_are_one_line_and_four_sectors() {
+    let a: Vec<i64> = (0..32).map(|l| l * 4).collect();
+    assert_eq!(warp_access(&a, 4, false), (1, 4));
+    // Eight bytes a lane: two lines, eight sectors.
+    let a: Vec<i64> = (0..32).map(|l| l * 8).collect();
+    assert_eq!(warp_access(&a, 8, false), (2, 8));
+}
+
+#[test]
+fn a_scatter_is_a_line_a_lane() {
+    let a: Vec<i64> = (0..32).map(|l| l * 4096 + 12).collect();
+    assert_eq!(warp_access(&a, 4, false), (32, 32));
+}
+
+#[test]
+fn shared_banks_count_the_most_words_on_one_bank() {
+    let conflict_free: Vec<i64> = (0..32).map(|l| l * 4).collect();
+    assert_eq!(warp_access(&conflict_free, 4, true).0, 1);
+    // A 32-word stride puts every lane on bank 0.
+    let column: Vec<i64> = (0..32).map(|l| l * 128).collect();
+    assert_eq!(warp_access(&column, 4, true).0, 32);
+    // One word read by every lane is a broadcast.
+    assert_eq!(warp_access(&[64; 32], 4, true).0, 1);
+    // Stride 2 words: lanes 0 and 16 share bank 0.
+    let two: Vec<i64> = (0..32).map(|l| l * 8).collect();
+    assert_eq!(warp_access(&two, 4, true).0, 2);
+}
+
+#[test]
+fn warps_follow_local_ids_within_each_group() {
+    let warps = |g: &LaunchGeometry| {
+        let mut w: Vec<Vec<u64>> = Vec::new();
+        for_each_warp(g, 32, |ids| w.push(ids.to_vec()));
+        w
+    };
+    let w = warps(&geometry(96, 48));
+    assert_eq!(w.len(), 4);
+    assert_eq!(w[0], (0..32).collect::<Vec<_>>());
+    assert_eq!(w[1], (32..48).collect::<Vec<_>>());
+    assert_eq!(w[2], (48..80).collect::<Vec<_>>());
+    // Two dimensions: a 4x16 group of a 8x16 grid is two warps of two rows each.
+    let g = LaunchGeometry {
+        global: [8, 16, 1],
+        local: [4, 16, 1],
+    };
+    let first = warps(&g).remove(0);
+    assert_eq!(&first[..8], &[0, 1, 2, 3, 8, 9, 10, 11]);
+}
+
+fn access(shared: bool) -> SampledAccess {
+    SampledAccess {
+        line: 3,
+        column: 9,
+        shared,
+        element_bytes: 4,
+        width: 4,
+        charged_transactions: 32.0,
+        charged_sectors: 32.0,
+        cycles_per_transaction: 2.0,
+        usage_per_transaction: vec![0.0, 1.0],
+        usage_per_sector: vec![0.0, 0.5],
+        param: Some(1),
+        l1_cycles: 0.0,
+    }
+}
+
+/// The records of these tests: `[t, issue, mem]`, then one sampled access's counters
+/// at 3.
+const SIX: RecordFormat = RecordFormat {
+    resources: 2,
+    arms: 0,
+    profile_counters: 0,
+    sampled_accesses: 1,
+};
+
+/// Records `[t, issue, mem, count, first, last]` per work-item, the same index first
+/// and last.
+fn records(first: impl Fn(u64) -> u64, n: u64) -> Vec<u64> {
+    (0..n)
+        .flat_map(|i| [1000, 10, 10_000, 5, first(i), first(i)])
+        .collect()
+}
+
+#[test]
+fn a_chase_that_stays_coalesced_is_charged_one_line() {
+    let g = geometry(64, 64);
+    let data = records(|i| i + 1025, 64);
+    let m = measure(&access(false), &g, 32, &data, &SIX, 3).unwrap();
+    // Indices 1025..1056 and 1057..1088: 128 bytes each, straddling two lines.
+    assert_eq!(m.warps, 2);
+    assert_eq!(m.transactions, 2.0);
+    assert_eq!(m.sectors, 5.0);
+    let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
+    let moved = moves(&access(false), &m, 2, &[], &SIX);
+    for (rec, raw) in timing.chunks_exact_mut(3).zip(data.chunks_exact(6)) {
+        apply(rec, raw[3], &moved);
+    }
+    // Five executions, 30 requests and 27 sectors fewer each: 2 cycles a request, and
+    // usage 1 a request plus 0.5 a sector (x 2 units a cycle).
+    assert_eq!(timing[0], 1000 - 5 * 60);
+    assert_eq!(timing[1], 10);
+    assert_eq!(timing[2], 10_000 - 5 * 2 * 43 - 5);
+}
+
+#[test]
+fn lanes_that_never_ran_it_are_left_out() {
+    let g = geometry(32, 32);
+    let mut data = records(|i| i * 1024, 32);
+    for (i, rec) in data.chunks_mut(6).enumerate() {
+        if i % 2 == 1 {
+            rec[3] = 0;
+        }
+    }
+    let m = measure(&access(false), &g, 32, &data, &SIX, 3).unwrap();
+    assert_eq!(m.transactions, 16.0);
+    let none = records(|_| 0, 32)
+        .chunks(6)
+        .flat_map(|r| [r[0], r[1], r[2], 0, 0, 0])
+        .collect::<Vec<_>>();
+    assert_eq!(measure(&access(false), &g, 32, &none, &SIX, 3), None);
+}
+
+#[test]
+fn shared_conflicts_add_cycles() {
+    let g = geometry(32, 32);
+    let data = records(|i| i * 32, 32);
+    let mut a = access(true);
+    a.charged_transactions = 1.0;
+    a.charged_sectors = 0.0;
+    let m = measure(&a, &g, 32, &data, &SIX, 3).unwrap();
+    assert_eq!(m.transactions, 32.0);
+    let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
+    let moved = moves(&a, &m, 1, &[], &SIX);
+    for (rec, raw) in timing.chunks_exact_mut(3).zip(data.chunks_exact(6)) {
+        apply(rec, raw[3], &moved);
+    }
+    assert_eq!(timing[0], 1000 + 5 * 31 * 2);
+    assert_eq!(timing[2], 10_000 + 5 * 31);
+}
+
+/// Records `[t, issue, mem, count, first, last]` of a 2D launch whose groups repeat
+/// each other in runs along x (a `__local` array indexed by local ids), except where
+/// `kind` differs, with lanes that skip the access, and a partial last column and row.
+fn alike_groups(g: &LaunchGeometry, kind: impl Fn(u64, u64) -> u64) -> Vec<u64> {
+    let [gx, gy, _] = g.global;
+    let [lx, ly, _] = g.local;
+    let mut data = Vec::new();
+    for y in 0..gy {
+        for x in 0..gx {
+            let (k, lid) = (kind(x / lx, y / ly), (y % ly) * lx + x % lx);
+            let first = (lid * (2 * k + 1)) % 97;
+            let runs = u64::from((lid + k) % 5 != 0) * (1 + k);
+            data.extend([1000 + lid % 3, 10, 10_000, runs, first, first + 32 * k]);
+        }
+    }
+    data
+}
+
+/// What the warps did at the access, measured here warp by warp without any reuse.
+fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Measured {
+    let (mut weight, mut transactions, mut sectors, mut warps) = (0.0, 0.0, 0.0, 0);
+    for_each_warp(g, 32, |warp| {
+        let ran: Vec<&[u64]> = warp
+            .iter()
+            .map(|&id| &data[id as usize * 6..][..6])
+            .filter(|r| r[3] > 0)
+            .collect();
+        let Some(runs) = ran.iter().map(|r| r[3]).max() else {
+            return;
+        };
+        let at = |k: usize| ran.iter().map(|r| r[k] as i64 * 4).collect::<Vec<_>>();
+        let (t1, s1) = warp_access(&at(4), a.width, a.shared);
+        let (t2, s2) = warp_access(&at(5), a.width, a.shared);
+        weight += runs as f64;
+        transactions += runs as f64 * f64::from(t1 + t2) / 2.0;
+        sectors += runs as f64 * f64::from(s1 + s2) / 2.0;
+        warps += 1;
+    });
+    Measured {
+        transactions: transactions / weight,
+        sectors: sectors / weight,
+        warps,
+        l1_resident: false,
+    }
+}
+
+#[test]
+fn groups_alike_measure_and_correct_as_each_on_its_own() {
+    let g = LaunchGeometry {
+        global: [150, 11, 1],
+        local: [32, 4, 1],
+    };
+    // Runs of two or three alike groups along x, another kind on the second row.
+    let kind = |bx: u64, by: u64| (bx / 2 + by) % 3;
+    let mut data = alike_groups(&g, kind);
+    // Group (1, 0), alike to (0, 0) but for one work-item of its last row: another
+    // index, and another `t`.
+    let i = (3 * 150 + 32 + 5) * 6;
+    data[i + 4] += 64;
+    data[i] += 1;
+    let arch = Architecture::load("gtx480").unwrap();
+    let resources = KernelResources::default();
+    let buffer_bytes = |_: u32| None;
+    let launch = SampledLaunch {
+        arch: &arch,
+        geometry: &g,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: 2,
+    };
+    for shared in [true, false] {
+        let mut a = access(shared);
+        a.usage_per_transaction = vec![0.3, 1.7];
+        let expected = measured_by_hand(&g, &a, &data);
+        assert_eq!(measure(&a, &g, 32, &data, &SIX, 3), Some(expected));
+        // Packed in place, reusing alike records' corrections, against a copy each
+        // record of which is corrected on its own.
+        let samples = [(3, a)];
+        let mut timing: Vec<u64> = data.chunks(6).flat_map(|r| r[..3].to_vec()).collect();
+        let whole = launch.correct_all(&samples, &data, &SIX, &mut timing);
+        let mut packed = data.clone();
+        let measured = launch.correct_all_packed(&samples, &mut packed, &SIX);
+        assert_eq!(measured, whole);
+        assert_eq!(&packed[..timing.len()], &timing[..]);
+        assert_ne!(
+            timing,
+            data.chunks(6)
+                .flat_map(|r| r[..3].to_vec())
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A partial last group whose work-items repeat the first ones of the (whole) group to
+/// its left is measured on its own: fewer lanes, other requests.
+#[test]
+fn a_partial_group_is_not_its_whole_neighbour() {
+    let g = LaunchGeometry {
+        global: [80, 1, 1],
+        local: [32, 1, 1],
+    };
+    let data = alike_groups(&g, |_, _| 0);
+    for shared in [true, false] {
+        let a = access(shared);
+        assert_eq!(
+            measure(&a, &g, 32, &data, &SIX, 3),
+            Some(measured_by_hand(&g, &a, &data))
+        );
+    }
+}
