@@ -174,12 +174,7 @@ interposed! {
         exit_hook();
         if code == CL_SUCCESS {
             guarded("clGetDeviceIDs", || {
-                let shim = shim();
-                if shim.sizes_as_simulated(device_type) {
-                    if let Ok(all) = Device::of_type(Platform(platform), device_type) {
-                        shim.handed_out_for_any(&all);
-                    }
-                }
+                shim().handed_out(device_type, || Device::of_type(Platform(platform), device_type))
             });
         }
         if code != CL_DEVICE_NOT_FOUND {
@@ -329,12 +324,7 @@ interposed! {
         exit_hook();
         if err == CL_SUCCESS {
             guarded("clCreateContextFromType", || {
-                let shim = shim();
-                if shim.sizes_as_simulated(device_type) {
-                    if let Ok(devices) = crate::cl::Context(ctx).devices() {
-                        shim.handed_out_for_any(&devices);
-                    }
-                }
+                shim().handed_out(device_type, || crate::cl::Context(ctx).devices())
             });
         }
         if err == CL_DEVICE_NOT_FOUND {
