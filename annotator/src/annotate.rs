@@ -57,19 +57,22 @@ pub enum AnnotateError {
     /// source by where it came from and where it is kept.
     #[error("{0}")]
     KeptSource(String),
-    /// A barrier inside an `if`, `switch` or `?:` (legal where the condition is the same
-    /// for the whole work-group). PoCL runs the annotated twin of such a kernel wrongly: the
-    /// twin of a kernel with `barrier(...)` inside `if (get_group_id(0) == 0)` wrote outside
-    /// the program's buffers (under valgrind) where the original does not. Refused, so the
-    /// kernel runs as it is.
-    #[error("{path}:{line}: `{function}` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, so the kernel runs unannotated")]
-    BarrierInBranch {
+    /// A barrier inside a branch whose condition may differ between the work-items of a
+    /// work-group ([`crate::uniformity`]): undefined behaviour in OpenCL (every work-item
+    /// of a work-group, or none, must reach a barrier), and the annotated twin of such a
+    /// kernel cannot be trusted to compute what the kernel does on the OpenCL CPU
+    /// runtime. Refused, so the kernel runs as it is.
+    #[error("{path}:{line}: `{function}` {waits} inside a branch whose condition may differ between the work-items of a work-group (undefined behaviour in OpenCL: all of a work-group's work-items or none must reach a barrier), so the kernel runs unannotated")]
+    VaryingBarrier {
         /// The file.
         path: String,
-        /// The barrier's line.
+        /// The barrier's (or the call's) line.
         line: u32,
         /// The function that holds it.
         function: String,
+        /// What waits there: "waits at a barrier", or "calls `f`, which waits at a
+        /// barrier,".
+        waits: String,
     },
     /// The compiler unrolled a loop; counting its iterations per call would be wrong.
     #[error("{path}:{line}: the compiler unrolled this loop of `{kernel}` (PTX blocks {ptx_blocks:?}) into a shape the annotator cannot count: more than a loop of copies and a remainder loop (per copy of the loops around it, where the compiler unrolled those completely and each of their passes enters it once), or other timed code inside them or between their copies")]
@@ -566,7 +569,8 @@ impl Refusals {
 
     /// What the source itself refuses: a function declared again in an included file (its
     /// definition gets the counters' parameter, the declaration there cannot, so the
-    /// annotated file would not build), and a barrier in a branch.
+    /// annotated file would not build), and a barrier in a branch whose condition may
+    /// differ between the work-items of a work-group.
     fn of_source(&mut self, source: &SourceFile, program: &str) {
         for d in &source.declared_elsewhere {
             let line = source
@@ -580,13 +584,18 @@ impl Refusals {
             );
             self.refuse(&d.function, program, line, reason, false);
         }
-        for (function, line) in source.barriers_in_branches() {
-            let e = AnnotateError::BarrierInBranch {
-                path: program.to_string(),
-                line,
-                function: function.clone(),
+        for b in crate::uniformity::varying_barriers(source) {
+            let waits = match &b.callee {
+                Some(callee) => format!("calls `{callee}`, which waits at a barrier,"),
+                None => "waits at a barrier".to_string(),
             };
-            self.refuse(&function, program, line, e.to_string(), false);
+            let e = AnnotateError::VaryingBarrier {
+                path: program.to_string(),
+                line: b.line,
+                function: b.function.clone(),
+                waits,
+            };
+            self.refuse(&b.function, program, b.line, e.to_string(), false);
         }
     }
 
@@ -692,6 +701,7 @@ fn generate(
             k
         })
         .collect();
+    let branch_free = crate::uniformity::branch_free_units(source);
     let timings: Vec<KernelTiming<'_>> = kernels
         .iter()
         .map(|k| (k, false))
@@ -703,6 +713,7 @@ fn generate(
             arms: &k.arms,
             called,
             warp_records: k.warp_records,
+            branch_free: branch_free.contains(&k.name),
         })
         .collect();
     let kept: Vec<SourceCfg> = cfgs

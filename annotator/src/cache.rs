@@ -64,7 +64,11 @@ use crate::sidecar::Sidecar;
 /// 42: a sampled shared access's extra bank passes charge no L2 or DRAM bytes.
 /// 43: a sampled kernel keeps its `path_inputs` where its sampled indices, as its
 /// branches, come from the geometry and value arguments alone.
-pub const ANNOTATION_REVISION: &str = "43";
+/// 44: a barrier in a branch is refused only where the branch's condition may differ
+/// between a work-group's work-items; a kernel that waits at a barrier in a branch (and
+/// the functions it runs) writes its exit charges, its unrolled loops' settling, its
+/// helpers' exits and its copy's lanes without a branch.
+pub const ANNOTATION_REVISION: &str = "44";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

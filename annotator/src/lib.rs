@@ -49,4 +49,5 @@ pub mod registers;
 pub mod sampling;
 pub mod sidecar;
 pub mod source;
+pub mod uniformity;
 pub mod unroll;

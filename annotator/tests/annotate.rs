@@ -397,27 +397,34 @@ fn goto_is_an_error_naming_its_line() {
     );
 }
 
-/// A barrier inside a branch (legal where the whole work-group takes it) is refused with
-/// its line: PoCL ran the annotated twin of such a kernel wrongly (it wrote past the
-/// program's buffers, under valgrind, where the original kernel does not), so the program
-/// must run as it is. Barriers in loops, and branches without barriers, stay annotated.
+/// A barrier inside a branch whose condition differs between the work-items of a
+/// work-group (undefined behaviour in OpenCL) is refused with its line, so the program
+/// runs as it is; the same branch on the group id, which the whole work-group takes alike,
+/// is annotated. Barriers in loops, and branches without barriers, stay annotated.
 #[test]
-fn a_barrier_inside_a_branch_is_refused_naming_its_line() {
-    let p = temp(
-        "barrier_in_branch.cl",
-        "__kernel void k(__global int *a) {\n  int i = get_local_id(0);\n  a[i] = i;\n\
-         \x20 if (get_group_id(0) == 0) {\n    a[i] += 1;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n\
-         \x20   if (i < 4) a[i] = a[i + 1];\n  }\n}\n",
-    );
+fn a_barrier_inside_a_lane_varying_branch_is_refused_naming_its_line() {
+    let kernel = |condition: &str| {
+        format!(
+            "__kernel void k(__global int *a) {{\n  int i = get_local_id(0);\n  a[i] = i;\n\
+             \x20 if ({condition}) {{\n    a[i] += 1;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n\
+             \x20   if (i < 4) a[i] = a[i + 1];\n  }}\n}}\n"
+        )
+    };
+    let p = temp("barrier_in_branch.cl", &kernel("i < 8"));
     let err = annotate(&p).unwrap_err();
     assert!(
         err.ends_with(
-            ":6: `k` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the \
-             annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, \
-             so the kernel runs unannotated"
+            ":6: `k` waits at a barrier inside a branch whose condition may differ between the \
+             work-items of a work-group (undefined behaviour in OpenCL: all of a work-group's \
+             work-items or none must reach a barrier), so the kernel runs unannotated"
         ),
         "{err}"
     );
+    let p = temp(
+        "barrier_in_group_branch.cl",
+        &kernel("get_group_id(0) == 0"),
+    );
+    annotate(&p).unwrap();
     let p = temp(
         "barrier_in_loop.cl",
         "__kernel void k(__global int *a, __local int *s) {\n  int i = get_local_id(0);\n\
@@ -456,7 +463,7 @@ fn a_refused_kernel_is_left_out_and_the_others_are_annotated() {
     assert!(
         a.sidecar.refused[0]
             .reason
-            .ends_with(":4: `in_branch` has a barrier inside a branch (an `if`, `switch` or `?:` around it); the annotated copy of such a kernel does not run correctly on the OpenCL CPU runtime, so the kernel runs unannotated"),
+            .ends_with(":4: `in_branch` waits at a barrier inside a branch whose condition may differ between the work-items of a work-group (undefined behaviour in OpenCL: all of a work-group's work-items or none must reach a barrier), so the kernel runs unannotated"),
         "{:?}",
         a.sidecar.refused
     );

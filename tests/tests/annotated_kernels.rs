@@ -2508,3 +2508,6 @@ __kernel void k(__global const float *in, __global float *out, const int n)
     let t = |b: &Both| (0..16).map(|w| b.t(w)).collect::<Vec<_>>();
     assert_eq!(t(&macro_run), t(&plain_run));
 }
+
+#[path = "annotated_kernels/barrier_branches.rs"]
+mod barrier_branches;

@@ -24,13 +24,26 @@ pub(super) fn charge(
     arm: Option<usize>,
     booking: Option<Booking>,
 ) {
-    let _ = write!(out, " {values}->t += {times}{cycles}ul;");
+    for (counter, amount) in charge_terms(values, cycles, usage, arm, booking) {
+        let _ = write!(out, " {counter} += {times}{amount}ul;");
+    }
+}
+
+/// What [`charge`] adds, counter by counter, for a path taken once.
+pub(super) fn charge_terms(
+    values: &str,
+    cycles: u64,
+    usage: &[u64],
+    arm: Option<usize>,
+    booking: Option<Booking>,
+) -> Vec<(String, u64)> {
+    let mut terms = vec![(format!("{values}->t"), cycles)];
     if let Some(a) = arm {
-        let _ = write!(out, " {values}->a[{a}] += {times}{cycles}ul;");
+        terms.push((format!("{values}->a[{a}]"), cycles));
     }
     for (r, u) in usage.iter().enumerate() {
         if *u > 0 {
-            let _ = write!(out, " {values}->u[{r}] += {times}{u}ul;");
+            terms.push((format!("{values}->u[{r}]"), *u));
         }
     }
     if let Some(Booking {
@@ -39,19 +52,46 @@ pub(super) fn charge(
         share,
     }) = booking
     {
-        let _ = write!(
-            out,
-            " {values}->p[{}] += {times}{cycles}ul; {values}->p[{}] += {times}{instructions}ul;",
-            3 * slot + 1,
-            3 * slot + 2
-        );
+        terms.push((format!("{values}->p[{}]", 3 * slot + 1), cycles));
+        terms.push((format!("{values}->p[{}]", 3 * slot + 2), instructions));
         if let Some(at) = share {
-            let _ = write!(
-                out,
-                " {values}->p[{at}] += {times}{cycles}ul; {values}->p[{}] += {times}{instructions}ul;",
-                at + 1
-            );
+            terms.push((format!("{values}->p[{at}]"), cycles));
+            terms.push((format!("{values}->p[{}]", at + 1), instructions));
         }
+    }
+    terms
+}
+
+/// The charges of `cases` (each a condition and what [`charge_terms`] adds when it holds;
+/// at most one holds) without a branch: per counter, one addition of a sum of selects.
+/// A branch here would give the work-items that take it a path of their own to the end
+/// of the kernel, and PoCL then takes a per-work-item branch before it, after a barrier
+/// under a condition, for one the whole work-group takes alike (see the module
+/// `uniformity` of the crate).
+pub(super) fn select_charges(
+    out: &mut String,
+    indent: &str,
+    cases: &[(String, Vec<(String, u64)>)],
+) {
+    let mut counters: Vec<(&str, Vec<(&str, u64)>)> = Vec::new();
+    for (condition, terms) in cases {
+        for (counter, amount) in terms.iter().filter(|(_, a)| *a > 0) {
+            let at = match counters.iter().position(|(c, _)| c == counter) {
+                Some(at) => at,
+                None => {
+                    counters.push((counter, Vec::new()));
+                    counters.len() - 1
+                }
+            };
+            counters[at].1.push((condition, *amount));
+        }
+    }
+    for (counter, sums) in counters {
+        let sum: Vec<String> = sums
+            .iter()
+            .map(|(condition, amount)| format!("({condition} ? {amount}ul : 0ul)"))
+            .collect();
+        let _ = writeln!(out, "{indent}{counter} += {};", sum.join(" + "));
     }
 }
 
@@ -59,7 +99,8 @@ pub(super) fn charge(
 /// executions as `k / factor` iterations of the unrolled loop and `k % factor` of the
 /// remainder loop, in the order the PTX runs them, each entered from wherever the last
 /// simulated block is. A loop with several PTX copies (`shapes`, made by unrolling the
-/// loops around it completely) charges the copy of the current pass, `c[l]`.
+/// loops around it completely) charges the copy of the current pass, `c[l]`. With
+/// `branch_free`, the same without a branch ([`select_charges`]).
 #[allow(clippy::too_many_arguments)] // the loop, its kernel and where its values go
 pub(super) fn settle_function(
     out: &mut String,
@@ -69,19 +110,39 @@ pub(super) fn settle_function(
     shapes: &[UnrollShape],
     table: &PathTable,
     usage_scale: u64,
+    branch_free: bool,
     book: &mut dyn FnMut(&TimedPath) -> Option<Booking>,
 ) {
+    let mut settle = Settle {
+        values,
+        ki,
+        table,
+        usage_scale,
+        branch_free,
+        book,
+    };
     let _ = writeln!(
         out,
-        "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];\n    if (k == 0) return;\n    s->k[{l}] = 0;"
+        "static inline __attribute__((always_inline)) void __srcsim_settle_{l}(__private __srcsim_state *s)\n{{\n    ulong k = s->k[{l}];"
     );
+    if !branch_free {
+        out.push_str("    if (k == 0) return;\n");
+    }
+    let _ = writeln!(out, "    s->k[{l}] = 0;");
     match shapes {
-        [shape] => settle_shape(out, values, ki, shape, table, usage_scale, book),
+        [shape] => settle.shape(out, shape, ""),
+        _ if branch_free => {
+            for (j, shape) in shapes.iter().enumerate() {
+                out.push_str("    {\n");
+                settle.shape(out, shape, &format!(" & (s->c[{l}] == {j}u)"));
+                out.push_str("    }\n");
+            }
+        }
         _ => {
             let _ = writeln!(out, "    switch (s->c[{l}]) {{");
             for (j, shape) in shapes.iter().enumerate() {
                 let _ = writeln!(out, "    case {j}u: {{");
-                settle_shape(out, values, ki, shape, table, usage_scale, book);
+                settle.shape(out, shape, "");
                 out.push_str("    } break;\n");
             }
             out.push_str("    default: break;\n    }\n");
@@ -90,29 +151,90 @@ pub(super) fn settle_function(
     out.push_str("}\n");
 }
 
-/// The charges of `k` body executions on one unrolled loop and its remainder.
-pub(super) fn settle_shape(
-    out: &mut String,
-    values: &str,
+/// What a settle function charges from.
+struct Settle<'a, 'b> {
+    values: &'a str,
     ki: usize,
-    shape: &UnrollShape,
-    table: &PathTable,
+    table: &'a PathTable,
     usage_scale: u64,
-    book: &mut dyn FnMut(&TimedPath) -> Option<Booking>,
-) {
-    let main = shape.main;
-    let remainder_first = shape.remainder.is_some_and(|rem| {
-        table.get(From::Block(rem), To::Block(main)).is_some()
-            && table.get(From::Block(main), To::Block(rem)).is_none()
-    });
-    let _ = writeln!(
-        out,
-        "    ulong q = k / {f}ul, r = k % {f}ul;",
-        f = shape.factor
-    );
-    let mut part = |out: &mut String, count: &str, target: usize| {
+    branch_free: bool,
+    book: &'b mut dyn FnMut(&TimedPath) -> Option<Booking>,
+}
+
+impl Settle<'_, '_> {
+    /// The charges of `k` body executions on one unrolled loop and its remainder; `on`,
+    /// branch-free, is what else decides that this shape is the one charged.
+    fn shape(&mut self, out: &mut String, shape: &UnrollShape, on: &str) {
+        let (table, main) = (self.table, shape.main);
+        let remainder_first = shape.remainder.is_some_and(|rem| {
+            table.get(From::Block(rem), To::Block(main)).is_some()
+                && table.get(From::Block(main), To::Block(rem)).is_none()
+        });
+        let _ = writeln!(
+            out,
+            "    ulong q = k / {f}ul, r = k % {f}ul;",
+            f = shape.factor
+        );
+        // Without a remainder loop the copies divide the trip count: r is 0.
+        match shape.remainder {
+            Some(rem) if remainder_first => {
+                self.part(out, "r", rem, on);
+                self.part(out, "q", main, on);
+            }
+            Some(rem) => {
+                self.part(out, "q", main, on);
+                self.part(out, "r", rem, on);
+            }
+            None => self.part(out, "q", main, on),
+        }
+    }
+
+    /// `count` iterations of PTX block `target`'s loop: entering it from the last block,
+    /// then its passes around.
+    fn part(&mut self, out: &mut String, count: &str, target: usize, on: &str) {
+        let (values, ki, usage_scale) = (self.values, self.ki, self.usage_scale);
+        let entries = self
+            .table
+            .paths
+            .iter()
+            .filter(|p| p.to == To::Block(target));
+        let to = encode(ki, From::Block(target));
+        let around = self.table.get(From::Block(target), To::Block(target));
+        if self.branch_free {
+            let _ = writeln!(
+                out,
+                "    {{\n        uint from = s->last, on = ({count} != 0ul){on};"
+            );
+            let cases: Vec<(String, Vec<(String, u64)>)> = entries
+                .map(|p| {
+                    let terms = charge_terms(
+                        values,
+                        p.cycles,
+                        &scaled(&p.usage, usage_scale),
+                        None,
+                        (self.book)(p),
+                    );
+                    (format!("(on & (from == {}u))", encode(ki, p.from)), terms)
+                })
+                .collect();
+            select_charges(out, "        ", &cases);
+            let _ = write!(out, "        s->last = on ? {to}u : from;\n       ");
+            if let Some(p) = around {
+                charge(
+                    out,
+                    values,
+                    p.cycles,
+                    &scaled(&p.usage, usage_scale),
+                    &format!("({count} - 1ul) * (ulong)on * "),
+                    None,
+                    (self.book)(p),
+                );
+            }
+            out.push_str("\n    }\n");
+            return;
+        }
         let _ = writeln!(out, "    if ({count} != 0) {{\n        switch (s->last) {{");
-        for p in table.paths.iter().filter(|p| p.to == To::Block(target)) {
+        for p in entries {
             let _ = write!(out, "        case {}u:", encode(ki, p.from));
             charge(
                 out,
@@ -121,16 +243,15 @@ pub(super) fn settle_shape(
                 &scaled(&p.usage, usage_scale),
                 "",
                 None,
-                book(p),
+                (self.book)(p),
             );
             out.push_str(" break;\n");
         }
         let _ = write!(
             out,
-            "        default: break;\n        }}\n        s->last = {}u;\n       ",
-            encode(ki, From::Block(target))
+            "        default: break;\n        }}\n        s->last = {to}u;\n       "
         );
-        if let Some(p) = table.get(From::Block(target), To::Block(target)) {
+        if let Some(p) = around {
             charge(
                 out,
                 values,
@@ -138,22 +259,10 @@ pub(super) fn settle_shape(
                 &scaled(&p.usage, usage_scale),
                 &format!("({count} - 1) * "),
                 None,
-                book(p),
+                (self.book)(p),
             );
         }
         out.push_str("\n    }\n");
-    };
-    // Without a remainder loop the copies divide the trip count: r is 0.
-    match shape.remainder {
-        Some(rem) if remainder_first => {
-            part(out, "r", rem);
-            part(out, "q", main);
-        }
-        Some(rem) => {
-            part(out, "q", main);
-            part(out, "r", rem);
-        }
-        None => part(out, "q", main),
     }
 }
 
@@ -206,25 +315,41 @@ pub(super) fn called_function(
             let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
         }
     }
-    functions.push_str("    switch (s->last) {\n");
-    for p in k.table.paths.iter().filter(|p| p.to == To::Exit) {
-        let _ = write!(functions, "    case {}u:", encode(ki, p.from));
+    let exits = k.table.paths.iter().filter(|p| p.to == To::Exit).map(|p| {
         let booking = unit
             .slots
             .origin(k, p.from)
             .map(|slot| shares.book(slot, p));
-        charge(
-            functions,
-            "s",
-            p.cycles,
-            &scaled(&p.usage, usage_scale),
-            "",
-            None,
-            booking,
-        );
-        functions.push_str(" break;\n");
+        (p, booking)
+    });
+    if k.branch_free {
+        let cases: Vec<(String, Vec<(String, u64)>)> = exits
+            .map(|(p, booking)| {
+                let terms =
+                    charge_terms("s", p.cycles, &scaled(&p.usage, usage_scale), None, booking);
+                (format!("(from == {}u)", encode(ki, p.from)), terms)
+            })
+            .collect();
+        functions.push_str("    uint from = s->last;\n");
+        select_charges(functions, "    ", &cases);
+        functions.push_str("}\n");
+    } else {
+        functions.push_str("    switch (s->last) {\n");
+        for (p, booking) in exits {
+            let _ = write!(functions, "    case {}u:", encode(ki, p.from));
+            charge(
+                functions,
+                "s",
+                p.cycles,
+                &scaled(&p.usage, usage_scale),
+                "",
+                None,
+                booking,
+            );
+            functions.push_str(" break;\n");
+        }
+        functions.push_str("    default: break;\n    }\n}\n");
     }
-    functions.push_str("    default: break;\n    }\n}\n");
     edits.push(Edit {
         offset: f.body.extent.start.offset + 1,
         class: CLOSE,

@@ -48,7 +48,10 @@ mod profile;
 mod records;
 mod warps;
 
-use charges::{called_function, charge, encode, scaled, settle_function, CalledUnit, ExitCharges};
+use charges::{
+    called_function, charge, charge_terms, encode, scaled, select_charges, settle_function,
+    CalledUnit, ExitCharges,
+};
 use edits::{
     apply, blank_out, helper_edits, insertion, param_edits, wrap_returns, Edit, CLOSE,
     OPEN_EXPRESSION,
@@ -83,6 +86,10 @@ pub struct KernelTiming<'a> {
     /// A kernel that gets a copy reducing its records to warps (the module `warps`),
     /// which takes the lanes and the warp size after its records.
     pub warp_records: bool,
+    /// Write its exit (and its unrolled loops' settling) without a branch: it waits at a
+    /// barrier inside a branch, or runs in a kernel that does
+    /// ([`crate::uniformity::branch_free_units`]).
+    pub branch_free: bool,
 }
 
 impl KernelTiming<'_> {
@@ -433,6 +440,7 @@ impl Generation<'_> {
                 shapes,
                 self.kernels[*ki].table,
                 self.usage_scale,
+                self.kernels[*ki].branch_free,
                 &mut |p| {
                     slots
                         .of(&u.source.function, u.source.block)
@@ -630,15 +638,27 @@ impl Generation<'_> {
                 let _ = writeln!(functions, "    __srcsim_settle_{l}(s);");
             }
         }
-        functions.push_str("    switch (s->last) {\n");
-        for (from, (cycles, usage, booking)) in exits {
-            let _ = write!(functions, "    case {from}u:");
-            charge(functions, &values, *cycles, usage, "", None, *booking);
-            functions.push_str(" break;\n");
+        if self.kernels[ki].branch_free {
+            let cases: Vec<(String, Vec<(String, u64)>)> = exits
+                .iter()
+                .map(|(from, (cycles, usage, booking))| {
+                    let terms = charge_terms(&values, *cycles, usage, None, *booking);
+                    (format!("(from == {from}u)"), terms)
+                })
+                .collect();
+            functions.push_str("    uint from = s->last;\n");
+            select_charges(functions, "    ", &cases);
+        } else {
+            functions.push_str("    switch (s->last) {\n");
+            for (from, (cycles, usage, booking)) in exits {
+                let _ = write!(functions, "    case {from}u:");
+                charge(functions, &values, *cycles, usage, "", None, *booking);
+                functions.push_str(" break;\n");
+            }
+            functions.push_str("    default: break;\n    }\n");
         }
-        functions.push_str("    default: break;\n    }\n");
         if lanes {
-            warps::lane_write(functions, format, &values);
+            warps::lane_write(functions, format, &values, self.kernels[ki].branch_free);
         }
         if in_record {
             // The record is where the values already are; the copy writes none.
@@ -647,7 +667,14 @@ impl Generation<'_> {
             records::record_write(functions, format);
         }
         if let Some(paths) = coded {
-            functions.push_str(&path_codes::functions(name, paths, format, self.memory));
+            let branch_free = self.kernels[ki].branch_free;
+            functions.push_str(&path_codes::functions(
+                name,
+                paths,
+                format,
+                self.memory,
+                branch_free,
+            ));
         }
 
         // The records parameter, the state, the exits: of the kernel, and of its copy that

@@ -228,6 +228,7 @@ pub(super) fn functions(
     paths: &KernelPaths,
     format: &RecordFormat,
     memory: Option<usize>,
+    branch_free: bool,
 ) -> String {
     let (resources, arms) = (format.resources, format.arms);
     let stride = format.warp_stride();
@@ -235,16 +236,34 @@ pub(super) fn functions(
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "static inline __attribute__((always_inline)) void __srcsim_lanes_{name}(__private __srcsim_state *s, __local ulong *lanes)\n{{\n    switch (s->last) {{"
+        "static inline __attribute__((always_inline)) void __srcsim_lanes_{name}(__private __srcsim_state *s, __local ulong *lanes)\n{{"
     );
-    for (from, bit) in &paths.exits {
-        let _ = writeln!(
-            out,
-            "    case {from}u: s->m |= {:#x}ul; break;",
-            1u64 << bit
-        );
+    if branch_free {
+        // As a kernel's exit charges (`charges::select_charges`).
+        let bits: Vec<String> = paths
+            .exits
+            .iter()
+            .map(|(from, bit)| format!("(from == {from}u ? {:#x}ul : 0ul)", 1u64 << bit))
+            .collect();
+        if !bits.is_empty() {
+            let _ = writeln!(
+                out,
+                "    uint from = s->last;\n    s->m |= {};",
+                bits.join(" | ")
+            );
+        }
+    } else {
+        out.push_str("    switch (s->last) {\n");
+        for (from, bit) in &paths.exits {
+            let _ = writeln!(
+                out,
+                "    case {from}u: s->m |= {:#x}ul; break;",
+                1u64 << bit
+            );
+        }
+        out.push_str("    default: break;\n    }\n");
     }
-    out.push_str("    default: break;\n    }\n    lanes[__srcsim_local_id()] = s->m;\n}\n");
+    out.push_str("    lanes[__srcsim_local_id()] = s->m;\n}\n");
 
     // The fold: the values of the work-items of bits `p`, `c` of them, into `w`.
     let _ = writeln!(

@@ -173,7 +173,7 @@ pub fn record_probe(format: &RecordFormat, memory: Option<usize>) -> String {
     }
     out.push_str("}\n");
     out.push_str("static inline __attribute__((always_inline)) void __srcsim_probe_write(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)\n{\n");
-    warps::lane_write(&mut out, format, "s");
+    warps::lane_write(&mut out, format, "s", false);
     record_write(&mut out, format);
     let _ = write!(
         out,

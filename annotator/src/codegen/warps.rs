@@ -54,10 +54,23 @@ pub(super) fn params() -> String {
 /// (the exit function's parameter), and nothing else. Value `v` of the work-item of local
 /// linear id `i` is at `v * n + i` (`n` the work-group's size): a warp's values of one
 /// kind are contiguous, for the reduction.
-pub(super) fn lane_write(functions: &mut String, format: &RecordFormat, values: &str) {
+///
+/// With `branch_free`, the copies' build (the only one that passes lanes) writes them and
+/// returns without a branch on `warp` (see `charges::select_charges`).
+pub(super) fn lane_write(
+    functions: &mut String,
+    format: &RecordFormat,
+    values: &str,
+    branch_free: bool,
+) {
+    let guard = if branch_free {
+        format!("#ifdef {DEFINE}\n    {{")
+    } else {
+        "    if (warp != 0u) {".to_string()
+    };
     let _ = writeln!(
         functions,
-        "    if (warp != 0u) {{\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[{t}] = {values}->t;",
+        "{guard}\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[{t}] = {values}->t;",
         t = RecordFormat::T
     );
     for r in 0..format.resources {
@@ -75,6 +88,9 @@ pub(super) fn lane_write(functions: &mut String, format: &RecordFormat, values: 
         );
     }
     functions.push_str("        return;\n    }\n");
+    if branch_free {
+        functions.push_str("#endif\n");
+    }
 }
 
 /// A warps' reducer, `__srcsim_reduce_<suffix>(records, lanes, warp)`: the reducers are

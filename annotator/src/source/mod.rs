@@ -405,26 +405,6 @@ impl SourceFile {
             })
     }
 
-    /// The first barrier inside a branch (an `if`, `switch` or `?:` encloses it within its
-    /// function) of each function that has one, as the function and its line.
-    pub fn barriers_in_branches(&self) -> Vec<(String, u32)> {
-        fn walk(node: &AstNode, in_branch: bool) -> Option<u32> {
-            if node.is_barrier() && in_branch {
-                return Some(node.extent.start.line);
-            }
-            let branch = in_branch
-                || matches!(
-                    node.kind,
-                    NodeKind::If | NodeKind::Switch | NodeKind::Conditional
-                );
-            node.children.iter().find_map(|c| walk(c, branch))
-        }
-        self.functions
-            .iter()
-            .filter_map(|f| walk(&f.body, false).map(|line| (f.name.clone(), line)))
-            .collect()
-    }
-
     /// The text of an extent.
     pub fn text_of(&self, e: &Extent) -> &str {
         self.text
