@@ -1,6 +1,6 @@
 /* partly_refused: one program of three kernels (kernels/partly_refused.cl), of which
- * srcsim's annotator refuses two (a barrier inside a branch; a return inside a macro
- * expansion) and times one. Under the shim the program must compute exactly the same, the
+ * srcsim's annotator refuses two (a barrier inside a branch whose condition reads memory;
+ * a return inside a macro expansion) and times one. Under the shim the program must compute exactly the same, the
  * launches of `scale` simulated and those of `block_sums` and `shift` reported as not
  * simulated, each with its line and the construct. */
 #include "common.h"

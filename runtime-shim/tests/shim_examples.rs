@@ -497,7 +497,7 @@ fn a_kernel_the_annotator_cannot_count_runs_unannotated_with_the_reason() {
 #[test]
 fn a_refused_kernel_runs_as_it_is_and_the_other_kernels_of_its_program_are_simulated() {
     // kernels/partly_refused.cl: `scale` is annotated; `block_sums` (a barrier inside a
-    // branch) and `shift` (a return inside a macro expansion) are refused, and `twice` is
+    // branch on a value read from memory) and `shift` (a return inside a macro expansion) are refused, and `twice` is
     // a helper of both `scale` and `block_sums`.
     let before = plain("partly_refused");
     assert_eq!(
@@ -530,8 +530,8 @@ fn a_refused_kernel_runs_as_it_is_and_the_other_kernels_of_its_program_are_simul
     assert!(block_sums.starts_with(origin), "{block_sums}");
     assert!(
         block_sums.contains(
-            "/program.cl):33: `block_sums` has a barrier inside a branch (an `if`, `switch` or \
-             `?:` around it)"
+            "/program.cl):35: `block_sums` waits at a barrier inside a branch whose condition \
+             may differ between the work-items of a work-group"
         ),
         "{block_sums}"
     );
@@ -539,7 +539,7 @@ fn a_refused_kernel_runs_as_it_is_and_the_other_kernels_of_its_program_are_simul
     assert!(shift.starts_with(origin), "{shift}");
     assert!(
         shift.contains(
-            "/program.cl):46: kernel `shift` returns inside a macro expansion; the annotator \
+            "/program.cl):48: kernel `shift` returns inside a macro expansion; the annotator \
              cannot write its counters there"
         ),
         "{shift}"
