@@ -59,6 +59,7 @@ pub const LINEAR_ID_OPENCL: &str = "(get_global_id(2) - get_global_offset(2)) * 
 /// The index of the record of the work-item at `id` (global id less the offset) in a
 /// launch of `global` work-items per dimension: `x + y * gx + z * gx * gy`, as
 /// [`LINEAR_ID_OPENCL`] computes it on the device.
+#[inline]
 pub fn linear_id(id: [u64; 3], global: [u64; 3]) -> u64 {
     (id[2] * global[1] + id[1]) * global[0] + id[0]
 }

@@ -4,7 +4,7 @@
 
 use crate::arch::Architecture;
 use crate::launch::{Grain, LaunchGeometry, Records};
-use crate::records::{ItemRecord, WarpRecord};
+use crate::records::{linear_id, ItemRecord, WarpRecord};
 
 /// One warp's records as they are read, lane by lane.
 struct WarpTally {
@@ -228,7 +228,7 @@ pub(crate) fn walk_groups(
                     // Alike: the records of the group to its left (the last one), row by
                     // row.
                     let row_at = |y: u64, z: u64, x0: u64| {
-                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + x0;
+                        let row = linear_id([x0, by * ly + y, bz * lz + z], geometry.global);
                         row as usize * stride
                     };
                     let len = ex as usize * stride;

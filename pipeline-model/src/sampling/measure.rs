@@ -3,7 +3,7 @@
 
 use super::{Measured, SampledAccess, LINE, SECTOR};
 use crate::launch::LaunchGeometry;
-use crate::records::RecordFormat;
+use crate::records::{linear_id, RecordFormat};
 use crate::warps::rows_alike;
 
 /// Shared-memory banks, each 4 bytes wide.
@@ -124,7 +124,7 @@ fn for_each_group(geometry: &LaunchGeometry, mut f: impl FnMut(&[usize], usize, 
                 rows.clear();
                 for z in 0..ez {
                     for y in 0..ey {
-                        let row = ((bz * lz + z) * gy + (by * ly + y)) * gx + bx * lx;
+                        let row = linear_id([bx * lx, by * ly + y, bz * lz + z], geometry.global);
                         rows.push(row as usize);
                     }
                 }
