@@ -5,13 +5,25 @@
 //! again.
 //!
 //! Layout: `<dir>/<key>/<name>` (the source, compiled from there so that diagnostics name
-//! it), `annotated.cl` and `sidecar.json`, each written under a temporary name and
-//! renamed, the sidecar last: an entry with a sidecar is complete.
+//! it), `annotated.cl` and `sidecar.json` (or `failure.txt`), each written under a
+//! temporary name and renamed.
 //!
 //! It also keeps what an OpenCL runtime made of annotated programs (`<dir>/binaries/`),
 //! so that a warm run need not hand the annotated source to the runtime's compiler again.
+//!
+//! Every kept file but the source is sealed ([`sealed`]): checked whole, and made by the
+//! same build of srcsim and of the tools it names in [`AnnotationCache::with_identity`],
+//! before it is taken; one that is not is removed, made again, and noted once
+//! ([`AnnotationCache::notes`]). The directory is chosen by [`AnnotationCache::open`].
+
+mod dir;
+pub mod sealed;
+
+pub use dir::{configured_dir, unusable, OpenedCache};
+pub use sealed::Fault;
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use pipeline_model::Architecture;
 
@@ -74,6 +86,11 @@ pub const ANNOTATION_REVISION: &str = "44";
 #[derive(Debug, Clone)]
 pub struct AnnotationCache {
     dir: PathBuf,
+    /// What every kept file is sealed with: srcsim's version and annotation revision, and
+    /// what the caller adds (the builds of srcsim, PoCL and clang).
+    identity: Arc<str>,
+    /// What became of kept files that were not taken or not kept, once each.
+    notes: Arc<Mutex<Vec<String>>>,
 }
 
 /// 128 bits of FNV-1a over the parts, each followed by a separator, in hex: the cache's
@@ -99,16 +116,15 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AnnotateError + '_ {
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory.
-fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> Result<(), AnnotateError> {
-    // Unique per write, not only per process: two threads of one process (a host that
-    // builds programs on several threads, or the tests) may write the same entry at once,
-    // and one's rename must not take the other's temporary file.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
-    std::fs::write(&tmp, text).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+/// Writes `text` to `path` as it is (no seal: a file for clang to compile), through a
+/// temporary file in the same directory, renamed.
+fn write_plain(path: &Path, text: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut file = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    file.write_all(text)?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// Whether `e` follows from the source, options and architecture alone.
@@ -126,24 +142,34 @@ fn is_lasting(e: &AnnotateError) -> bool {
 }
 
 impl AnnotationCache {
-    /// A cache in `dir`.
+    /// A cache in `dir`, its files sealed with srcsim's version and annotation revision
+    /// alone (see [`AnnotationCache::with_identity`]).
     pub fn at(dir: impl Into<PathBuf>) -> Self {
-        AnnotationCache { dir: dir.into() }
+        AnnotationCache {
+            dir: dir.into(),
+            identity: Self::identity_with("").into(),
+            notes: Arc::default(),
+        }
     }
 
-    /// `SRCSIM_CACHE_DIR`, else `$XDG_CACHE_HOME/srcsim`, else `~/.cache/srcsim`, else a
-    /// directory in the system's temporary directory.
-    pub fn from_env() -> Self {
-        let env = |k: &str| {
-            std::env::var_os(k)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        let dir = env("SRCSIM_CACHE_DIR")
-            .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("srcsim")))
-            .or_else(|| env("HOME").map(|d| d.join(".cache/srcsim")))
-            .unwrap_or_else(|| std::env::temp_dir().join("srcsim-cache"));
-        Self::at(dir)
+    fn identity_with(builds: &str) -> String {
+        format!(
+            "srcsim {} annotation {ANNOTATION_REVISION}\u{1}{builds}",
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+
+    /// The same cache, its files sealed with `builds` too: what names the builds of the
+    /// tools that made them (srcsim's library, PoCL, clang), so that a file another build
+    /// made is a miss.
+    pub fn with_identity(mut self, builds: &str) -> Self {
+        self.identity = Self::identity_with(builds).into();
+        self
+    }
+
+    /// What the cache's files are sealed with.
+    pub fn identity(&self) -> &str {
+        &self.identity
     }
 
     /// The cache's directory.
@@ -151,48 +177,99 @@ impl AnnotationCache {
         &self.dir
     }
 
-    /// A program binary stored with [`AnnotationCache::store_binary`] under the same
-    /// parts (what identifies it: the annotated source, the build options, the device).
-    pub fn binary(&self, parts: &[&str]) -> Option<Vec<u8>> {
-        std::fs::read(self.binary_path(parts)).ok()
+    /// Notes `note`, unless it is noted already.
+    pub fn note(&self, note: String) {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
     }
 
-    /// Whether a program binary is kept under `parts`.
+    /// Notes that a kept `kind` was not taken for `fault` (it was removed and is made
+    /// again).
+    pub fn note_fault(&self, kind: &str, fault: Fault) {
+        self.note(format!("a kept {kind} {fault}: removed, and made again"));
+    }
+
+    /// Notes that a `kind` could not be kept (this run is the same; the next makes it
+    /// again).
+    pub fn note_unkept(&self, kind: &str, e: &dyn std::fmt::Display) {
+        self.note(format!("a {kind} could not be kept in the cache ({e})"));
+    }
+
+    /// What became of kept files this process met that were not taken, or not kept, in
+    /// order, each once.
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The sealed file at `path` (kept as a `kind`) under `identity`, noting a fault.
+    fn read_sealed(&self, path: &Path, identity: &str, kind: &str) -> Option<Vec<u8>> {
+        sealed::read(path, identity).unwrap_or_else(|fault| {
+            self.note_fault(kind, fault);
+            None
+        })
+    }
+
+    /// Keeps `payload` at `path` (a `kind`), sealed with the cache's identity, noting a
+    /// failure: a file not kept costs the next run its time, never this run anything.
+    fn keep(&self, path: &Path, kind: &str, payload: &[u8]) {
+        if let Err(e) = sealed::write(path, &self.identity, payload) {
+            self.note_unkept(kind, &e);
+        }
+    }
+
+    /// A program binary stored with [`AnnotationCache::store_binary`] under the same
+    /// parts (what identifies it: the annotated source, the build options, the device),
+    /// whole and made by this cache's identity; one that is not is removed and noted.
+    pub fn binary(&self, parts: &[&str]) -> Option<Vec<u8>> {
+        let (path, identity) = self.binary_place(parts);
+        self.read_sealed(&path, &identity, "program binary")
+    }
+
+    /// Whether a program binary is kept under `parts` (not yet checked: that is
+    /// [`AnnotationCache::binary`]'s).
     pub fn has_binary(&self, parts: &[&str]) -> bool {
-        self.binary_path(parts).is_file()
+        self.binary_place(parts).0.is_file()
     }
 
     /// Keeps a program binary under `parts`.
     pub fn store_binary(&self, parts: &[&str], binary: &[u8]) -> Result<(), AnnotateError> {
-        let path = self.binary_path(parts);
+        let (path, identity) = self.binary_place(parts);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
-        write_atomically(&path, binary)
+        sealed::write(&path, &identity, binary).map_err(io(&path))
     }
 
     /// Notes that the program under `parts` is wanted though no binary of it is kept (a
     /// run that put its build off, and could not build it before exiting, leaves this for
     /// the next run to build it).
     pub fn mark_wanted(&self, parts: &[&str]) -> Result<(), AnnotateError> {
-        let path = self.binary_path(parts).with_extension("wanted");
+        let path = self.binary_place(parts).0.with_extension("wanted");
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
-        write_atomically(&path, b"")
+        // Empty: only its presence says anything (that a build is worth doing).
+        write_plain(&path, b"").map_err(io(&path))
     }
 
     /// Whether [`AnnotationCache::mark_wanted`] noted the program under `parts`.
     pub fn is_wanted(&self, parts: &[&str]) -> bool {
-        self.binary_path(parts).with_extension("wanted").is_file()
+        self.binary_place(parts)
+            .0
+            .with_extension("wanted")
+            .is_file()
     }
 
-    fn binary_path(&self, parts: &[&str]) -> PathBuf {
+    /// Where the binary of `parts` is kept, and the identity it is sealed with: the
+    /// cache's, and the key's (which names the device).
+    fn binary_place(&self, parts: &[&str]) -> (PathBuf, String) {
         let mut all = vec![env!("CARGO_PKG_VERSION")];
         all.extend_from_slice(parts);
-        self.dir
-            .join("binaries")
-            .join(format!("{}.bin", fingerprint(&all)))
+        let key = fingerprint(&all);
+        let path = self.dir.join("binaries").join(format!("{key}.bin"));
+        (path, format!("{}\u{2}{key}", self.identity))
     }
 
     /// Annotates `source` (named `name`; `origin` says where it came from, e.g. "the
@@ -239,26 +316,32 @@ impl AnnotationCache {
         let annotated = entry.join("annotated.cl");
         let sidecar = entry.join("sidecar.json");
         let failure = entry.join("failure.txt");
-        if let Ok(message) = std::fs::read_to_string(&failure) {
-            return Err(AnnotateError::Cached(message));
+        let id = &*self.identity;
+        if let Some(message) = self.read_sealed(&failure, id, "failure record") {
+            return Err(AnnotateError::Cached(
+                String::from_utf8_lossy(&message).into_owned(),
+            ));
         }
-        if let (Ok(text), Ok(json)) = (
-            std::fs::read_to_string(&annotated),
-            std::fs::read_to_string(&sidecar),
-        ) {
-            if let Ok(sidecar) = serde_json::from_str::<Sidecar>(&json) {
-                return Ok((
-                    Annotation {
-                        source: text,
-                        sidecar,
-                    },
-                    true,
-                ));
+        // Both read (and checked) before either is taken: a fault in one removes it, and
+        // the other is made again with it.
+        let text = self.read_sealed(&annotated, id, "annotated source");
+        let json = self.read_sealed(&sidecar, id, "sidecar");
+        if let (Some(text), Some(json)) = (text, json) {
+            // Checked whole and made by this build, so they parse; should they not, they
+            // are made again all the same.
+            match (
+                String::from_utf8(text),
+                serde_json::from_slice::<Sidecar>(&json),
+            ) {
+                (Ok(source), Ok(sidecar)) => {
+                    return Ok((Annotation { source, sidecar }, true));
+                }
+                _ => self.note_fault("sidecar", Fault::Malformed),
             }
         }
         std::fs::create_dir_all(&entry).map_err(io(&entry))?;
         let file = entry.join(Path::new(name).file_name().unwrap_or("kernel.cl".as_ref()));
-        write_atomically(&file, source)?;
+        write_plain(&file, source.as_bytes()).map_err(io(&file))?;
         let kept = file.display().to_string();
         let named = |text: &str| text.replace(&kept, &format!("{name} ({origin}, kept at {kept})"));
         let a = match annotate_file_with(compiler, &file, options, arch, how) {
@@ -280,14 +363,14 @@ impl AnnotationCache {
                 // it, so that a program that cannot be annotated costs no compile per run.
                 // Missing tools, I/O trouble and compiler crashes may pass; try them anew.
                 if is_lasting(&e) {
-                    write_atomically(&failure, &message)?;
+                    self.keep(&failure, "failure record", message.as_bytes());
                 }
                 return Err(AnnotateError::KeptSource(message));
             }
         };
-        write_atomically(&annotated, &a.source)?;
+        self.keep(&annotated, "annotated source", a.source.as_bytes());
         let json = serde_json::to_string(&a.sidecar).expect("the sidecar serialises");
-        write_atomically(&sidecar, &json)?;
+        self.keep(&sidecar, "sidecar", json.as_bytes());
         Ok((a, false))
     }
 }

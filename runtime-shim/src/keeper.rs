@@ -19,6 +19,8 @@ use std::process::{Command, Stdio};
 use annotator::cache::AnnotationCache;
 use serde::{Deserialize, Serialize};
 
+use crate::builds::{Builds, PoclBuild};
+
 use std::ptr;
 
 use crate::cl::{ClError, Context, Device, Platform};
@@ -36,6 +38,10 @@ pub struct KeepJob {
     pub devices: Vec<String>,
     /// The annotation cache to keep the binaries in.
     pub cache: PathBuf,
+    /// The builds the binaries are sealed with (the asking process's: a keeper is
+    /// another program, whose own build-id is not the library's).
+    #[serde(default)]
+    pub builds: Builds,
 }
 
 impl KeepJob {
@@ -46,12 +52,14 @@ impl KeepJob {
         options: &str,
         identities: Vec<String>,
         cache: &AnnotationCache,
+        builds: &Builds,
     ) -> KeepJob {
         KeepJob {
             source: source.to_string(),
             options: options.to_string(),
             devices: identities,
             cache: cache.dir().to_path_buf(),
+            builds: builds.clone(),
         }
     }
 
@@ -97,12 +105,12 @@ fn keeper_program() -> Option<PathBuf> {
     if let Some(bin) = std::env::var_os(crate::config::env::BIN).filter(|b| !b.is_empty()) {
         return Some(PathBuf::from(bin)).filter(|p| p.is_file());
     }
-    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    let maps = crate::builds::mappings();
     let library = maps
-        .lines()
-        .filter_map(|l| l.split_whitespace().nth(5))
-        .find(|p| p.ends_with("/libsrcsim.so"))?;
-    let dir = Path::new(library).parent()?;
+        .iter()
+        .map(|(_, p)| p)
+        .find(|p| p.ends_with("libsrcsim.so"))?;
+    let dir = library.parent()?;
     ["srcsim", "../srcsim", "../bin/srcsim"]
         .iter()
         .map(|p| dir.join(p))
@@ -212,7 +220,15 @@ fn build_and_keep(job: &KeepJob) -> Result<(), String> {
             binaries
         });
         release(context);
-        let cache = AnnotationCache::at(&job.cache);
+        // Sealed as the asking process's PoCL's: only where this is the same PoCL.
+        let pocl = PoclBuild::of_this_process();
+        if pocl.0 != job.builds.pocl {
+            return Err(format!(
+                "this process loaded another PoCL ({}) than the job's ({}): binaries not kept",
+                pocl.0, job.builds.pocl
+            ));
+        }
+        let cache = AnnotationCache::at(&job.cache).with_identity(&job.builds.identity());
         for (key, binary) in job.keys().iter().zip(kept?) {
             if !binary.is_empty() {
                 cache
@@ -276,6 +292,7 @@ mod tests {
             options: "-DX".to_string(),
             devices: vec!["cpu".to_string(), "gpu".to_string()],
             cache: dir.path().to_path_buf(),
+            builds: Builds::default(),
         };
         let path = job.path();
         assert!(!under_way(&path), "no file, no keeper");

@@ -10,6 +10,7 @@
 #![allow(clippy::macro_metavars_in_unsafe)]
 
 mod batch;
+pub mod builds;
 pub mod check;
 pub mod cl;
 pub mod config;

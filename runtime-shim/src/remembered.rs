@@ -8,14 +8,18 @@
 //! (`estimates/<fingerprint>`, a JSON map, at most [`MAX_KEPT`]); the next run of the
 //! same command line takes them, and runs the application's own kernel for such a
 //! launch: a warm run measures only what is new (`scan`'s large launch: its twin, 3.6 MB
-//! of records and their model). Each key names the shim's own build (its library file's
-//! path, size and time), the model (its revisions and the architecture's description),
-//! the annotated program and the kernel, so a rebuilt srcsim, another architecture or an
-//! edited kernel measures again. `SRCSIM_MEASURE_EVERY_LAUNCH=1` measures every launch.
+//! of records and their model). Each key names the cache's identity (the builds of the
+//! shim, PoCL and clang: `crate::builds`), the model (its revisions and the
+//! architecture's description), the annotated program and the kernel, so a rebuilt
+//! srcsim, another architecture or an edited kernel measures again; the file is sealed
+//! with the same identity (`annotator::cache::sealed`), so a damaged one is a miss.
+//! `SRCSIM_MEASURE_EVERY_LAUNCH=1` measures every launch.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+use annotator::cache::{sealed, AnnotationCache};
 
 use crate::report::Outcome;
 
@@ -26,6 +30,7 @@ pub const MAX_KEPT: usize = 256;
 /// The estimates the last run of this command line kept, and those this run measured.
 pub struct RememberedEstimates {
     /// Where they are kept, and what names this build of the shim and its model.
+    cache: AnnotationCache,
     path: PathBuf,
     identity: String,
     last: HashMap<String, Outcome>,
@@ -37,27 +42,30 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl RememberedEstimates {
-    /// The estimates kept under `cache` for this process's command line, for the model
-    /// `model` (`crate::report::model_identity`); `None` where this build of the shim
-    /// cannot be named (then nothing is taken or kept).
-    pub fn load(cache: &Path, model: &str) -> Option<Self> {
-        let build = library_identity()?;
-        Some(Self::at(
-            command_line_path(cache)?,
-            &format!("{build}\u{1}{model}"),
-        ))
+    /// The estimates kept in `cache` for this process's command line, for the model
+    /// `model` (`crate::report::model_identity`); `None` where the command line cannot be
+    /// named (then nothing is taken or kept).
+    pub fn load(cache: &AnnotationCache, model: &str) -> Option<Self> {
+        let path = command_line_path(cache.dir())?;
+        let identity = format!("{}\u{1}{model}", cache.identity());
+        Some(Self::at(cache, path, &identity))
     }
 
-    /// The estimates kept at `path`, for keys made with `identity`.
-    pub fn at(path: PathBuf, identity: &str) -> Self {
-        let last = std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
+    /// The estimates kept at `path`, for keys made with `identity`; a file that is not
+    /// whole or was made under another identity is removed and noted in `cache`.
+    pub fn at(cache: &AnnotationCache, path: PathBuf, identity: &str) -> Self {
+        let last = match sealed::read(&path, identity) {
+            Ok(bytes) => bytes.and_then(|b| serde_json::from_slice(&b).ok()),
+            Err(fault) => {
+                cache.note_fault("estimates file", fault);
+                None
+            }
+        };
         RememberedEstimates {
+            cache: cache.clone(),
             path,
             identity: identity.to_string(),
-            last,
+            last: last.unwrap_or_default(),
             measured: Mutex::new(BTreeMap::new()),
         }
     }
@@ -97,11 +105,9 @@ impl RememberedEstimates {
         if let Some(dir) = self.path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let tmp = self
-            .path
-            .with_extension(format!("{}.tmp", std::process::id()));
-        if std::fs::write(&tmp, text).is_ok() {
-            let _ = std::fs::rename(&tmp, &self.path);
+        // A failed write (a full disk) costs the next run its measurements, nothing more.
+        if let Err(e) = sealed::write(&self.path, &self.identity, &text) {
+            self.cache.note_unkept("estimates file", &e);
         }
     }
 }
@@ -123,23 +129,6 @@ fn command_line_path(cache: &Path) -> Option<PathBuf> {
     )
 }
 
-/// The file this code was loaded from (the mapping that holds this function), with its
-/// size and time: another build of the shim is another file, or the same one changed.
-fn library_identity() -> Option<String> {
-    let here = library_identity as fn() -> Option<String> as usize;
-    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
-    let path = maps.lines().find_map(|line| {
-        let mut fields = line.split_whitespace();
-        let (start, end) = fields.next()?.split_once('-')?;
-        let start = usize::from_str_radix(start, 16).ok()?;
-        let end = usize::from_str_radix(end, 16).ok()?;
-        let path = fields.nth(4)?;
-        (start..end).contains(&here).then(|| path.to_string())
-    })?;
-    let meta = std::fs::metadata(&path).ok()?;
-    Some(format!("{path} {} {:?}", meta.len(), meta.modified().ok()?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,8 +147,9 @@ mod tests {
     #[test]
     fn what_a_run_measured_the_next_run_of_the_same_identity_takes() {
         let dir = tempfile::tempdir().unwrap();
+        let cache = AnnotationCache::at(dir.path());
         let path = dir.path().join("estimates/run");
-        let first = RememberedEstimates::at(path.clone(), "build 1");
+        let first = RememberedEstimates::at(&cache, path.clone(), "build 1");
         let key = first.key("program", "scan_blocks", "n=60000");
         assert_eq!(first.get(&key), None);
         first.note(key.clone(), &estimate(6914));
@@ -170,20 +160,19 @@ mod tests {
             },
         );
         first.write();
-        let second = RememberedEstimates::at(path.clone(), "build 1");
+        let second = RememberedEstimates::at(&cache, path.clone(), "build 1");
         assert_eq!(second.get(&key), Some(&estimate(6914)));
         assert_eq!(second.last.len(), 1, "only estimates are kept");
-        // Another build (or model) makes other keys.
-        let other = RememberedEstimates::at(path, "build 2");
+        // Another build (or model) makes other keys, and does not take the file.
+        let other = RememberedEstimates::at(&cache, path.clone(), "build 2");
         assert_ne!(other.key("program", "scan_blocks", "n=60000"), key);
+        assert!(other.last.is_empty());
+        assert!(!path.exists(), "another build's file is removed");
+        assert_eq!(
+            cache.notes(),
+            ["a kept estimates file was made by another build of srcsim, PoCL or clang: removed, and made again"]
+        );
         assert_ne!(second.key("program", "add_offsets", "n=60000"), key);
         assert_ne!(second.key("other program", "scan_blocks", "n=60000"), key);
-    }
-
-    #[test]
-    fn this_library_is_named_by_its_file() {
-        let id = library_identity().unwrap();
-        let exe = std::env::current_exe().unwrap();
-        assert!(id.starts_with(exe.to_str().unwrap()), "{id}");
     }
 }

@@ -158,6 +158,11 @@ impl Compiler {
         }
     }
 
+    /// The clang executable it runs.
+    pub fn clang(&self) -> &Path {
+        &self.clang
+    }
+
     /// Finds clang 19 and libclc (`SRCSIM_CLANG` and `SRCSIM_LIBCLC` override).
     pub fn locate() -> Result<Self, CompileError> {
         let clang =

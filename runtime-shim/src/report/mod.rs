@@ -51,6 +51,11 @@ pub struct Report {
     /// end of the run ([`Report::settle_repeats`]).
     #[serde(skip)]
     pub repeats: Vec<(usize, usize)>,
+    /// What srcsim did with its cache that changed nothing of the run but its speed,
+    /// each once: kept files not taken (damaged, or another build's; removed and made
+    /// again), files it could not keep, a directory it could not use.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cache: Vec<String>,
 }
 
 /// One kernel launch.
@@ -389,6 +394,7 @@ impl Report {
             launches: Vec::new(),
             programs: Vec::new(),
             repeats: Vec::new(),
+            cache: Vec::new(),
         }
     }
 

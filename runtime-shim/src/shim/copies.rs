@@ -134,15 +134,21 @@ impl Shim {
             *deferred = later;
             now
         };
+        if now.is_empty() {
+            return;
+        }
+        let kept = self.cache();
         for copies in now {
-            // A keeper builds them and keeps their binaries, after this run if need be.
+            // A keeper builds them and keeps their binaries, after this run if need be
+            // (not in a private directory: no later run would take them).
             let job = KeepJob::new(
                 &copies.source,
                 &copies.options,
                 keeper::identities(&copies.devices),
-                &self.cache,
+                &kept.cache,
+                &kept.builds,
             );
-            if keeper::spawn(&job) {
+            if !kept.lasting() || keeper::spawn(&job) {
                 continue;
             }
             if context.is_none() {

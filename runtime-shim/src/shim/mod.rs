@@ -37,6 +37,7 @@ use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
 
 use crate::batch::{Batches, Full};
+use crate::builds::Builds;
 use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::modelling::{
@@ -108,7 +109,8 @@ pub struct Shim {
     arch: Result<Architecture, String>,
     /// The compiler, located on first use; the lock also serialises annotation.
     compiler: Mutex<Option<Result<Compiler, String>>>,
-    cache: AnnotationCache,
+    /// The cache, opened at its first use ([`Shim::cache`]).
+    cache: OnceLock<ShimCache>,
     state: Mutex<State>,
     report: Arc<Mutex<Report>>,
     /// The records' buffers, and their reads back.
@@ -121,13 +123,31 @@ pub struct Shim {
     /// the application releases their context (at exit, only noted for the next run to
     /// build; `Shim::grain`).
     deferred: Mutex<Vec<Arc<WarpsProgram>>>,
-    /// Estimates the last run of this command line measured, and this run's to keep:
-    /// each launch's index in the report and its key (`crate::remembered`).
-    remembered: Option<RememberedEstimates>,
+    /// This run's estimates to keep: each launch's index in the report and its key
+    /// (`crate::remembered`).
     to_remember: Mutex<Vec<(usize, String)>>,
     /// Programs built from source this run whose binaries a keeper is to keep
     /// (`crate::keeper`), started when the application releases a context or exits.
     keeping: Mutex<Vec<crate::keeper::KeepJob>>,
+}
+
+/// The cache as the shim uses it.
+pub(crate) struct ShimCache {
+    /// Its files sealed with the builds of this process ([`crate::builds`]).
+    pub(crate) cache: AnnotationCache,
+    pub(crate) builds: Builds,
+    /// The private temporary directory used in place of an unusable one, removed at
+    /// exit; binaries are not kept there (no later run would find them).
+    private: Mutex<Option<tempfile::TempDir>>,
+    /// Estimates the last run of this command line measured (`crate::remembered`).
+    pub(crate) remembered: Option<RememberedEstimates>,
+}
+
+impl ShimCache {
+    /// Whether later runs can take what this run keeps.
+    pub(crate) fn lasting(&self) -> bool {
+        lock(&self.private).is_none()
+    }
 }
 
 /// The process's shim, created on first use.
@@ -158,20 +178,10 @@ impl Shim {
             );
             None
         });
-        let cache = AnnotationCache::from_env();
-        // A sweep's, a profile's and a measured launch's outcomes are more than an
-        // estimate.
-        let remembered = match (&arch, &sweep) {
-            (Ok(a), None) if !config.profile && !config.measure_every_launch => {
-                RememberedEstimates::load(cache.dir(), &crate::report::model_identity(a))
-            }
-            _ => None,
-        };
         Shim {
-            remembered,
             to_remember: Mutex::new(Vec::new()),
             sweep: sweep.map(Arc::new),
-            cache,
+            cache: OnceLock::new(),
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),
@@ -187,6 +197,39 @@ impl Shim {
 
     fn log(&self, level: Level, msg: &str) {
         self.config.log(level, msg);
+    }
+
+    /// The cache, opened on first use: by then the application has created a program, so
+    /// the OpenCL runtime whose build seals the binaries is loaded. An unusable directory
+    /// gives way to a private temporary one, with one line of warning: the run is
+    /// simulated all the same.
+    fn cache(&self) -> &ShimCache {
+        self.cache.get_or_init(|| {
+            let opened = AnnotationCache::open_from_env();
+            if let Some(warning) = &opened.warning {
+                self.log(Level::Warn, warning);
+            }
+            let clang = Compiler::locate().ok();
+            let builds = Builds::of_this_process(clang.as_ref().map(|c| c.clang()));
+            let cache = opened.cache.with_identity(&builds.identity());
+            if let Some(warning) = opened.warning {
+                cache.note(warning);
+            }
+            // A sweep's, a profile's and a measured launch's outcomes are more than an
+            // estimate.
+            let remembered = match (&self.arch, &self.sweep) {
+                (Ok(a), None) if !self.config.profile && !self.config.measure_every_launch => {
+                    RememberedEstimates::load(&cache, &crate::report::model_identity(a))
+                }
+                _ => None,
+            };
+            ShimCache {
+                cache,
+                builds,
+                private: Mutex::new(opened.private),
+                remembered,
+            }
+        })
     }
 
     /// `what: reason` as a warning of one line (the first of `reason`), and in full at
@@ -649,6 +692,9 @@ impl Shim {
         let mut report = lock(&self.report);
         report.settle_repeats();
         self.remember(&report);
+        if let Some(cache) = self.cache.get() {
+            report.cache = cache.cache.notes();
+        }
         if self.config.log >= Level::Warn && self.config.table && !report.launches.is_empty() {
             eprint!("{}", report.table());
         }
@@ -668,6 +714,10 @@ impl Shim {
         drop(report);
         self.build_deferred(None);
         self.start_keepers();
+        if let Some(cache) = self.cache.get() {
+            // Removes the private directory, if any.
+            drop(lock(&cache.private).take());
+        }
         if self.config.log >= Level::Info {
             self.log(
                 Level::Info,

@@ -25,7 +25,7 @@ impl Shim {
         name: &Arc<str>,
         key: Option<&PathKey>,
     ) -> Result<Option<String>, LaunchOutcome> {
-        let (Some(key), Some(kept)) = (key, &self.remembered) else {
+        let (Some(key), Some(kept)) = (key, &self.cache().remembered) else {
             return Ok(None);
         };
         let id = kept.key(&shadow.program, name, &format!("{key:?}"));
@@ -66,7 +66,8 @@ impl Shim {
     /// Keeps the estimates of the launches this run measured under their keys (in
     /// `report`, settled), for the next run of its command line.
     pub(super) fn remember(&self, report: &Report) {
-        let Some(kept) = &self.remembered else {
+        // A run that never opened the cache measured nothing to keep.
+        let Some(kept) = self.cache.get().and_then(|c| c.remembered.as_ref()) else {
             return;
         };
         for (index, key) in lock(&self.to_remember).drain(..) {

@@ -137,6 +137,7 @@ impl Shim {
                 .as_ref()
                 .map_err(|e| format!("no compiler for the annotation: {e}"))?;
             let (a, hit) = self
+                .cache()
                 .cache
                 .annotate_source_with(
                     compiler,
@@ -246,7 +247,11 @@ impl Shim {
     ) -> Result<Program, String> {
         let identities = identities(devices);
         let keys = binary_keys(source, options, &identities);
-        let stored: Option<Vec<Vec<u8>>> = keys.iter().map(|k| self.cache.binary(k)).collect();
+        let kept = self.cache();
+        // Each binary checked whole and made by this process's builds of srcsim, PoCL and
+        // clang for this device (`AnnotationCache::binary`): PoCL trusts what it is handed,
+        // and aborts the host program on a truncated binary.
+        let stored: Option<Vec<Vec<u8>>> = keys.iter().map(|k| kept.cache.binary(k)).collect();
         if let Some(binaries) = stored {
             match context.build_program_from_binaries(devices, &binaries, options) {
                 Ok(p) => {
@@ -263,12 +268,22 @@ impl Shim {
             }
         }
         let program = context.build_program(source, devices, options)?;
+        if !kept.lasting() {
+            // A private directory, removed at exit: no later run would take them.
+            return Ok(program);
+        }
         if keeper::available() {
             self.log(
                 Level::Debug,
                 "the annotated program's binaries are kept by a process of their own, once the application releases its context or exits",
             );
-            let job = KeepJob::new(source, options, identities.clone(), &self.cache);
+            let job = KeepJob::new(
+                source,
+                options,
+                identities.clone(),
+                &kept.cache,
+                &kept.builds,
+            );
             lock(&self.keeping).push(job);
             return Ok(program);
         }
@@ -278,8 +293,8 @@ impl Shim {
                     if binary.is_empty() {
                         continue;
                     }
-                    if let Err(e) = self.cache.store_binary(key, binary) {
-                        self.log(Level::Debug, &format!("keeping a program binary: {e}"));
+                    if let Err(e) = kept.cache.store_binary(key, binary) {
+                        kept.cache.note_unkept("program binary", &e);
                     }
                 }
             }
@@ -294,7 +309,7 @@ impl Shim {
         let identities = identities(&w.devices);
         binary_keys(&w.source, &w.options, &identities)
             .iter()
-            .all(|key| self.cache.has_binary(key))
+            .all(|key| self.cache().cache.has_binary(key))
     }
 
     /// Whether an earlier run wanted the copies' program `w` and could not build it
@@ -303,14 +318,14 @@ impl Shim {
         let identities = identities(&w.devices);
         binary_keys(&w.source, &w.options, &identities)
             .iter()
-            .any(|key| self.cache.is_wanted(key))
+            .any(|key| self.cache().cache.is_wanted(key))
     }
 
     /// Notes for the next run that the copies' program `w` is wanted.
     pub(super) fn mark_wanted(&self, w: &WarpsProgram) {
         let identities = identities(&w.devices);
         for key in binary_keys(&w.source, &w.options, &identities) {
-            if let Err(e) = self.cache.mark_wanted(&key) {
+            if let Err(e) = self.cache().cache.mark_wanted(&key) {
                 self.log(
                     Level::Debug,
                     &format!("noting the copies for the next run: {e}"),
