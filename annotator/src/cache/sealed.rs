@@ -197,4 +197,35 @@ mod tests {
         // No temporary file is left beside it.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
+
+    /// Where the child process of the next test writes.
+    const FSIZE_DIR: &str = "SRCSIM_TEST_FSIZE_DIR";
+
+    #[test]
+    fn a_write_over_the_file_size_limit_is_refused_not_killed() {
+        if let Some(dir) = std::env::var_os(FSIZE_DIR) {
+            // The child, under `ulimit -f 1`: writing past the limit would raise SIGXFSZ,
+            // which kills the process (the host program, under the shim).
+            let dir = Path::new(&dir);
+            let err = write(&dir.join("big"), "id", &[7; 4096]).unwrap_err();
+            assert_eq!(err.kind(), std::io::ErrorKind::FileTooLarge, "{err}");
+            write(&dir.join("small"), "id", b"fits").unwrap();
+            let names: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            assert_eq!(names, ["small"], "nothing half-written is left");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -f 1 && exec \"$0\" --exact --test-threads=1 \"$1\"")
+            .arg(std::env::current_exe().unwrap())
+            .arg("cache::sealed::tests::a_write_over_the_file_size_limit_is_refused_not_killed")
+            .env(FSIZE_DIR, dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{status:?}");
+    }
 }
