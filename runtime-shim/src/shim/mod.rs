@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+mod cache;
 mod copies;
 mod devices;
 pub use devices::DeviceLimits;
@@ -28,7 +29,6 @@ mod twins;
 use copies::reduction_args;
 
 use annotator::annotate::AnnotateOptions;
-use annotator::cache::AnnotationCache;
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::host_paths::{HostPaths, PathLaunch};
 use annotator::source::ParamKind;
@@ -37,14 +37,12 @@ use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
 
 use crate::batch::{Batches, Full};
-use crate::builds::Builds;
 use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::modelling::{
     lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
     Models, Pending, ProfiledProgram, Stats, Sweep,
 };
-use crate::remembered::RememberedEstimates;
 use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
@@ -110,7 +108,7 @@ pub struct Shim {
     /// The compiler, located on first use; the lock also serialises annotation.
     compiler: Mutex<Option<Result<Compiler, String>>>,
     /// The cache, opened at its first use ([`Shim::cache`]).
-    cache: OnceLock<ShimCache>,
+    cache: OnceLock<cache::ShimCache>,
     state: Mutex<State>,
     report: Arc<Mutex<Report>>,
     /// The records' buffers, and their reads back.
@@ -129,25 +127,6 @@ pub struct Shim {
     /// Programs built from source this run whose binaries a keeper is to keep
     /// (`crate::keeper`), started when the application releases a context or exits.
     keeping: Mutex<Vec<crate::keeper::KeepJob>>,
-}
-
-/// The cache as the shim uses it.
-pub(crate) struct ShimCache {
-    /// Its files sealed with the builds of this process ([`crate::builds`]).
-    pub(crate) cache: AnnotationCache,
-    pub(crate) builds: Builds,
-    /// The private temporary directory used in place of an unusable one, removed at
-    /// exit; binaries are not kept there (no later run would find them).
-    private: Mutex<Option<tempfile::TempDir>>,
-    /// Estimates the last run of this command line measured (`crate::remembered`).
-    pub(crate) remembered: Option<RememberedEstimates>,
-}
-
-impl ShimCache {
-    /// Whether later runs can take what this run keeps.
-    pub(crate) fn lasting(&self) -> bool {
-        lock(&self.private).is_none()
-    }
 }
 
 /// The process's shim, created on first use.
@@ -197,39 +176,6 @@ impl Shim {
 
     fn log(&self, level: Level, msg: &str) {
         self.config.log(level, msg);
-    }
-
-    /// The cache, opened on first use: by then the application has created a program, so
-    /// the OpenCL runtime whose build seals the binaries is loaded. An unusable directory
-    /// gives way to a private temporary one, with one line of warning: the run is
-    /// simulated all the same.
-    fn cache(&self) -> &ShimCache {
-        self.cache.get_or_init(|| {
-            let opened = AnnotationCache::open_from_env();
-            if let Some(warning) = &opened.warning {
-                self.log(Level::Warn, warning);
-            }
-            let clang = Compiler::locate().ok();
-            let builds = Builds::of_this_process(clang.as_ref().map(|c| c.clang()));
-            let cache = opened.cache.with_identity(&builds.identity());
-            if let Some(warning) = opened.warning {
-                cache.note(warning);
-            }
-            // A sweep's, a profile's and a measured launch's outcomes are more than an
-            // estimate.
-            let remembered = match (&self.arch, &self.sweep) {
-                (Ok(a), None) if !self.config.profile && !self.config.measure_every_launch => {
-                    RememberedEstimates::load(&cache, &crate::report::model_identity(a))
-                }
-                _ => None,
-            };
-            ShimCache {
-                cache,
-                builds,
-                private: Mutex::new(opened.private),
-                remembered,
-            }
-        })
     }
 
     /// `what: reason` as a warning of one line (the first of `reason`), and in full at
@@ -715,8 +661,7 @@ impl Shim {
         self.build_deferred(None);
         self.start_keepers();
         if let Some(cache) = self.cache.get() {
-            // Removes the private directory, if any.
-            drop(lock(&cache.private).take());
+            cache.remove_private();
         }
         if self.config.log >= Level::Info {
             self.log(
