@@ -324,8 +324,12 @@ fn private_dir_of(note: &str) -> PathBuf {
 /// A run on `dir`, which srcsim must not use: simulated all the same, in a private
 /// temporary directory that it removes, with one warning line saying `why`.
 fn falls_back(dir: &Path, why: &str) {
+    falls_back_in(under_shim("vector_add", dir), why);
+}
+
+/// [`falls_back`] for a run made already.
+fn falls_back_in(run: Run, why: &str) {
     let (_, cold) = filled("vector_add");
-    let run = under_shim("vector_add", dir);
     simulated_like(&run, &cold);
     assert_noted(&run, why);
     let note = run.report.cache.iter().find(|n| n.contains(why)).unwrap();
@@ -367,6 +371,21 @@ fn an_unwritable_cache_directory_falls_back_to_a_private_one() {
     let scratch = scratch();
     std::fs::write(scratch.path().join("file"), "").unwrap();
     falls_back(&scratch.path().join("file/srcsim"), "cannot be created");
+}
+
+#[test]
+fn no_cache_directory_at_all_falls_back_to_a_private_one() {
+    // A CI runner without $HOME: no shared directory in /tmp (anybody's) either.
+    let report = report_path();
+    let out = shim_command("vector_add", Path::new("unused"), &report)
+        .env_remove("SRCSIM_CACHE_DIR")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("HOME")
+        .output()
+        .unwrap();
+    same_as_plain("vector_add", &out);
+    let report = Report::read(&report).unwrap();
+    falls_back_in(Run { out, report }, "no cache directory is configured");
 }
 
 #[test]
