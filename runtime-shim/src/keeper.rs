@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use annotator::cache::AnnotationCache;
+use annotator::cache::{sealed, AnnotationCache};
 use serde::{Deserialize, Serialize};
 
 use crate::builds::{Builds, PoclBuild};
@@ -152,7 +152,7 @@ pub(crate) fn spawn(job: &KeepJob) -> bool {
         .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
         && serde_json::to_vec(job)
             .ok()
-            .is_some_and(|json| write_new(&path, &json));
+            .is_some_and(|json| write_new(&path, &sealed::seal(JOB_IDENTITY, &json)));
     if !written {
         return false;
     }
@@ -186,12 +186,20 @@ fn write_new(path: &Path, bytes: &[u8]) -> bool {
     file.write_all(bytes).is_ok() && file.persist_noclobber(path).is_ok()
 }
 
+/// What a job's file is sealed with (`annotator::cache::sealed`): it is checked whole, as
+/// every file in the cache is, before a keeper builds what it says.
+const JOB_IDENTITY: &str = "srcsim keep-binaries job";
+
 /// `srcsim keep-binaries JOB`: builds the job's program from source on its devices and
 /// keeps the binaries; the job's file is removed either way.
 pub fn keep(job_path: &Path) -> Result<(), String> {
     let text = std::fs::read(job_path).map_err(|e| format!("{}: {e}", job_path.display()))?;
-    let result = serde_json::from_slice::<KeepJob>(&text)
-        .map_err(|e| format!("{}: {e}", job_path.display()))
+    let result = sealed::unseal(JOB_IDENTITY, &text)
+        .map_err(|fault| format!("{}: {fault}", job_path.display()))
+        .and_then(|json| {
+            serde_json::from_slice::<KeepJob>(json)
+                .map_err(|e| format!("{}: {e}", job_path.display()))
+        })
         .and_then(|job| build_and_keep(&job));
     let _ = std::fs::remove_file(job_path);
     result
@@ -314,5 +322,18 @@ mod tests {
             job.keys(),
             [["kernel", "-DX", "cpu"], ["kernel", "-DX", "gpu"]]
         );
+    }
+
+    #[test]
+    fn a_damaged_job_is_not_built_and_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("job.json");
+        let json =
+            br#"{"source": "kernel void k() {}", "options": "", "devices": [], "cache": "/"}"#;
+        let sealed = sealed::seal(JOB_IDENTITY, json);
+        std::fs::write(&path, &sealed[..sealed.len() - 5]).unwrap();
+        let err = keep(&path).unwrap_err();
+        assert!(err.ends_with("was truncated"), "{err}");
+        assert!(!path.exists());
     }
 }
