@@ -224,8 +224,16 @@ mod tests {
             .arg(std::env::current_exe().unwrap())
             .arg("cache::sealed::tests::a_write_over_the_file_size_limit_is_refused_not_killed")
             .env(FSIZE_DIR, dir.path())
-            .status()
+            // Captured: the limit holds for every regular file the child writes, and the
+            // test's own streams may be one (`cargo test > log`).
+            .output()
             .unwrap();
-        assert!(status.success(), "{status:?}");
+        assert!(
+            status.status.success(),
+            "{:?}\n{}{}",
+            status.status,
+            String::from_utf8_lossy(&status.stdout),
+            String::from_utf8_lossy(&status.stderr)
+        );
     }
 }
