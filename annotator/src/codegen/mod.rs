@@ -32,7 +32,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use pipeline_model::records::{RecordFormat, SAMPLE_COUNTERS};
+use pipeline_model::records::RecordFormat;
 
 use crate::matching::{BlockMap, SourceRef};
 use crate::paths::{From, PathTable, TimedPath, To};
@@ -281,7 +281,7 @@ pub fn annotate(
     }
     helper_edits(file, kernels, removed, &mut g.edits)?;
     let in_record = g.in_record.contains(&true);
-    let header = state_header(&format, &g.loops, g.paths.any(), in_record, &g.functions);
+    let header = records::state_header(&format, &g.loops, g.paths.any(), in_record, &g.functions);
     let kept = blank_out(
         &file.text,
         file.functions
@@ -775,52 +775,4 @@ fn cases<'a>(
         }
     }
     cases
-}
-
-/// The annotated file's head: what it is, the state type (its counters sized by `format`
-/// and the unrolled `loops`; with `in_record`, the record's type and where the values
-/// are, see the module), the generated `functions`, and `#line 1` so that the compiler's
-/// messages name the original's lines.
-fn state_header(
-    format: &RecordFormat,
-    loops: &NumberedLoops<'_>,
-    paths: bool,
-    in_record: bool,
-    functions: &str,
-) -> String {
-    let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
-    let values = if in_record {
-        records::values_type(format)
-    } else {
-        String::new()
-    };
-    format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{functions}#line 1\n",
-        env!("CARGO_PKG_VERSION"),
-        resources = format.resources,
-        record = if in_record { " __global __srcsim_values *v;" } else { "" },
-        path = if paths { " ulong m;" } else { "" },
-        loop_counters = match (loops.len(), copied) {
-            (0, _) => String::new(),
-            (n, false) => format!(" ulong k[{n}];"),
-            // Per loop with copies: passes since the loops around it were entered, and
-            // the copy the counted pass runs.
-            (n, true) => format!(" ulong k[{n}]; uint n[{n}]; uint c[{n}];"),
-        },
-        profile = if format.profile_counters > 0 {
-            format!(" ulong p[{}];", format.profile_counters)
-        } else {
-            String::new()
-        },
-        sampled = if format.sampled_accesses == 0 {
-            String::new()
-        } else {
-            format!(" ulong x[{}];", SAMPLE_COUNTERS * format.sampled_accesses)
-        },
-        arm_counters = if format.arms == 0 {
-            String::new()
-        } else {
-            format!(" ulong a[{}];", format.arms)
-        },
-    )
 }

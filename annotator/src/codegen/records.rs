@@ -1,6 +1,6 @@
-//! A work-item's record as the device writes it (its layout is
-//! [`pipeline_model::records`]'s), and where the timing functions keep its values while
-//! the kernel runs.
+//! The annotated file's state and record types, and a work-item's record as the device
+//! writes it (its layout is [`pipeline_model::records`]'s): where the timing functions keep
+//! its values while the kernel runs.
 //!
 //! A kernel with a barrier keeps its record's values in its record, in `__global` memory,
 //! rather than in its private state (where it calls no function of the file; its copy
@@ -19,7 +19,7 @@ use pipeline_model::records::{
     RecordFormat, LINEAR_ID_OPENCL, SAMPLE_COUNTERS, SAMPLE_FIRST, SAMPLE_LAST, SAMPLE_RUNS,
 };
 
-use super::{warps, KernelTiming};
+use super::{warps, KernelTiming, NumberedLoops, RECORDS};
 use crate::source::{NodeKind, SourceFile};
 
 /// Where the values of state `state` are, for a kernel that keeps them in its record.
@@ -125,6 +125,54 @@ pub(super) fn record_write(functions: &mut String, format: &RecordFormat) {
         let _ = writeln!(functions, "    rec[{at}] = s->{array}[{i}];");
     }
     functions.push_str("}\n");
+}
+
+/// The annotated file's head: what it is, the state type (its counters sized by `format`
+/// and the unrolled `loops`; with `in_record`, the record's type and where the values
+/// are, see the module), the generated `functions`, and `#line 1` so that the compiler's
+/// messages name the original's lines.
+pub(super) fn state_header(
+    format: &RecordFormat,
+    loops: &NumberedLoops<'_>,
+    paths: bool,
+    in_record: bool,
+    functions: &str,
+) -> String {
+    let copied = loops.iter().any(|(_, u, _)| u.copies.is_some());
+    let values = if in_record {
+        values_type(format)
+    } else {
+        String::new()
+    };
+    format!(
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{functions}#line 1\n",
+        env!("CARGO_PKG_VERSION"),
+        resources = format.resources,
+        record = if in_record { " __global __srcsim_values *v;" } else { "" },
+        path = if paths { " ulong m;" } else { "" },
+        loop_counters = match (loops.len(), copied) {
+            (0, _) => String::new(),
+            (n, false) => format!(" ulong k[{n}];"),
+            // Per loop with copies: passes since the loops around it were entered, and
+            // the copy the counted pass runs.
+            (n, true) => format!(" ulong k[{n}]; uint n[{n}]; uint c[{n}];"),
+        },
+        profile = if format.profile_counters > 0 {
+            format!(" ulong p[{}];", format.profile_counters)
+        } else {
+            String::new()
+        },
+        sampled = if format.sampled_accesses == 0 {
+            String::new()
+        } else {
+            format!(" ulong x[{}];", SAMPLE_COUNTERS * format.sampled_accesses)
+        },
+        arm_counters = if format.arms == 0 {
+            String::new()
+        } else {
+            format!(" ulong a[{}];", format.arms)
+        },
+    )
 }
 
 /// The value the record probe ([`record_probe`]) gives value `j` of kind `kind` (1: `t`,
