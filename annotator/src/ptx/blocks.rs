@@ -2,8 +2,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::parser::{ParseError, Stmt};
+use super::error::ParseError;
 use super::*;
+
+/// A statement of a function body, before it is split into blocks.
+pub(super) enum Stmt {
+    Label(String, u32),
+    Instr(Instruction),
+    BranchTable(String, Vec<String>),
+}
 
 /// Splits a body into basic blocks: a block starts at a label that some branch targets
 /// and after every branch, return or exit; then links each block to its successors.

@@ -6,6 +6,7 @@
 //! location of the `.loc` directive in force where it stands.
 
 mod blocks;
+mod error;
 mod lexer;
 mod parser;
 
@@ -13,7 +14,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use parser::{parse, ParseError};
+pub use error::ParseError;
+pub use parser::parse;
 
 /// A parsed PTX module.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -1,26 +1,9 @@
 //! The PTX parser: tokens -> module-level directives and functions -> statements (the
 //! basic blocks with successors: `blocks.rs`).
 
-use std::fmt;
-
-use super::blocks::build_blocks;
+use super::blocks::{build_blocks, Stmt};
 use super::lexer::{tokenize, Tok, Token};
 use super::*;
-
-/// PTX the parser cannot read, with the PTX line where it stopped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct ParseError {
-    /// Line in the PTX text.
-    pub line: u32,
-    /// What was expected or found.
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PTX line {}: {}", self.line, self.message)
-    }
-}
 
 /// Parses PTX text into a [`Module`].
 pub fn parse(src: &str) -> Result<Module, ParseError> {
@@ -39,13 +22,6 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
 /// How deeply operands may nest (`{...}`, `(...)`, `a|b`); PTX itself nests one level.
 /// The limit keeps the recursive operand parser from overflowing the stack.
 const MAX_OPERAND_NESTING: usize = 32;
-
-/// A statement of a function body, before it is split into blocks.
-pub(super) enum Stmt {
-    Label(String, u32),
-    Instr(Instruction),
-    BranchTable(String, Vec<String>),
-}
 
 struct Parser<'a> {
     toks: Vec<Token<'a>>,
