@@ -1,0 +1,85 @@
+//! How an instruction behaves on a description: its unit, latency and initiation
+//! interval, with analysed memory accesses charged by the level that serves them.
+
+use super::Architecture;
+use crate::instr::{Addressing, Instr, MemLevel, OpClass};
+
+impl Architecture {
+    /// Cycles a warp instruction takes to dispatch on `unit`: `ceil(warp_size / lanes)`.
+    pub fn dispatch_cycles(&self, unit: usize) -> u32 {
+        self.warp_size.div_ceil(self.units[unit].lanes)
+    }
+
+    /// How an instruction of `class` behaves on this architecture. Its initiation interval
+    /// is the larger of the class's own (`ops`) and the unit's dispatch cycles: the unit
+    /// takes the next warp instruction once its pipeline and its lanes are both free.
+    pub fn describe(&self, class: OpClass) -> InstrTiming {
+        let row = self.ops.get(class);
+        let unit = self
+            .unit_index(&row.unit)
+            .expect("validated: every op row names a unit");
+        InstrTiming {
+            unit,
+            copies: self.units[unit].count,
+            latency: row.latency,
+            initiation: row.initiation.max(self.dispatch_cycles(unit)),
+        }
+    }
+
+    /// Whether `instr` is absorbed into an access's addressing on this GPU: it takes no
+    /// fetch, issue or unit ([`Frontend::native_addressing`](super::Frontend::native_addressing), [`Instr::addressing`]).
+    pub fn folds(&self, instr: &Instr) -> bool {
+        instr.addressing != Addressing::None && instr.addressing <= self.frontend.native_addressing
+    }
+
+    /// How `instr` behaves: [`Architecture::describe`] of its class, except for a memory
+    /// access whose address was analysed: its latency is its level's (the shared memory's
+    /// for a shared access), and it holds the memory pipeline once per transaction (line
+    /// or bank-conflict pass), the last transaction's result arriving that much later.
+    pub fn describe_instr(&self, instr: &Instr) -> InstrTiming {
+        let mut t = self.describe(instr.class);
+        if let Some(access) = instr.access {
+            // A global store (or reduction) writes no register: nothing waits for it, and
+            // it completes in the background (the warp's exit may wait for it:
+            // `memory.store_ack_at_exit`); it keeps its row's latency.
+            let background = instr.class == OpClass::GlobalMem && instr.writes.is_empty();
+            let base = match (instr.class, self.served_from(access.level)) {
+                _ if background => t.latency,
+                (OpClass::SharedMem, _) => self.memory.shared,
+                (_, MemLevel::L1) => self.memory.l1_hit,
+                (_, MemLevel::L2) => self.memory.l2_hit,
+                (_, MemLevel::Dram) => self.memory.dram,
+            };
+            let extra = access.transactions.max(1) - 1;
+            t.latency = base + extra * t.initiation;
+            t.initiation *= extra + 1;
+        }
+        t
+    }
+
+    /// The level whose latency an access the front end charged at `level` waits for. A
+    /// first touch ([`MemLevel::Dram`]) comes from the L2 where the description gives its
+    /// capacity (`memory.l2_bytes`): block times are fixed before any launch, and a
+    /// launch's data is in the L2 when its buffers fit (what the host or an earlier launch
+    /// wrote is still there). A launch whose buffers exceed the L2 pays DRAM's trip in the
+    /// model's throughput terms (misses in flight, DRAM), not in its paths' latency.
+    pub fn served_from(&self, level: MemLevel) -> MemLevel {
+        match level {
+            MemLevel::Dram if self.memory.l2_bytes.is_some() => MemLevel::L2,
+            level => level,
+        }
+    }
+}
+
+/// The resolved timing of one instruction class (llvm-mca's `InstrDesc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InstrTiming {
+    /// Index into [`Architecture::units`].
+    pub unit: usize,
+    /// Copies of that unit.
+    pub copies: u32,
+    /// EX -> WB.
+    pub latency: u32,
+    /// Initiation interval on the unit (dispatch cycles included).
+    pub initiation: u32,
+}

@@ -1,0 +1,287 @@
+//! The sections of a description as its TOML spells them: the launch cost, compile
+//! target, SM limits, units, front end, instruction timings and memory system, with the
+//! defaults of the fields a description may leave out.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::instr::{Addressing, OpClass, OpRow};
+
+/// The fixed cost of a kernel launch: the front end and work distributor set the grid up,
+/// the first work-groups reach the SMs, and the last one's completion is retired (fill and
+/// drain). Charged once per launch, on top of the work-groups' own time.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LaunchCost {
+    /// Cycles a launch takes beyond its work-groups' time.
+    pub fixed_cycles: u32,
+}
+
+impl LaunchCost {
+    pub(super) fn is_free(&self) -> bool {
+        self.fixed_cycles == 0
+    }
+}
+
+/// The PTX target a kernel is compiled for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompileTarget {
+    /// `sm_XX` handed to clang as `-march`.
+    pub ptx_target: String,
+}
+
+/// Per-SM limits that bound how many work-groups run at once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmLimits {
+    /// Resident warps.
+    pub max_warps: u32,
+    /// Resident work-groups (CTAs).
+    pub max_work_groups: u32,
+    /// 32-bit registers in the register file.
+    pub registers: u32,
+    /// Shared (OpenCL local) memory in bytes.
+    pub shared_memory_bytes: u32,
+    /// Work-items in one work-group (threads per block) at most.
+    #[serde(default = "max_work_group_size")]
+    pub max_work_group_size: u32,
+    /// Work-items per dimension of a work-group at most.
+    #[serde(default = "max_work_group_dims")]
+    pub max_work_group_dims: [u32; 3],
+}
+
+fn max_work_group_size() -> u32 {
+    1024
+}
+
+fn max_work_group_dims() -> [u32; 3] {
+    [1024, 1024, 64]
+}
+
+/// Where a resource lives: in every sub-core (its own copy, used only by the warps dealt to
+/// that sub-core), once in the SM (shared by all its warps), or once in the whole GPU (the
+/// DRAM interface, shared by every SM).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Each sub-core has its own.
+    SubCore,
+    /// One for the whole SM.
+    Sm,
+    /// One for the whole GPU (only the DRAM resource; no unit may have it).
+    Device,
+}
+
+/// A functional unit kind: how many copies, how wide, and where.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// Name used by [`OpTiming::unit`] and in reports (`ALU`, `SFU`, `MEM`, ...).
+    pub name: String,
+    /// Copies (per sub-core, or per SM, as `scope` says); a unit with k copies accepts k
+    /// warp instructions per initiation interval.
+    pub count: u32,
+    /// Lanes of one copy: a warp instruction takes `ceil(warp_size / lanes)` cycles to
+    /// dispatch, and the unit accepts no other instruction meanwhile.
+    pub lanes: u32,
+    /// Whether each sub-core has `count` copies or the SM has `count` in all.
+    pub scope: Scope,
+}
+
+/// Constants of the front end and write-back (DESIGN.md, the pipeline execution graph).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Frontend {
+    /// Instructions fetched together (IF_i -> IF_{i+1}: 0 within a group).
+    pub fetch_group: u32,
+    /// Cycles before the next group is fetched (IF_i -> IF_{i+group}).
+    pub refill_gap: u32,
+    /// IF -> IS.
+    pub fetch_to_issue: u32,
+    /// IS -> OC.
+    pub issue_to_operand: u32,
+    /// OC -> EX per general-purpose register read (at least one read is charged): 1 on a
+    /// banked register file read one operand a cycle (the paper's Fermi); 0 where operand
+    /// reads are pipelined into the measured latency (Volta and later).
+    pub operand_cycles_per_read: u32,
+    /// Minimum issue distance of two instructions of one warp (IS_i -> IS_{i+1}).
+    pub issue_interval: u32,
+    /// Results written back per cycle (WB_i -> WB_{i+width}: 1).
+    pub writeback_width: u32,
+    /// WB of a producer -> IS of a consumer (read after write).
+    pub writeback_to_issue: u32,
+    /// Fetch groups the SM's one fetch unit reads a cycle, for all its warps together; with
+    /// it the model has a resource [`FETCH`](super::FETCH) of the SM, each block holding it
+    /// `ceil(instructions / fetch_group)` over this many cycles. Absent (0): each warp
+    /// fetches on its own and only the per-warp edges apply.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sm_fetch_groups_per_cycle: u32,
+    /// Cycles from a branch's execution to the fetch of the instruction after it (the
+    /// warp's instruction buffer is refilled once the branch has resolved); absent: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub branch_to_fetch: u32,
+    /// The order a block's instructions issue in; absent: as the PTX gives them.
+    #[serde(default, skip_serializing_if = "IssueOrder::is_ptx")]
+    pub issue_order: IssueOrder,
+    /// How much of the PTX's shared-memory address arithmetic the GPU's native code
+    /// absorbs into its loads' and stores' addressing ([`Instr::addressing`](crate::instr::Instr::addressing)): `base`
+    /// (`[R+UR+imm]`) or `scaled_index` (`[R.X4+UR+imm]`). Absent (`none`): every PTX
+    /// instruction issues, as in a simulator of PTX (GPGPU-Sim).
+    #[serde(default, skip_serializing_if = "Addressing::is_none")]
+    pub native_addressing: Addressing,
+}
+
+/// The order in which a block's instructions reach the pipeline.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueOrder {
+    /// The PTX order, as a simulator of PTX (GPGPU-Sim) runs it.
+    #[default]
+    Ptx,
+    /// The order a backend compiler's list scheduler gives the machine code (ptxas on real
+    /// GPUs): among the instructions whose operands are computed, the one with the longest
+    /// latency path to the block's end first, so that loads are hoisted above independent
+    /// work and their latency is paid at their first use. Stores, branches and barriers stay
+    /// in place (nothing moves across them).
+    ListScheduled,
+}
+
+impl IssueOrder {
+    fn is_ptx(&self) -> bool {
+        *self == IssueOrder::Ptx
+    }
+}
+
+/// Latency and throughput of one instruction class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpTiming {
+    /// The unit that executes it (a name from `units`).
+    pub unit: String,
+    /// EX -> WB in cycles.
+    pub latency: u32,
+    /// Cycles the unit stays busy before it accepts the next instruction.
+    pub initiation: u32,
+}
+
+/// The timing of every instruction class ([`OpRow`]: its rows and their keys), the
+/// `[ops]` table of a description; `mem_global` and `mem_shared` may be left out (they
+/// fall back to `mem`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct OpTable(BTreeMap<OpRow, OpTiming>);
+
+/// The memory hierarchy: load-to-use latencies in cycles and the DRAM bandwidth. A memory
+/// instruction whose address the front end analysed ([`crate::MemAccess`]) is charged the
+/// latency of the level it is served from; one it did not analyse keeps its `ops` row. The
+/// bandwidth bounds the kernel as a whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemorySystem {
+    /// Shared (local) memory load to use, without bank conflicts.
+    pub shared: u32,
+    /// Global load to use on an L1 data cache hit.
+    pub l1_hit: u32,
+    /// Global load to use on an L1 miss that hits in the L2.
+    pub l2_hit: u32,
+    /// Global load to use on a miss in both caches (the whole trip to DRAM and back).
+    pub dram: u32,
+    /// Bytes a miss moves from DRAM: 32 where the caches fill 32-byte sectors (Volta and
+    /// later), 128 where they fill whole 128-byte lines (Fermi's L1). An uncoalesced
+    /// access moves this much per lane.
+    #[serde(default = "sector_bytes")]
+    pub fetch_bytes: u32,
+    /// Misses to the L2 an SM can have in flight (its L1's miss status holding
+    /// registers). With it the model has a resource [`MSHR`](super::MSHR) of the SM: every load request
+    /// that misses the L1 holds an entry for its latency, so that the SM's memory-level
+    /// parallelism bounds how much latency its warps hide (Hong and Kim, ISCA 2009).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mshrs_per_sm: Option<u32>,
+    /// DRAM bandwidth in GB/s (10^9 bytes a second). With it the model has a resource
+    /// [`DRAM`](super::DRAM) of the whole GPU: the bytes a launch must move between the SMs and DRAM over
+    /// this bandwidth bound its time. Without it, global memory costs only latency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dram_gb_per_s: Option<f64>,
+    /// L2 capacity in bytes. With it a launch whose buffers fit in the L2 is served from
+    /// it: what the host or an earlier launch last wrote is still there (the L2 is the
+    /// point every access to device memory passes, copies included), so the launch moves
+    /// nothing from DRAM and its misses in flight wait an L2 trip, not a DRAM one. A launch
+    /// whose buffers exceed it streams through an LRU cache that keeps nothing it needs
+    /// again: everything comes from DRAM, as without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_bytes: Option<u64>,
+    /// L1 data cache capacity per SM in bytes. With it a sampled load inside a loop
+    /// ([`crate::sampling`]) whose buffer fits in the L1 the SM has left is served from the
+    /// L1: the loop's first pass brought the buffer in and nothing pushes it out. Without
+    /// it such loads stay where the front end charged them (the L2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_bytes: Option<u64>,
+    /// Whether the L1 and shared memory are one array of `l1_bytes` (Volta and later): the
+    /// L1 then holds what the shared memory of the SM's work-groups leaves.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub l1_with_shared: bool,
+    /// L2 bandwidth in GB/s, all slices together. With it the model has a resource [`L2`](super::L2)
+    /// of the whole GPU (every byte past the L1 crosses it), and the first wave of a launch
+    /// served from the L2 queues there (see [`crate::kernel`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_gb_per_s: Option<f64>,
+    /// Whether a warp exits only once its stores are acknowledged: then every warp's time
+    /// ends an L2 trip (`l2_hit`) after its last instruction, as GPGPU-Sim's warps do.
+    /// Either way a store does not hold up the instructions after it: it completes in the
+    /// background, and a block's time does not wait for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub store_ack_at_exit: bool,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn sector_bytes() -> u32 {
+    32
+}
+
+impl OpTable {
+    /// The timing row of an instruction class.
+    pub fn get(&self, class: OpClass) -> &OpTiming {
+        let row = class.row();
+        self.0
+            .get(&row)
+            .or_else(|| self.0.get(&OpRow::Mem))
+            .expect("validated: every required row is given")
+    }
+
+    /// Every row the description gives, in table order.
+    pub fn rows(&self) -> impl Iterator<Item = (OpRow, &OpTiming)> {
+        self.0.iter().map(|(r, t)| (*r, t))
+    }
+
+    /// The required rows the description lacks.
+    pub(super) fn missing(&self) -> impl Iterator<Item = OpRow> + '_ {
+        OpRow::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.required() && !self.0.contains_key(r))
+    }
+}
+
+impl std::ops::Index<OpRow> for OpTable {
+    type Output = OpTiming;
+
+    /// The row `row` (for an optional one the description leaves out: `mem`).
+    fn index(&self, row: OpRow) -> &OpTiming {
+        self.0
+            .get(&row)
+            .or_else(|| self.0.get(&OpRow::Mem))
+            .expect("validated: every required row is given")
+    }
+}
+
+impl std::ops::IndexMut<OpRow> for OpTable {
+    /// The row `row`, which the description must give (panics otherwise).
+    fn index_mut(&mut self, row: OpRow) -> &mut OpTiming {
+        self.0.get_mut(&row).expect("a row the description gives")
+    }
+}

@@ -1,0 +1,197 @@
+//! The description's unit tests: the shipped descriptions load and read back, the
+//! paper's numbers, analysed accesses' timing, and every rejection names its field.
+
+use super::*;
+use crate::instr::{ArithOp, DataKind, MemLevel, OpClass, OpRow};
+
+#[test]
+fn shipped_descriptions_load() {
+    for name in BUILTIN_ARCHS {
+        let arch = Architecture::load(name).unwrap();
+        assert_eq!(&arch.name, name);
+    }
+}
+
+#[test]
+fn the_toml_text_reads_back_as_the_same_description() {
+    let a = Architecture::load("gtx480").unwrap();
+    assert_eq!(Architecture::from_toml(&a.to_toml(), "again").unwrap(), a);
+    let mut b = a.clone();
+    b.ops[OpRow::Fp32Div].latency += 1;
+    assert_ne!(a.to_toml(), b.to_toml());
+}
+
+#[test]
+fn gtx480_has_the_papers_numbers() {
+    let a = Architecture::default_arch();
+    assert_eq!(a.sm_count, 15);
+    assert_eq!(a.limits.max_warps, 48);
+    assert_eq!(a.limits.max_work_groups, 8);
+    assert_eq!(a.limits.registers, 32768);
+    assert_eq!(a.limits.shared_memory_bytes, 48 * 1024);
+    let lat = |r: OpRow| (a.ops[r].latency, a.ops[r].initiation);
+    use OpRow::*;
+    assert_eq!(
+        [IntAdd, IntMax, IntMul, IntMad, IntDiv].map(lat),
+        [(4, 1), (13, 2), (4, 2), (5, 1), (145, 8)]
+    );
+    assert_eq!(
+        [Fp32Add, Fp32Max, Fp32Mul, Fp32Mad, Fp32Div].map(lat),
+        [(4, 1), (13, 2), (4, 1), (5, 1), (39, 4)]
+    );
+    assert_eq!(
+        [Fp64Add, Fp64Max, Fp64Mul, Fp64Mad, Fp64Div].map(lat),
+        [(8, 8), (19, 16), (8, 8), (8, 8), (330, 130)]
+    );
+    assert_eq!(
+        a.resources(),
+        ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "L2", "DRAM"]
+    );
+    assert_eq!(a.usage_scale(), 64, "2 ALUs and 64 miss entries");
+    assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
+    assert_eq!(
+        a.describe(OpClass::Arith(DataKind::Fp32, ArithOp::Div))
+            .unit,
+        1
+    );
+}
+
+#[test]
+fn an_analysed_access_takes_its_levels_latency_and_a_pass_per_transaction() {
+    use crate::instr::{Instr, MemAccess};
+    let a = Architecture::default_arch();
+    let access = |level, transactions| MemAccess {
+        level,
+        transactions,
+        sectors: 4,
+    };
+    let load = Instr::new(OpClass::GlobalMem, &[1], &[2]);
+    // Not analysed: the `mem` row.
+    assert_eq!(a.describe_instr(&load).latency, a.ops[OpRow::Mem].latency);
+    // A first touch: from the L2 where the description gives its capacity (the
+    // launch's data is there when it fits), else from DRAM.
+    let first_touch = load.clone().with_access(access(MemLevel::Dram, 1));
+    assert_eq!(a.served_from(MemLevel::Dram), MemLevel::L2);
+    let t = a.describe_instr(&first_touch);
+    assert_eq!((t.latency, t.initiation), (a.memory.l2_hit, 1));
+    let mut no_l2 = a.clone();
+    no_l2.memory.l2_bytes = None;
+    assert_eq!(no_l2.served_from(MemLevel::Dram), MemLevel::Dram);
+    assert_eq!(no_l2.describe_instr(&first_touch).latency, a.memory.dram);
+    let t = a.describe_instr(&load.clone().with_access(access(MemLevel::L2, 1)));
+    assert_eq!(t.latency, a.memory.l2_hit);
+    // A store writes no register: it completes in the background, at its row's latency
+    // (the memory pipeline is still held once per line).
+    let store = Instr::new(OpClass::GlobalMem, &[1, 2], &[]).with_access(access(MemLevel::L2, 2));
+    let t = a.describe_instr(&store);
+    assert_eq!(
+        (t.latency, t.initiation),
+        (a.ops[OpRow::Mem].latency + 1, 2)
+    );
+    // 32 lines: the memory pipeline is held 32 passes, the last line 31 passes later.
+    let t = a.describe_instr(&load.with_access(access(MemLevel::L1, 32)));
+    assert_eq!((t.latency, t.initiation), (a.memory.l1_hit + 31, 32));
+    // A 2-way bank conflict on shared memory (gtx480: 2 cycles a pass): the shared
+    // latency, two passes, the second one pass later.
+    let shared = Instr::new(OpClass::SharedMem, &[1], &[2]).with_access(access(MemLevel::L1, 2));
+    let t = a.describe_instr(&shared);
+    assert_eq!(a.ops.get(OpClass::SharedMem).initiation, 2);
+    assert_eq!((t.latency, t.initiation), (a.memory.shared + 2, 4));
+}
+
+fn gtx480_src() -> &'static str {
+    builtin_source("gtx480").unwrap()
+}
+
+#[test]
+fn missing_field_is_named() {
+    let src = gtx480_src().replace("fp32_mad =", "fp32_mad_typo =");
+    let err = Architecture::from_toml(&src, "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("my.toml:"), "{err}");
+    assert!(err.contains("fp32_mad"), "{err}");
+}
+
+#[test]
+fn unknown_unit_is_named() {
+    let src = gtx480_src().replacen("unit = \"SFU\"", "unit = \"XFU\"", 1);
+    let err = Architecture::from_toml(&src, "my.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ops.int_div.unit"), "{err}");
+    assert!(err.contains("XFU"), "{err}");
+}
+
+#[test]
+fn zero_values_are_rejected_by_name() {
+    let src = gtx480_src().replace("sm_count = 15", "sm_count = 0");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("`sm_count`"), "{err}");
+    let src = gtx480_src().replace("clock_mhz = 700.0", "clock_mhz = -1.0");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("clock_mhz"), "{err}");
+    // Model v2's fields: each bad value named.
+    for (from, to, field) in [
+        (
+            "mshrs_per_sm = 64",
+            "mshrs_per_sm = 0",
+            "`memory.mshrs_per_sm`",
+        ),
+        (
+            "fetch_bytes = 128",
+            "fetch_bytes = 64",
+            "`memory.fetch_bytes`",
+        ),
+        (
+            "max_work_group_size = 1024",
+            "max_work_group_size = 0",
+            "`limits.max_work_group_size`",
+        ),
+        (
+            "max_work_group_dims = [1024, 1024, 64]",
+            "max_work_group_dims = [1024, 1024, 0]",
+            "`limits.max_work_group_dims[2]`",
+        ),
+    ] {
+        assert!(gtx480_src().contains(from), "{from}");
+        let err = Architecture::from_toml(&gtx480_src().replace(from, to), "x")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(field), "{err}");
+    }
+}
+
+#[test]
+fn unit_widths_and_scopes_are_checked_by_name() {
+    let src = gtx480_src().replace(
+        "{ name = \"SFU\", count = 1, lanes = 32,",
+        "{ name = \"SFU\", count = 1, lanes = 0,",
+    );
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("`units[1].lanes`"), "{err}");
+    let src = gtx480_src().replace("issue_scope = \"sub_core\"", "issue_scope = \"gpc\"");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("gpc") && err.contains("sub_core"), "{err}");
+    let src = gtx480_src().replace("sub_cores_per_sm = 2", "sub_cores_per_sm = 0");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("`sub_cores_per_sm`"), "{err}");
+    let src = gtx480_src().replacen(", scope = \"sm\" }", " }", 1);
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("scope"), "{err}");
+}
+
+#[test]
+fn malformed_toml_reports_position() {
+    let err = Architecture::from_toml("name = \"x\"\nsm_count = [", "bad.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("bad.toml:"), "{err}");
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn unknown_name_lists_the_shipped_ones() {
+    let err = Architecture::load("no_such_gpu").unwrap_err().to_string();
+    assert!(err.contains("gtx480, ampere_a100, hopper_h100"), "{err}");
+}

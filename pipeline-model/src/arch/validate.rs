@@ -1,0 +1,131 @@
+//! The checks a description passes when it is loaded, each failure naming its field:
+//! what serde's types cannot say (positive counts, known units, reserved names).
+
+use super::{ArchError, Architecture, Scope, DRAM, FETCH, ISSUE, L2, MSHR};
+
+impl Architecture {
+    pub(super) fn validate(&self, origin: &str) -> Result<(), ArchError> {
+        let invalid = |field: &str, message: &str| ArchError::Invalid {
+            origin: origin.to_string(),
+            field: field.to_string(),
+            message: message.to_string(),
+        };
+        let positive = [
+            ("sm_count", self.sm_count),
+            ("warp_size", self.warp_size),
+            ("sub_cores_per_sm", self.sub_cores_per_sm),
+            ("limits.max_warps", self.limits.max_warps),
+            ("limits.max_work_groups", self.limits.max_work_groups),
+            ("limits.registers", self.limits.registers),
+            (
+                "limits.max_work_group_size",
+                self.limits.max_work_group_size,
+            ),
+            (
+                "limits.max_work_group_dims[0]",
+                self.limits.max_work_group_dims[0],
+            ),
+            (
+                "limits.max_work_group_dims[1]",
+                self.limits.max_work_group_dims[1],
+            ),
+            (
+                "limits.max_work_group_dims[2]",
+                self.limits.max_work_group_dims[2],
+            ),
+            ("frontend.fetch_group", self.frontend.fetch_group),
+            ("frontend.issue_interval", self.frontend.issue_interval),
+            ("frontend.writeback_width", self.frontend.writeback_width),
+        ];
+        for (field, value) in positive {
+            if value == 0 {
+                return Err(invalid(field, "must be at least 1"));
+            }
+        }
+        if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0) {
+            return Err(invalid("clock_mhz", "must be a positive number"));
+        }
+        if !self.compile.ptx_target.starts_with("sm_") {
+            return Err(invalid(
+                "compile.ptx_target",
+                "must name a PTX target such as `sm_90`",
+            ));
+        }
+        if self.units.is_empty() {
+            return Err(invalid("units", "at least one unit is needed"));
+        }
+        for (key, bw) in [
+            ("memory.dram_gb_per_s", self.memory.dram_gb_per_s),
+            ("memory.l2_gb_per_s", self.memory.l2_gb_per_s),
+        ] {
+            if bw.is_some_and(|bw| !(bw.is_finite() && bw > 0.0)) {
+                return Err(invalid(key, "must be a positive number"));
+            }
+        }
+        if self.memory.l1_bytes == Some(0) {
+            return Err(invalid("memory.l1_bytes", "must be at least 1"));
+        }
+        if self.memory.l2_bytes == Some(0) {
+            return Err(invalid("memory.l2_bytes", "must be at least 1"));
+        }
+        if self.memory.mshrs_per_sm == Some(0) {
+            return Err(invalid("memory.mshrs_per_sm", "must be at least 1"));
+        }
+        if !matches!(self.memory.fetch_bytes, 32 | 128) {
+            return Err(invalid(
+                "memory.fetch_bytes",
+                "must be 32 (sectors) or 128 (lines)",
+            ));
+        }
+        if self.issue_scope == Scope::Device {
+            return Err(invalid(
+                "issue_scope",
+                "must be `sub_core` or `sm` (`device` is the DRAM's)",
+            ));
+        }
+        for (i, unit) in self.units.iter().enumerate() {
+            if unit.scope == Scope::Device {
+                return Err(invalid(
+                    &format!("units[{i}].scope"),
+                    "must be `sub_core` or `sm` (`device` is the DRAM's)",
+                ));
+            }
+            if unit.count == 0 {
+                return Err(invalid(&format!("units[{i}].count"), "must be at least 1"));
+            }
+            if unit.lanes == 0 {
+                return Err(invalid(&format!("units[{i}].lanes"), "must be at least 1"));
+            }
+            if unit.name == ISSUE
+                || unit.name == DRAM
+                || unit.name == L2
+                || unit.name == FETCH
+                || unit.name == MSHR
+                || self.units[..i].iter().any(|u| u.name == unit.name)
+            {
+                return Err(invalid(
+                    &format!("units[{i}].name"),
+                    &format!("`{}` is reserved or used twice", unit.name),
+                ));
+            }
+        }
+        if let Some(row) = self.ops.missing().next() {
+            return Err(invalid(&format!("ops.{row}"), "missing"));
+        }
+        for (row, timing) in self.ops.rows() {
+            if self.unit_index(&timing.unit).is_none() {
+                return Err(invalid(
+                    &format!("ops.{row}.unit"),
+                    &format!("`{}` is not one of the units", timing.unit),
+                ));
+            }
+            if timing.initiation == 0 {
+                return Err(invalid(
+                    &format!("ops.{row}.initiation"),
+                    "must be at least 1",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
