@@ -1,0 +1,286 @@
+//! The annotator's steps for one file: compile and analyze, parse, build the source CFGs,
+//! match and time each kernel, refusing those it cannot time; and the second compile
+//! without unrolling where a loop unrolled past counting refused a kernel.
+
+use std::path::Path;
+
+use pipeline_model::Architecture;
+
+use super::generate::generate;
+use super::refusals::{refused_by, CallGraph, Refusal, Refusals};
+use super::{AnnotateError, AnnotateOptions, Annotation};
+use crate::analysis::{analyze_file, AnalyzeError};
+use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
+use crate::control::path_inputs;
+use crate::divergence::divergent_arms;
+use crate::lines::{attribute, function_lines};
+use crate::matching::match_blocks;
+use crate::paths::path_table;
+use crate::sidecar::{AnnotatedKernel, RefusedKernel};
+use crate::source::cfg::build;
+use crate::source::{parse, ParamKind};
+use crate::unroll::unrolled_loops;
+
+/// Annotates the OpenCL C file `path` for `arch` (timing only, no profile).
+pub fn annotate_file(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+) -> Result<Annotation, AnnotateError> {
+    annotate_file_with(compiler, path, options, arch, AnnotateOptions::default())
+}
+
+/// Annotates the OpenCL C file `path` for `arch`, as `how` says.
+///
+/// A kernel the annotator cannot time (a construct it does not handle, in the kernel or
+/// in a helper it calls) is refused alone: it is left out of the annotated file, with the
+/// helpers only it calls, and named in [`Sidecar::refused`](crate::sidecar::Sidecar::refused) with the reason; the other
+/// kernels are annotated. Only when every kernel is refused, or the file itself cannot be
+/// compiled or parsed, is the result an error.
+///
+/// Where the compiler unrolled a loop into a shape the annotator cannot count, the file is
+/// compiled again without unrolling ([`BuildOptions::keep_loops`]) and timed from that PTX:
+/// an estimate of a slightly different binary (loop overhead on every iteration) rather
+/// than none. The sidecar says so ([`Sidecar::timed_without_unrolling`](crate::sidecar::Sidecar::timed_without_unrolling)).
+pub fn annotate_file_with(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+    how: AnnotateOptions,
+) -> Result<Annotation, AnnotateError> {
+    let first = match annotate_compiled(compiler, path, options, arch, how) {
+        // clang's NVPTX back end crashed: time the file as compiled at -O1 (a slightly
+        // different binary) rather than not at all; should that crash too, clang's first
+        // message is the one to give.
+        Err(AnnotateError::Analyze(AnalyzeError::Compile(CompileError::Crash {
+            path: file,
+            message,
+        }))) if !options.less_optimisation => {
+            let lower = BuildOptions {
+                less_optimisation: true,
+                ..options.clone()
+            };
+            return match annotate_file_with(compiler, path, &lower, arch, how) {
+                Ok(mut a) => {
+                    let said = if message.is_empty() {
+                        "no message".to_string()
+                    } else {
+                        message.lines().collect::<Vec<_>>().join("; ")
+                    };
+                    a.sidecar.timed_with_less_optimisation = Some(format!(
+                        "timed as compiled at -O1: clang crashed compiling {file} for the \
+                         GPU at -O3 ({said})"
+                    ));
+                    Ok(a)
+                }
+                Err(_) => Err(AnnotateError::Analyze(AnalyzeError::Compile(
+                    CompileError::Crash {
+                        path: file,
+                        message,
+                    },
+                ))),
+            };
+        }
+        other => other?,
+    };
+    let Some(unrolled) = first.refusals.iter().find(|r| r.unrolled) else {
+        return first.finish();
+    };
+    let rolled = BuildOptions {
+        keep_loops: true,
+        ..options.clone()
+    };
+    let second = match annotate_compiled(compiler, path, &rolled, arch, how) {
+        // Fewer kernels refused: that is the one to use.
+        Ok(second) if second.refusals.len() < first.refusals.len() => second,
+        // Should even that fail, the first reasons are the ones to give.
+        _ => return first.finish(),
+    };
+    // The note names a loop the second compile times; a kernel refused again keeps the
+    // first compile's reason.
+    let u = first
+        .refusals
+        .iter()
+        .filter(|r| r.unrolled)
+        .find(|r| {
+            !second
+                .refusals
+                .iter()
+                .any(|s| s.kernel.name == r.kernel.name)
+        })
+        .unwrap_or(unrolled);
+    let note = format!(
+        "timed as compiled without loop unrolling ({}): at {}:{} the compiler unrolled a \
+         loop of `{}` into a shape the annotator cannot count",
+        KEEP_LOOPS.join(" "),
+        u.kernel.path,
+        u.kernel.line,
+        u.kernel.name
+    );
+    let mut second = second;
+    for r in &mut second.refusals {
+        if let Some(f) = first
+            .refusals
+            .iter()
+            .find(|f| f.kernel.name == r.kernel.name)
+        {
+            r.kernel = f.kernel.clone();
+        }
+    }
+    let mut a = second.finish()?;
+    a.sidecar.timed_without_unrolling = Some(note);
+    Ok(a)
+}
+
+/// What [`annotate_compiled`] made: an annotation of the kernels it could time (none when
+/// it refused them all) and the refusals.
+struct Compiled {
+    annotation: Option<Annotation>,
+    refusals: Vec<Refusal>,
+}
+
+impl Compiled {
+    /// The annotation with its refusals in the sidecar, or the refusals as the error when
+    /// no kernel is left.
+    fn finish(self) -> Result<Annotation, AnnotateError> {
+        let refused: Vec<RefusedKernel> = self.refusals.into_iter().map(|r| r.kernel).collect();
+        match self.annotation {
+            Some(mut a) => {
+                a.sidecar.refused = refused;
+                Ok(a)
+            }
+            None => {
+                let mut reasons: Vec<&str> = Vec::new();
+                for r in &refused {
+                    if !reasons.contains(&r.reason.as_str()) {
+                        reasons.push(&r.reason);
+                    }
+                }
+                Err(AnnotateError::Refused(reasons.join("\n")))
+            }
+        }
+    }
+}
+
+/// Annotates `path` compiled with `options` exactly, refusing the kernels it cannot time.
+fn annotate_compiled(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+    how: AnnotateOptions,
+) -> Result<Compiled, AnnotateError> {
+    let (analysis, module) = analyze_file(compiler, path, options, arch)?;
+    let program = path.display().to_string();
+    let source = parse(path, options, compiler)?;
+    let graph = CallGraph::new(&source);
+    let mut refusals = Refusals {
+        reach: analysis
+            .kernels
+            .iter()
+            .map(|k| (k.name.clone(), graph.reach(&k.name)))
+            .collect(),
+        list: Vec::new(),
+    };
+    refusals.of_source(&source, &program);
+    let mut cfgs = Vec::new();
+    for f in &source.functions {
+        match build(&source, f) {
+            Ok(cfg) => cfgs.push(cfg),
+            Err(e) => refusals.refuse(&f.name, &e.path, e.line, e.to_string(), false),
+        }
+    }
+    let names: Vec<&str> = analysis.kernels.iter().map(|k| k.name.as_str()).collect();
+    let mut inputs = path_inputs(&source, &names, &[]);
+    let mut kernels = Vec::new();
+    for k in &analysis.kernels {
+        if refusals.refused(&k.name) {
+            continue;
+        }
+        let f = module
+            .function(&k.name)
+            .expect("analyzed kernels are in the module");
+        let block_map = match_blocks(f, k, &source, &cfgs);
+        let unrolled = unrolled_loops(&block_map, k, &cfgs);
+        if let Some(u) = unrolled.iter().find(|u| u.shape.is_none()) {
+            let cfg = cfgs
+                .iter()
+                .find(|c| c.function == u.source.function)
+                .expect("a CFG per function");
+            let line = cfg.blocks[u.source.block]
+                .regions
+                .first()
+                .map_or(0, |r| r.start.line);
+            let e = AnnotateError::UnrolledLoop {
+                path: program.clone(),
+                line,
+                kernel: k.name.clone(),
+                ptx_blocks: u.ptx_blocks.clone(),
+            };
+            refusals.refuse(&k.name, &program, line, e.to_string(), true);
+            continue;
+        }
+        let mut paths = path_table(k, &block_map);
+        if how.profile {
+            attribute(&mut paths, k, &function_lines(&module, f, arch, &program));
+        }
+        let function = source.function(&k.name);
+        let params = function.map(|s| s.params.clone()).unwrap_or_default();
+        let reach = graph.reach(&k.name);
+        let group_free = function.is_some()
+            && k.shared_memory_bytes == 0
+            && !params.contains(&ParamKind::Local)
+            && !reach.iter().any(|g| source.tells_groups_apart(g));
+        kernels.push(AnnotatedKernel {
+            name: k.name.clone(),
+            records_arg: f.params.len(),
+            params,
+            block_map,
+            paths,
+            unrolled,
+            arms: divergent_arms(f).of_block,
+            warp_records: !(source.returns(&k.name) && reach.iter().any(|g| source.has_barrier(g))),
+            path_inputs: inputs.remove(&k.name).flatten(),
+            values_in_record: false,
+            host_paths: None,
+            group_free,
+        });
+    }
+    // Code generation may refuse more kernels (a return inside a macro, a function both
+    // inlined and called): each time, the kernels it names are left out and it runs again.
+    loop {
+        kernels.retain(|k| !refusals.refused(&k.name));
+        if kernels.is_empty() {
+            return Ok(Compiled {
+                annotation: None,
+                refusals: refusals.list,
+            });
+        }
+        let removed = refusals.removed(&kernels);
+        let e = match generate(
+            &analysis, &module, &source, &cfgs, &kernels, &removed, arch, how, &program,
+        ) {
+            Ok(a) => {
+                return Ok(Compiled {
+                    annotation: Some(a),
+                    refusals: refusals.list,
+                })
+            }
+            Err(e) => e,
+        };
+        let Some((function, line, inlined)) = refused_by(&e, &source) else {
+            return Err(e.into());
+        };
+        let before = refusals.list.len();
+        if inlined {
+            refusals.refuse_inlined(&kernels, &function, &program, line, e.to_string());
+        } else {
+            refusals.refuse(&function, &program, line, e.to_string(), false);
+        }
+        if refusals.list.len() == before {
+            return Err(e.into());
+        }
+    }
+}
