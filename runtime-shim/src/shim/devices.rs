@@ -65,7 +65,7 @@ impl Shim {
     }
 
     /// Notes the devices a request for `kind` handed out (`devices`, asked only where it
-    /// matters), where they stand for the simulated GPU ([`Shim::sizes_as_simulated`]).
+    /// matters), where they stand for the simulated GPU (`Shim::sizes_as_simulated`).
     pub fn handed_out(
         &self,
         kind: cl_device_type,
