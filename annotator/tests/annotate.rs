@@ -1,4 +1,4 @@
-//! The annotator end to end (without running kernels: tests/tests/annotated_kernels.rs
+//! The annotator end to end (without running kernels: tests/tests/annotated_kernels/
 //! runs them): every example annotates and the annotated file compiles; unusual but
 //! valid OpenCL C too; the constructs it cannot handle are errors that name the line.
 

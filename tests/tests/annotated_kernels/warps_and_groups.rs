@@ -1,0 +1,184 @@
+//! Records reduced to warps (their work-items' own, reduced), and group-free kernels that
+//! write the same records in any work-groups.
+
+use super::*;
+
+/// A loop-free kernel whose lanes take four paths, in an order that mixes them within
+/// each warp: its copy keeps each lane's path (not its counters), and the warps' records
+/// it writes are still its work-items' own reduced (checked in `in_warps_alike`),
+/// however many distinct paths a warp meets.
+#[test]
+fn warps_of_four_paths_reduce_alike_from_paths() {
+    let src = r#"
+__kernel void four_paths(__global const float *in, __global float *out)
+{
+    int i = get_global_id(0);
+    int c = (i * 7 + i / 5) % 4;
+    float x = in[i];
+    if (c == 0)
+        x = sqrt(x);
+    else if (c == 1)
+        x = x * x + 1.0f;
+    else if (c == 2)
+        x = exp(x) - native_sin(x);
+    out[i] = x;
+}
+"#;
+    let (a, _, _) = annotate_source("four_paths.cl", src);
+    assert!(
+        a.source.contains("__srcsim_lanes_four_paths("),
+        "the copy keeps paths:\n{}",
+        a.source
+    );
+    for (_, both) in in_groups_of_64_and_56("four_paths", src, &a) {
+        // Four distinct times, each of a quarter of the work-items.
+        let mut times: Vec<u64> = (0..GROUPED_ITEMS).map(|w| both.t(w)).collect();
+        times.sort_unstable();
+        times.dedup();
+        assert_eq!(times.len(), 4, "{times:?}");
+    }
+}
+
+/// Work-items of the kernels run [`in_groups_of_64_and_56`].
+const GROUPED_ITEMS: usize = 448;
+
+/// Runs `kernel(in, out)` of `src` ([`run_source_both`]) over [`GROUPED_ITEMS`] work-items in
+/// groups of 64 (two whole warps), then of 56 (a whole warp and one of 24 lanes: a copy's
+/// all-alike pass takes sixteen lanes a vector, then eight one by one).
+fn in_groups_of_64_and_56(kernel: &str, src: &str, a: &Annotation) -> Vec<(usize, Both)> {
+    let n = GROUPED_ITEMS;
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.125).collect();
+    [64, 56]
+        .into_iter()
+        .map(|local| {
+            let both = run_source_both(
+                &format!("{kernel}.cl"),
+                src,
+                kernel,
+                vec![KernelArg::from_slice(&input), KernelArg::zeroed::<f32>(n)],
+                NdRange::d1(n).with_local([local, 1, 1]),
+                a,
+            );
+            (local, both)
+        })
+        .collect()
+}
+
+/// A kernel whose only odd lane is each work-group's last: in groups of 64 the last lane
+/// of a whole warp (found by the all-alike pass's loads of sixteen lanes), in groups of 56
+/// the last of a warp of 24 lanes (found one by one, after the loads). Either warp's
+/// record must be its lanes' reduced, not its first lane's taken 32 times.
+#[test]
+fn a_warp_whose_last_lane_alone_differs_is_not_taken_for_alike() {
+    let src = r#"
+__kernel void last_lane(__global const float *in, __global float *out)
+{
+    int i = get_global_id(0);
+    float x = in[i];
+    if (get_local_id(0) == get_local_size(0) - 1)
+        x = exp(x) - native_sin(x);
+    out[i] = x;
+}
+"#;
+    let (a, _, _) = annotate_source("last_lane.cl", src);
+    assert!(a.source.contains("__srcsim_lanes_last_lane("));
+    for (local, both) in in_groups_of_64_and_56("last_lane", src, &a) {
+        let slow = (0..GROUPED_ITEMS)
+            .filter(|&w| both.t(w) > both.t(0))
+            .count();
+        assert_eq!(
+            slow,
+            GROUPED_ITEMS / local,
+            "one slow lane per group of {local}"
+        );
+    }
+}
+
+/// An LU step's trailing update (`examples/hosts/kernels/lu_steps.cl`) in two dimensions:
+/// work-groups wholly idle, wholly working and split by the step, warps split by it too;
+/// its copy keeps paths, and its warp records are its work-items' reduced.
+#[test]
+fn a_two_dimensional_lu_update_reduces_alike_from_paths() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hosts/kernels/lu_steps.cl"),
+    )
+    .unwrap();
+    let (a, _, _) = annotate_source("lu_steps.cl", &src);
+    assert!(a.source.contains("__srcsim_lanes_lu_update("));
+    let n = 96usize;
+    let matrix: Vec<f32> = (0..n * n).map(|i| 1.0 + (i % 7) as f32).collect();
+    for k in [0i32, 37, 90] {
+        run_source_both(
+            "lu_steps.cl",
+            &src,
+            "lu_update",
+            vec![
+                KernelArg::from_slice(&matrix),
+                KernelArg::scalar(n as i32),
+                KernelArg::scalar(k),
+            ],
+            NdRange::d2([n, n]).with_local([16, 16, 1]),
+            &a,
+        );
+        // The host evaluates its paths (`in_warps_alike` compared its records with the
+        // device's).
+        let args = [
+            None,
+            Some((n as i32).to_le_bytes().to_vec()),
+            Some(k.to_le_bytes().to_vec()),
+        ];
+        let range = NdRange::d2([n, n]).with_local([16, 16, 1]);
+        let arch = Architecture::default_arch();
+        assert!(host_evaluated(&a, "lu_update", &args, &range, &arch).is_some());
+    }
+}
+
+/// The premise of running a group-free kernel's twin in other work-groups than the
+/// application's (the shim's `groups`): its annotated kernel writes the same records and
+/// computes the same outputs in one work-group of 96, three of 32 and twelve of 8 (a loop
+/// whose trip count the global id, the data and an argument decide); a kernel
+/// that branches on its local id is not group-free, and its records do change.
+#[test]
+fn a_group_free_kernel_writes_the_same_records_in_any_work_groups() {
+    let n = 96;
+    let data: Vec<f32> = (0..n).map(|i| 1000.0 + (i % 7) as f32).collect();
+    let src = "__kernel void k(__global float *x, const float d, const int iterations)\n{\n    \
+               size_t i = get_global_id(0);\n    float v = x[i];\n    \
+               int trips = i % 3 == 0 && v > 1002.0f ? 2 * iterations : iterations;\n    \
+               for (int j = 0; j < trips; j++)\n        v = v / d;\n    x[i] = v;\n}\n";
+    let by_local = |src: &str, name: &str| {
+        let (a, _, _) = annotate_source(name, src);
+        let runs: Vec<(Vec<Vec<u8>>, Vec<u64>)> = [96, 32, 8]
+            .into_iter()
+            .map(|local| {
+                let range = NdRange::d1(n).with_local([local, 1, 1]);
+                let mut args = vec![
+                    KernelArg::from_slice(&data),
+                    KernelArg::scalar(1.0001f32),
+                    KernelArg::scalar(5i32),
+                ];
+                args.extend(record_args(&a.sidecar, "k", &range, Grain::WorkItem).args);
+                let mut out = run_kernel(&a.source, "", "k", &args, &range)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"))
+                    .buffers;
+                let records = kernel_runner::from_bytes::<u64>(&out.pop().unwrap()).unwrap();
+                (out, records)
+            })
+            .collect();
+        (a.sidecar.kernels[0].group_free, runs)
+    };
+    let (free, runs) = by_local(src, "group_free.cl");
+    assert!(free);
+    assert!(runs[0].1.iter().any(|&v| v > 0));
+    for run in &runs[1..] {
+        assert_eq!(run.0, runs[0].0, "outputs");
+        assert_eq!(run.1, runs[0].1, "records");
+    }
+    let local = src.replace("i % 3 == 0", "get_local_id(0) % 3 == 0");
+    let (free, runs) = by_local(&local, "group_aware.cl");
+    assert!(!free);
+    assert_ne!(
+        runs[2].1, runs[0].1,
+        "records of work-groups of 8 and of 96"
+    );
+}
