@@ -1,0 +1,115 @@
+//! The estimates' shape: the paper's microbenchmark, and the DRAM term's bytes.
+
+use super::*;
+
+/// The paper's microbenchmark under the shim on gtx480: one work-group of 1, 32, ...,
+/// 1024 work-items running 30 dependent divisions per iteration. While latency-bound the
+/// estimate is flat (one warp's dependent chain); once the SFU saturates it grows in
+/// proportion to the warps (each adds the same SFU time). The shape is that of the work:
+/// the launch's fixed cost, the same for every size, is taken off. Its kernel cannot tell
+/// work-groups apart, so its annotated twin runs in three sizes (1, 32 and 64, each
+/// compiled once by PoCL) rather than 33; the estimates are those of the application's
+/// work-groups all the same.
+#[test]
+fn microbenchmark_is_flat_then_linear() {
+    // Measured at every launch: an earlier run of the same command line may have kept
+    // its estimates (`srcsim::remembered`), and the twin's regrouping is the point.
+    let env = [
+        ("SRCSIM_LOG", "debug"),
+        ("SRCSIM_MEASURE_EVERY_LAUNCH", "1"),
+    ];
+    let (out, report) = simulated("microbenchmark", &[], &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_all_simulated("microbenchmark", &report, 33);
+    let log = String::from_utf8_lossy(&out.stderr);
+    let regrouped: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("runs annotated in work-groups of"))
+        .collect();
+    assert_eq!(regrouped.len(), 30, "{log}");
+    assert_eq!(
+        regrouped
+            .iter()
+            .filter(|l| l.contains("of [32, 1, 1]"))
+            .count(),
+        15,
+        "{log}"
+    );
+    let points: Vec<(u64, u64, String)> = report
+        .launches
+        .iter()
+        .map(|l| {
+            let e = l.estimate().unwrap();
+            assert_eq!(e.launch_cycles, 450, "gtx480's launch cost");
+            (l.global[0], e.cycles - e.launch_cycles, e.bound.clone())
+        })
+        .collect();
+    let at = |n: u64| points.iter().find(|p| p.0 == n).unwrap().1 as f64;
+    for (n, cycles, bound) in &points {
+        if *n <= 256 {
+            assert!((*cycles as f64 - at(1)).abs() <= 0.01 * at(1), "{points:?}");
+            assert_eq!(bound, "latency", "{points:?}");
+        }
+    }
+    let (last, knee) = (at(1024), at(512));
+    assert!((last / knee - 2.0).abs() < 0.05, "{points:?}");
+    // Beyond the knee, equal steps in work-items give equal steps in cycles.
+    let tail: Vec<f64> = points
+        .iter()
+        .filter(|p| p.0 >= 512)
+        .map(|p| p.1 as f64)
+        .collect();
+    let steps: Vec<f64> = tail.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        steps
+            .iter()
+            .all(|s| (s - steps[0]).abs() <= 0.02 * steps[0]),
+        "{steps:?}"
+    );
+}
+
+/// On the H100 the DRAM term sees the host's buffers: vector_add moves what its work-items
+/// ask for (two loads and a store of a float each, 100000 elements; the three buffers hold
+/// as much), those bytes over 3350 GB/s at 1980 MHz plus the last request's trip, and its
+/// time is the launch cost and the larger of that and one work-item's path; a
+/// stencil step asks for six floats a point, but the caches keep the neighbours, so its
+/// bytes are the two grids bound to it; a tiled matrix multiply's are its three matrices.
+#[test]
+fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
+    let arch = ["--arch", "hopper_h100"];
+    let bytes_per_cycle: f64 = 3350e9 / 1980e6;
+    let (out, report) = simulated("vector_add", &arch, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let e = report.launches[0].estimate().expect("simulated");
+    assert_eq!(e.dram_bytes, Some(100_000 * 3 * 4));
+    // The traffic over the bandwidth, and the last request's trip (479 cycles).
+    let dram = (1_200_000.0 / bytes_per_cycle + 479.0).ceil() as u64;
+    assert_eq!(dram, 710 + 479);
+    // The H100's launch cost (1500 cycles) exceeds this small launch's work.
+    let work = match e.bound.as_str() {
+        "DRAM" => dram,
+        "latency" => e.latency_cycles,
+        "launch" => dram.max(e.latency_cycles),
+        other => panic!("vector_add bound by {other}"),
+    };
+    assert_eq!(e.launch_cycles, 1500);
+    assert!(work >= dram && work >= e.latency_cycles, "{e:?}");
+    assert_eq!(e.cycles, e.launch_cycles + work);
+
+    let (out, report) = simulated("stencil2d", &arch, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    for l in &report.launches {
+        let e = l.estimate().expect("simulated");
+        assert_eq!(e.dram_bytes, Some(2 * 258 * 130 * 4), "{l:?}");
+        assert!(e.cycles >= (e.dram_bytes.unwrap() as f64 / bytes_per_cycle) as u64);
+    }
+
+    let (out, report) = simulated("matmul", &arch, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let e = report.launches[0].estimate().expect("simulated");
+    assert_eq!(e.dram_bytes, Some(3 * 160 * 160 * 4));
+}
