@@ -1,0 +1,251 @@
+//! The sidecar's records: their fields, where a kernel keeps its values, sampled accesses
+//! and their indices, and the profile's line instructions.
+
+use super::*;
+
+#[test]
+fn the_sidecar_describes_the_records() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels/vector_add.cl");
+    let a = annotate(&p).unwrap();
+    let v = serde_json::to_value(&a.sidecar).unwrap();
+    assert_eq!(v["schema"], "srcsim.annotation/1");
+    // t, then issue, ALU, SFU, MEM, the SM's fetch unit, its miss entries, the L2 and
+    // DRAM (bytes); no divergent arm: `if (i < n)` has no `else`.
+    assert_eq!(v["records"]["stride"], 9);
+    assert_eq!(v["records"]["fields"][0], "t");
+    assert_eq!(v["records"]["fields"][5], "fetch");
+    assert_eq!(v["records"]["fields"][6], "MSHR");
+    assert_eq!(v["records"]["fields"][7], "L2");
+    assert_eq!(v["records"]["fields"][8], "DRAM");
+    assert_eq!(
+        v["kernels"][0]["arms"],
+        serde_json::json!([null, null, null])
+    );
+    assert_eq!(v["records"]["usage_scale"], 64);
+    assert_eq!(v["kernels"][0]["records_arg"], 4);
+    // `(__global const float *a, __global const float *b, __global float *c, const int n)`
+    assert_eq!(
+        v["kernels"][0]["params"],
+        serde_json::json!(["buffer", "buffer", "buffer", "value"])
+    );
+    assert!(a
+        .source
+        .contains("const int n, __global ulong *__srcsim_records)"));
+    // No barrier: a copy reduces its records to warps, with the lanes and the warp size.
+    assert_eq!(v["kernels"][0]["warp_records"], true);
+    assert_eq!(
+        a.sidecar.kernels[0].warp_kernel().as_deref(),
+        Some("__srcsim_warps_vector_add")
+    );
+    assert!(a
+        .source
+        .contains("__kernel void __srcsim_warps_vector_add(__global const float *a,"));
+    assert!(a.source.contains(
+        "const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)"
+    ));
+}
+
+/// A kernel with a barrier keeps its record's values in its record in the twin (PoCL
+/// saves every private value live across a barrier at every barrier), and private in its
+/// copy that reduces to warps; a kernel without a barrier, or one that calls a function
+/// of the file (whose timing functions any kernel may run), keeps them private.
+#[test]
+fn kernels_with_a_barrier_keep_their_values_in_their_record() {
+    let body = |call: &str| {
+        format!(
+            "{call}__kernel void k(__global float *x, const int n)\n{{\n    __local float t[64];\n    \
+             int i = get_global_id(0);\n    t[get_local_id(0)] = x[i];\n    \
+             barrier(CLK_LOCAL_MEM_FENCE);\n    if (i % 2 == 0)\n        x[i] = sqrt(t[63 - get_local_id(0)]);\n}}\n"
+        )
+    };
+    let kept = annotate(&temp("in_record.cl", &body(""))).unwrap();
+    let s = &kept.source;
+    assert!(
+        s.contains("__global __srcsim_values *v; } __srcsim_state;"),
+        "{s}"
+    );
+    assert!(
+        s.contains("typedef struct { ulong t; ulong u[8]; } __srcsim_values;"),
+        "{s}"
+    );
+    assert!(s.contains("#ifdef __SRCSIM_WARPS\n#define __SRCSIM_V(s) (s)\n#else\n#define __SRCSIM_V(s) ((s)->v)\n#endif"), "{s}");
+    assert!(s.contains("__SRCSIM_V(s)->t += "), "{s}");
+    assert!(!s.contains(" s->t += "), "{s}");
+    // The twin makes its record at its start and writes nothing at its exit; its copy
+    // starts as before.
+    assert!(
+        s.contains("->last = 0u; __srcsim_enter_record(__srcsim, __srcsim_records);"),
+        "{s}"
+    );
+    assert!(
+        s.contains("    for (uint i = 0; i < 9u; ++i)\n        rec[i] = 0;"),
+        "{s}"
+    );
+    assert!(!s.contains("rec[0] = "), "{s}");
+    assert_eq!(
+        s.matches("__srcsim_enter_record(__srcsim").count(),
+        1,
+        "{s}"
+    );
+    let private = annotate(&temp(
+        "private_values.cl",
+        &body("float half_of(float v)\n{\n    return v * 0.5f;\n}\n\n")
+            .replace("sqrt(t[", "half_of(t["),
+    ))
+    .unwrap();
+    let s = &private.source;
+    assert!(!s.contains("__SRCSIM_V"), "{s}");
+    assert!(s.contains(" s->t += "), "{s}");
+    assert!(s.contains("rec[0] = s->t;"), "{s}");
+}
+
+/// A sampled access's price per extra request: a bank pass of a shared access holds the
+/// shared-memory pipe again but moves nothing of the memory side (no L2 or DRAM bytes),
+/// where a global gather's extra request moves a line through both.
+#[test]
+fn a_sampled_shared_access_charges_no_memory_side_per_bank_pass() {
+    let a = annotate(&temp(
+        "sampled_shared.cl",
+        "__kernel void k(__global const int *idx, __global float *x)\n{\n    \
+         __local float t[256];\n    int l = get_local_id(0);\n    t[l] = x[get_global_id(0)];\n    \
+         barrier(CLK_LOCAL_MEM_FENCE);\n    int j = idx[get_global_id(0)];\n    \
+         x[get_global_id(0)] = t[j & 255] + x[j];\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let arch = Architecture::default_arch();
+    let resources = arch.resources();
+    let at = |name: &str| resources.iter().position(|r| r == name).unwrap();
+    let shared = samples
+        .iter()
+        .find(|(_, s)| s.shared)
+        .expect("t[j & 255] sampled")
+        .1
+        .clone();
+    let global = samples
+        .iter()
+        .find(|(_, s)| !s.shared)
+        .expect("x[j] sampled")
+        .1
+        .clone();
+    for memory_side in ["L2", "DRAM"] {
+        assert_eq!(
+            shared.usage_per_transaction[at(memory_side)],
+            0.0,
+            "{shared:?}"
+        );
+        assert!(
+            global.usage_per_transaction[at(memory_side)] > 0.0,
+            "{global:?}"
+        );
+    }
+    assert!(
+        shared.usage_per_transaction.iter().any(|u| *u > 0.0),
+        "{shared:?}"
+    );
+    assert!(
+        shared.usage_per_sector.iter().all(|u| *u == 0.0),
+        "{shared:?}"
+    );
+}
+
+#[test]
+fn profile_line_instructions_sum_to_each_paths_instructions_where_addressing_folds() {
+    // A shared-memory chase on the H100, whose address arithmetic native code folds away
+    // (`frontend.native_addressing`): the profile still counts PTX instructions, per path
+    // and per line alike, so the lines' parts add up to the path's instructions.
+    let p = temp(
+        "folded_chase.cl",
+        "__kernel void chase(__global uint *out, uint n)\n{\n    __local uint s[256];\n    \
+         uint lid = get_local_id(0);\n    s[lid] = (lid + 1) % 256;\n    \
+         barrier(CLK_LOCAL_MEM_FENCE);\n    uint p = lid;\n    for (uint i = 0; i < n; i++)\n        \
+         p = s[p];\n    out[get_global_id(0)] = p;\n}\n",
+    );
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::load("hopper_h100").unwrap();
+    let a = annotator::annotate::annotate_file_with(
+        &compiler,
+        &p,
+        &BuildOptions::default(),
+        &arch,
+        annotator::annotate::AnnotateOptions { profile: true },
+    )
+    .unwrap();
+    let k = &a.sidecar.kernels[0];
+    let mut checked = 0;
+    for path in k.paths.paths.iter().filter(|p| !p.lines.is_empty()) {
+        let per_line: u64 = path.lines.iter().map(|l| l.instructions).sum();
+        assert_eq!(
+            per_line, path.instructions,
+            "{:?} -> {:?}",
+            path.from, path.to
+        );
+        checked += 1;
+    }
+    assert!(checked > 0, "no path carried line charges");
+    // And the folding is there to test: some shared access has absorbed arithmetic.
+    let analysis = &a.sidecar.analysis.kernels[0];
+    let issued: f64 = analysis.blocks.iter().map(|b| b.usage[0]).sum();
+    let ptx: usize = analysis.blocks.iter().map(|b| b.instructions).sum();
+    assert!(
+        issued < ptx as f64,
+        "issued {issued} of {ptx} PTX instructions"
+    );
+}
+
+/// A sampled access's records keep its first and last index: a kernel whose sampled
+/// indices come from ids, loop strides and value arguments (a scan's `__local` tree,
+/// strides doubling) is decided by its arguments as its paths are, and gets no host
+/// skeleton (the host's paths carry no indices); one whose sampled index is loaded from
+/// memory (a gather) is decided by memory.
+#[test]
+fn sampled_indices_decide_the_records_as_branches_do() {
+    let a = annotate(&temp(
+        "sampled_inputs.cl",
+        "__kernel void tree(__global int *out, const int n, const int step) {
+            __local int t[256];
+            int lid = get_local_id(0);
+            t[lid] = lid;
+            int offset = 1;
+            for (int d = 128; d > 0; d >>= 1) {
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (lid < d)
+                    t[offset * (2 * lid + 2) - 1] += t[offset * (2 * lid + 1) - 1];
+                offset <<= 1;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (get_global_id(0) < n)
+                out[get_global_id(0) * step] = t[lid];
+        }
+        __kernel void gather(__global const int *idx, __global const float *x,
+                             __global float *y, const int n) {
+            int i = get_global_id(0);
+            if (i < n)
+                y[i] = x[idx[i]];
+        }
+        __kernel void plain(__global float *y, const int n) {
+            int i = get_global_id(0);
+            if (i < n)
+                y[i] = 2.0f * y[i];
+        }",
+    ))
+    .unwrap();
+    let sampled: Vec<&str> = a
+        .sidecar
+        .records
+        .samples
+        .as_ref()
+        .map(|s| s.accesses.iter().map(|k| k.kernel.as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        sampled.contains(&"tree") && sampled.contains(&"gather"),
+        "{sampled:?}"
+    );
+    let kernel = |name: &str| a.sidecar.kernels.iter().find(|k| k.name == name).unwrap();
+    // `n` decides a branch; `step` only an unsampled store's address.
+    assert_eq!(kernel("tree").path_inputs, Some(vec![1]));
+    assert!(kernel("tree").host_paths.is_none());
+    assert_eq!(kernel("gather").path_inputs, None);
+    assert_eq!(kernel("plain").path_inputs, Some(vec![1]));
+    assert!(kernel("plain").host_paths.is_some());
+}

@@ -1,0 +1,214 @@
+//! What the annotator refuses: errors and refused kernels that name their line, the other
+//! kernels of the file annotated.
+
+use super::*;
+
+#[test]
+fn goto_is_an_error_naming_its_line() {
+    let p = temp(
+        "goto.cl",
+        "__kernel void g(__global int *o)\n{\n    int i = 0;\nagain:\n    if (++i < 3) goto again;\n    o[0] = i;\n}\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(
+        err.contains("goto.cl:4:1: `goto` and labels is not supported"),
+        "{err}"
+    );
+}
+
+/// A barrier inside a branch whose condition differs between the work-items of a
+/// work-group (undefined behaviour in OpenCL) is refused with its line, so the program
+/// runs as it is; the same branch on the group id, which the whole work-group takes alike,
+/// is annotated. Barriers in loops, and branches without barriers, stay annotated.
+#[test]
+fn a_barrier_inside_a_lane_varying_branch_is_refused_naming_its_line() {
+    let kernel = |condition: &str| {
+        format!(
+            "__kernel void k(__global int *a) {{\n  int i = get_local_id(0);\n  a[i] = i;\n\
+             \x20 if ({condition}) {{\n    a[i] += 1;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n\
+             \x20   if (i < 4) a[i] = a[i + 1];\n  }}\n}}\n"
+        )
+    };
+    let p = temp("barrier_in_branch.cl", &kernel("i < 8"));
+    let err = annotate(&p).unwrap_err();
+    assert!(
+        err.ends_with(
+            ":6: `k` waits at a barrier inside a branch whose condition may differ between the \
+             work-items of a work-group (undefined behaviour in OpenCL: all of a work-group's \
+             work-items or none must reach a barrier), so the kernel runs unannotated"
+        ),
+        "{err}"
+    );
+    let p = temp(
+        "barrier_in_group_branch.cl",
+        &kernel("get_group_id(0) == 0"),
+    );
+    annotate(&p).unwrap();
+    let p = temp(
+        "barrier_in_loop.cl",
+        "__kernel void k(__global int *a, __local int *s) {\n  int i = get_local_id(0);\n\
+         \x20 for (int t = 0; t < 4; t++) {\n    s[i] = a[i] + t;\n    barrier(CLK_LOCAL_MEM_FENCE);\n\
+         \x20   if (i == 0) a[0] += s[1];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }\n}\n",
+    );
+    annotate(&p).unwrap();
+}
+
+/// A kernel the annotator cannot time is refused alone: it is left out of the annotated
+/// file (its lines kept blank), with the helpers only it calls; a helper it shares with an
+/// annotated kernel stays, annotated; the sidecar names it with the line and the reason.
+#[test]
+fn a_refused_kernel_is_left_out_and_the_others_are_annotated() {
+    let src = "float twice(float x) { return x + x; }\n\
+               float only_b(float x) { return x * x; }\n\
+               float in_branch(__local float *s, float x) {\n\
+               \x20 if (x > 0.0f) { barrier(CLK_LOCAL_MEM_FENCE); }\n\
+               \x20 return s[0] + x;\n}\n\
+               __kernel void a(__global float *o) { o[0] = twice(o[0]); }\n\
+               __kernel void b(__global float *o) { o[1] = only_b(twice(o[1])); goto end; end: ; }\n\
+               __kernel void c(__global float *o, __local float *s) { o[2] = in_branch(s, o[2]); }\n";
+    let p = temp("partly.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "partly.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["a"]);
+    let refused: Vec<(&str, u32)> = a
+        .sidecar
+        .refused
+        .iter()
+        .map(|r| (r.name.as_str(), r.line))
+        .collect();
+    // `c` through its helper's barrier (line 4), `b` by its own `goto` (line 8).
+    assert_eq!(refused, [("c", 4), ("b", 8)]);
+    assert!(
+        a.sidecar.refused[0]
+            .reason
+            .ends_with(":4: `in_branch` waits at a barrier inside a branch whose condition may differ between the work-items of a work-group (undefined behaviour in OpenCL: all of a work-group's work-items or none must reach a barrier), so the kernel runs unannotated"),
+        "{:?}",
+        a.sidecar.refused
+    );
+    assert!(
+        a.sidecar.refused[1].reason.contains("partly.cl:8:"),
+        "{:?}",
+        a.sidecar.refused
+    );
+    let body = &a.source[a.source.find("#line 1\n").unwrap()..];
+    // The copies that reduce to warps come after the file.
+    let body = &body[..body.find("\n#ifdef __SRCSIM_WARPS").unwrap_or(body.len())];
+    // The shared helper keeps its annotation; the others are gone, their lines kept: the
+    // file's last line is its last line, counting as `#line` directives say.
+    assert!(body.contains("float twice(float x, __private __srcsim_state *__srcsim)"));
+    for gone in ["only_b", "in_branch", "void b(", "void c("] {
+        assert!(!body.contains(gone), "{gone} left in\n{body}");
+    }
+    let mut line = 0;
+    for l in body.lines() {
+        line = match l.strip_prefix("#line ") {
+            Some(n) => n.parse::<usize>().unwrap() - 1,
+            None => line + 1,
+        };
+    }
+    assert_eq!(line, src.lines().count(), "{body}");
+    // Every kernel refused: an error with each reason.
+    let p = temp(
+        "all_refused.cl",
+        "__kernel void b(__global int *o) { goto end; end: o[0] = 1; }\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(err.contains("all_refused.cl:1:"), "{err}");
+}
+
+/// A helper called in a macro's body, the macro defined before the helper: only the
+/// kernel that expands the macro is refused (the call cannot get the counters' argument
+/// there), with the line of its use; the other kernels of the file are annotated, the
+/// helper's prototype with them. A macro that may declare the helper still fails the file.
+#[test]
+fn a_helper_called_in_a_macro_defined_before_it_refuses_only_the_kernels_expanding_it() {
+    let src = "int cell(int x, int y);\n\
+               #define CELL_OF(p) (cell((p).x, (p).y))\n\
+               int cell(int x, int y) { return clamp(y, 0, 3) * 4 + clamp(x, 0, 3); }\n\
+               __kernel void binned(__global const int2 *p, __global int *c) {\n\
+               \x20 int i = get_global_id(0);\n\
+               \x20 c[i] = CELL_OF(p[i]);\n}\n\
+               __kernel void direct(__global const int2 *p, __global int *c) {\n\
+               \x20 int i = get_global_id(0);\n\
+               \x20 c[i] = cell(p[i].y, p[i].x);\n}\n\
+               __kernel void other(__global int *c) { c[get_global_id(0)] += 1; }\n";
+    let p = temp("macro_call.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "macro_call.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["direct", "other"]);
+    assert_eq!(a.sidecar.refused.len(), 1, "{:?}", a.sidecar.refused);
+    assert_eq!(a.sidecar.refused[0].name, "binned");
+    assert_eq!(a.sidecar.refused[0].line, 6);
+    assert!(
+        a.sidecar.refused[0]
+            .reason
+            .ends_with(":6: `cell` is called inside a macro expansion; the annotator cannot pass it its counters"),
+        "{:?}",
+        a.sidecar.refused
+    );
+    let body = &a.source[a.source.find("#line 1\n").unwrap()..];
+    assert!(
+        body.contains("int cell(int x, int y, __private __srcsim_state *__srcsim);"),
+        "{body}"
+    );
+    // A macro that declares the helper cannot be given the parameter: the file fails.
+    let p = temp(
+        "macro_prototype.cl",
+        "#define DECLARE int cell(int x)\nDECLARE;\nint cell(int x) { return x + 1; }\n\
+         __kernel void k(__global int *c) { c[0] = cell(c[0]); }\n",
+    );
+    let err = annotate(&p).unwrap_err();
+    assert!(
+        err.contains("macro_prototype.cl:1: `cell` is declared before its definition"),
+        "{err}"
+    );
+}
+
+/// A helper declared in an included header as well as defined here: its definition gets
+/// the counters' parameter, the header's declaration cannot, so the kernels that run it
+/// are refused with the header named; the others are annotated and the file builds.
+#[test]
+fn a_helper_also_declared_in_a_header_refuses_only_its_kernels() {
+    let dir = std::env::temp_dir().join(format!("srcsim-header-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("helpers.h"), "float twice(float x);\n").unwrap();
+    let path = dir.join("header_proto.cl");
+    std::fs::write(
+        &path,
+        "#include \"helpers.h\"\n\
+         float twice(float x) { return 2.0f * x; }\n\
+         __kernel void uses(__global float *a) { int i = get_global_id(0); a[i] = twice(a[i]); }\n\
+         __kernel void plain_k(__global float *a) { int i = get_global_id(0); a[i] += 1.0f; }\n",
+    )
+    .unwrap();
+    let options = BuildOptions::parse(&format!("-I {}", dir.display()));
+    let compiler = Compiler::locate().unwrap();
+    let a = annotate_file(&compiler, &path, &options, &Architecture::default_arch()).unwrap();
+    let refused: Vec<(&str, u32)> = a
+        .sidecar
+        .refused
+        .iter()
+        .map(|r| (r.name.as_str(), r.line))
+        .collect();
+    assert_eq!(refused, [("uses", 2)]);
+    assert!(
+        a.sidecar.refused[0].reason.contains("helpers.h:1"),
+        "{}",
+        a.sidecar.refused[0].reason
+    );
+    assert_eq!(
+        a.sidecar
+            .kernels
+            .iter()
+            .map(|k| k.name.as_str())
+            .collect::<Vec<_>>(),
+        ["plain_k"]
+    );
+    let annotated = dir.join("header_proto_annotated.cl");
+    std::fs::write(&annotated, &a.source).unwrap();
+    compiler
+        .check_syntax(&annotated, &options)
+        .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
+}
