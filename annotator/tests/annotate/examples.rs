@@ -112,3 +112,41 @@ fn annotated_examples_match_the_reviewed_snapshots() {
     }
     snapshots.assert_unchanged();
 }
+
+/// Reviewed snapshots of what each example's sidecar says of its records
+/// (`records`: the format, stride, fields, and where the profile's and the samples'
+/// counters are), with and without the profile: the contract between the annotated code
+/// and every reader of its records, so that a change of it shows up as a diff to review.
+/// `SRCSIM_BLESS=1 cargo test -p annotator --test annotate` rewrites them.
+#[test]
+fn sidecar_records_match_the_reviewed_snapshots() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(root.join("examples/kernels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
+        .collect();
+    names.sort();
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::default_arch();
+    let mut snapshots = snapshot::Snapshots::new("sidecars' records");
+    for p in names {
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        for (profile, suffix) in [(false, "records"), (true, "profiled-records")] {
+            let a = annotator::annotate::annotate_file_with(
+                &compiler,
+                &p,
+                &BuildOptions::default(),
+                &arch,
+                annotator::annotate::AnnotateOptions { profile },
+            )
+            .unwrap();
+            let json = serde_json::to_string_pretty(&a.sidecar.records).unwrap() + "\n";
+            let snap = root
+                .join("tests/snapshots/annotate")
+                .join(format!("{stem}.{suffix}.json"));
+            snapshots.check(&snap, &json);
+        }
+    }
+    snapshots.assert_unchanged();
+}
