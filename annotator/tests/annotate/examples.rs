@@ -89,11 +89,8 @@ fn the_annotate_command_writes_both_files_and_explains() {
     );
 }
 
-/// Reviewed snapshots of the annotated examples (tests/snapshots/annotate/): any change of
-/// matching or code generation shows up as a diff to review.
-/// `SRCSIM_BLESS=1 cargo test -p annotator --test annotate` rewrites them.
-#[test]
-fn annotated_examples_match_the_reviewed_snapshots() {
+/// The repository's root, and the example kernels (examples/kernels/*.cl) in name order.
+fn example_kernels() -> (PathBuf, Vec<PathBuf>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut names: Vec<PathBuf> = std::fs::read_dir(root.join("examples/kernels"))
         .unwrap()
@@ -101,6 +98,15 @@ fn annotated_examples_match_the_reviewed_snapshots() {
         .filter(|p| p.extension().is_some_and(|x| x == "cl"))
         .collect();
     names.sort();
+    (root, names)
+}
+
+/// Reviewed snapshots of the annotated examples (tests/snapshots/annotate/): any change of
+/// matching or code generation shows up as a diff to review.
+/// `SRCSIM_BLESS=1 cargo test -p annotator --test annotate` rewrites them.
+#[test]
+fn annotated_examples_match_the_reviewed_snapshots() {
+    let (root, names) = example_kernels();
     let mut snapshots = snapshot::Snapshots::new("annotated sources");
     for p in names {
         let a = annotate(&p).unwrap();
@@ -120,13 +126,7 @@ fn annotated_examples_match_the_reviewed_snapshots() {
 /// `SRCSIM_BLESS=1 cargo test -p annotator --test annotate` rewrites them.
 #[test]
 fn sidecar_records_match_the_reviewed_snapshots() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut names: Vec<PathBuf> = std::fs::read_dir(root.join("examples/kernels"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
-        .collect();
-    names.sort();
+    let (root, names) = example_kernels();
     let compiler = Compiler::locate().unwrap();
     let arch = Architecture::default_arch();
     let mut snapshots = snapshot::Snapshots::new("sidecars' records");
