@@ -27,12 +27,6 @@ def half(group: str) -> str:
     return FIT if hashlib.sha256(group.encode("utf-8")).digest()[0] % 2 == 0 else CHECK
 
 
-def mape(errors_pct):
-    """Mean absolute percentage error of signed percentage errors; None without any."""
-    errs = [abs(e) for e in errors_pct]
-    return sum(errs) / len(errs) if errs else None
-
-
 if __name__ == "__main__":
     import sys
 
