@@ -33,7 +33,8 @@ pub mod variant;
 mod warps;
 
 pub use arch::{
-    ArchError, Architecture, InstrTiming, IssueOrder, Scope, Unit, DRAM, FETCH, ISSUE, L2, MSHR,
+    ArchError, Architecture, InstrTiming, IssueOrder, OpenclEvent, Scope, Unit, DRAM, FETCH, ISSUE,
+    L2, MSHR,
 };
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):

@@ -549,6 +549,8 @@ mod tests {
                 offset: [0; 3],
                 outcome,
                 profile: None,
+                first_on_queue: index == 0,
+                event_micros: None,
             });
         }
         r

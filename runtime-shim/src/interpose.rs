@@ -92,7 +92,9 @@ unsafe fn launch(
         Some(LaunchOutcome::Evaluated(evaluation)) => {
             let code = original();
             if code == CL_SUCCESS {
-                guarded("the launch", || shim().record_evaluated(evaluation, &range));
+                guarded("the launch", || {
+                    shim().record_evaluated(evaluation, Queue(queue), &range)
+                });
             }
             code
         }
@@ -100,7 +102,7 @@ unsafe fn launch(
             let code = original();
             if code == CL_SUCCESS {
                 guarded("the launch", || {
-                    shim().record_remembered(remembered, &range)
+                    shim().record_remembered(remembered, Queue(queue), &range)
                 });
             }
             code
@@ -108,7 +110,9 @@ unsafe fn launch(
         Some(LaunchOutcome::Repeat { kernel: name, of }) => {
             let code = original();
             if code == CL_SUCCESS {
-                guarded("the launch", || shim().record_repeat(name, &range, of));
+                guarded("the launch", || {
+                    shim().record_repeat(name, Queue(queue), &range, of)
+                });
             }
             code
         }
@@ -120,7 +124,7 @@ unsafe fn launch(
                     _ => "an internal error in srcsim".to_string(),
                 };
                 guarded("the launch", || {
-                    shim().record_unsimulated(Kernel(kernel), &range, reason)
+                    shim().record_unsimulated(Kernel(kernel), Queue(queue), &range, reason)
                 });
             }
             code

@@ -84,3 +84,56 @@ fn report_unit_tests_pass() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// What README.md and docs/validation.md state of srcsim's accuracy is what the committed
+/// tables give (`scripts/accuracy --check`), so that no stated number goes stale.
+#[test]
+fn the_stated_accuracy_is_the_tables() {
+    let out = Command::new("python3")
+        .current_dir(root())
+        .args(["scripts/accuracy", "--check"])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The H100 examples' table was made with `hopper_h100`'s OpenCL event terms as they are:
+/// each group's event time is its kernel time plus `launch_us` per launch and
+/// `first_launch_us` per first launch of a queue (three decimals, as written).
+#[test]
+fn the_h100_examples_table_has_the_architectures_event_terms() {
+    let arch = pipeline_model::Architecture::load("hopper_h100").unwrap();
+    let event = arch
+        .opencl_event
+        .expect("hopper_h100 gives OpenCL event terms");
+    let dir = root().join("validation/examples");
+    let mut tables: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        .collect();
+    tables.sort();
+    let table = rows(tables.last().expect("a measured table"));
+    assert!(table.len() > 100, "{} groups", table.len());
+    let mut firsts = 0;
+    for row in &table {
+        let n: f64 = row["simulated"].parse().unwrap();
+        let first: f64 = row["first_on_queue"].parse().unwrap();
+        let kernel: f64 = row["srcsim_us"].parse().unwrap();
+        let events: f64 = row["srcsim_event_us"].parse().unwrap();
+        let expected = kernel + n * event.launch_us + first * event.first_launch_us;
+        assert!(
+            (events - expected).abs() < 0.002 * (1.0 + n),
+            "{} {}: {events} != {expected}",
+            row["program"],
+            row["kernel"]
+        );
+        firsts += first as usize;
+    }
+    // One queue in most programs: about one first launch a program.
+    assert!((30..=40).contains(&firsts), "{firsts} first launches");
+}

@@ -2,17 +2,23 @@
 """srcsim's estimates of the example programs' launches against the same launches timed on
 a real GPU (cltime.so's files, validation/examples/README.md).
 
-  python3 validation/examples/compare.py MEASURED_1.txt [MEASURED_2.txt ...] \
-      [--arch hopper_h100] [--reports DIR] [--out FILE.csv]
+  python3 validation/examples/compare.py MEASURED_1.txt [MEASURED_2.txt ...] [--out FILE.csv]
+  python3 validation/examples/compare.py --table h100-2026-11-26.csv --out h100-2026-11-26.csv
+      [--arch hopper_h100] [--reports DIR] [--fit-event]
 
 Each measured file holds one or more rounds of every program (`== program` headers, then
-cltime lines). For every program it runs `srcsim run --arch ARCH --report` (or reads
-DIR/<program>.json where --reports is given) and joins the two by launch groups: launches
-of one kernel with one global and local size, in a program. Per group it writes the
-launches, the measured time (each round's sum, and the fastest and slowest launch of the
-first) and srcsim's (the sum of its simulated launches' microseconds), then prints per
-program the totals and their ratio, and the geometric mean of the ratios. Standard
-library only.
+cltime lines); `--table` takes the measured side from a table this script wrote, so that
+the table is made again from the model at HEAD without the GPU. For every program it runs
+`srcsim run --arch ARCH --report` (or reads DIR/<program>.json where --reports is given)
+and joins the two by launch groups: launches of one kernel with one global and local
+size, in a program. Per group it writes the launches, the measured time (each round's
+sum, and the fastest and slowest launch of the first) and srcsim's: the sum of its
+simulated launches' kernel times (`srcsim_us`) and of what OpenCL events would show for
+them on the GPU's driver (`srcsim_event_us`, the architecture's `opencl_event` terms
+added), and how many were their queue's first. It prints per program the totals and
+both ratios, and per half their geometric mean and MAPE, the check half first.
+`--fit-event` prints the event terms that fit the fit half best (a grid search).
+Standard library only.
 """
 
 import argparse
@@ -61,64 +67,147 @@ def srcsim_report(program, arch, reports):
         return json.load(open(out))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("measured", nargs="+")
-    ap.add_argument("--arch", default="hopper_h100")
-    ap.add_argument("--reports", help="a directory of srcsim reports, <program>.json")
-    ap.add_argument("--out", help="the joined table (CSV)")
-    args = ap.parse_args()
-    rounds = [read_measured(p) for p in args.measured]
-    rows, ratios = [], {}
-    print("| program | half | launches | measured us | srcsim us | srcsim / measured |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
+def read_table(path):
+    """The measured side of a committed table: {program: OrderedDict{group: entry}}."""
+    programs = OrderedDict()
+    for row in csv.DictReader(open(path)):
+        rounds = [float(row[k]) for k in sorted(row) if k.startswith("measured_us_")]
+        groups = programs.setdefault(row["program"], OrderedDict())
+        groups[(row["kernel"], row["global"], row["local"])] = {
+            "rounds": rounds, "launches": int(row["launches"]),
+            "fastest": float(row["fastest_us"]), "slowest": float(row["slowest_us"])}
+    return programs
+
+
+def read_rounds(paths):
+    """The measured side of cltime files (one a round), as read_table gives it."""
+    rounds = [read_measured(p) for p in paths]
+    programs = OrderedDict()
     for program in rounds[0]:
-        report = srcsim_report(program, args.arch, args.reports)
-        groups = OrderedDict()
+        groups = programs.setdefault(program, OrderedDict())
         for r, measured in enumerate(rounds):
             for kernel, g, l, us in measured.get(program, []):
                 e = groups.setdefault((kernel, g, l), {"rounds": [0.0] * len(rounds),
-                                                       "first": [], "srcsim": 0.0,
-                                                       "simulated": 0})
+                                                       "first_round": []})
                 e["rounds"][r] += us
                 if r == 0:
-                    e["first"].append(us)
-        for launch in report["launches"]:
-            local = size(launch["local"]) if not launch.get("local_chosen") else "-"
-            key = (launch["kernel"], size(launch["global"]), local)
-            if key in groups and launch["status"] == "simulated":
-                groups[key]["srcsim"] += launch["micros"]
-                groups[key]["simulated"] += 1
-        measured_total = srcsim_total = 0.0
-        launches = 0
-        for (kernel, g, l), e in groups.items():
-            n = len(e["first"])
-            rows.append({"program": program, "half": half(program), "kernel": kernel, "global": g, "local": l,
-                         "launches": n, "simulated": e["simulated"],
-                         **{f"measured_us_{i + 1}": f"{t:.3f}" for i, t in enumerate(e["rounds"])},
-                         "fastest_us": f"{min(e['first']):.3f}",
-                         "slowest_us": f"{max(e['first']):.3f}",
-                         "srcsim_us": f"{e['srcsim']:.3f}",
-                         "ratio": f"{e['srcsim'] / e['rounds'][-1]:.4f}"
-                         if e["simulated"] == n and e["rounds"][-1] > 0 else ""})
-            if e["simulated"] == n:
-                measured_total += e["rounds"][-1]
-                srcsim_total += e["srcsim"]
-                launches += n
-        if launches:
-            ratio = srcsim_total / measured_total
-            ratios[program] = ratio
-            print(f"| {program} | {half(program)} | {launches} | {measured_total:.1f} "
-                  f"| {srcsim_total:.1f} | {ratio:.3f} |")
-    # The check half first: the number to report (validation/halves.py).
-    for name, pick in ((f"{CHECK} half", CHECK), (f"{FIT} half", FIT), ("all", None)):
+                    e["first_round"].append(us)
+        for e in groups.values():
+            first = e.pop("first_round")
+            e.update(launches=len(first), fastest=min(first), slowest=max(first))
+    return programs
+
+
+def join(program, groups, report):
+    """srcsim's side of each group of `program`: its simulated launches' estimates, what
+    OpenCL events would show for them, and how many were their queue's first."""
+    for e in groups.values():
+        e.update(srcsim=0.0, event=0.0, simulated=0, first_on_queue=0)
+    for launch in report["launches"]:
+        local = size(launch["local"]) if not launch.get("local_chosen") else "-"
+        e = groups.get((launch["kernel"], size(launch["global"]), local))
+        if e is not None and launch["status"] == "simulated":
+            e["srcsim"] += launch["micros"]
+            e["event"] += launch.get("event_micros", launch["micros"])
+            e["simulated"] += 1
+            e["first_on_queue"] += bool(launch.get("first_on_queue"))
+
+
+def program_ratios(table, column):
+    """{program: srcsim / measured} over its fully simulated groups, by `column` of srcsim's
+    side (a key of a group, or a function of it)."""
+    ratios = {}
+    for program, groups in table.items():
+        done = [e for e in groups.values() if e["simulated"] == e["launches"]]
+        measured = sum(e["rounds"][-1] for e in done)
+        if done and measured > 0:
+            value = column if callable(column) else (lambda e: e[column])
+            ratios[program] = sum(value(e) for e in done) / measured
+    return ratios
+
+
+def summary(ratios, name):
+    """The check half first: the number to report (validation/halves.py)."""
+    out = []
+    for label, pick in ((f"{CHECK} half", CHECK), (f"{FIT} half", FIT), ("all", None)):
         some = [r for p, r in ratios.items() if pick is None or half(p) == pick]
         if some:
             gm = math.exp(statistics.mean(math.log(r) for r in some))
-            print(f"\n{name}: {len(some)} programs; srcsim / measured: geometric mean "
-                  f"{gm:.3f}, median {statistics.median(some):.3f}, range {min(some):.3f} to "
-                  f"{max(some):.3f}; within 2x: {sum(0.5 <= r <= 2 for r in some)}")
+            mape = 100 * statistics.mean(abs(r - 1) for r in some)
+            out.append(f"{name}, {label}: {len(some)} programs; srcsim / measured: geometric "
+                       f"mean {gm:.3f}, MAPE {mape:.1f}%, median {statistics.median(some):.3f}, "
+                       f"range {min(some):.3f} to {max(some):.3f}; within 2x: "
+                       f"{sum(0.5 <= r <= 2 for r in some)}")
+    return out
+
+
+def fit_event(table):
+    """The OpenCL event terms (each launch's, a queue's first launch's, in µs) that give
+    the fit half's programs the least mean absolute error, on a 0.1 µs and 1 µs grid."""
+    fit = {p: g for p, g in table.items() if half(p) == FIT}
+    best = None
+    for a in range(0, 151):
+        for b in range(0, 61):
+            launch_us, first_us = a / 10, float(b)
+            ratios = program_ratios(fit, lambda e: e["srcsim"] + launch_us * e["launches"]
+                                    + first_us * e["first_on_queue"])
+            mape = statistics.mean(abs(r - 1) for r in ratios.values())
+            if best is None or mape < best[0]:
+                best = (mape, launch_us, first_us)
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("measured", nargs="*", help="cltime files, one per round")
+    ap.add_argument("--table", help="take the measured side from a table this script wrote")
+    ap.add_argument("--arch", default="hopper_h100")
+    ap.add_argument("--reports", help="a directory of srcsim reports, <program>.json")
+    ap.add_argument("--out", help="the joined table (CSV)")
+    ap.add_argument("--fit-event", action="store_true",
+                    help="print the OpenCL event terms the fit half gives")
+    args = ap.parse_args()
+    if bool(args.table) == bool(args.measured):
+        ap.error("give cltime files or --table, not both")
+    table = read_table(args.table) if args.table else read_rounds(args.measured)
+    for program, groups in table.items():
+        join(program, groups, srcsim_report(program, args.arch, args.reports))
+    kernel = program_ratios(table, "srcsim")
+    event = program_ratios(table, "event")
+    print("| program | half | launches | measured us | srcsim us | srcsim / measured "
+          "| as events us | events / measured |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for program, groups in table.items():
+        if program in kernel:
+            done = [e for e in groups.values() if e["simulated"] == e["launches"]]
+            measured = sum(e["rounds"][-1] for e in done)
+            print(f"| {program} | {half(program)} | {sum(e['launches'] for e in done)} "
+                  f"| {measured:.1f} | {sum(e['srcsim'] for e in done):.1f} "
+                  f"| {kernel[program]:.3f} | {sum(e['event'] for e in done):.1f} "
+                  f"| {event[program]:.3f} |")
+    print()
+    for line in summary(event, "as OpenCL events") + summary(kernel, "kernel time"):
+        print(line)
+    if args.fit_event:
+        mape, launch_us, first_us = fit_event(table)
+        print(f"\nfit half: launch_us = {launch_us}, first_launch_us = {first_us} "
+              f"(MAPE {100 * mape:.1f}% as events)")
     if args.out:
+        rows = []
+        for program, groups in table.items():
+            for (kernel_name, g, l), e in groups.items():
+                done = e["simulated"] == e["launches"] and e["rounds"][-1] > 0
+                rows.append({
+                    "program": program, "half": half(program), "kernel": kernel_name,
+                    "global": g, "local": l, "launches": e["launches"],
+                    "simulated": e["simulated"],
+                    **{f"measured_us_{i + 1}": f"{t:.3f}" for i, t in enumerate(e["rounds"])},
+                    "fastest_us": f"{e['fastest']:.3f}", "slowest_us": f"{e['slowest']:.3f}",
+                    "srcsim_us": f"{e['srcsim']:.3f}",
+                    "ratio": f"{e['srcsim'] / e['rounds'][-1]:.4f}" if done else "",
+                    "first_on_queue": e["first_on_queue"],
+                    "srcsim_event_us": f"{e['event']:.3f}",
+                    "event_ratio": f"{e['event'] / e['rounds'][-1]:.4f}" if done else ""})
         with open(args.out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
             w.writeheader()

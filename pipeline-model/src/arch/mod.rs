@@ -19,8 +19,8 @@ mod validate;
 pub use instr_timing::InstrTiming;
 pub use resources::{DRAM, FETCH, ISSUE, L2, MSHR};
 pub use schema::{
-    CompileTarget, Frontend, IssueOrder, LaunchCost, MemorySystem, OpTable, OpTiming, Scope,
-    SmLimits, Unit,
+    CompileTarget, Frontend, IssueOrder, LaunchCost, MemorySystem, OpTable, OpTiming, OpenclEvent,
+    Scope, SmLimits, Unit,
 };
 
 /// The names of the shipped descriptions, default first.
@@ -115,6 +115,10 @@ pub struct Architecture {
     /// What every launch costs beyond its work-groups; absent: nothing.
     #[serde(default, skip_serializing_if = "LaunchCost::is_free")]
     pub launch: LaunchCost,
+    /// What an OpenCL event around a launch shows on the vendor's driver beyond the
+    /// kernel's duration; absent: not measured for this GPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opencl_event: Option<OpenclEvent>,
 }
 
 impl Architecture {

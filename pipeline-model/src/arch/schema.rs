@@ -24,6 +24,39 @@ impl LaunchCost {
     }
 }
 
+/// What an OpenCL profiling event's START to END shows around a launch on the vendor's
+/// OpenCL driver, beyond the kernel's own duration: the driver's and the front end's work
+/// for each launch, and more for the first launch of a command queue (the context's
+/// lazy set-up). A user who times launches with events reads these; a profiler's kernel
+/// duration does not hold them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenclEvent {
+    /// Microseconds every launch's event adds to the kernel's duration.
+    pub launch_us: f64,
+    /// Microseconds more for the first launch of a command queue.
+    pub first_launch_us: f64,
+}
+
+impl OpenclEvent {
+    /// What an event shows for a launch the model estimates at `kernel_micros`.
+    ///
+    /// ```
+    /// let event = pipeline_model::OpenclEvent { launch_us: 5.0, first_launch_us: 12.0 };
+    /// assert_eq!(event.micros(1.5, false), 6.5);
+    /// assert_eq!(event.micros(1.5, true), 18.5);
+    /// ```
+    pub fn micros(&self, kernel_micros: f64, first_on_queue: bool) -> f64 {
+        kernel_micros
+            + self.launch_us
+            + if first_on_queue {
+                self.first_launch_us
+            } else {
+                0.0
+            }
+    }
+}
+
 /// The PTX target a kernel is compiled for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -62,6 +62,16 @@ impl Architecture {
                 return Err(invalid(key, "must be a positive number"));
             }
         }
+        if let Some(event) = &self.opencl_event {
+            for (key, us) in [
+                ("opencl_event.launch_us", event.launch_us),
+                ("opencl_event.first_launch_us", event.first_launch_us),
+            ] {
+                if !(us.is_finite() && us >= 0.0) {
+                    return Err(invalid(key, "must be a number of microseconds, 0 or more"));
+                }
+            }
+        }
         if self.memory.l1_bytes == Some(0) {
             return Err(invalid("memory.l1_bytes", "must be at least 1"));
         }

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use pipeline_model::{Bound, KernelEstimate};
+use pipeline_model::{Bound, KernelEstimate, OpenclEvent};
 use serde::{Deserialize, Serialize};
 
 mod file;
@@ -57,6 +57,10 @@ pub struct Report {
     /// again), files it could not keep, a directory it could not use.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cache: Vec<String>,
+    /// The architecture's OpenCL event terms, which `event_micros` adds to each launch's
+    /// estimate (absent: none measured for this GPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opencl_event: Option<OpenclEvent>,
 }
 
 /// One kernel launch.
@@ -83,6 +87,14 @@ pub struct Launch {
     /// With `SRCSIM_PROFILE=1`: the source-block counters summed over the work-items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<LaunchProfile>,
+    /// Whether it was the first launch of its command queue.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first_on_queue: bool,
+    /// What an OpenCL profiling event's START to END would show for it on the GPU's own
+    /// driver, in microseconds: the estimate plus the architecture's `opencl_event` terms
+    /// (absent where the architecture gives none, or the launch is not simulated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_micros: Option<f64>,
 }
 
 /// What the profiles of a program's launches refer to: its source blocks and the text of
@@ -396,6 +408,7 @@ impl Report {
             programs: Vec::new(),
             repeats: Vec::new(),
             cache: Vec::new(),
+            opencl_event: None,
         }
     }
 
@@ -420,6 +433,20 @@ impl Report {
                 launch.outcome = outcome;
                 launch.profile = profile;
             }
+        }
+    }
+
+    /// Gives every simulated launch what an OpenCL event would show for it under `event`'s
+    /// terms (once every estimate is in, repeats settled), and keeps the terms.
+    pub fn settle_events(&mut self, event: Option<&OpenclEvent>) {
+        self.opencl_event = event.cloned();
+        for launch in &mut self.launches {
+            launch.event_micros = match (event, &launch.outcome) {
+                (Some(event), Outcome::Simulated(e)) => {
+                    Some(event.micros(e.micros, launch.first_on_queue))
+                }
+                _ => None,
+            };
         }
     }
 

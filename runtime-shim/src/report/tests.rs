@@ -40,6 +40,8 @@ fn launch(index: usize, kernel: &str, profile: Option<LaunchProfile>) -> Launch 
             reason: "test".into(),
         },
         profile,
+        first_on_queue: index == 0,
+        event_micros: None,
     }
 }
 
@@ -268,9 +270,12 @@ fn a_kernels_note_is_reported_once_and_read_back() {
     assert_eq!(back, r);
     let csv = r.to_csv().unwrap();
     let rows: Vec<&str> = csv.lines().collect();
-    assert!(rows[0].ends_with("dram_bytes,note,reason"), "{csv}");
+    assert!(
+        rows[0].ends_with("dram_bytes,note,reason,event_micros"),
+        "{csv}"
+    );
     assert!(rows[1].contains(",256,timed as compiled"), "{csv}");
-    assert!(rows[3].ends_with(",256,,"), "{csv}");
+    assert!(rows[3].ends_with(",256,,,"), "{csv}");
 }
 
 #[test]
@@ -299,6 +304,71 @@ fn a_repeated_launch_takes_its_measured_launchs_outcome_once_settled() {
     assert_eq!(indices, [0, 1, 2, 3, 4]);
     let measured: Vec<usize> = (0..6).map(|i| r.measured_as(i)).collect();
     assert_eq!(measured, [0, 1, 0, 1, 0, 5]);
+}
+
+/// An estimate of `micros` microseconds (the rest as any).
+fn simulated(micros: f64) -> Outcome {
+    Outcome::Simulated(Arc::new(Estimate {
+        cycles: (micros * 700.0) as u64,
+        micros,
+        latency_cycles: 0,
+        queue_cycles: 0,
+        l2_resident: false,
+        launch_cycles: 0,
+        divergence_cycles: 0,
+        bound: "latency".into(),
+        dram_bytes: None,
+        note: None,
+        work_groups_per_sm: 1,
+        occupancy_limiter: "warps".into(),
+        work_groups: 1,
+        warps: 1,
+        sampled: Vec::new(),
+    }))
+}
+
+/// What an OpenCL event would show: the estimate plus the architecture's term for every
+/// launch and, for a queue's first launch, its first-launch term; repeats get theirs once
+/// settled; nothing for a launch not simulated or an architecture without the terms.
+#[test]
+fn event_times_add_the_launch_terms_to_each_estimate() {
+    let mut r = Report::new("hopper_h100", 1980.0);
+    let mut first = launch(0, "k", None);
+    first.first_on_queue = true;
+    r.launched(first);
+    r.launched(launch(1, "k", None));
+    r.repeated(launch(2, "k", None), 1);
+    r.launched(launch(3, "j", None));
+    r.estimated(0, simulated(2.0), None);
+    r.estimated(1, simulated(0.5), None);
+    r.settle_repeats();
+    let event = OpenclEvent {
+        launch_us: 4.0,
+        first_launch_us: 10.0,
+    };
+    r.settle_events(Some(&event));
+    let times: Vec<Option<f64>> = r.launches.iter().map(|l| l.event_micros).collect();
+    assert_eq!(times, [Some(16.0), Some(4.5), Some(4.5), None]);
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["opencl_event"]["launch_us"], 4.0);
+    assert_eq!(json["launches"][0]["first_on_queue"], true);
+    assert_eq!(json["launches"][0]["event_micros"], 16.0);
+    assert!(json["launches"][1].get("first_on_queue").is_none());
+    assert!(json["launches"][3].get("event_micros").is_none());
+    let csv = r.to_csv().unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(rows[1].ends_with(",16.0000"), "{csv}");
+    assert!(
+        rows[4].ends_with(",not_simulated,,,,,,,,,,,,,test,"),
+        "{csv}"
+    );
+    assert!(r.table().contains("25.00 µs in all"), "{}", r.table());
+    r.settle_events(None);
+    assert!(r.launches.iter().all(|l| l.event_micros.is_none()));
+    assert!(serde_json::to_value(&r)
+        .unwrap()
+        .get("opencl_event")
+        .is_none());
 }
 
 /// A report is written in the view its file's extension names, and read back from

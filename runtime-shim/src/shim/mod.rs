@@ -59,6 +59,9 @@ struct State {
     any_device: HashSet<Device>,
     programs: FxHashMap<Program, ProgramState>,
     kernels: FxHashMap<Kernel, KernelState>,
+    /// Queues the application has launched on: the first launch of a queue costs more on
+    /// a GPU's driver (`pipeline_model::OpenclEvent`).
+    launched_on: HashSet<Queue>,
 }
 
 struct Worker {
@@ -335,7 +338,7 @@ impl Shim {
         // application's queue must have submitted it (a flush, as OpenCL asks of events
         // waited on across queues; the runtime does it anyway, so it costs little).
         queue.flush();
-        let index = self.push_launch(name, range, &geometry, None);
+        let index = self.push_launch(name, queue, range, &geometry, None);
         if let Some(key) = key {
             lock(&shadow.args).first_with(key, index);
         }
@@ -420,7 +423,7 @@ impl Shim {
 
     /// Records a launch of the application's kernel whose paths the host evaluated: its
     /// records are computed and modelled on the model's thread.
-    pub fn record_evaluated(&self, evaluation: Box<Evaluation>, range: &NdRange) {
+    pub fn record_evaluated(&self, evaluation: Box<Evaluation>, queue: Queue, range: &NdRange) {
         self.stats.evaluated.fetch_add(1, Ordering::Relaxed);
         let Evaluation {
             kernel,
@@ -428,7 +431,7 @@ impl Shim {
             key,
             mut launch,
         } = *evaluation;
-        let index = self.push_launch(kernel, range, &launch.pending.geometry, None);
+        let index = self.push_launch(kernel, queue, range, &launch.pending.geometry, None);
         lock(&shadow.args).first_with(key, index);
         launch.pending.index = index;
         self.submit(Job::Evaluated(launch));
@@ -504,7 +507,13 @@ impl Shim {
     }
 
     /// Records a launch that ran unannotated.
-    pub fn record_unsimulated(&self, kernel: Kernel, range: &NdRange, reason: String) {
+    pub fn record_unsimulated(
+        &self,
+        kernel: Kernel,
+        queue: Queue,
+        range: &NdRange,
+        reason: String,
+    ) {
         let name = lock(&self.state)
             .kernels
             .get(&kernel)
@@ -517,6 +526,7 @@ impl Shim {
         let geometry = geometry(range);
         self.push_launch(
             name,
+            queue,
             range,
             &geometry,
             Some(Outcome::NotSimulated { reason }),
@@ -525,34 +535,37 @@ impl Shim {
 
     /// Records a launch of the application's kernel that left the records launch `of` of
     /// the same kernel left: its estimate is that launch's.
-    pub fn record_repeat(&self, kernel: Arc<str>, range: &NdRange, of: usize) {
+    pub fn record_repeat(&self, kernel: Arc<str>, queue: Queue, range: &NdRange, of: usize) {
         self.stats.repeats.fetch_add(1, Ordering::Relaxed);
         // The outcome is settled at exit (`Report::settle_repeats`).
         let settled = Outcome::NotSimulated {
             reason: String::new(),
         };
-        let launch = self.launch_entry(kernel, range, &geometry(range), Some(settled));
+        let launch = self.launch_entry(kernel, queue, range, &geometry(range), Some(settled));
         lock(&self.report).repeated(launch, of);
     }
 
     fn push_launch(
         &self,
         name: Arc<str>,
+        queue: Queue,
         range: &NdRange,
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> usize {
-        let launch = self.launch_entry(name, range, geometry, outcome);
+        let launch = self.launch_entry(name, queue, range, geometry, outcome);
         lock(&self.report).launched(launch)
     }
 
     fn launch_entry(
         &self,
         kernel: Arc<str>,
+        queue: Queue,
         range: &NdRange,
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> Launch {
+        let first_on_queue = lock(&self.state).launched_on.insert(queue);
         Launch {
             index: 0,
             kernel,
@@ -565,6 +578,8 @@ impl Shim {
                 reason: "its records never came back (the program ended first?)".to_string(),
             }),
             profile: None,
+            first_on_queue,
+            event_micros: None,
         }
     }
 
@@ -637,6 +652,9 @@ impl Shim {
         let waited = start.elapsed();
         let mut report = lock(&self.report);
         report.settle_repeats();
+        if let Ok(arch) = &self.arch {
+            report.settle_events(arch.opencl_event.as_ref());
+        }
         self.remember(&report);
         if let Some(cache) = self.cache.get() {
             report.cache = cache.cache.notes();
@@ -713,88 +731,4 @@ pub fn geometry(range: &NdRange) -> LaunchGeometry {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ffi::{CL_KERNEL_EXEC_INFO_SVM_PTRS, CL_SUCCESS};
-
-    fn chosen(work_dim: u32, global: [usize; 3]) -> [u64; 3] {
-        geometry(&NdRange {
-            work_dim,
-            offset: [0; 3],
-            global,
-            local: None,
-        })
-        .local
-    }
-
-    #[test]
-    fn a_null_local_size_becomes_the_largest_uniform_group_of_at_most_256() {
-        assert_eq!(chosen(1, [1000, 1, 1]), [250, 1, 1]);
-        assert_eq!(chosen(1, [1 << 20, 1, 1]), [256, 1, 1]);
-        assert_eq!(chosen(1, [257, 1, 1]), [1, 1, 1]); // a prime: groups of one
-        assert_eq!(chosen(2, [512, 512, 1]), [256, 1, 1]);
-        // x takes 30, leaving 8 for y (5 divides 20), leaving 1 for z.
-        assert_eq!(chosen(3, [30, 20, 4]), [30, 5, 1]);
-        assert_eq!(chosen(2, [8, 8, 1]), [8, 8, 1]);
-    }
-
-    #[test]
-    fn a_failed_mirroring_lasts_until_the_same_setting_mirrors() {
-        use MirroredSetting::*;
-        let mut args = ShadowArgs::default();
-        args.mirrored(Arg(0), CL_SUCCESS);
-        assert_eq!(args.broken(), None);
-        args.mirrored(SvmArg(2), -50);
-        let reason = "setting argument 2 of the annotated kernel to an SVM pointer failed (OpenCL error -50)";
-        assert_eq!(args.broken().map(String::as_str), Some(reason));
-        // Other settings mirroring do not mend argument 2.
-        args.mirrored(Arg(1), CL_SUCCESS);
-        args.mirrored(ExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), CL_SUCCESS);
-        assert_eq!(args.broken().map(String::as_str), Some(reason));
-        // Argument 2 set again, as a buffer this time, and mirrored: the shadow is whole.
-        args.mirrored(Arg(2), CL_SUCCESS);
-        assert_eq!(args.broken(), None);
-        args.mirrored(ExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), -30);
-        assert_eq!(
-            args.broken().map(String::as_str),
-            Some("clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS) on the annotated kernel failed (OpenCL error -30)")
-        );
-        args.mirrored(Arg(2), -38);
-        args.mirrored(ExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS), CL_SUCCESS);
-        assert_eq!(
-            args.broken().map(String::as_str),
-            Some("setting argument 2 of the annotated kernel failed (OpenCL error -38)")
-        );
-        args.mirrored(SvmArg(2), CL_SUCCESS);
-        assert_eq!(args.broken(), None);
-    }
-
-    #[test]
-    fn the_footprint_sums_distinct_buffers_and_is_unknown_with_an_svm_pointer() {
-        let mut args = ShadowArgs::default();
-        assert_eq!(args.buffer_footprint(), Some(0));
-        // Two arguments bound to one buffer count it once; a null buffer counts nothing.
-        args.buffers.insert(0, Some((0x1000, 4096)));
-        args.buffers.insert(1, Some((0x1000, 4096)));
-        args.buffers.insert(2, Some((0x2000, 100)));
-        args.buffers.insert(3, Some((0, 0)));
-        assert_eq!(args.buffer_footprint(), Some(4196));
-        // An SVM pointer (size unknown) makes the whole footprint unknown ...
-        args.buffers.insert(2, None);
-        assert_eq!(args.buffer_footprint(), None);
-        // ... until the argument is a buffer again.
-        args.buffers.insert(2, Some((0x3000, 8)));
-        assert_eq!(args.buffer_footprint(), Some(4104));
-    }
-
-    #[test]
-    fn a_given_local_size_is_kept() {
-        let g = geometry(&NdRange {
-            work_dim: 2,
-            offset: [1, 1, 0],
-            global: [64, 32, 1],
-            local: Some([16, 4, 1]),
-        });
-        assert_eq!((g.global, g.local), ([64, 32, 1], [16, 4, 1]));
-    }
-}
+mod tests;

@@ -51,7 +51,7 @@ impl Shim {
 
     /// Records a launch of the application's kernel that took the estimate the last run
     /// measured for its key; later launches of the key in this run repeat it.
-    pub fn record_remembered(&self, remembered: Box<Remembered>, range: &NdRange) {
+    pub fn record_remembered(&self, remembered: Box<Remembered>, queue: Queue, range: &NdRange) {
         self.stats.remembered.fetch_add(1, Ordering::Relaxed);
         let Remembered {
             kernel,
@@ -59,7 +59,7 @@ impl Shim {
             key,
             outcome,
         } = *remembered;
-        let index = self.push_launch(kernel, range, &geometry(range), Some(outcome));
+        let index = self.push_launch(kernel, queue, range, &geometry(range), Some(outcome));
         lock(&shadow.args).first_with(key, index);
     }
 

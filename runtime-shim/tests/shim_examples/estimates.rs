@@ -75,7 +75,8 @@ fn microbenchmark_is_flat_then_linear() {
 /// On the H100 the DRAM term sees the host's buffers: vector_add moves what its work-items
 /// ask for (two loads and a store of a float each, 100000 elements; the three buffers hold
 /// as much), those bytes over 3350 GB/s at 1980 MHz plus the last request's trip, and its
-/// time is the launch cost and the larger of that and one work-item's path; a
+/// time is the launch cost and the larger of that and one work-item's path (as an OpenCL
+/// event, the driver's launch terms more); a
 /// stencil step asks for six floats a point, but the caches keep the neighbours, so its
 /// bytes are the two grids bound to it; a tiled matrix multiply's are its three matrices.
 #[test]
@@ -100,10 +101,27 @@ fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
     assert!(work >= dram && work >= e.latency_cycles, "{e:?}");
     assert_eq!(e.cycles, e.launch_cycles + work);
 
+    // As an OpenCL event on NVIDIA's driver: 5.3 µs more, and 15 more as the queue's first
+    // launch (`[opencl_event]` of hopper_h100.toml).
+    assert!(report.launches[0].first_on_queue);
+    let event = report.launches[0]
+        .event_micros
+        .expect("hopper_h100 gives event terms");
+    assert!(
+        (event - (e.cycles as f64 / 1980.0 + 5.3 + 15.0)).abs() < 1e-9,
+        "{event}"
+    );
+
     let (out, report) = simulated("stencil2d", &arch, &[]);
     assert_eq!(out.status.code(), Some(0));
-    for l in &report.launches {
+    for (i, l) in report.launches.iter().enumerate() {
         let e = l.estimate().expect("simulated");
+        assert_eq!(l.first_on_queue, i == 0);
+        let event = l.event_micros.unwrap() - e.micros;
+        assert!(
+            (event - if i == 0 { 20.3 } else { 5.3 }).abs() < 1e-9,
+            "{event}"
+        );
         assert_eq!(e.dram_bytes, Some(2 * 258 * 130 * 4), "{l:?}");
         assert!(e.cycles >= (e.dram_bytes.unwrap() as f64 / bytes_per_cycle) as u64);
     }

@@ -42,6 +42,7 @@ impl Report {
             "dram_bytes",
             "note",
             "reason",
+            "event_micros",
         ])?;
         for l in &self.launches {
             let mut row = vec![
@@ -76,6 +77,10 @@ impl Report {
                     row.push(reason.clone());
                 }
             }
+            row.push(
+                l.event_micros
+                    .map_or_else(String::new, |t| format!("{t:.4}")),
+            );
             w.write_record(&row)?;
         }
         let bytes = w.into_inner().map_err(|e| e.into_error())?;

@@ -63,6 +63,16 @@ impl Report {
             "srcsim: estimated kernel times on {} ({} MHz); * = local size chosen by srcsim\n{t}\n",
             self.arch, self.clock_mhz
         );
+        if let Some(event) = &self.opencl_event {
+            let events = self.launches.iter().filter_map(|l| l.event_micros);
+            let _ = writeln!(
+                out,
+                "srcsim: as OpenCL events on the GPU's driver: {:.2} µs in all (each launch {} µs more, a queue's first {} µs more still)",
+                events.fold(0.0, |m, t| m + t),
+                event.launch_us,
+                event.first_launch_us
+            );
+        }
         for (kernel, note) in self.notes() {
             let _ = writeln!(out, "srcsim: {kernel}: {note}");
         }
