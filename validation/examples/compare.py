@@ -23,6 +23,7 @@ Standard library only.
 
 import argparse
 import csv
+import gzip
 import json
 import math
 import statistics
@@ -40,7 +41,7 @@ from halves import CHECK, FIT, half  # noqa: E402  (the committed fit/check spli
 def read_measured(path):
     """{program: [(kernel, global, local, us)]} of one file, in launch order."""
     runs, program = {}, None
-    for line in open(path):
+    for line in (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)):
         f = line.split()
         if not f:
             continue

@@ -19,6 +19,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("match_count", 1),
     ("gated_launches", 64),
     ("lu_steps", 1022),
+    ("launch_sweep", 160),
 ];
 
 #[test]
