@@ -19,6 +19,10 @@ const SIMULATED: &[(&str, usize)] = &[
     ("match_count", 1),
     ("gated_launches", 64),
     ("lu_steps", 1022),
+    ("diffusion", 200),
+    ("bfs_frontier", 20),
+    ("gauss_steps", 510),
+    ("newton_steps", 2000),
 ];
 
 #[test]
