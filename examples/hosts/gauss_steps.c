@@ -1,12 +1,12 @@
 /* gauss_steps: Gaussian elimination of a 256-unknown diagonally dominant system, kept as
  * one augmented matrix [A | b] (kernels/gauss_steps.cl): 255 steps of two kernels (510
- * launches), the step index an argument new at every launch; the ratios in work-groups
- * of 64, the elimination over the whole augmented matrix in work-groups of 4x4 (4160
- * small groups a launch, most of whose work-items do nothing in late steps). The host
- * solves the triangular system left and checks it against its own elimination. Covers a
- * program of small launches whose deciding argument changes at every launch, with
- * work-groups smaller than a warp. An optional argument sets the unknowns (a multiple of
- * 4, at most 1024). */
+ * launches), the step index an argument new at every launch, every argument set again
+ * before each launch and the work-group size left to the runtime (a NULL local size); the
+ * ratios over n work-items, the elimination over the whole augmented matrix (most of whose
+ * work-items do nothing in late steps). The host solves the triangular system left and
+ * checks it against its own elimination. Covers a program of small launches whose
+ * deciding argument changes at every launch, without a work-group size. An optional
+ * argument sets the unknowns (a multiple of 4, at most 1024). */
 #include "common.h"
 
 #include <math.h>
@@ -49,21 +49,19 @@ int main(int argc, char **argv)
     cl_mem dratio = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                    (size_t)n * sizeof(float), ratio, &err);
     CHECK(err);
-    const size_t global1 = (size_t)(n + 63) / 64 * 64, local1 = 64;
-    const size_t global2[2] = {(size_t)(cols + 3) / 4 * 4, (size_t)n}, local2[2] = {4, 4};
+    const size_t global1 = (size_t)n, global2[2] = {(size_t)(cols + 3) / 4 * 4, (size_t)n};
     for (int t = 0; t < n - 1; t++) {
         /* Every argument set before each launch, as many hosts do. */
         CHECK(clSetKernelArg(ratios, 0, sizeof dab, &dab));
         CHECK(clSetKernelArg(ratios, 1, sizeof dratio, &dratio));
         CHECK(clSetKernelArg(ratios, 2, sizeof n, &n));
         CHECK(clSetKernelArg(ratios, 3, sizeof t, &t));
-        CHECK(clEnqueueNDRangeKernel(queue, ratios, 1, NULL, &global1, &local1, 0, NULL, NULL));
+        CHECK(clEnqueueNDRangeKernel(queue, ratios, 1, NULL, &global1, NULL, 0, NULL, NULL));
         CHECK(clSetKernelArg(eliminate, 0, sizeof dab, &dab));
         CHECK(clSetKernelArg(eliminate, 1, sizeof dratio, &dratio));
         CHECK(clSetKernelArg(eliminate, 2, sizeof n, &n));
         CHECK(clSetKernelArg(eliminate, 3, sizeof t, &t));
-        CHECK(clEnqueueNDRangeKernel(queue, eliminate, 2, NULL, global2, local2, 0, NULL,
-                                     NULL));
+        CHECK(clEnqueueNDRangeKernel(queue, eliminate, 2, NULL, global2, NULL, 0, NULL, NULL));
     }
     CHECK(clEnqueueReadBuffer(queue, dab, CL_TRUE, 0, bytes, result, 0, NULL, NULL));
 

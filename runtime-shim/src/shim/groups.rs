@@ -46,7 +46,7 @@ impl Limits {
         })
     }
 
-    fn admit(&self, local: [usize; 3]) -> bool {
+    pub(super) fn admit(&self, local: [usize; 3]) -> bool {
         local.iter().product::<usize>() <= self.work_group
             && local.iter().zip(self.items).all(|(l, max)| *l <= max)
     }

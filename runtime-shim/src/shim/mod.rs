@@ -303,8 +303,14 @@ impl Shim {
         let regroup = grain == Grain::WorkItem && shadow.group_free;
         let run = if regroup {
             self.regrouped(&name, &args.ran_in, range, kernel, device)
-        } else {
+        } else if grain == Grain::WorkItem {
             *range
+        } else {
+            // A copy runs in the work-groups it reduces (`copies::copy_groups`).
+            NdRange {
+                local: copies::copy_groups(&shadow, range, &geometry),
+                ..*range
+            }
         };
         let event = match queue.enqueue_kernel(twin, &run, wait) {
             Ok(ev) => {
@@ -373,7 +379,10 @@ impl Shim {
 
     /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
     /// its work-groups are known and every cell takes one path, with what the model's
-    /// thread needs besides.
+    /// thread needs besides. The work-groups are known where the application chose them,
+    /// or where the kernel's work-items cannot tell work-groups apart (`group_free`): then
+    /// their paths are the same in any work-groups, and the model's (`geometry`) are what
+    /// it would take of measured records too.
     fn evaluate(
         &self,
         shadow: &Shadow,
@@ -383,9 +392,9 @@ impl Shim {
         geometry: &LaunchGeometry,
     ) -> Option<EvaluatedLaunch> {
         let arch = self.arch.as_ref().ok()?;
-        // The work-groups the device runs are the model's only where the application
-        // chose them.
-        range.local?;
+        if range.local.is_none() && !shadow.group_free {
+            return None;
+        }
         let values = args.values();
         let offset = range.offset.map(|o| o as u64);
         let launch = PathLaunch {
