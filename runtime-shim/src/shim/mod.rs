@@ -164,7 +164,7 @@ impl Shim {
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),
-            batches: Arc::new(Batches::new(config.records_budget)),
+            batches: Arc::new(Batches::new(config.records_budget, config.records_ceiling)),
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
             deferred: Mutex::new(Vec::new()),

@@ -208,9 +208,7 @@ fn launches_past_the_records_budget_wait_for_room_unless_a_user_event_may_gate_t
     assert_eq!(bad.status.code(), Some(0));
     assert_eq!(bad.stdout, plain("vector_add").stdout);
     assert!(
-        log.contains(
-            "srcsim: SRCSIM_RECORDS_MIB=lots is not a positive number of MiB; using the default"
-        ),
+        log.contains("srcsim: SRCSIM_RECORDS_MIB=lots is not a positive number of MiB; using 16"),
         "{log}"
     );
 }
