@@ -15,14 +15,14 @@ use crate::keeper::{self, KeepJob};
 use crate::modelling::lock;
 use crate::shadow::{SetArg, Shadow, ShadowArgs, WarpsProgram};
 
-use super::groups::Limits;
+use super::groups::{copy_groups, Limits};
 
 impl Shim {
     /// The grain the launch's records are written in, and the shadow that writes them: per
     /// warp, by the copy that reduces them, where the kernel has one, the device can run
     /// the groups the model deals (the application's, or the model's where it left their
-    /// size to the runtime: [`copy_groups`]), every group is whole, the lanes fit in the real device's local memory beside the
-    /// kernel's own, and it pays: the kernel's third launch in a row of this work-group
+    /// size to the runtime: `groups::copy_groups`), every group is whole, the lanes fit in
+    /// the real device's local memory beside the kernel's own, and it pays: the kernel's third launch in a row of this work-group
     /// size, or records per work-item of a MiB or more where the kernel keeps its values
     /// private (the copy's barrier makes the CPU runtime's first compile for each
     /// work-group size several times slower, a cost a program of a few small launches
@@ -222,23 +222,6 @@ const COPY_FROM_LAUNCH_UNBUILT: u32 = 32;
 /// Records per work-item from which the copy runs at once: more than the copy's first
 /// compile costs to move, compare and walk.
 const COPY_FROM_RECORD_BYTES: u64 = 1 << 20;
-
-/// The work-groups a launch's copy that reduces records to warps runs in: the
-/// application's; or, where it left their size to the runtime, the model's (`geometry`),
-/// if the kernel's work-items cannot tell work-groups apart (`group_free`: the copy then
-/// computes what the kernel computes in any work-groups, and reduces the warps the model
-/// forms from the same work-items' records). `None`: no copy runs.
-pub(super) fn copy_groups(
-    shadow: &Shadow,
-    range: &NdRange,
-    geometry: &LaunchGeometry,
-) -> Option<[usize; 3]> {
-    match range.local {
-        Some(l) => Some(l),
-        None if shadow.group_free => Some(geometry.local.map(|l| l as usize)),
-        None => None,
-    }
-}
 
 /// Sets on `kernel` every argument and exec info set so far (`args`).
 fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {

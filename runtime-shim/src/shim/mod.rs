@@ -301,17 +301,7 @@ impl Shim {
             return LaunchOutcome::Fallback(format!("binding the warps' arguments: {e}"));
         }
         let regroup = grain == Grain::WorkItem && shadow.group_free;
-        let run = if regroup {
-            self.regrouped(&name, &args.ran_in, range, kernel, device)
-        } else if grain == Grain::WorkItem {
-            *range
-        } else {
-            // A copy runs in the work-groups it reduces (`copies::copy_groups`).
-            NdRange {
-                local: copies::copy_groups(&shadow, range, &geometry),
-                ..*range
-            }
-        };
+        let run = self.shadow_range(&name, &shadow, &args, range, grain, (kernel, device));
         let event = match queue.enqueue_kernel(twin, &run, wait) {
             Ok(ev) => {
                 if regroup {
@@ -378,11 +368,9 @@ impl Shim {
     }
 
     /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
-    /// its work-groups are known and every cell takes one path, with what the model's
-    /// thread needs besides. The work-groups are known where the application chose them,
-    /// or where the kernel's work-items cannot tell work-groups apart (`group_free`): then
-    /// their paths are the same in any work-groups, and the model's (`geometry`) are what
-    /// it would take of measured records too.
+    /// its work-groups are known (the application's, or any where its work-items cannot
+    /// tell them apart: the model's) and every cell takes one path, with what the model's
+    /// thread needs besides.
     fn evaluate(
         &self,
         shadow: &Shadow,
