@@ -53,6 +53,9 @@ const IDLE_BYTES: usize = 32 << 20;
 /// than the budget then runs while the previous one's are modelled (with one, the device
 /// waited for the model before every such launch).
 const ALWAYS_IN_USE: usize = 2;
+/// Launches of large records that may be in flight at once where memory allows
+/// ([`Batches::new`]'s ceiling).
+const LARGE_IN_FLIGHT: usize = 4;
 
 /// How long a launch waits for room with no arena coming back before launches stop waiting
 /// for good: the device is then not running the launches on its own.
@@ -236,9 +239,11 @@ struct Inner<T> {
     /// Contexts the application released (perhaps for good): arenas of theirs that come
     /// back are freed, not kept, until a launch uses the context again.
     retired: HashSet<Context>,
-    /// The most bytes of arenas in use (not idle) before a launch waits for room, and
-    /// whether launches no longer wait.
+    /// The most bytes of arenas in use (not idle) before a launch waits for room, the
+    /// most a launch of large records may have (`Inner::budget_for`), and whether
+    /// launches no longer wait.
     budget: usize,
+    ceiling: usize,
     unbounded: bool,
     /// Arenas that came back so far (a waiting launch's sign of progress).
     recycled: u64,
@@ -283,7 +288,16 @@ impl<T> Inner<T> {
     /// launch larger than the budget), or an arena of one slot more within the budget of
     /// arenas in use.
     fn fits(&self, key: Key) -> bool {
-        self.room_for(key.slot_bytes, self.budget)
+        self.room_for(key.slot_bytes, self.budget_for(key.slot_bytes))
+    }
+
+    /// The budget of arenas in use for a launch of `bytes` of records: at least room for
+    /// [`LARGE_IN_FLIGHT`] such launches, within the ceiling (where memory allows). A
+    /// launch of records far larger than the budget (a BFS level's 300000 work-items'
+    /// sampled records, 36 MB) would otherwise wait for the model at every launch.
+    fn budget_for(&self, bytes: usize) -> usize {
+        self.budget
+            .max(bytes.saturating_mul(LARGE_IN_FLIGHT).min(self.ceiling))
     }
 
     /// Whether fewer than [`ALWAYS_IN_USE`] arenas are in use, or `bytes` more of them
@@ -303,12 +317,14 @@ pub struct Batches<T> {
 }
 
 impl<T> Batches<T> {
-    /// No arenas yet; launches wait for room beyond `budget` bytes of arenas in use.
-    pub fn new(budget: usize) -> Self {
+    /// No arenas yet; launches wait for room beyond `budget` bytes of arenas in use, or
+    /// as much as room for [`LARGE_IN_FLIGHT`] launches within `ceiling` bytes.
+    pub fn new(budget: usize, ceiling: usize) -> Self {
         Batches {
             room: Condvar::new(),
             inner: Mutex::new(Inner {
                 budget,
+                ceiling,
                 unbounded: false,
                 recycled: 0,
                 next_id: 0,
@@ -359,7 +375,9 @@ impl<T> Batches<T> {
             return true;
         };
         let (mut recycled, mut since) = (inner.recycled, Instant::now());
-        while !inner.unbounded && !inner.room_for(key.slot_bytes, inner.budget / 2) {
+        while !inner.unbounded
+            && !inner.room_for(key.slot_bytes, inner.budget_for(key.slot_bytes) / 2)
+        {
             if inner.recycled != recycled {
                 (recycled, since) = (inner.recycled, Instant::now());
             }
@@ -569,7 +587,7 @@ impl<T> Batches<T> {
         inner.recycled += 1;
         let bytes = arena.bytes();
         let keep = !inner.retired.contains(&arena.key.context)
-            && inner.idle_bytes + bytes <= inner.budget.max(IDLE_BYTES);
+            && inner.idle_bytes + bytes <= inner.budget_for(bytes).max(IDLE_BYTES);
         let freed = if keep {
             inner.idle_bytes += bytes;
             inner.idle.entry(arena.key).or_default().push(arena);
@@ -641,7 +659,7 @@ mod tests {
 
     #[test]
     fn a_launch_past_the_budget_waits_only_behind_two_arenas_in_use() {
-        let batches: Batches<()> = Batches::new(1 << 20);
+        let batches: Batches<()> = Batches::new(1 << 20, 1 << 20);
         let (context, device) = (Context(null_mut()), Device(null_mut()));
         let mut inner = lock(&batches.inner);
         inner.align.insert(device, 64);
@@ -667,5 +685,23 @@ mod tests {
         assert!(inner.room_for(0, 512 << 10));
         inner.alive_bytes = 600 << 10;
         assert!(!inner.room_for(0, 512 << 10), "not woken yet");
+    }
+
+    #[test]
+    fn launches_of_large_records_have_room_for_four_within_the_ceiling() {
+        let batches: Batches<()> = Batches::new(1 << 20, 64 << 20);
+        let (context, device) = (Context(null_mut()), Device(null_mut()));
+        let mut inner = lock(&batches.inner);
+        inner.align.insert(device, 64);
+        assert_eq!(inner.budget_for(64 << 10), 1 << 20, "small: the budget");
+        assert_eq!(inner.budget_for(4 << 20), 16 << 20, "four of them");
+        assert_eq!(inner.budget_for(40 << 20), 64 << 20, "the ceiling");
+        let big = inner.key(context, device, 4 << 20).unwrap();
+        let small = inner.key(context, device, 64 << 10).unwrap();
+        (inner.alive_arenas, inner.alive_bytes) = (3, 12 << 20);
+        assert!(inner.fits(big), "a fourth large launch runs");
+        assert!(!inner.fits(small), "small ones keep the budget");
+        (inner.alive_arenas, inner.alive_bytes) = (4, 16 << 20);
+        assert!(!inner.fits(big), "a fifth waits");
     }
 }

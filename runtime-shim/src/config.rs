@@ -27,7 +27,8 @@ pub mod env {
     pub const MEASURE_EVERY_LAUNCH: &str = "SRCSIM_MEASURE_EVERY_LAUNCH";
     /// The most MiB of records of launches not yet modelled (default
     /// [`super::DEFAULT_RECORDS_MIB`]): a program that enqueues far ahead of the device
-    /// waits in its launches for room beyond it.
+    /// waits in its launches for room beyond it. Set, it also bounds launches of large
+    /// records (else [`super::records_ceiling`]).
     pub const RECORDS_MIB: &str = "SRCSIM_RECORDS_MIB";
     /// `libsrcsim.so` for `srcsim run` (else the one beside the executable).
     pub const LIB: &str = "SRCSIM_LIB";
@@ -43,8 +44,36 @@ pub mod env {
 /// the budget, so that larger launches still overlap the model. An LU factorisation of
 /// 512 x 512 (1022 launches) ran 6% faster with 16 than with 64 (11.6 against 24 thousand
 /// page faults: fresh arenas), the same with 8 and 4; other examples the same from 2 to
-/// 64 (`docs/performance.md`, session 13).
+/// 64 (`docs/performance.md`, session 13). A launch of larger records may have more
+/// where memory allows ([`records_ceiling`]).
 pub const DEFAULT_RECORDS_MIB: usize = 16;
+
+/// The most MiB of records launches of large records may hold where memory allows.
+pub const MAX_RECORDS_CEILING_MIB: usize = 256;
+
+/// The most bytes of records in flight a launch of large records may have (room for a
+/// few such launches, `batch::LARGE_IN_FLIGHT`), given the memory available (`MemAvailable`
+/// of `/proc/meminfo`, in bytes; `None` where unknown): a sixteenth of it, at least
+/// [`DEFAULT_RECORDS_MIB`] and at most [`MAX_RECORDS_CEILING_MIB`] MiB. A BFS level's
+/// 300000 work-items with sampled accesses leave 36 MB of records: with 16 MiB, every
+/// such launch waited for the model (issue 32). Small launches keep the budget: more of
+/// them in flight took more fresh arenas, and no less time (`docs/performance.md`).
+pub fn records_ceiling(available: Option<u64>) -> usize {
+    let (least, most) = (DEFAULT_RECORDS_MIB << 20, MAX_RECORDS_CEILING_MIB << 20);
+    available.map_or(least, |bytes| {
+        usize::try_from(bytes / 16)
+            .unwrap_or(most)
+            .clamp(least, most)
+    })
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in bytes.
+fn memory_available() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
 
 /// How much the shim says on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,6 +116,9 @@ pub struct Config {
     pub measure_every_launch: bool,
     /// `SRCSIM_RECORDS_MIB`: the most bytes of records of launches not yet modelled.
     pub records_budget: usize,
+    /// The most bytes of records in flight a launch of large records may have
+    /// ([`records_ceiling`]; the budget where `SRCSIM_RECORDS_MIB` is set).
+    pub records_ceiling: usize,
 }
 
 impl Config {
@@ -111,10 +143,14 @@ impl Config {
             sweep: var(env::SWEEP).map(PathBuf::from),
             measure_every_launch: var(env::MEASURE_EVERY_LAUNCH).is_some_and(|v| v != "0"),
             records_budget: DEFAULT_RECORDS_MIB << 20,
+            records_ceiling: records_ceiling(memory_available()),
         };
         if let Some(v) = var(env::RECORDS_MIB) {
             match v.parse::<usize>() {
-                Ok(mib) if mib > 0 => config.records_budget = mib.saturating_mul(1 << 20),
+                Ok(mib) if mib > 0 => {
+                    config.records_budget = mib.saturating_mul(1 << 20);
+                    config.records_ceiling = config.records_budget;
+                }
                 _ => config.log(
                     Level::Warn,
                     &format!(
@@ -157,4 +193,19 @@ pub fn prefixed(msg: &str) -> String {
         out.push_str("srcsim: \n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_records_ceiling_is_a_sixteenth_of_the_memory_available_within_bounds() {
+        const MIB: usize = 1 << 20;
+        assert_eq!(records_ceiling(None), 16 * MIB);
+        assert_eq!(records_ceiling(Some(100 * MIB as u64)), 16 * MIB);
+        assert_eq!(records_ceiling(Some(1 << 30)), 64 * MIB);
+        assert_eq!(records_ceiling(Some(24 << 30)), 256 * MIB);
+        assert_eq!(records_ceiling(Some(u64::MAX)), 256 * MIB);
+    }
 }

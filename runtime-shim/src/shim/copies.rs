@@ -15,12 +15,14 @@ use crate::keeper::{self, KeepJob};
 use crate::modelling::lock;
 use crate::shadow::{SetArg, Shadow, ShadowArgs, WarpsProgram};
 
+use super::groups::{copy_groups, Limits};
+
 impl Shim {
     /// The grain the launch's records are written in, and the shadow that writes them: per
-    /// warp, by the copy that reduces them, where the kernel has one, the application gave
-    /// the work-groups' size (so that the device runs the groups the model deals), every
-    /// group is whole, the lanes fit in the real device's local memory beside the
-    /// kernel's own, and it pays: the kernel's third launch in a row of this work-group
+    /// warp, by the copy that reduces them, where the kernel has one, the device can run
+    /// the groups the model deals (the application's, or the model's where it left their
+    /// size to the runtime: `groups::copy_groups`), every group is whole, the lanes fit in
+    /// the real device's local memory beside the kernel's own, and it pays: the kernel's third launch in a row of this work-group
     /// size, or records per work-item of a MiB or more where the kernel keeps its values
     /// private (the copy's barrier makes the CPU runtime's first compile for each
     /// work-group size several times slower, a cost a program of a few small launches
@@ -40,7 +42,10 @@ impl Shim {
             (l, n) if l == local => (l, n.saturating_add(1)),
             _ => (local, 1),
         };
-        let (Ok(arch), Some(_), Some(l)) = (&self.arch, &shadow.copy, range.local) else {
+        let (Ok(arch), Some(_)) = (&self.arch, &shadow.copy) else {
+            return own;
+        };
+        let Some(l) = copy_groups(shadow, range, geometry) else {
             return own;
         };
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
@@ -79,6 +84,12 @@ impl Shim {
         };
         args.device_local = local_memory.map(|bytes| (device, bytes));
         if local_memory.is_none_or(|m| used + lanes > m) {
+            return own;
+        }
+        // Work-groups the shim chose must be ones the runtime runs.
+        if range.local.is_none()
+            && !Limits::of(shadow.kernel, device).is_ok_and(|limits| limits.admit(l))
+        {
             return own;
         }
         match self.warp_kernel(shadow, args) {

@@ -14,8 +14,11 @@
 //! model still takes the application's work-groups: only the device's partition of the
 //! work-items changes.
 
+use pipeline_model::{Grain, LaunchGeometry};
+
 use crate::cl::{ClError, Device, Kernel, NdRange};
 use crate::config::Level;
+use crate::shadow::{Shadow, ShadowArgs};
 
 use super::Shim;
 
@@ -46,7 +49,7 @@ impl Limits {
         })
     }
 
-    fn admit(&self, local: [usize; 3]) -> bool {
+    pub(super) fn admit(&self, local: [usize; 3]) -> bool {
         local.iter().product::<usize>() <= self.work_group
             && local.iter().zip(self.items).all(|(l, max)| *l <= max)
     }
@@ -115,6 +118,47 @@ impl Shim {
             );
         }
         run
+    }
+
+    /// The range a launch's shadow (`twin`, writing records in `grain`) runs over: a
+    /// group-free kernel's twin in work-groups compiled before ([`Shim::regrouped`]), a
+    /// copy in the work-groups it reduces ([`copy_groups`]), else the application's.
+    pub(super) fn shadow_range(
+        &self,
+        name: &str,
+        shadow: &Shadow,
+        args: &ShadowArgs,
+        range: &NdRange,
+        grain: Grain,
+        (kernel, device): (Kernel, Device),
+    ) -> NdRange {
+        match grain {
+            Grain::WorkItem if shadow.group_free => {
+                self.regrouped(name, &args.ran_in, range, kernel, device)
+            }
+            Grain::WorkItem => *range,
+            Grain::Warp { .. } => NdRange {
+                local: copy_groups(shadow, range, &super::geometry(range)),
+                ..*range
+            },
+        }
+    }
+}
+
+/// The work-groups a launch's copy that reduces records to warps runs in: the
+/// application's; or, where it left their size to the runtime, the model's (`geometry`),
+/// if the kernel's work-items cannot tell work-groups apart (`group_free`: the copy then
+/// computes what the kernel computes in any work-groups, and reduces the warps the model
+/// forms from the same work-items' records). `None`: no copy runs.
+pub(super) fn copy_groups(
+    shadow: &Shadow,
+    range: &NdRange,
+    geometry: &LaunchGeometry,
+) -> Option<[usize; 3]> {
+    match range.local {
+        Some(l) => Some(l),
+        None if shadow.group_free => Some(geometry.local.map(|l| l as usize)),
+        None => None,
     }
 }
 

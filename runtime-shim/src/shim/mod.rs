@@ -167,7 +167,7 @@ impl Shim {
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
             report: Arc::new(Mutex::new(report)),
-            batches: Arc::new(Batches::new(config.records_budget)),
+            batches: Arc::new(Batches::new(config.records_budget, config.records_ceiling)),
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
             deferred: Mutex::new(Vec::new()),
@@ -304,11 +304,7 @@ impl Shim {
             return LaunchOutcome::Fallback(format!("binding the warps' arguments: {e}"));
         }
         let regroup = grain == Grain::WorkItem && shadow.group_free;
-        let run = if regroup {
-            self.regrouped(&name, &args.ran_in, range, kernel, device)
-        } else {
-            *range
-        };
+        let run = self.shadow_range(&name, &shadow, &args, range, grain, (kernel, device));
         let event = match queue.enqueue_kernel(twin, &run, wait) {
             Ok(ev) => {
                 if regroup {
@@ -375,7 +371,8 @@ impl Shim {
     }
 
     /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
-    /// its work-groups are known and every cell takes one path, with what the model's
+    /// its work-groups are known (the application's, or any where its work-items cannot
+    /// tell them apart: the model's) and every cell takes one path, with what the model's
     /// thread needs besides.
     fn evaluate(
         &self,
@@ -386,9 +383,9 @@ impl Shim {
         geometry: &LaunchGeometry,
     ) -> Option<EvaluatedLaunch> {
         let arch = self.arch.as_ref().ok()?;
-        // The work-groups the device runs are the model's only where the application
-        // chose them.
-        range.local?;
+        if range.local.is_none() && !shadow.group_free {
+            return None;
+        }
         let values = args.values();
         let offset = range.offset.map(|o| o as u64);
         let launch = PathLaunch {

@@ -20,6 +20,10 @@ const SIMULATED: &[(&str, usize)] = &[
     ("gated_launches", 64),
     ("lu_steps", 1022),
     ("launch_sweep", 160),
+    ("diffusion", 200),
+    ("bfs_frontier", 20),
+    ("gauss_steps", 510),
+    ("newton_steps", 2000),
 ];
 
 #[test]

@@ -10,7 +10,9 @@ use super::*;
 /// one kernel, two colours), on the device or, where its branches compare global ids
 /// with those values (`annotator::host_paths`), on the host.
 const MANY_LAUNCHES: &[(&str, usize, usize, usize)] = &[
-    ("heat_steps", 3000, 1, 2),
+    // `inject`, launched without a local size, is evaluated too: its work-items
+    // cannot tell work-groups apart, so the model's work-groups are theirs.
+    ("heat_steps", 3000, 0, 3),
     ("tiny_launches", 20000, 0, 1),
     ("converge", 1624, 2, 0),
     ("red_black", 800, 2, 0),
@@ -115,6 +117,38 @@ fn every_lu_step_evaluated_on_the_host_is_estimated_as_measured() {
         .map(|l| l.estimate().unwrap().cycles)
         .collect();
     assert!(cycles.len() > 100, "{} distinct estimates", cycles.len());
+}
+
+/// `gauss_steps`: 255 steps of two launches without a local size, the step new at every
+/// launch. `eliminate`'s work-items cannot tell work-groups apart, so the host evaluates
+/// its paths in the work-groups the model takes, and every such launch gets the estimate
+/// that measuring it on the device gives; `pivot_ratios` samples its accesses and is
+/// measured (or, on a later run, takes what this one measured: all 255 keys are kept).
+#[test]
+fn gauss_steps_without_a_local_size_are_evaluated_on_the_host_as_measured() {
+    let before = plain("gauss_steps");
+    let (after, report) = simulated("gauss_steps", &[], &[("SRCSIM_LOG", "info")]);
+    assert_eq!(after.stdout, before.stdout);
+    assert_all_simulated("gauss_steps", &report, 510);
+    let log = String::from_utf8_lossy(&after.stderr);
+    assert!(
+        log.contains("; 255 launches had their paths evaluated on the host"),
+        "{log}"
+    );
+    let (again, again_report) = simulated("gauss_steps", &[], &[("SRCSIM_LOG", "info")]);
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        log.contains("timing: 0 launches annotated,")
+            && log.contains("; 255 launches took the estimate a previous run measured"),
+        "{log}"
+    );
+    assert_eq!(again_report.launches, report.launches);
+    let every = [("SRCSIM_LOG", "info"), ("SRCSIM_MEASURE_EVERY_LAUNCH", "1")];
+    let (measured, measured_report) = simulated("gauss_steps", &[], &every);
+    let log = String::from_utf8_lossy(&measured.stderr);
+    assert!(log.contains("timing: 510 launches annotated,"), "{log}");
+    assert_eq!(measured.stdout, before.stdout);
+    assert_eq!(measured_report.launches, report.launches);
 }
 
 /// How many launches waited for room for their records, from the timing line of
