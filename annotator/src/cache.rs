@@ -80,7 +80,9 @@ use crate::sidecar::Sidecar;
 /// between a work-group's work-items; a kernel that waits at a barrier in a branch (and
 /// the functions it runs) writes its exit charges, its unrolled loops' settling, its
 /// helpers' exits and its copy's lanes without a branch.
-pub const ANNOTATION_REVISION: &str = "44";
+/// 45: each divergent arm also counts its entries and its branch's decisions per
+/// work-item; a warp's record sums the lanes' cycles and entries in each arm.
+pub const ANNOTATION_REVISION: &str = "45";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

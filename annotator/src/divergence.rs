@@ -10,9 +10,14 @@
 //! branches with an empty side (an `if` without `else`), for the same reason. Each
 //! block belongs to its innermost arm, so that nested divergence is serialised too.
 //!
-//! The annotated kernel adds the cycles charged in each arm to a counter of that arm; the
-//! model then times a warp as the slowest lane outside the arms plus, for every arm, the
-//! slowest lane inside it (`pipeline_model::kernel`).
+//! The annotated kernel adds the cycles charged in each arm to a counter of that arm, and
+//! counts its entries into each arm and the decisions of each arm's branch (the entries
+//! into either side: [`ArmTree::entered`]); the model then times a warp as the slowest
+//! lane outside the arms plus, for every arm, what the warp runs of it: inside a loop
+//! whose lanes change sides, once an iteration any lane enters it
+//! (`pipeline_model::warps`).
+
+use serde::{Deserialize, Serialize};
 
 use crate::access::lane_values;
 use crate::cfg::Cfg;
@@ -29,6 +34,39 @@ pub struct Arms {
     pub of_block: Vec<Option<usize>>,
     /// Arm counters (at most [`MAX_ARMS`]).
     pub count: usize,
+    /// How the arms nest and pair.
+    pub tree: ArmTree,
+}
+
+/// How a kernel's arms nest and pair, per arm counter.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmTree {
+    /// The innermost arm holding all of its blocks, if any.
+    pub parent: Vec<Option<usize>>,
+    /// The other side of its branch, where that is an arm too.
+    pub sibling: Vec<Option<usize>>,
+}
+
+impl ArmTree {
+    /// The arm a path from PTX block `from` (`None`: the function's start) to block `to`
+    /// enters: `to`'s arm (`of_block`), unless `from` lies in it already (in it, or in an
+    /// arm nested in it).
+    pub fn entered(
+        &self,
+        of_block: &[Option<usize>],
+        from: Option<usize>,
+        to: usize,
+    ) -> Option<usize> {
+        let arm = of_block.get(to).copied().flatten()?;
+        let mut inside = from.and_then(|u| of_block.get(u).copied().flatten());
+        while let Some(a) = inside {
+            if a == arm {
+                return None;
+            }
+            inside = self.parent.get(a).copied().flatten();
+        }
+        Some(arm)
+    }
 }
 
 /// The blocks reachable from `start` without passing `stop`; `None` when `from` is among
@@ -57,7 +95,9 @@ pub fn divergent_arms(f: &Function) -> Arms {
     let n = f.blocks.len();
     let lanes = lane_values(f);
     let pdom = Cfg::new(f).post_dominators();
+    // Each region with the branch it is a side of (the first, where two branches give one).
     let mut regions: Vec<Vec<usize>> = Vec::new();
+    let mut branch_of: Vec<usize> = Vec::new();
     for (b, block) in f.blocks.iter().enumerate() {
         let Some(last) = block.instrs.last() else {
             continue;
@@ -86,11 +126,13 @@ pub fn divergent_arms(f: &Function) -> Arms {
                 r.sort_unstable();
                 if !regions.contains(&r) {
                     regions.push(r);
+                    branch_of.push(b);
                 }
             }
         }
     }
     regions.truncate(MAX_ARMS);
+    branch_of.truncate(MAX_ARMS);
     let mut of_block = vec![None; n];
     for (b, arm) in of_block.iter_mut().enumerate() {
         *arm = regions
@@ -100,9 +142,25 @@ pub fn divergent_arms(f: &Function) -> Arms {
             .min_by_key(|(_, r)| r.len())
             .map(|(i, _)| i);
     }
+    let sibling = (0..regions.len())
+        .map(|i| (0..regions.len()).find(|&j| j != i && branch_of[j] == branch_of[i]))
+        .collect();
+    // Nested arms are subsets of the arms around them: the smallest strict superset.
+    let parent = regions
+        .iter()
+        .map(|r| {
+            regions
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.len() > r.len() && r.iter().all(|b| o.contains(b)))
+                .min_by_key(|(_, o)| o.len())
+                .map(|(j, _)| j)
+        })
+        .collect();
     Arms {
         of_block,
         count: regions.len(),
+        tree: ArmTree { parent, sibling },
     }
 }
 
@@ -132,6 +190,15 @@ mod tests {
         assert!(a.of_block[1].is_some() && a.of_block[2].is_some());
         assert_ne!(a.of_block[1], a.of_block[2]);
         assert_eq!(a.of_block[3], None, "the join is outside both arms");
+        let (then, other) = (a.of_block[2].unwrap(), a.of_block[1].unwrap());
+        assert_eq!(a.tree.sibling[then], Some(other));
+        assert_eq!(a.tree.sibling[other], Some(then));
+        assert_eq!(a.tree.parent, [None, None]);
+        // Into a side from the branch: an entry; from the side to the join: none.
+        assert_eq!(a.tree.entered(&a.of_block, Some(0), 2), Some(then));
+        assert_eq!(a.tree.entered(&a.of_block, None, 1), Some(other));
+        assert_eq!(a.tree.entered(&a.of_block, Some(2), 3), None);
+        assert_eq!(a.tree.entered(&a.of_block, Some(2), 2), None);
     }
 
     #[test]
@@ -177,5 +244,22 @@ mod tests {
         let distinct: std::collections::BTreeSet<usize> =
             arms[1..5].iter().flatten().copied().collect();
         assert_eq!(distinct.len(), 4, "{arms:?}");
+        // X and Y nest in the then-side (block 1, the inner branch, is in it), and pair.
+        let (outer, x, y, z) = (
+            arms[1].unwrap(),
+            arms[2].unwrap(),
+            arms[3].unwrap(),
+            arms[4].unwrap(),
+        );
+        assert_eq!(a.tree.parent[x], Some(outer));
+        assert_eq!(a.tree.parent[y], Some(outer));
+        assert_eq!(a.tree.parent[outer], None);
+        assert_eq!(a.tree.sibling[x], Some(y));
+        assert_eq!(a.tree.sibling[outer], Some(z));
+        // Back from X into the outer side's blocks is no entry of it; into X from its
+        // branch is.
+        assert_eq!(a.tree.entered(&a.of_block, Some(2), 1), None);
+        assert_eq!(a.tree.entered(&a.of_block, Some(1), 2), Some(x));
+        assert_eq!(a.tree.entered(&a.of_block, Some(0), 1), Some(outer));
     }
 }

@@ -85,6 +85,8 @@ impl RecordLayout {
         let mut fields = vec!["t".to_string()];
         fields.extend(resources.iter().cloned());
         fields.extend((0..format.arms).map(|a| format!("arm{a}")));
+        fields.extend((0..format.arms).map(|a| format!("arm{a}_entries")));
+        fields.extend((0..format.arms).map(|a| format!("arm{a}_decisions")));
         RecordLayout {
             stride: format.work_item_stride(),
             format,

@@ -41,6 +41,10 @@ pub struct AnnotatedKernel {
     /// ([`crate::divergence`]); empty for called functions.
     #[serde(default)]
     pub arms: Vec<Option<usize>>,
+    /// How those arms nest and pair, which says when a path enters one and which
+    /// branch's decisions it counts ([`crate::divergence::ArmTree`]).
+    #[serde(default)]
+    pub arm_tree: crate::divergence::ArmTree,
     /// Whether the annotated file has a copy of the kernel that reduces its records to
     /// warps (`pipeline_model::Grain::Warp`), [`AnnotatedKernel::warp_kernel`]: it takes
     /// two more arguments after the records, a `__local` buffer of

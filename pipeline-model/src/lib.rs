@@ -46,8 +46,10 @@ pub use arch::{
 /// flight. 4: the L2: a launch whose buffers fit in it is served from it (no DRAM traffic,
 /// misses wait an L2 trip), its bandwidth bounds the launch, and the first wave's requests
 /// queue at the level that serves them; a warp that exits only once its stores are
-/// acknowledged ends an L2 trip later.
-pub const MODEL_REVISION: u32 = 4;
+/// acknowledged ends an L2 trip later. 5: divergence inside loops: a warp runs an arm in
+/// as many iterations as its lanes' entries can fill, at their mean cycles an entry
+/// (`records`: each arm's entries and its branch's decisions).
+pub const MODEL_REVISION: u32 = 5;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -11,35 +11,42 @@
 //! | --- | --- |
 //! | 1 | `t`: the cycles the work-item was charged |
 //! | R | per resource of the architecture, its usage (units of `1 / usage_scale` cycles) |
-//! | A | per divergent arm of the file, the cycles charged inside it |
+//! | 3 A | per divergent arm of the file ([`ARM_VALUES`]): the cycles charged inside it, then (A later) the times the work-item entered it, then (2 A later) the times it took either side of the arm's branch |
 //! | P | the profile's counters (profile mode only; their meaning is the sidecar's) |
 //! | 3 S | per sampled access, [`SAMPLE_COUNTERS`]: executions, first and last index |
 //!
-//! The first `1 + R + A` values are what the model reads ([`RecordFormat::timing_width`]);
+//! The first `1 + R + 3 A` values are what the model reads ([`RecordFormat::timing_width`]);
 //! the correction of sampled accesses packs them to the front of the buffer
 //! ([`RecordFormat::timing`] describes the packed records). A warp's record
-//! ([`RecordFormat::warp_stride`]) is `[outside, t_max, use.., arm.., bytes]`
-//! ([`WarpRecord`]).
+//! ([`RecordFormat::warp_stride`]) is `[outside, t_max, use.., arm.., arm sum..,
+//! entries.., decisions.., bytes]` ([`WarpRecord`]): per arm the slowest lane's cycles in
+//! it, the lanes' cycles in it summed, their entries summed, and the most decisions of
+//! its branch a lane took.
 //!
 //! ```
 //! use pipeline_model::records::RecordFormat;
 //!
 //! // Four resources, two arms, a profile of 7 counters, 2 sampled accesses.
 //! let format = RecordFormat { resources: 4, arms: 2, profile_counters: 7, sampled_accesses: 2 };
-//! assert_eq!(format.timing_width(), 1 + 4 + 2);
-//! assert_eq!(format.profile_offset(), 7);
-//! assert_eq!(format.sample_offset(1), 7 + 7 + 3);
-//! assert_eq!(format.work_item_stride(), 7 + 7 + 6);
-//! assert_eq!(format.warp_stride(), 2 + 4 + 2 + 1);
-//! let rec: Vec<u64> = (0..20).collect();
+//! assert_eq!(format.timing_width(), 1 + 4 + 3 * 2);
+//! assert_eq!(format.profile_offset(), 11);
+//! assert_eq!(format.sample_offset(1), 11 + 7 + 3);
+//! assert_eq!(format.work_item_stride(), 11 + 7 + 6);
+//! assert_eq!(format.warp_stride(), 2 + 4 + 4 * 2 + 1);
+//! let rec: Vec<u64> = (0..24).collect();
 //! let r = format.item(&rec);
 //! assert_eq!((r.t(), r.usage(), r.arms()), (0, &[1, 2, 3, 4][..], &[5, 6][..]));
+//! assert_eq!((r.arm_entries(), r.arm_decisions()), (&[7, 8][..], &[9, 10][..]));
 //! ```
 
 use serde::{Deserialize, Serialize};
 
 /// Bytes of one record value (an OpenCL `ulong`).
 pub const WORD_BYTES: usize = 8;
+
+/// Values a divergent arm keeps in a work-item's record: its cycles, its entries, its
+/// branch's decisions (each in a run of [`RecordFormat::arms`] values).
+pub const ARM_VALUES: usize = 3;
 
 /// Values a sampled access keeps in a record, from its slot: how many times the
 /// work-item ran it ([`SAMPLE_RUNS`]), the index it used the first time
@@ -104,9 +111,9 @@ impl RecordFormat {
     }
 
     /// Values at the start of a work-item's record that the model reads: `t`, the usage,
-    /// the arms.
+    /// the arms' values.
     pub const fn timing_width(&self) -> usize {
-        1 + self.resources + self.arms
+        1 + self.resources + ARM_VALUES * self.arms
     }
 
     /// Values of a work-item's record.
@@ -114,9 +121,10 @@ impl RecordFormat {
         self.timing_width() + self.profile_counters + SAMPLE_COUNTERS * self.sampled_accesses
     }
 
-    /// Values of a warp's record: `[outside, t_max, use.., arm.., bytes]`.
+    /// Values of a warp's record: `[outside, t_max, use.., arm.., arm sum.., entries..,
+    /// decisions.., bytes]`.
     pub const fn warp_stride(&self) -> usize {
-        2 + self.resources + self.arms + 1
+        2 + self.resources + 4 * self.arms + 1
     }
 
     /// Index of `t` in a work-item's record.
@@ -127,9 +135,25 @@ impl RecordFormat {
         1 + r
     }
 
+    /// Values of all arms in a work-item's record (from [`RecordFormat::arm`]`(0)`).
+    pub const fn arm_values(&self) -> usize {
+        ARM_VALUES * self.arms
+    }
+
     /// Index of arm `a`'s cycles in a work-item's record.
     pub const fn arm(&self, a: usize) -> usize {
         1 + self.resources + a
+    }
+
+    /// Index of the times the work-item entered arm `a`, in its record.
+    pub const fn arm_entries(&self, a: usize) -> usize {
+        1 + self.resources + self.arms + a
+    }
+
+    /// Index of the times the work-item took either side of arm `a`'s branch (its
+    /// entries and its sibling's), in its record.
+    pub const fn arm_decisions(&self, a: usize) -> usize {
+        1 + self.resources + 2 * self.arms + a
     }
 
     /// Index of the first profile counter in a work-item's record.
@@ -158,9 +182,24 @@ impl RecordFormat {
         2 + self.resources + a
     }
 
+    /// Index of the lanes' cycles in arm `a` summed, in a warp's record.
+    pub const fn warp_arm_sum(&self, a: usize) -> usize {
+        2 + self.resources + self.arms + a
+    }
+
+    /// Index of the lanes' entries into arm `a` summed, in a warp's record.
+    pub const fn warp_arm_entries(&self, a: usize) -> usize {
+        2 + self.resources + 2 * self.arms + a
+    }
+
+    /// Index of the most decisions of arm `a`'s branch a lane took, in a warp's record.
+    pub const fn warp_arm_decisions(&self, a: usize) -> usize {
+        2 + self.resources + 3 * self.arms + a
+    }
+
     /// Index of the lanes' memory-side usage summed, in a warp's record.
     pub const fn warp_bytes(&self) -> usize {
-        2 + self.resources + self.arms
+        2 + self.resources + 4 * self.arms
     }
 
     /// Work-item record `rec` (at least [`RecordFormat::timing_width`] values), read.
@@ -217,6 +256,20 @@ impl<'a> ItemRecord<'a> {
         self.arms()[a]
     }
 
+    /// Per divergent arm, the times the work-item entered it.
+    #[inline]
+    pub fn arm_entries(&self) -> &'a [u64] {
+        let at = 1 + self.resources + self.arms;
+        &self.values[at..at + self.arms]
+    }
+
+    /// Per divergent arm, the times the work-item took either side of its branch.
+    #[inline]
+    pub fn arm_decisions(&self) -> &'a [u64] {
+        let at = 1 + self.resources + 2 * self.arms;
+        &self.values[at..at + self.arms]
+    }
+
     /// The counters of the sampled access whose slot is `slot`
     /// ([`RecordFormat::sample_offset`]).
     #[inline]
@@ -270,13 +323,39 @@ impl<'a> WarpRecord<'a> {
     /// Per arm, the most any lane spent in it.
     #[inline]
     pub fn arms(&self) -> &'a [u64] {
-        &self.values[2 + self.resources..2 + self.resources + self.arms]
+        self.run(0)
+    }
+
+    /// Per arm, the cycles the lanes spent in it, summed.
+    #[inline]
+    pub fn arm_sums(&self) -> &'a [u64] {
+        self.run(1)
+    }
+
+    /// Per arm, the lanes' entries into it, summed (0: not counted, as in a path-coded
+    /// kernel, which has no loop).
+    #[inline]
+    pub fn arm_entries(&self) -> &'a [u64] {
+        self.run(2)
+    }
+
+    /// Per arm, the most decisions of its branch a lane took.
+    #[inline]
+    pub fn arm_decisions(&self) -> &'a [u64] {
+        self.run(3)
+    }
+
+    /// The `k`-th run of per-arm values.
+    #[inline]
+    fn run(&self, k: usize) -> &'a [u64] {
+        let at = 2 + self.resources + k * self.arms;
+        &self.values[at..at + self.arms]
     }
 
     /// The lanes' memory-side usage summed.
     #[inline]
     pub fn bytes(&self) -> u64 {
-        self.values[2 + self.resources + self.arms]
+        self.values[2 + self.resources + 4 * self.arms]
     }
 }
 
@@ -292,20 +371,25 @@ mod tests {
             profile_counters: 5,
             sampled_accesses: 2,
         };
-        // Hand-counted: t | u0 u1 u2 | a0 a1 | p0..p4 | x0 x1 x2 | x3 x4 x5.
+        // Hand-counted: t | u0 u1 u2 | a0 a1 | e0 e1 | d0 d1 | p0..p4 | x0 x1 x2 | x3 x4 x5.
         assert_eq!(f.usage(0), 1);
         assert_eq!(f.arm(0), 4);
         assert_eq!(f.arm(1), 5);
-        assert_eq!(f.profile_offset(), 6);
-        assert_eq!(f.sample_offset(0), 11);
-        assert_eq!(f.sample_offset(1), 14);
-        assert_eq!(f.work_item_stride(), 17);
-        assert_eq!(f.timing_only().work_item_stride(), 6);
-        // outside t_max | u0 u1 u2 | a0 a1 | bytes.
+        assert_eq!(f.arm_entries(0), 6);
+        assert_eq!(f.arm_decisions(1), 9);
+        assert_eq!(f.profile_offset(), 10);
+        assert_eq!(f.sample_offset(0), 15);
+        assert_eq!(f.sample_offset(1), 18);
+        assert_eq!(f.work_item_stride(), 21);
+        assert_eq!(f.timing_only().work_item_stride(), 10);
+        // outside t_max | u0 u1 u2 | a0 a1 | s0 s1 | e0 e1 | d0 d1 | bytes.
         assert_eq!(f.warp_usage(2), 4);
         assert_eq!(f.warp_arm(1), 6);
-        assert_eq!(f.warp_bytes(), 7);
-        assert_eq!(f.warp_stride(), 8);
+        assert_eq!(f.warp_arm_sum(0), 7);
+        assert_eq!(f.warp_arm_entries(0), 9);
+        assert_eq!(f.warp_arm_decisions(1), 12);
+        assert_eq!(f.warp_bytes(), 13);
+        assert_eq!(f.warp_stride(), 14);
     }
 
     #[test]
@@ -316,19 +400,24 @@ mod tests {
             profile_counters: 0,
             sampled_accesses: 1,
         };
-        let rec = [10, 20, 21, 30, 4, 7, 9];
+        let rec = [10, 20, 21, 30, 31, 32, 4, 7, 9];
         let r = f.item(&rec);
         assert_eq!(
             (r.t(), r.usage(), r.arms(), r.arm(0)),
             (10, &[20, 21][..], &[30][..], 30)
         );
+        assert_eq!((r.arm_entries(), r.arm_decisions()), (&[31][..], &[32][..]));
         let s = r.sample(f.sample_offset(0));
         assert_eq!((s.runs, s.first, s.last), (4, 7, 9));
-        let warp = [5, 6, 1, 2, 3, 99];
+        let warp = [5, 6, 1, 2, 3, 40, 41, 42, 99];
         let w = f.warp(&warp);
         assert_eq!(
             (w.outside(), w.t_max(), w.usage(), w.arms(), w.bytes()),
             (5, 6, &[1, 2][..], &[3][..], 99)
+        );
+        assert_eq!(
+            (w.arm_sums(), w.arm_entries(), w.arm_decisions()),
+            (&[40][..], &[41][..], &[42][..])
         );
     }
 

@@ -14,6 +14,11 @@ struct WarpTally {
     lane_max: u64,
     /// Per arm, the slowest lane's cycles in it.
     arm_max: Vec<u64>,
+    /// Per arm, the lanes' cycles in it summed, their entries summed, and the most
+    /// decisions of its branch a lane took ([`arm_time`]).
+    arm_sum: Vec<u64>,
+    arm_entries: Vec<u64>,
+    arm_decisions: Vec<u64>,
     /// Per resource, the most any lane used (`use_W(r)`).
     usage: Vec<u64>,
 }
@@ -24,6 +29,9 @@ impl WarpTally {
             outside: 0,
             lane_max: 0,
             arm_max: vec![0; arms],
+            arm_sum: vec![0; arms],
+            arm_entries: vec![0; arms],
+            arm_decisions: vec![0; arms],
             usage: vec![0; resources],
         }
     }
@@ -37,8 +45,15 @@ impl WarpTally {
         } else {
             self.outside = self.outside.max(t.saturating_sub(arms.iter().sum::<u64>()));
             self.lane_max = self.lane_max.max(t);
-            for (m, &a) in self.arm_max.iter_mut().zip(arms) {
-                *m = (*m).max(a);
+            for (a, &c) in arms.iter().enumerate() {
+                self.arm_max[a] = self.arm_max[a].max(c);
+                self.arm_sum[a] += c;
+            }
+            for (s, &e) in self.arm_entries.iter_mut().zip(rec.arm_entries()) {
+                *s += e;
+            }
+            for (m, &d) in self.arm_decisions.iter_mut().zip(rec.arm_decisions()) {
+                *m = (*m).max(d);
             }
         }
         for (m, &u) in self.usage.iter_mut().zip(usage) {
@@ -57,15 +72,28 @@ impl WarpTally {
         }
         self.usage.copy_from_slice(rec.usage());
         self.arm_max.copy_from_slice(rec.arms());
+        self.arm_sum.copy_from_slice(rec.arm_sums());
+        self.arm_entries.copy_from_slice(rec.arm_entries());
+        self.arm_decisions.copy_from_slice(rec.arm_decisions());
     }
 
     /// Ends the warp: its time is the slowest lane outside the divergent arms plus, arm by
-    /// arm, the slowest lane inside it (the paths run one after the other). Where that
+    /// arm, its time in it ([`arm_time`]; the paths run one after the other). Where that
     /// exceeds the slowest lane's whole time, the warp issued every path: its usage grows
     /// in proportion. Adds the usage into `into` (its sub-core's), keeps the largest loss
     /// to divergence in `divergence`, resets, and returns the warp's time.
     fn close(&mut self, into: &mut [u64], divergence: &mut u64) -> u64 {
-        let t_w = self.outside + self.arm_max.iter().sum::<u64>();
+        let t_w = self.outside
+            + (0..self.arm_max.len())
+                .map(|a| {
+                    arm_time(
+                        self.arm_max[a],
+                        self.arm_sum[a],
+                        self.arm_entries[a],
+                        self.arm_decisions[a],
+                    )
+                })
+                .sum::<u64>();
         let grow = if t_w > self.lane_max && self.lane_max > 0 {
             *divergence = (*divergence).max(t_w - self.lane_max);
             t_w as f64 / self.lane_max as f64
@@ -82,9 +110,39 @@ impl WarpTally {
         }
         self.outside = 0;
         self.lane_max = 0;
-        self.arm_max.iter_mut().for_each(|m| *m = 0);
+        for runs in [
+            &mut self.arm_max,
+            &mut self.arm_sum,
+            &mut self.arm_entries,
+            &mut self.arm_decisions,
+        ] {
+            runs.iter_mut().for_each(|m| *m = 0);
+        }
         t_w
     }
+}
+
+/// A warp's cycles in one divergent arm. It runs the arm whenever a lane takes it: in a
+/// loop whose lanes pick their sides iteration by iteration, once each iteration any lane
+/// enters it. Of the `decisions` the branch took (the most a lane took) the warp runs the
+/// arm in `min(decisions, entries)` (as if the lanes' entries fell in different
+/// iterations wherever there are enough iterations), each at the lanes' mean cycles per
+/// entry (`sum / entries`); never less than the slowest lane's own cycles (`max`), which
+/// is all it is where the lanes take their sides alike or the branch is not in a loop.
+/// Without entries counted (a path-coded kernel, which has no loop): `max`.
+///
+/// ```text
+/// 32 lanes, 64 iterations, each lane in the arm in about half, 10 cycles an entry:
+///   max ~ 400, sum = 32 x 320, entries = 32 x 32 = 1024, decisions = 64
+///   -> min(64, 1024) x 10 = 640 cycles: the warp ran the arm in every iteration.
+/// ```
+fn arm_time(max: u64, sum: u64, entries: u64, decisions: u64) -> u64 {
+    if entries == 0 {
+        return max;
+    }
+    let runs = decisions.min(entries) as u128;
+    let union = (sum as u128 * runs).div_ceil(entries as u128) as u64;
+    max.max(union)
 }
 
 /// What dealing a launch's work-groups to the SMs gave.
@@ -460,7 +518,8 @@ impl Dealer {
 
 #[cfg(test)]
 mod tests {
-    use super::Running;
+    use super::{arm_time, Running, WarpTally};
+    use crate::records::RecordFormat;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -526,5 +585,48 @@ mod tests {
                 "n_par {n_par}, {sms} SMs, times within {spread}"
             );
         }
+    }
+
+    /// Hand-computed: the union of the lanes' entries where the loop has the iterations
+    /// for it, never less than the slowest lane, and the slowest lane alone where the
+    /// lanes keep their sides or nothing was counted.
+    #[test]
+    fn an_arm_runs_once_an_iteration_any_lane_enters_it() {
+        // 32 lanes in 64 iterations, each in the arm in 32, 10 cycles an entry: the warp
+        // runs it in all 64 iterations, 640 cycles (the slowest lane: 320).
+        assert_eq!(arm_time(320, 32 * 320, 32 * 32, 64), 640);
+        // Odd lanes in it every iteration (a parity branch in a loop): 16 x 64 entries,
+        // 64 decisions: the slowest lane's 640.
+        assert_eq!(arm_time(640, 16 * 640, 16 * 64, 64), 640);
+        // Outside a loop: one decision, 5 lanes entered, 7 to 9 cycles: the slowest, 9.
+        assert_eq!(arm_time(9, 40, 5, 1), 9);
+        // One lane in it 3 times of 50: 3 runs at its cost.
+        assert_eq!(arm_time(30, 30, 3, 50), 30);
+        // Two lanes in it 3 times each, 10 cycles: 6 runs at most, 60.
+        assert_eq!(arm_time(30, 60, 6, 50), 60);
+        // A path-coded warp: no entries counted.
+        assert_eq!(arm_time(30, 0, 0, 0), 30);
+    }
+
+    /// Two lanes of a loop of 4 iterations through an if / else (arms 0 and 1), 10 cycles
+    /// an entry into either, 5 cycles a lane outside: lane 0 takes arm 0, 1, 0, 1 and
+    /// lane 1 the other sides. Each arm runs in all 4 iterations: 5 + 40 + 40 = 85, where
+    /// the slowest lane alone is 5 + 40 = 45.
+    #[test]
+    fn a_warp_of_lanes_alternating_sides_runs_both_every_iteration() {
+        let format = RecordFormat::timing(1, 2);
+        // t | u0 | a0 a1 | e0 e1 | d0 d1
+        let lane = |a0: u64, a1: u64, e0: u64, e1: u64| {
+            vec![5 + a0 + a1, 1, a0, a1, e0, e1, e0 + e1, e0 + e1]
+        };
+        let mut tally = WarpTally::new(1, 2);
+        tally.add(format.item(&lane(20, 20, 2, 2)));
+        tally.add(format.item(&lane(20, 20, 2, 2)));
+        let mut usage = [0u64];
+        let mut divergence = 0;
+        assert_eq!(tally.close(&mut usage, &mut divergence), 85);
+        assert_eq!(divergence, 85 - 45);
+        // The usage grows with the time: 1 x 85 / 45.
+        assert_eq!(usage, [2]);
     }
 }

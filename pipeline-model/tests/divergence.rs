@@ -17,15 +17,30 @@ fn toy() -> Architecture {
 
 const R: usize = 4;
 
-/// One work-group of the records `(t, issue cycles, arm cycles)`.
+/// One work-group of the records `(t, issue cycles, arm cycles)`, outside loops: each
+/// arm with cycles entered once, each branch decided once.
 fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
+    let counted: Vec<(u64, u64, Vec<u64>, Vec<u64>, Vec<u64>)> = items
+        .iter()
+        .map(|(t, issue, a)| {
+            let entries = a.iter().map(|&c| u64::from(c > 0)).collect();
+            (*t, *issue, a.clone(), entries, vec![1; a.len()])
+        })
+        .collect();
+    run_counted(&counted)
+}
+
+/// One work-group of the records `(t, issue cycles, arm cycles, arm entries, decisions)`.
+fn run_counted(items: &[(u64, u64, Vec<u64>, Vec<u64>, Vec<u64>)]) -> KernelEstimate {
     let arch = toy();
     let arms = items[0].2.len();
     let data: Vec<u64> = items
         .iter()
-        .flat_map(|(t, issue, a)| {
+        .flat_map(|(t, issue, a, e, d)| {
             let mut rec = vec![*t, issue * 2, 0, 0, 0];
             rec.extend(a);
+            rec.extend(e);
+            rec.extend(d);
             rec
         })
         .collect();
@@ -82,4 +97,28 @@ fn uneven_arms_take_the_slowest_work_item_of_each() {
     // 30 + 70 + 90 = 190, against the slowest work-item's 90.
     assert_eq!(e.latency_cycles, 190);
     assert_eq!(e.divergence_cycles, 100);
+}
+
+#[test]
+fn a_loop_whose_lanes_change_sides_runs_both_each_iteration() {
+    // 8 iterations of an if / else inside a loop, 10 cycles a side, 4 outside an
+    // iteration (t = 8 x 14 = 112 a work-item). Work-items 0 and 2 take the then-side in
+    // iterations 0-3 and the else-side in 4-7, work-items 1 and 3 the opposite: each
+    // work-item is 40 cycles in each arm, entered 4 times, 8 decisions. Every iteration
+    // the warp runs both sides: 32 outside + 8 x 10 + 8 x 10 = 192, where the per-lane
+    // arms alone gave 32 + 40 + 40 = 112.
+    let item = (112, 112, vec![40, 40], vec![4, 4], vec![8, 8]);
+    let e = run_counted(&[item.clone(), item.clone(), item.clone(), item]);
+    assert_eq!(e.latency_cycles, 192);
+    assert_eq!(e.divergence_cycles, 192 - 112);
+    // Lanes that keep their side through the loop (a parity branch in it): 80 cycles in
+    // one arm, 8 entries: the slowest lane of each arm, 32 + 80 + 80 = 192 too.
+    let then = (112, 112, vec![80, 0], vec![8, 0], vec![8, 8]);
+    let other = (112, 112, vec![0, 80], vec![0, 8], vec![8, 8]);
+    let e = run_counted(&[then.clone(), other.clone(), then, other]);
+    assert_eq!(e.latency_cycles, 192);
+    // Every lane in the then-side every iteration: no divergence, 112.
+    let all = (112, 112, vec![80, 0], vec![8, 0], vec![8, 8]);
+    let e = run_counted(&[all.clone(), all.clone(), all.clone(), all]);
+    assert_eq!(e.latency_cycles, 112);
 }

@@ -6,10 +6,12 @@
 use pipeline_model::*;
 use proptest::prelude::*;
 
-/// The warp records of `items` (records `[t, use.., arm..]` of `1 + resources` values in
-/// linear global id order): per work-group (x fastest), its local linear ids in runs of
-/// `warp_size`, each `[max(t - arms), max t, max use.., max arm.., sum of use[memory]]`,
-/// at `group * ceil(group size / warp_size)`.
+/// The warp records of `items` (records `[t, use.., arm.., entries.., decisions..]` of
+/// `1 + (resources - arms) + 3 arms` values in linear global id order; `resources` counts
+/// the arms too): per work-group (x fastest), its local linear ids in runs of
+/// `warp_size`, each `[max(t - arms), max t, max use.., max arm.., sum arm.., sum
+/// entries.., max decisions.., sum of use[memory]]`, at `group * ceil(group size /
+/// warp_size)`.
 fn reduce(
     items: &[u64],
     geometry: &LaunchGeometry,
@@ -18,8 +20,9 @@ fn reduce(
     memory: Option<usize>,
     warp_size: u64,
 ) -> Vec<u64> {
-    let item_stride = 1 + resources;
-    let warp_stride = 3 + resources;
+    let uses = resources - arms;
+    let item_stride = 1 + uses + 3 * arms;
+    let warp_stride = 3 + uses + 4 * arms;
     let [ngx, ngy, ngz] = geometry.groups();
     let [gx, gy, gz] = geometry.global;
     let [lx, ly, lz] = geometry.local;
@@ -41,11 +44,23 @@ fn reduce(
             let at = (g * group_warps) as usize + w;
             let rec = &mut out[at * warp_stride..][..warp_stride];
             for lane in warp {
-                let arm_sum: u64 = lane[1 + resources - arms..].iter().sum();
+                let arm_sum: u64 = lane[1 + uses..1 + uses + arms].iter().sum();
                 rec[0] = rec[0].max(lane[0].saturating_sub(arm_sum));
                 rec[1] = rec[1].max(lane[0]);
-                for v in 0..resources {
+                for v in 0..uses {
                     rec[2 + v] = rec[2 + v].max(lane[1 + v]);
+                }
+                for a in 0..arms {
+                    let (cycles, entries, decisions) = (
+                        lane[1 + uses + a],
+                        lane[1 + uses + arms + a],
+                        lane[1 + uses + 2 * arms + a],
+                    );
+                    let at = 2 + uses + a;
+                    rec[at] = rec[at].max(cycles);
+                    rec[at + arms] += cycles;
+                    rec[at + 2 * arms] += entries;
+                    rec[at + 3 * arms] = rec[at + 3 * arms].max(decisions);
                 }
                 if let Some(m) = memory {
                     rec[warp_stride - 1] += lane[1 + m];
@@ -135,7 +150,8 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
 }
 
 /// Deterministic pseudo-random records: `t` up to 5000 cycles, usage below it, arms
-/// inside `t` for about half the work-items.
+/// inside `t` for about half the work-items, entered up to 8 times in up to 16
+/// decisions.
 fn records(n: u64, resources: usize, arms: usize, mut seed: u64) -> Vec<u64> {
     let mut next = move || {
         seed = seed
@@ -150,13 +166,23 @@ fn records(n: u64, resources: usize, arms: usize, mut seed: u64) -> Vec<u64> {
         for _ in 0..resources - arms {
             out.push(next() % (4 * t));
         }
-        for a in 0..arms {
-            out.push(if next() % 2 == 0 {
-                next() % (t / (a as u64 + 2))
-            } else {
-                0
-            });
-        }
+        let cycles: Vec<u64> = (0..arms)
+            .map(|a| {
+                if next() % 2 == 0 {
+                    next() % (t / (a as u64 + 2))
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let entries: Vec<u64> = cycles
+            .iter()
+            .map(|&c| if c > 0 { 1 + next() % 8 } else { 0 })
+            .collect();
+        let decisions: Vec<u64> = entries.iter().map(|&e| e + next() % 9).collect();
+        out.extend(cycles);
+        out.extend(entries);
+        out.extend(decisions);
     }
     out
 }
@@ -189,7 +215,7 @@ fn groups_alike_in_runs_reduce_alike() {
         let arch = arch_named(name);
         for arms in [0, 2] {
             let resources = arch.resources().len() + arms;
-            let stride = 1 + resources;
+            let stride = 1 + resources + 2 * arms;
             let (local, groups) = (96u64, 40u64);
             let geometry = LaunchGeometry {
                 global: [local * groups - 50, 1, 1],
@@ -240,7 +266,7 @@ fn groups_alike_in_two_dimensions_reduce_alike() {
         let arch = arch_named(name);
         for arms in [0, 2] {
             let resources = arch.resources().len() + arms;
-            let stride = 1 + resources;
+            let stride = 1 + resources + 2 * arms;
             let (lx, ly) = (16u64, 6u64);
             let geometry = LaunchGeometry {
                 global: [16 * 9 - 5, 6 * 4 - 2, 1],
@@ -304,7 +330,7 @@ proptest! {
         let [lx, ly, _] = geometry.local;
         let kinds: Vec<Vec<u64>> =
             (0..2).map(|k| records(lx * ly, resources, arms, seed ^ k)).collect();
-        let items = by_kind(&geometry, 1 + resources, &kinds, |bx, by| ((bx / (run + 1) + by) % 2) as usize);
+        let items = by_kind(&geometry, 1 + resources + 2 * arms, &kinds, |bx, by| ((bx / (run + 1) + by) % 2) as usize);
         both_grains(&arch, geometry, &items, arms);
     }
 }

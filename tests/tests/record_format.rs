@@ -112,7 +112,7 @@ fn check(format: RecordFormat, arch: &Architecture) {
     let records: Vec<u64> = from_bytes(&out.buffers[0]).unwrap();
     // The probe writes every value it has, and the record has no room to spare: one
     // record's worth of nonzero values per work-item, none left at zero.
-    assert_eq!(1 + r + a + p + s, layout.stride, "{what}");
+    assert_eq!(1 + r + 3 * a + p + s, layout.stride, "{what}");
     assert!(records.iter().all(|&v| v != 0), "{what}: a value unwritten");
     for (i, raw) in records.chunks_exact(layout.stride).enumerate() {
         let i = i as u64;
@@ -120,8 +120,15 @@ fn check(format: RecordFormat, arch: &Architecture) {
         assert_eq!(rec.t(), probe_value(1, 0, i), "{what}");
         let usage: Vec<u64> = (0..r as u64).map(|j| probe_value(2, j, i)).collect();
         assert_eq!(rec.usage(), usage, "{what}");
-        let arms: Vec<u64> = (0..a as u64).map(|j| probe_value(3, j, i)).collect();
-        assert_eq!(rec.arms(), arms, "{what}");
+        // Each arm's cycles, then the arms' entries, then their branches' decisions.
+        let arm_run = |k: usize| -> Vec<u64> {
+            (0..a as u64)
+                .map(|j| probe_value(3, (k * a) as u64 + j, i))
+                .collect()
+        };
+        assert_eq!(rec.arms(), arm_run(0), "{what}");
+        assert_eq!(rec.arm_entries(), arm_run(1), "{what}");
+        assert_eq!(rec.arm_decisions(), arm_run(2), "{what}");
         if let Some(profile) = &layout.profile {
             let counters = &raw[profile.offset..profile.offset + profile.counters()];
             let expected: Vec<u64> = (0..p as u64).map(|j| probe_value(4, j, i)).collect();
@@ -143,7 +150,8 @@ fn check(format: RecordFormat, arch: &Architecture) {
     }
 
     // One record per warp: the most any lane spent outside the arms and in all, per
-    // resource and arm the most any lane used, and the memory side summed.
+    // resource and arm the most any lane used, per arm the lanes' cycles and entries
+    // summed and the most decisions, and the memory side summed.
     let warps = ITEMS / WARP;
     let out = run_kernel(
         &program,
@@ -158,7 +166,7 @@ fn check(format: RecordFormat, arch: &Architecture) {
     )
     .unwrap_or_else(|e| panic!("{what}, in warps: {e}"));
     let reduced: Vec<u64> = from_bytes(&out.buffers[0]).unwrap();
-    assert_eq!(reduced.len(), warps * (2 + r + a + 1), "{what}");
+    assert_eq!(reduced.len(), warps * (2 + r + 4 * a + 1), "{what}");
     for (w, raw) in reduced.chunks_exact(format.warp_stride()).enumerate() {
         let lanes = (w * WARP) as u64..((w + 1) * WARP) as u64;
         let last = lanes.end - 1;
@@ -178,6 +186,23 @@ fn check(format: RecordFormat, arch: &Architecture) {
         assert_eq!(rec.usage(), usage, "{what}");
         let arms: Vec<u64> = (0..a as u64).map(|j| probe_value(3, j, last)).collect();
         assert_eq!(rec.arms(), arms, "{what}");
+        // Per arm the lanes' cycles and entries summed, and the most decisions.
+        let summed = |k: u64| -> Vec<u64> {
+            (0..a as u64)
+                .map(|j| {
+                    lanes
+                        .clone()
+                        .map(|i| probe_value(3, k * a as u64 + j, i))
+                        .sum()
+                })
+                .collect()
+        };
+        assert_eq!(rec.arm_sums(), summed(0), "{what}");
+        assert_eq!(rec.arm_entries(), summed(1), "{what}");
+        let decisions: Vec<u64> = (0..a as u64)
+            .map(|j| probe_value(3, 2 * a as u64 + j, last))
+            .collect();
+        assert_eq!(rec.arm_decisions(), decisions, "{what}");
         let bytes = arch.memory_side_resource().map_or(0, |m| {
             lanes.clone().map(|i| probe_value(2, m as u64, i)).sum()
         });

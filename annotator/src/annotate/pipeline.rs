@@ -233,6 +233,7 @@ fn annotate_compiled(
             && k.shared_memory_bytes == 0
             && !params.contains(&ParamKind::Local)
             && !reach.iter().any(|g| source.tells_groups_apart(g));
+        let arms = divergent_arms(f);
         kernels.push(AnnotatedKernel {
             name: k.name.clone(),
             records_arg: f.params.len(),
@@ -240,7 +241,8 @@ fn annotate_compiled(
             block_map,
             paths,
             unrolled,
-            arms: divergent_arms(f).of_block,
+            arms: arms.of_block,
+            arm_tree: arms.tree,
             warp_records: !(source.returns(&k.name) && reach.iter().any(|g| source.has_barrier(g))),
             path_inputs: inputs.remove(&k.name).flatten(),
             values_in_record: false,

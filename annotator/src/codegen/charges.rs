@@ -11,8 +11,39 @@ use crate::paths::{From, PathTable, TimedPath, To};
 use crate::source::{AstNode, SourceFile};
 use crate::unroll::{UnrollShape, UnrolledLoop};
 
+/// What a path adds to the divergent arms' counters (the state's `a`, in the record's
+/// order: the arms' cycles, then their entries from `__SRCSIM_ARMS`, then their
+/// branches' decisions from `2 * __SRCSIM_ARMS`; `pipeline_model::records`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct ArmCharge {
+    /// The arm its cycles also go to (the arm of the block it ends in).
+    pub(super) cycles: Option<usize>,
+    /// The arm it enters, which counts an entry and a decision.
+    pub(super) entered: Option<usize>,
+    /// The other side of that arm's branch, which counts the decision too.
+    pub(super) sibling: Option<usize>,
+}
+
+impl ArmCharge {
+    /// Its counters and what each adds, for a path of `cycles`.
+    fn terms(&self, values: &str, cycles: u64) -> impl Iterator<Item = (String, u64)> + '_ {
+        let values = values.to_string();
+        let cycles_term = self.cycles.map(|a| (format!("{values}->a[{a}]"), cycles));
+        let entry = self
+            .entered
+            .map(|a| (format!("{values}->a[__SRCSIM_ARMS + {a}]"), 1));
+        let decisions = self
+            .entered
+            .into_iter()
+            .chain(self.sibling)
+            .map(move |a| (format!("{values}->a[2 * __SRCSIM_ARMS + {a}]"), 1));
+        cycles_term.into_iter().chain(entry).chain(decisions)
+    }
+}
+
 /// `s->t += c; s->u[r] += u;` for a path taken `times` times (an expression, or "" once),
-/// the same cycles to the counter of the divergent arm the path ends in, and in profile
+/// the same cycles to the counter of the divergent arm the path ends in (and its entry
+/// and decisions where it enters one: [`ArmCharge`]), and in profile
 /// mode the same cycles and the path's instructions to a block's slot. `values` is where
 /// the record's values are: `s`, or the record itself ([`super::records::in_record`]).
 pub(super) fn charge(
@@ -21,7 +52,7 @@ pub(super) fn charge(
     cycles: u64,
     usage: &[u64],
     times: &str,
-    arm: Option<usize>,
+    arm: ArmCharge,
     booking: Option<Booking>,
 ) {
     for (counter, amount) in charge_terms(values, cycles, usage, arm, booking) {
@@ -34,13 +65,11 @@ pub(super) fn charge_terms(
     values: &str,
     cycles: u64,
     usage: &[u64],
-    arm: Option<usize>,
+    arm: ArmCharge,
     booking: Option<Booking>,
 ) -> Vec<(String, u64)> {
     let mut terms = vec![(format!("{values}->t"), cycles)];
-    if let Some(a) = arm {
-        terms.push((format!("{values}->a[{a}]"), cycles));
-    }
+    terms.extend(arm.terms(values, cycles));
     for (r, u) in usage.iter().enumerate() {
         if *u > 0 {
             terms.push((format!("{values}->u[{r}]"), *u));
@@ -211,7 +240,7 @@ impl Settle<'_, '_> {
                         values,
                         p.cycles,
                         &scaled(&p.usage, usage_scale),
-                        None,
+                        ArmCharge::default(),
                         (self.book)(p),
                     );
                     (format!("(on & (from == {}u))", encode(ki, p.from)), terms)
@@ -226,7 +255,7 @@ impl Settle<'_, '_> {
                     p.cycles,
                     &scaled(&p.usage, usage_scale),
                     &format!("({count} - 1ul) * (ulong)on * "),
-                    None,
+                    ArmCharge::default(),
                     (self.book)(p),
                 );
             }
@@ -242,7 +271,7 @@ impl Settle<'_, '_> {
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 "",
-                None,
+                ArmCharge::default(),
                 (self.book)(p),
             );
             out.push_str(" break;\n");
@@ -258,7 +287,7 @@ impl Settle<'_, '_> {
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 &format!("({count} - 1) * "),
-                None,
+                ArmCharge::default(),
                 (self.book)(p),
             );
         }
@@ -325,8 +354,13 @@ pub(super) fn called_function(
     if k.branch_free {
         let cases: Vec<(String, Vec<(String, u64)>)> = exits
             .map(|(p, booking)| {
-                let terms =
-                    charge_terms("s", p.cycles, &scaled(&p.usage, usage_scale), None, booking);
+                let terms = charge_terms(
+                    "s",
+                    p.cycles,
+                    &scaled(&p.usage, usage_scale),
+                    ArmCharge::default(),
+                    booking,
+                );
                 (format!("(from == {}u)", encode(ki, p.from)), terms)
             })
             .collect();
@@ -343,7 +377,7 @@ pub(super) fn called_function(
                 p.cycles,
                 &scaled(&p.usage, usage_scale),
                 "",
-                None,
+                ArmCharge::default(),
                 booking,
             );
             functions.push_str(" break;\n");

@@ -50,7 +50,7 @@ mod warps;
 
 use charges::{
     called_function, charge, charge_terms, encode, scaled, select_charges, settle_function,
-    CalledUnit, ExitCharges,
+    ArmCharge, CalledUnit, ExitCharges,
 };
 use edits::{
     apply, blank_out, helper_edits, insertion, param_edits, wrap_returns, Edit, CLOSE,
@@ -68,7 +68,7 @@ pub const STATE: &str = "__srcsim";
 pub const RECORDS: &str = "__srcsim_records";
 /// A timing function's case: the path charged, its scaled usage, the block it reaches
 /// (encoded) and the divergent arm it ends in.
-type Case<'p> = (&'p TimedPath, Vec<u64>, u32, Option<usize>);
+type Case<'p> = (&'p TimedPath, Vec<u64>, u32, ArmCharge);
 
 /// One kernel to annotate: its PTX-to-source map and path table.
 pub struct KernelTiming<'a> {
@@ -80,6 +80,8 @@ pub struct KernelTiming<'a> {
     pub unrolled: &'a [UnrolledLoop],
     /// Per PTX block, the divergent arm counter its charges also go to (empty: none).
     pub arms: &'a [Option<usize>],
+    /// How the arms nest and pair: which paths enter an arm.
+    pub arm_tree: &'a crate::divergence::ArmTree,
     /// A function the kernels call (not inlined) rather than a kernel: it keeps the
     /// caller's last block aside while it runs, and writes no record.
     pub called: bool,
@@ -93,11 +95,22 @@ pub struct KernelTiming<'a> {
 }
 
 impl KernelTiming<'_> {
-    /// The arm counter of the charges of paths that end at `to`.
-    fn arm(&self, to: To) -> Option<usize> {
-        match to {
-            To::Block(v) => self.arms.get(v).copied().flatten(),
-            To::Exit => None,
+    /// What a path from `from` to `to` adds to the arms' counters: its cycles to `to`'s
+    /// arm, and where it enters an arm, an entry to it and a decision to it and to the
+    /// other side of its branch.
+    fn arm(&self, from: From, to: To) -> ArmCharge {
+        let To::Block(v) = to else {
+            return ArmCharge::default();
+        };
+        let from = match from {
+            From::Block(u) => Some(u),
+            _ => None,
+        };
+        let entered = self.arm_tree.entered(self.arms, from, v);
+        ArmCharge {
+            cycles: self.arms.get(v).copied().flatten(),
+            entered,
+            sibling: entered.and_then(|a| self.arm_tree.sibling.get(a).copied().flatten()),
         }
     }
 }
@@ -642,7 +655,8 @@ impl Generation<'_> {
             let cases: Vec<(String, Vec<(String, u64)>)> = exits
                 .iter()
                 .map(|(from, (cycles, usage, booking))| {
-                    let terms = charge_terms(&values, *cycles, usage, None, *booking);
+                    let terms =
+                        charge_terms(&values, *cycles, usage, ArmCharge::default(), *booking);
                     (format!("(from == {from}u)"), terms)
                 })
                 .collect();
@@ -652,7 +666,15 @@ impl Generation<'_> {
             functions.push_str("    switch (s->last) {\n");
             for (from, (cycles, usage, booking)) in exits {
                 let _ = write!(functions, "    case {from}u:");
-                charge(functions, &values, *cycles, usage, "", None, *booking);
+                charge(
+                    functions,
+                    &values,
+                    *cycles,
+                    usage,
+                    "",
+                    ArmCharge::default(),
+                    *booking,
+                );
                 functions.push_str(" break;\n");
             }
             functions.push_str("    default: break;\n    }\n");
@@ -770,7 +792,7 @@ fn cases<'a>(
             let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
             if better {
                 let to = encode(ki, From::Block(v));
-                cases.insert(key, (p, usage, to, k.arm(p.to)));
+                cases.insert(key, (p, usage, to, k.arm(p.from, p.to)));
             }
         }
     }

@@ -72,10 +72,11 @@ impl PathCodes {
                     let bit = k.charges.len() as u32;
                     k.cases
                         .insert((cfg.function.clone(), block.id, from), (bit, to));
+                    // A path-coded kernel has no loop: its arms' cycles tell the warp's.
                     k.charges.push(Charge {
                         cycles: path.cycles,
                         usage,
-                        arm,
+                        arm: arm.cycles,
                     });
                 }
             }

@@ -63,7 +63,7 @@ pub(super) fn values_type(format: &RecordFormat) -> String {
     format!(
         "typedef struct {{ ulong t; ulong u[{}];{}{}{} }} __srcsim_values;\n#ifdef {warps}\n#define __SRCSIM_V(s) (s)\n#else\n#define __SRCSIM_V(s) ((s)->v)\n#endif\n",
         format.resources,
-        array("a", format.arms),
+        array("a", format.arm_values()),
         array("p", format.profile_counters),
         array("x", SAMPLE_COUNTERS * format.sampled_accesses),
         warps = warps::DEFINE
@@ -113,8 +113,8 @@ pub(super) fn record_write(functions: &mut String, format: &RecordFormat) {
     for r in 0..format.resources {
         let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", format.usage(r));
     }
-    for a in 0..format.arms {
-        let _ = writeln!(functions, "    rec[{}] = s->a[{a}];", format.arm(a));
+    for i in 0..format.arm_values() {
+        let _ = writeln!(functions, "    rec[{}] = s->a[{i}];", format.arm(0) + i);
     }
     // A statement per counter, no loop: a run-time index into the private state keeps
     // it out of registers, and PoCL then keeps it in memory across barriers.
@@ -145,7 +145,7 @@ pub(super) fn state_header(
         String::new()
     };
     format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{arms_define}{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
         resources = format.resources,
         record = if in_record { " __global __srcsim_values *v;" } else { "" },
@@ -170,7 +170,13 @@ pub(super) fn state_header(
         arm_counters = if format.arms == 0 {
             String::new()
         } else {
-            format!(" ulong a[{}];", format.arms)
+            format!(" ulong a[{}];", format.arm_values())
+        },
+        // Where the arms' entries begin in `a`, and their decisions at twice that.
+        arms_define = if format.arms == 0 {
+            String::new()
+        } else {
+            format!("#define __SRCSIM_ARMS {}\n", format.arms)
         },
     )
 }
@@ -200,7 +206,7 @@ pub fn record_probe(format: &RecordFormat, memory: Option<usize>) -> String {
     let mut out = format!(
         "typedef struct {{ ulong t; ulong u[{}]; uint last;{}{}{} }} __srcsim_state;\n",
         format.resources.max(1),
-        array("a", format.arms),
+        array("a", format.arm_values()),
         array("p", format.profile_counters),
         array("x", SAMPLE_COUNTERS * format.sampled_accesses),
     );
@@ -210,7 +216,7 @@ pub fn record_probe(format: &RecordFormat, memory: Option<usize>) -> String {
     let _ = writeln!(out, "    s->t = {};", value(1, 0));
     let kinds = [
         ('u', 2, format.resources),
-        ('a', 3, format.arms),
+        ('a', 3, format.arm_values()),
         ('p', 4, format.profile_counters),
         ('x', 5, SAMPLE_COUNTERS * format.sampled_accesses),
     ];

@@ -80,11 +80,11 @@ pub(super) fn lane_write(
             format.usage(r)
         );
     }
-    for a in 0..format.arms {
+    for i in 0..format.arm_values() {
         let _ = writeln!(
             functions,
-            "        lane[{} * n] = {values}->a[{a}];",
-            format.arm(a)
+            "        lane[{} * n] = {values}->a[{i}];",
+            format.arm(0) + i
         );
     }
     functions.push_str("        return;\n    }\n");
@@ -147,16 +147,41 @@ pub(super) fn functions(format: &RecordFormat, memory: Option<usize>, counters: 
     let bytes = memory.map_or(String::new(), |m| {
         format!("\n            bytes += {};", lane(format.usage(m)))
     });
+    // Per timing value after `t`, its most (`m`) and its sum (`s`) over the lanes; each
+    // warp field takes one of them: the usage's, the arms' cycles' and their branches'
+    // decisions' most, the arms' cycles' and entries' sums.
     let maxima: String = (1..width)
         .map(|v| format!("\n            m{v} = max(m{v}, {});", lane(v)))
         .collect();
-    let declared: String = (1..width).map(|v| format!(", m{v} = 0")).collect();
-    // Each timing value after `t` at its warp's place: the usage's, then the arms'.
+    let summed: Vec<usize> = (0..arms)
+        .flat_map(|a| [format.arm(a), format.arm_entries(a)])
+        .collect();
+    let sums: String = summed
+        .iter()
+        .map(|v| format!("\n            s{v} += {};", lane(*v)))
+        .collect();
+    let declared: String = (1..width)
+        .map(|v| format!(", m{v} = 0"))
+        .chain(summed.iter().map(|v| format!(", s{v} = 0")))
+        .collect();
     let placed = (0..resources)
-        .map(|r| (format.usage(r), format.warp_usage(r)))
-        .chain((0..arms).map(|a| (format.arm(a), format.warp_arm(a))));
+        .map(|r| (format!("m{}", format.usage(r)), format.warp_usage(r)))
+        .chain((0..arms).flat_map(|a| {
+            [
+                (format!("m{}", format.arm(a)), format.warp_arm(a)),
+                (format!("s{}", format.arm(a)), format.warp_arm_sum(a)),
+                (
+                    format!("s{}", format.arm_entries(a)),
+                    format.warp_arm_entries(a),
+                ),
+                (
+                    format!("m{}", format.arm_decisions(a)),
+                    format.warp_arm_decisions(a),
+                ),
+            ]
+        }));
     let written: String = placed
-        .map(|(v, at)| format!("\n        r[{at}] = m{v};"))
+        .map(|(v, at)| format!("\n        r[{at}] = {v};"))
         .collect();
     // The compiler is told to leave the loop over the lanes as written: vectorised, it
     // was a third of PoCL's compile of the copies for a program binary (`reduction`'s:
@@ -166,7 +191,7 @@ pub(super) fn functions(format: &RecordFormat, memory: Option<usize>, counters: 
 #pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {{
             ulong t = lanes[i];
-            whole = max(whole, t);{outside}{bytes}{maxima}
+            whole = max(whole, t);{outside}{bytes}{maxima}{sums}
         }}
         r[{outside_at}] = {first};
         r[{t_max_at}] = whole;{written}

@@ -3,7 +3,8 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[8]; uint last; ulong m; ulong a[2]; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; ulong m; ulong a[6]; } __srcsim_state;
+#define __SRCSIM_ARMS 2
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -22,14 +23,14 @@ static inline __attribute__((always_inline)) void __srcsim_divergence_1(__privat
 static inline __attribute__((always_inline)) void __srcsim_divergence_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 24ul; s->a[1] += 24ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->m |= 0x8ul; s->last = 2u; return;
+    case 1u: s->t += 24ul; s->a[1] += 24ul; s->a[__SRCSIM_ARMS + 1] += 1ul; s->a[2 * __SRCSIM_ARMS + 1] += 1ul; s->a[2 * __SRCSIM_ARMS + 0] += 1ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->m |= 0x8ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 51ul; s->a[0] += 51ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->m |= 0x10ul; s->last = 3u; return;
+    case 1u: s->t += 51ul; s->a[0] += 51ul; s->a[__SRCSIM_ARMS + 0] += 1ul; s->a[2 * __SRCSIM_ARMS + 0] += 1ul; s->a[2 * __SRCSIM_ARMS + 1] += 1ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->m |= 0x10ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -48,7 +49,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 11;
+    __global ulong *rec = records + id * 15;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -60,6 +61,10 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     rec[8] = s->u[7];
     rec[9] = s->a[0];
     rec[10] = s->a[1];
+    rec[11] = s->a[2];
+    rec[12] = s->a[3];
+    rec[13] = s->a[4];
+    rec[14] = s->a[5];
 }
 static inline __attribute__((always_inline)) void __srcsim_lanes_divergence(__private __srcsim_state *s, __local ulong *lanes)
 {
@@ -95,7 +100,7 @@ static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong
     w[9] = max(w[9], u7);
     w[10] = max(w[10], a0);
     w[11] = max(w[11], a1);
-    w[12] += c * u6;
+    w[18] += c * u6;
 }
 static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__global ulong *records, __local const ulong *lanes, uint warp)
 {
@@ -105,8 +110,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__g
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 13;
-        ulong w[13] = {0};
+        __global ulong *r = records + (group * warps + k) * 19;
+        ulong w[19] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         ulong16 differ = 0;
         size_t i = first;
@@ -146,6 +151,12 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__g
         r[10] = w[10];
         r[11] = w[11];
         r[12] = w[12];
+        r[13] = w[13];
+        r[14] = w[14];
+        r[15] = w[15];
+        r[16] = w[16];
+        r[17] = w[17];
+        r[18] = w[18];
     }
 }
 #line 1
