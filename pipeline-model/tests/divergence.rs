@@ -17,10 +17,14 @@ fn toy() -> Architecture {
 
 const R: usize = 4;
 
+/// A work-item's record as these tests write it: `(t, issue cycles, arm cycles, arm
+/// entries, its branches' decisions)`.
+type Counted = (u64, u64, Vec<u64>, Vec<u64>, Vec<u64>);
+
 /// One work-group of the records `(t, issue cycles, arm cycles)`, outside loops: each
 /// arm with cycles entered once, each branch decided once.
 fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
-    let counted: Vec<(u64, u64, Vec<u64>, Vec<u64>, Vec<u64>)> = items
+    let counted: Vec<Counted> = items
         .iter()
         .map(|(t, issue, a)| {
             let entries = a.iter().map(|&c| u64::from(c > 0)).collect();
@@ -30,8 +34,8 @@ fn run(items: &[(u64, u64, Vec<u64>)]) -> KernelEstimate {
     run_counted(&counted)
 }
 
-/// One work-group of the records `(t, issue cycles, arm cycles, arm entries, decisions)`.
-fn run_counted(items: &[(u64, u64, Vec<u64>, Vec<u64>, Vec<u64>)]) -> KernelEstimate {
+/// One work-group of the records [`Counted`].
+fn run_counted(items: &[Counted]) -> KernelEstimate {
     let arch = toy();
     let arms = items[0].2.len();
     let data: Vec<u64> = items
