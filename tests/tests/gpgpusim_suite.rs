@@ -1,8 +1,8 @@
 //! The GPGPU-Sim cross-check (scripts/gpgpusim-crosscheck) without GPGPU-Sim, as CI runs
-//! it: the suite manifest parses and resolves for the host, every kernel of it compiles,
-//! annotates and runs under `srcsim-validate predict --quick` for gtx480 (the CSV has the
-//! columns the script reads), the committed tables cover the suite, and the script exits 0
-//! where GPGPU-Sim is not built.
+//! it: the suite manifest and the public-code corpus (`corpus.toml`) parse and resolve for
+//! the host, every kernel of both compiles, annotates and runs under `srcsim-validate
+//! predict --quick` for gtx480 (the CSV has the columns the script reads), the committed
+//! tables cover each exactly, and the script exits 0 where GPGPU-Sim is not built.
 
 mod common;
 
@@ -11,12 +11,15 @@ use std::process::Command;
 use common::{root, rows};
 
 const SUITE: &str = "validation/gpgpusim/suite.toml";
+const CORPUS: &str = "validation/gpgpusim/corpus.toml";
+/// The corpus's suites: every case id starts with one of these and `_`.
+const CORPUS_SUITES: [&str; 4] = ["shoc", "parboil", "opendwarfs", "amd"];
 
 /// `srcsim-validate host-args`: one line per launch.
-fn host_args(quick: bool) -> Vec<Vec<String>> {
+fn host_args(suite: &str, quick: bool) -> Vec<Vec<String>> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_srcsim-validate"));
     cmd.current_dir(root())
-        .args(["host-args", "--suite", SUITE]);
+        .args(["host-args", "--suite", suite]);
     if quick {
         cmd.arg("--quick");
     }
@@ -33,12 +36,11 @@ fn host_args(quick: bool) -> Vec<Vec<String>> {
         .collect()
 }
 
-#[test]
-fn suite_resolves_for_the_host() {
-    let launches = host_args(false);
-    assert!(launches.len() >= 25, "{} launches", launches.len());
+/// Every launch resolves for the host: unique cases, existing files, grid x block = global,
+/// well-formed arguments.
+fn check_resolves(launches: &[Vec<String>]) {
     let mut cases = std::collections::HashSet::new();
-    for l in &launches {
+    for l in launches {
         let [case, kernel, file, global, local, grid, block, args @ ..] = &l[..] else {
             panic!("{l:?}")
         };
@@ -59,6 +61,13 @@ fn suite_resolves_for_the_host() {
             }
         }
     }
+}
+
+#[test]
+fn suite_resolves_for_the_host() {
+    let launches = host_args(SUITE, false);
+    assert!(launches.len() >= 25, "{} launches", launches.len());
+    check_resolves(&launches);
     // The paper's microbenchmark: one work-group of 1, 32, 256, 512 and 1024 work-items.
     let divloop: Vec<&str> = launches
         .iter()
@@ -69,12 +78,40 @@ fn suite_resolves_for_the_host() {
 }
 
 #[test]
-fn every_kernel_runs_under_srcsim_for_gtx480() {
-    let out = std::env::temp_dir().join(format!("srcsim-gpgpusim-suite-{}", std::process::id()));
+fn corpus_resolves_for_the_host() {
+    let launches = host_args(CORPUS, false);
+    // Issue 31: at least 150 launches of public code.
+    assert!(launches.len() >= 150, "{} launches", launches.len());
+    check_resolves(&launches);
+    let suite_cases: std::collections::HashSet<String> = host_args(SUITE, false)
+        .into_iter()
+        .map(|l| l[0].split('#').next().unwrap().to_string())
+        .collect();
+    for l in &launches {
+        // Every case is named by its id, `<suite>_...`, never by a bare kernel name.
+        let id = l[0].split('#').next().unwrap();
+        assert!(
+            CORPUS_SUITES
+                .iter()
+                .any(|s| id.strip_prefix(s).is_some_and(|r| r.starts_with('_'))),
+            "{id}: corpus ids start with a suite name"
+        );
+        assert!(!suite_cases.contains(id), "{id} is also a case of {SUITE}");
+        assert!(
+            l[2].starts_with("validation/gpgpusim/corpus/"),
+            "{}: corpus kernels live in corpus/",
+            l[2]
+        );
+    }
+}
+
+/// `srcsim-validate predict --quick` over a suite: every kernel's first launch runs.
+fn every_kernel_runs(suite: &str, tag: &str) {
+    let out = std::env::temp_dir().join(format!("srcsim-gpgpusim-{tag}-{}", std::process::id()));
     let result = Command::new(env!("CARGO_BIN_EXE_srcsim-validate"))
         .current_dir(root())
         .args([
-            "predict", "--quick", "--arch", "gtx480", "--suite", SUITE, "--out",
+            "predict", "--quick", "--arch", "gtx480", "--suite", suite, "--out",
         ])
         .arg(&out)
         .output()
@@ -85,7 +122,10 @@ fn every_kernel_runs_under_srcsim_for_gtx480() {
         String::from_utf8_lossy(&result.stderr)
     );
     let predicted = rows(&out.join("predictions.csv"));
-    let expected: Vec<String> = host_args(true).into_iter().map(|l| l[0].clone()).collect();
+    let expected: Vec<String> = host_args(suite, true)
+        .into_iter()
+        .map(|l| l[0].clone())
+        .collect();
     let cases: Vec<String> = predicted.iter().map(|r| r["case"].clone()).collect();
     assert_eq!(cases, expected);
     for row in &predicted {
@@ -107,8 +147,35 @@ fn every_kernel_runs_under_srcsim_for_gtx480() {
 }
 
 #[test]
+fn every_kernel_runs_under_srcsim_for_gtx480() {
+    every_kernel_runs(SUITE, "suite");
+}
+
+#[test]
+fn every_corpus_kernel_runs_under_srcsim_for_gtx480() {
+    every_kernel_runs(CORPUS, "corpus");
+}
+
+#[test]
+fn committed_corpus_table_covers_the_corpus() {
+    let cases: Vec<String> = host_args(CORPUS, false)
+        .into_iter()
+        .map(|l| l[0].clone())
+        .collect();
+    let path = root().join("validation/gpgpusim/crosscheck-corpus-stock.csv");
+    let listed: Vec<String> = rows(&path).iter().map(|r| r["case"].clone()).collect();
+    assert_eq!(
+        listed, cases,
+        "rerun scripts/gpgpusim-crosscheck --suite corpus (--srcsim-only where GPGPU-Sim is not built)"
+    );
+}
+
+#[test]
 fn committed_tables_cover_the_suite() {
-    let cases: Vec<String> = host_args(false).into_iter().map(|l| l[0].clone()).collect();
+    let cases: Vec<String> = host_args(SUITE, false)
+        .into_iter()
+        .map(|l| l[0].clone())
+        .collect();
     for config in ["stock", "perfect-1sm"] {
         let path = root().join(format!("validation/gpgpusim/crosscheck-{config}.csv"));
         let table = rows(&path);

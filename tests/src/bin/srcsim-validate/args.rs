@@ -20,11 +20,18 @@ impl SplitMix64 {
 }
 
 pub(crate) fn scalar_bytes(elem: ElemType, v: f64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(elem.size());
+    push_scalar(&mut out, elem, v);
+    out
+}
+
+/// Appends `v` as `elem` to `out` (a buffer's bytes, without a vector per element).
+fn push_scalar(out: &mut Vec<u8>, elem: ElemType, v: f64) {
     match elem {
-        ElemType::F32 => (v as f32).to_ne_bytes().to_vec(),
-        ElemType::F64 => v.to_ne_bytes().to_vec(),
-        ElemType::I32 => (v as i32).to_ne_bytes().to_vec(),
-        ElemType::U32 => (v as u32).to_ne_bytes().to_vec(),
+        ElemType::F32 => out.extend_from_slice(&(v as f32).to_ne_bytes()),
+        ElemType::F64 => out.extend_from_slice(&v.to_ne_bytes()),
+        ElemType::I32 => out.extend_from_slice(&(v as i32).to_ne_bytes()),
+        ElemType::U32 => out.extend_from_slice(&(v as u32).to_ne_bytes()),
     }
 }
 
@@ -111,10 +118,11 @@ pub(crate) fn buffer_bytes(
                 .collect()
         }
     };
-    Ok(values
-        .into_iter()
-        .flat_map(|v| scalar_bytes(elem, v))
-        .collect())
+    let mut bytes = Vec::with_capacity(len * elem.size());
+    for v in values {
+        push_scalar(&mut bytes, elem, v);
+    }
+    Ok(bytes)
 }
 
 /// The sum of a buffer's elements, as host.cc prints it.
