@@ -82,7 +82,8 @@ use crate::sidecar::Sidecar;
 /// helpers' exits and its copy's lanes without a branch.
 /// 45: each divergent arm also counts its entries and its branch's decisions per
 /// work-item; a warp's record sums the lanes' cycles and entries in each arm.
-pub const ANNOTATION_REVISION: &str = "45";
+/// 46: stores are sampled too (their `.loc` is the assignment's operator).
+pub const ANNOTATION_REVISION: &str = "46";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -27,7 +27,7 @@ use crate::access::unresolved_accesses;
 use crate::analysis::{model_function, same_file};
 use crate::opcode::access_width;
 use crate::ptx::{Function, Module};
-use crate::source::{AstNode, SourceFile};
+use crate::source::{AstNode, Role, SourceFile};
 
 /// At most this many sampled accesses per file: each costs every record
 /// `pipeline_model::sampling::COUNTERS` counters.
@@ -79,9 +79,12 @@ pub fn sampled_sites(
             if loc.inlined_at.is_some() || !here || loc.line == 0 {
                 continue;
             }
+            // Keyed by the subscript's place: a store's `.loc` is its assignment's
+            // operator, a load's the subscript (`a[i] += x` is one site).
             if let Some(node) = subscript_at(body, loc.line, loc.col) {
+                let at = node.extent.start;
                 instances
-                    .entry((loc.line, loc.col))
+                    .entry((at.line, at.col))
                     .or_insert_with(|| (node, Vec::new()))
                     .1
                     .push((b, i));
@@ -107,25 +110,41 @@ pub fn sampled_sites(
     sites
 }
 
-/// The outermost subscript of `node` that starts at `line`:`col` and can be sampled: its
-/// base named directly, its index written here (not in a macro).
+/// The outermost subscript of `node` that starts at `line`:`col`, or is the left side of
+/// an assignment whose operator is there (where clang puts a store's `.loc`), and can be
+/// sampled: its base named directly, its index written here (not in a macro).
 fn subscript_at(node: &AstNode, line: u32, col: u32) -> Option<&AstNode> {
     let starts_here = node.extent.start.line == line && node.extent.start.col == col;
-    if starts_here {
-        if let Some(s) = &node.subscript {
-            let fits = !s.base.is_empty()
-                && s.element_bytes > 0
-                && !node.in_macro
-                && node.children.len() == 2
-                && !node.children[1].in_macro;
-            // `a[i][j]`: the outer subscript is the access; an inner one at the same place
-            // only selects a row.
-            return fits.then_some(node);
+    if starts_here && node.subscript.is_some() {
+        // `a[i][j]`: the outer subscript is the access; an inner one at the same place
+        // only selects a row.
+        return sampleable(node).then_some(node);
+    }
+    if let (Some(Role::Assign | Role::CompoundAssign), [lhs, rhs]) =
+        (&node.role, node.children.as_slice())
+    {
+        let here = (line, col);
+        let operator_here = (lhs.extent.end.line, lhs.extent.end.col) <= here
+            && here < (rhs.extent.start.line, rhs.extent.start.col);
+        if operator_here && lhs.subscript.is_some() && sampleable(lhs) {
+            return Some(lhs);
         }
     }
     node.children
         .iter()
         .find_map(|c| subscript_at(c, line, col))
+}
+
+/// Whether subscript `node` can be sampled: its base named directly, its index written
+/// here (not in a macro).
+fn sampleable(node: &AstNode) -> bool {
+    node.subscript.as_ref().is_some_and(|s| {
+        !s.base.is_empty()
+            && s.element_bytes > 0
+            && !node.in_macro
+            && node.children.len() == 2
+            && !node.children[1].in_macro
+    })
 }
 
 /// What a path pays for entering block `v` of `blocks` (whose predecessors are

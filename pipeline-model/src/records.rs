@@ -332,8 +332,7 @@ impl<'a> WarpRecord<'a> {
         self.run(1)
     }
 
-    /// Per arm, the lanes' entries into it, summed (0: not counted, as in a path-coded
-    /// kernel, which has no loop).
+    /// Per arm, the lanes' entries into it, summed.
     #[inline]
     pub fn arm_entries(&self) -> &'a [u64] {
         self.run(2)

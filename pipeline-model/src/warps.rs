@@ -129,7 +129,7 @@ impl WarpTally {
 /// iterations wherever there are enough iterations), each at the lanes' mean cycles per
 /// entry (`sum / entries`); never less than the slowest lane's own cycles (`max`), which
 /// is all it is where the lanes take their sides alike or the branch is not in a loop.
-/// Without entries counted (a path-coded kernel, which has no loop): `max`.
+/// Without entries counted (records of an older annotation): `max`.
 ///
 /// ```text
 /// 32 lanes, 64 iterations, each lane in the arm in about half, 10 cycles an entry:
@@ -604,7 +604,7 @@ mod tests {
         assert_eq!(arm_time(30, 30, 3, 50), 30);
         // Two lanes in it 3 times each, 10 cycles: 6 runs at most, 60.
         assert_eq!(arm_time(30, 60, 6, 50), 60);
-        // A path-coded warp: no entries counted.
+        // No entries counted.
         assert_eq!(arm_time(30, 0, 0, 0), 30);
     }
 

@@ -72,11 +72,12 @@ impl PathCodes {
                     let bit = k.charges.len() as u32;
                     k.cases
                         .insert((cfg.function.clone(), block.id, from), (bit, to));
-                    // A path-coded kernel has no loop: its arms' cycles tell the warp's.
                     k.charges.push(Charge {
                         cycles: path.cycles,
                         usage,
                         arm: arm.cycles,
+                        entered: arm.entered,
+                        sibling: arm.sibling,
                     });
                 }
             }
@@ -90,6 +91,8 @@ impl PathCodes {
                     cycles: p.cycles,
                     usage: scaled(&p.usage, usage_scale),
                     arm: None,
+                    entered: None,
+                    sibling: None,
                 });
             }
             if k.charges.len() > 64 || !acyclic(&edges[ki], encode(ki, From::Start)) {
@@ -223,7 +226,7 @@ fn acyclic(edges: &BTreeSet<(u32, u32)>, start: u32) -> bool {
 /// work-item's bits into its place in `lanes`), the charges of a set of bits folded into
 /// a warp's record, and the reduction of each warp's lanes (`memory`: the resource whose
 /// usage is summed as the bytes past the L1). The warp record is the one
-/// `warps::functions` reduces from counters: `[outside, t_max, use.., arm.., bytes]`.
+/// `warps::functions` reduces from counters ([`RecordFormat::warp_stride`]).
 pub(super) fn functions(
     name: &str,
     paths: &KernelPaths,
@@ -231,9 +234,7 @@ pub(super) fn functions(
     memory: Option<usize>,
     branch_free: bool,
 ) -> String {
-    let (resources, arms) = (format.resources, format.arms);
     let stride = format.warp_stride();
-    let (outside, t_max) = (RecordFormat::WARP_OUTSIDE, RecordFormat::WARP_T_MAX);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -266,54 +267,7 @@ pub(super) fn functions(
     }
     out.push_str("    lanes[__srcsim_local_id()] = s->m;\n}\n");
 
-    // The fold: the values of the work-items of bits `p`, `c` of them, into `w`.
-    let _ = writeln!(
-        out,
-        "static inline __attribute__((always_inline)) void __srcsim_fold_{name}(ulong p, ulong c, __private ulong *w)\n{{"
-    );
-    let zeros: Vec<String> = std::iter::once("t = 0".to_string())
-        .chain((0..resources).map(|r| format!("u{r} = 0")))
-        .chain((0..arms).map(|a| format!("a{a} = 0")))
-        .collect();
-    let _ = writeln!(out, "    ulong {};", zeros.join(", "));
-    for (bit, charge) in paths.charges.iter().enumerate() {
-        let _ = write!(
-            out,
-            "    if ((p & {:#x}ul) != 0) {{ t += {}ul;",
-            1u64 << bit,
-            charge.cycles
-        );
-        if let Some(a) = charge.arm {
-            let _ = write!(out, " a{a} += {}ul;", charge.cycles);
-        }
-        for (r, u) in charge.usage.iter().enumerate().filter(|(_, u)| **u > 0) {
-            let _ = write!(out, " u{r} += {u}ul;");
-        }
-        out.push_str(" }\n");
-    }
-    if arms > 0 {
-        let sum: Vec<String> = (0..arms).map(|a| format!("a{a}")).collect();
-        let _ = writeln!(
-            out,
-            "    ulong arms = {};\n    w[{outside}] = max(w[{outside}], t > arms ? t - arms : (ulong)0);",
-            sum.join(" + ")
-        );
-    } else {
-        let _ = writeln!(out, "    w[{outside}] = max(w[{outside}], t);");
-    }
-    let _ = writeln!(out, "    w[{t_max}] = max(w[{t_max}], t);");
-    for r in 0..resources {
-        let at = format.warp_usage(r);
-        let _ = writeln!(out, "    w[{at}] = max(w[{at}], u{r});");
-    }
-    for a in 0..arms {
-        let at = format.warp_arm(a);
-        let _ = writeln!(out, "    w[{at}] = max(w[{at}], a{a});");
-    }
-    if let Some(m) = memory {
-        let _ = writeln!(out, "    w[{}] += c * u{m};", format.warp_bytes());
-    }
-    out.push_str("}\n");
+    fold_function(&mut out, name, paths, format, memory);
 
     // The reduction: a warp's lanes counted per distinct bits, two at a time (folding
     // is a max, or a sum times the count: the order does not matter), after a pass that
@@ -364,6 +318,82 @@ pub(super) fn functions(
     );
     out.push_str(&super::warps::reducer(name, format, &body));
     out
+}
+
+/// `__srcsim_fold_<name>(p, c, w)`: the values of the work-items of bits `p`, `c` of them,
+/// folded into warp record `w` (the most, or the sum times `c`, field by field).
+fn fold_function(
+    out: &mut String,
+    name: &str,
+    paths: &KernelPaths,
+    format: &RecordFormat,
+    memory: Option<usize>,
+) {
+    let (resources, arms) = (format.resources, format.arms);
+    let (outside, t_max) = (RecordFormat::WARP_OUTSIDE, RecordFormat::WARP_T_MAX);
+    let _ = writeln!(
+        out,
+        "static inline __attribute__((always_inline)) void __srcsim_fold_{name}(ulong p, ulong c, __private ulong *w)\n{{"
+    );
+    let zeros: Vec<String> = std::iter::once("t = 0".to_string())
+        .chain((0..resources).map(|r| format!("u{r} = 0")))
+        .chain((0..arms).flat_map(|a| {
+            [
+                format!("a{a} = 0"),
+                format!("e{a} = 0"),
+                format!("d{a} = 0"),
+            ]
+        }))
+        .collect();
+    let _ = writeln!(out, "    ulong {};", zeros.join(", "));
+    for (bit, charge) in paths.charges.iter().enumerate() {
+        let _ = write!(
+            out,
+            "    if ((p & {:#x}ul) != 0) {{ t += {}ul;",
+            1u64 << bit,
+            charge.cycles
+        );
+        if let Some(a) = charge.arm {
+            let _ = write!(out, " a{a} += {}ul;", charge.cycles);
+        }
+        if let Some(a) = charge.entered {
+            let _ = write!(out, " e{a} += 1ul; d{a} += 1ul;");
+        }
+        if let Some(s) = charge.sibling {
+            let _ = write!(out, " d{s} += 1ul;");
+        }
+        for (r, u) in charge.usage.iter().enumerate().filter(|(_, u)| **u > 0) {
+            let _ = write!(out, " u{r} += {u}ul;");
+        }
+        out.push_str(" }\n");
+    }
+    if arms > 0 {
+        let sum: Vec<String> = (0..arms).map(|a| format!("a{a}")).collect();
+        let _ = writeln!(
+            out,
+            "    ulong arms = {};\n    w[{outside}] = max(w[{outside}], t > arms ? t - arms : (ulong)0);",
+            sum.join(" + ")
+        );
+    } else {
+        let _ = writeln!(out, "    w[{outside}] = max(w[{outside}], t);");
+    }
+    let _ = writeln!(out, "    w[{t_max}] = max(w[{t_max}], t);");
+    for r in 0..resources {
+        let at = format.warp_usage(r);
+        let _ = writeln!(out, "    w[{at}] = max(w[{at}], u{r});");
+    }
+    for a in 0..arms {
+        let (at, sum) = (format.warp_arm(a), format.warp_arm_sum(a));
+        let (entries, decisions) = (format.warp_arm_entries(a), format.warp_arm_decisions(a));
+        let _ = writeln!(
+            out,
+            "    w[{at}] = max(w[{at}], a{a}); w[{sum}] += c * a{a}; w[{entries}] += c * e{a}; w[{decisions}] = max(w[{decisions}], d{a});"
+        );
+    }
+    if let Some(m) = memory {
+        let _ = writeln!(out, "    w[{}] += c * u{m};", format.warp_bytes());
+    }
+    out.push_str("}\n");
 }
 
 #[cfg(test)]

@@ -121,6 +121,13 @@ impl HostPaths {
             if let Some(a) = c.arm {
                 v[f.arm(a)] += c.cycles;
             }
+            if let Some(a) = c.entered {
+                v[f.arm_entries(a)] += 1;
+                v[f.arm_decisions(a)] += 1;
+            }
+            if let Some(s) = c.sibling {
+                v[f.arm_decisions(s)] += 1;
+            }
         }
         v
     }
@@ -145,6 +152,10 @@ impl HostPaths {
         }
         for (a, c) in item.arms().iter().enumerate() {
             w[f.warp_arm(a)] = w[f.warp_arm(a)].max(*c);
+            w[f.warp_arm_sum(a)] += count * c;
+            w[f.warp_arm_entries(a)] += count * item.arm_entries()[a];
+            let decisions = &mut w[f.warp_arm_decisions(a)];
+            *decisions = (*decisions).max(item.arm_decisions()[a]);
         }
         if let Some(m) = self.memory {
             w[f.warp_bytes()] += count * item.usage()[m];

@@ -86,6 +86,13 @@ pub struct Charge {
     pub usage: Vec<u64>,
     /// The arm it also counts in.
     pub arm: Option<usize>,
+    /// The arm it enters, which counts an entry and a decision
+    /// (`crate::divergence::ArmTree::entered`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entered: Option<usize>,
+    /// The other side of that arm's branch, which counts the decision too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sibling: Option<usize>,
 }
 
 /// A path-coded kernel as the host evaluates it.

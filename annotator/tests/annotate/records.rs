@@ -242,10 +242,36 @@ fn sampled_indices_decide_the_records_as_branches_do() {
         "{sampled:?}"
     );
     let kernel = |name: &str| a.sidecar.kernels.iter().find(|k| k.name == name).unwrap();
-    // `n` decides a branch; `step` only an unsampled store's address.
-    assert_eq!(kernel("tree").path_inputs, Some(vec![1]));
+    // `n` decides a branch; `step` the sampled store's index (a run-time stride).
+    assert_eq!(kernel("tree").path_inputs, Some(vec![1, 2]));
     assert!(kernel("tree").host_paths.is_none());
     assert_eq!(kernel("gather").path_inputs, None);
     assert_eq!(kernel("plain").path_inputs, Some(vec![1]));
     assert!(kernel("plain").host_paths.is_some());
+}
+
+/// A store through an index the lane analysis cannot tell is sampled at its subscript
+/// (clang puts the store's `.loc` at the assignment's operator), and a compound
+/// assignment's load and store are one site: a butterfly's pair index (`tid / step`)
+/// samples its two loads and its two stores, four sites; `y[i] += 1` one.
+#[test]
+fn stores_are_sampled_at_the_subscript_they_assign() {
+    let a = annotate(&temp(
+        "sampled_stores.cl",
+        "__kernel void k(__global float *t, __global float *y, const int step)\n{\n    \
+         unsigned int tid = get_global_id(0);\n    \
+         unsigned int pair = 2 * step * (tid / step) + tid % step;\n    \
+         unsigned int match = pair + step;\n    \
+         float a = t[pair];\n    float b = t[match];\n    \
+         t[pair]   = a + b;\n    t[match]  = a - b;\n    \
+         y[tid / step] += 1.0f;\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let places: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
+    assert_eq!(
+        places,
+        [(6, 15), (7, 15), (8, 5), (9, 5), (10, 5)],
+        "{samples:?}"
+    );
 }

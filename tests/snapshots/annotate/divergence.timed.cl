@@ -78,12 +78,12 @@ static inline __attribute__((always_inline)) void __srcsim_lanes_divergence(__pr
 }
 static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong p, ulong c, __private ulong *w)
 {
-    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, a0 = 0, a1 = 0;
+    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, a0 = 0, e0 = 0, d0 = 0, a1 = 0, e1 = 0, d1 = 0;
     if ((p & 0x1ul) != 0) { t += 296ul; u0 += 1088ul; u1 += 480ul; u3 += 192ul; u4 += 576ul; u5 += 1ul; u6 += 256ul; u7 += 256ul; }
     if ((p & 0x2ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
     if ((p & 0x4ul) != 0) { t += 5ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
-    if ((p & 0x8ul) != 0) { t += 24ul; a1 += 24ul; u0 += 320ul; u1 += 128ul; u2 += 512ul; u4 += 192ul; }
-    if ((p & 0x10ul) != 0) { t += 51ul; a0 += 51ul; u0 += 192ul; u1 += 64ul; u2 += 256ul; u4 += 128ul; }
+    if ((p & 0x8ul) != 0) { t += 24ul; a1 += 24ul; e1 += 1ul; d1 += 1ul; d0 += 1ul; u0 += 320ul; u1 += 128ul; u2 += 512ul; u4 += 192ul; }
+    if ((p & 0x10ul) != 0) { t += 51ul; a0 += 51ul; e0 += 1ul; d0 += 1ul; d1 += 1ul; u0 += 192ul; u1 += 64ul; u2 += 256ul; u4 += 128ul; }
     if ((p & 0x20ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
     if ((p & 0x40ul) != 0) { t += 5ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u6 += 256ul; u7 += 256ul; }
     if ((p & 0x80ul) != 0) { t += 0ul; }
@@ -98,8 +98,8 @@ static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong
     w[7] = max(w[7], u5);
     w[8] = max(w[8], u6);
     w[9] = max(w[9], u7);
-    w[10] = max(w[10], a0);
-    w[11] = max(w[11], a1);
+    w[10] = max(w[10], a0); w[12] += c * a0; w[14] += c * e0; w[16] = max(w[16], d0);
+    w[11] = max(w[11], a1); w[13] += c * a1; w[15] += c * e1; w[17] = max(w[17], d1);
     w[18] += c * u6;
 }
 static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__global ulong *records, __local const ulong *lanes, uint warp)

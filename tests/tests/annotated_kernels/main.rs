@@ -203,11 +203,7 @@ fn in_warps_alike(
         grain,
         shared: None,
     };
-    let arms = layout
-        .fields
-        .iter()
-        .filter(|f| f.starts_with("arm"))
-        .count();
+    let arms = layout.format.arms;
     let memory = arch.memory_side_resource();
     assert!(
         warps == reduce_whole_groups(&timing, range, width, arms, memory, arch.warp_size),
@@ -311,17 +307,29 @@ fn reduce_whole_groups(
                 }
             }
         }
+        // A lane: [t, use.., arm cycles.., entries.., decisions..]; a warp: [outside,
+        // t_max, max use.., max cycles.., sum cycles.., sum entries.., max decisions..,
+        // sum of use[memory]].
+        let uses = width - 1 - 3 * arms;
         for warp in lanes.chunks(warp_size as usize) {
-            let mut rec = vec![0u64; width + 2];
+            let mut rec = vec![0u64; 3 + uses + 4 * arms];
             for lane in warp {
-                let arm_sum: u64 = lane[width - arms..].iter().sum();
+                let arm_sum: u64 = lane[1 + uses..1 + uses + arms].iter().sum();
                 rec[0] = rec[0].max(lane[0].saturating_sub(arm_sum));
                 rec[1] = rec[1].max(lane[0]);
-                for v in 1..width {
-                    rec[1 + v] = rec[1 + v].max(lane[v]);
+                for v in 0..uses {
+                    rec[2 + v] = rec[2 + v].max(lane[1 + v]);
+                }
+                for a in 0..arms {
+                    let at = 2 + uses + a;
+                    let cycles = lane[1 + uses + a];
+                    rec[at] = rec[at].max(cycles);
+                    rec[at + arms] += cycles;
+                    rec[at + 2 * arms] += lane[1 + uses + arms + a];
+                    rec[at + 3 * arms] = rec[at + 3 * arms].max(lane[1 + uses + 2 * arms + a]);
                 }
                 if let Some(m) = memory {
-                    rec[width + 1] += lane[1 + m];
+                    rec[2 + uses + 4 * arms] += lane[1 + m];
                 }
             }
             out.extend(rec);
