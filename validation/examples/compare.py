@@ -69,14 +69,20 @@ def srcsim_report(program, arch, reports):
 
 
 def read_table(path):
-    """The measured side of a committed table: {program: OrderedDict{group: entry}}."""
+    """A table this script wrote: {program: OrderedDict{group: entry}}, the measured side
+    and srcsim's as written (`join` makes srcsim's again from the model at HEAD)."""
     programs = OrderedDict()
     for row in csv.DictReader(open(path)):
-        rounds = [float(row[k]) for k in sorted(row) if k.startswith("measured_us_")]
+        measured = sorted((int(k.rsplit("_", 1)[1]), k) for k in row
+                          if k.startswith("measured_us_"))
         groups = programs.setdefault(row["program"], OrderedDict())
         groups[(row["kernel"], row["global"], row["local"])] = {
-            "rounds": rounds, "launches": int(row["launches"]),
-            "fastest": float(row["fastest_us"]), "slowest": float(row["slowest_us"])}
+            "rounds": [float(row[k]) for _, k in measured],
+            "launches": int(row["launches"]),
+            "fastest": float(row["fastest_us"]), "slowest": float(row["slowest_us"]),
+            "simulated": int(row["simulated"]), "srcsim": float(row["srcsim_us"]),
+            "event": float(row.get("srcsim_event_us") or row["srcsim_us"]),
+            "first_on_queue": int(row.get("first_on_queue") or 0)}
     return programs
 
 
