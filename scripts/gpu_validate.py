@@ -217,6 +217,183 @@ def measure(args):
     return out_path
 
 
+# ---------------------------------------------------------------------------------------
+# measure --launches: any manifest (the corpus), as `srcsim-validate host-args` gives its
+# launches, with the GPGPU-Sim host's argument language (validation/gpgpusim/host.cc):
+# every fill, `__local` arguments, two- and three-dimensional NDRanges.
+
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def splitmix64(seed, n):
+    """The first n outputs of splitmix64 from `seed`, as host.cc and srcsim-validate draw
+    them (uint64, wrapping)."""
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed) + np.uint64(GOLDEN) * np.arange(1, n + 1, dtype=np.uint64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def fill_values(elem, length, fill):
+    """A buffer's contents as host.cc's `fill` makes them: element values as float64 before
+    the conversion to the element type (integers truncate toward zero)."""
+    import numpy as np
+
+    kind, params = fill[0], fill[1:]
+    want = {"zero": 0, "iota": 0, "const": 1, "rand": 1, "randint": 2, "csr": 2}
+    if kind not in want:
+        raise SuiteError(f"unknown fill {kind}")
+    if len(params) != want[kind]:
+        raise SuiteError(f"fill {kind} takes {want[kind]} parameters")
+    if kind == "zero":
+        return np.zeros(length)
+    if kind == "iota":
+        return np.arange(length, dtype=np.float64)
+    if kind == "const":
+        return np.full(length, float(params[0]))
+    x = splitmix64(int(params[0]), length)
+    if kind == "rand":
+        if elem == "f32":
+            return (x >> np.uint64(40)).astype(np.float64) / 16777216.0
+        if elem == "f64":
+            return (x >> np.uint64(11)).astype(np.float64) / 9007199254740992.0
+        return (x >> np.uint64(33)).astype(np.float64)
+    m = int(params[1]) if kind == "randint" else 2 * int(params[1]) + 1
+    if m <= 0:
+        raise SuiteError(f"{kind}: the bound must be positive")
+    r = (x % np.uint64(m)).astype(np.float64)
+    if kind == "randint":
+        return r
+    if elem in ("f32", "f64"):
+        raise SuiteError("csr: needs an integer type")
+    return np.concatenate(([0.0], np.cumsum(r)[:-1]))
+
+
+def typed(elem, values):
+    """float64 values as the element type, converted as host.cc's `store` does."""
+    import numpy as np
+
+    if elem == "f32":
+        return values.astype(np.float32)
+    if elem == "f64":
+        return values.astype(np.float64)
+    ints = np.trunc(values).astype(np.int64)
+    return ints.astype(np.int32) if elem == "i32" else (ints & 0xFFFFFFFF).astype(np.uint32)
+
+
+def dims(label):
+    parts = [int(p) for p in label.split("x")]
+    if not 1 <= len(parts) <= 3 or min(parts) < 1:
+        raise SuiteError(f"bad dimensions {label}")
+    return tuple(parts + [1] * (3 - len(parts)))
+
+
+def read_launches(path):
+    """The launches of a host-args file: (case, kernel, global, local, grid, block, args)."""
+    out = []
+    with open(path) as f:
+        for n, text in enumerate(f, 1):
+            cells = text.rstrip("\n").split("\t")
+            if len(cells) < 7:
+                raise SuiteError(f"{path}:{n}: not a host-args line")
+            case, kernel, _file, glob, local, grid, block = cells[:7]
+            out.append((case, kernel, glob, local, dims(grid), dims(block), cells[7:]))
+    return out
+
+
+def launch_values(cupy, args, static_shared):
+    """The kernel's parameters and the launch's dynamic shared memory: buffers on the GPU,
+    scalars typed, each `__local` pointer the next 16-byte aligned offset after the static
+    shared variables (clang's NVPTX passes it as a .shared address), as host.cc does."""
+    import numpy as np
+
+    values, buffers, at = [], [], (static_shared + 15) & ~15
+    dynamic = 0
+    for a in args:
+        p = a.split(":")
+        if p[0] == "buf" and len(p) >= 4:
+            if p[1] not in ELEM_TYPES:
+                raise SuiteError(f"bad type in {a}")
+            buf = cupy.asarray(typed(p[1], fill_values(p[1], int(p[2]), p[3:])))
+            values.append(buf)
+            buffers.append(buf)
+        elif p[0] == "scalar" and len(p) == 3 and p[1] in ELEM_TYPES:
+            values.append(typed(p[1], np.array([float(p[2])]))[0])
+        elif p[0] == "local" and len(p) == 2:
+            size = (int(p[1]) + 15) & ~15
+            values.append(np.uint64(at))
+            at += size
+            dynamic += size
+        else:
+            raise SuiteError(f"bad argument {a}")
+    return values, buffers, dynamic
+
+
+def checksum(cupy, buffers):
+    """host.cc's CHECKSUM: each buffer's elements summed as doubles."""
+    return " ".join(f"b{i}={float(cupy.asnumpy(b).astype('float64').sum()):.9e}"
+                    for i, b in enumerate(buffers))
+
+
+def measure_launches(args):
+    import cupy
+    import tempfile
+
+    predicted = {row["case"]: row
+                 for row in read_csv(os.path.join(args.predictions, "predictions.csv"))}
+    name, driver, (clock, max_clock) = gpu_facts()
+    date = datetime.date.today().isoformat()
+    out_path = args.out or os.path.join("validation", "measured", f"{slug(name)}-{date}.csv")
+    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
+    modules, rows = {}, []
+    for case, kname, glob, local, grid, block, spec in read_launches(args.launches):
+        if case not in predicted:
+            print(f"{case}: no prediction in {args.predictions}; skipped", file=sys.stderr)
+            continue
+        try:
+            ptx = os.path.join(args.predictions, "ptx", predicted[case]["ptx"])
+            if ptx not in modules:
+                modules[ptx] = load_module(cupy, ptx, tempfile.mkdtemp())
+            fn = modules[ptx].get_function(kname)
+            values, buffers, dynamic = launch_values(cupy, spec, fn.shared_size_bytes)
+            # The first launch runs on the data both sides start from: its checksums are
+            # srcsim's (predictions.csv), or the data differ.
+            fn(grid, block, values, shared_mem=dynamic)
+            cupy.cuda.Device().synchronize()
+            sums = checksum(cupy, buffers)
+            for _ in range(args.warmup):
+                fn(grid, block, values, shared_mem=dynamic)
+            cupy.cuda.Device().synchronize()
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            times = []
+            for _ in range(args.runs):
+                start.record()
+                fn(grid, block, values, shared_mem=dynamic)
+                end.record()
+                end.synchronize()
+                times.append(cupy.cuda.get_elapsed_time(start, end) * 1000.0)
+        except Exception as e:  # one kernel the driver refuses must not lose the others
+            print(f"{case}: not measured: {e}", file=sys.stderr)
+            continue
+        median = statistics.median(times)
+        print(f"{case}: {median:.2f} us (median of {args.runs}; {min(times):.2f} .. "
+              f"{max(times):.2f})", file=sys.stderr)
+        rows.append({
+            "case": case, "kernel": kname, "global": glob, "local": local,
+            "vars": predicted[case]["vars"], "measured_us": f"{median:.3f}",
+            "min_us": f"{min(times):.3f}", "max_us": f"{max(times):.3f}", "runs": args.runs,
+            "gpu": name, "driver": driver, "sm_clock_mhz": clock,
+            "max_sm_clock_mhz": max_clock, "date": date, "checksums": sums,
+        })
+        del values, buffers
+    write_csv(out_path, MEASURED_FIELDS + ["checksums"], rows)
+    print(out_path)
+    return out_path
+
+
 MEASURED_FIELDS = ["case", "kernel", "global", "local", "vars", "measured_us", "min_us",
                    "max_us", "runs", "gpu", "driver", "sm_clock_mhz", "max_sm_clock_mhz", "date"]
 
@@ -225,7 +402,7 @@ MEASURED_FIELDS = ["case", "kernel", "global", "local", "vars", "measured_us", "
 
 REPORT_FIELDS = ["case", "kernel", "half", "class", "global", "local", "vars", "predicted_us",
                  "measured_us", "ratio", "ape_percent", "bound", "arch", "gpu", "driver",
-                 "date"]
+                 "date", "same_data"]
 
 
 class ReportError(Exception):
@@ -271,19 +448,43 @@ def join(predictions, measurements):
         if meas <= 0:
             raise ReportError(f"case {p['case']}: measured time {meas} is not positive")
         rows.append({
-            "case": p["case"], "kernel": p["kernel"], "half": half(p["kernel"]),
+            "case": p["case"], "kernel": p["kernel"], "half": half(group(p["case"])),
             "class": p["class"],
             "global": p["global"], "local": p["local"], "vars": p["vars"],
             "predicted_us": f"{pred:.3f}", "measured_us": f"{meas:.3f}",
             "ratio": f"{pred / meas:.4f}", "ape_percent": f"{abs(pred - meas) / meas * 100:.2f}",
             "bound": p["bound"], "arch": p["arch"], "gpu": m["gpu"], "driver": m["driver"],
             "date": m["date"],
+            "same_data": same_sums(p.get("checksums", ""), m.get("checksums", "")),
         })
     if measured:
         raise ReportError(f"measured but not predicted: {', '.join(sorted(measured))}")
     if not rows:
         raise ReportError("no case is both predicted and measured")
     return rows, missing
+
+
+def same_sums(a, b):
+    """Whether srcsim's run (PoCL) and the GPU's first launch left buffers of the same sums
+    (`b0=SUM b1=SUM ...`, relative 1e-3: float sums in another order): "" where a side
+    has none, so a timing is known to come from the same data."""
+    if not a or not b:
+        return ""
+    pa = dict(kv.split("=") for kv in a.split())
+    pb = dict(kv.split("=") for kv in b.split())
+    if pa.keys() != pb.keys():
+        return "no"
+    for k in pa:
+        x, y = float(pa[k]), float(pb[k])
+        if abs(x - y) > 1e-3 * max(abs(x), abs(y)) + 1e-6:
+            return f"no ({k})"
+    return "yes"
+
+
+def group(case):
+    """A case's group for the halves: the kernel entry's id (its name where it has none),
+    `reduce#1` -> `reduce`, as `validation/halves.py` and the GPGPU-Sim tables take it."""
+    return case.rsplit("#", 1)[0]
 
 
 def mape(rows, kernel_class=None, of_half=None):
@@ -340,13 +541,20 @@ def main(argv=None):
     m.add_argument("--runs", type=int, default=20, help="timed launches (median)")
     m.add_argument("--warmup", type=int, default=3, help="untimed launches first")
     m.add_argument("--quick", action="store_true", help="first launch of each kernel only")
+    m.add_argument("--launches", help="a `srcsim-validate host-args` file (any manifest, "
+                   "the corpus's): its launches instead of the suite's")
     r = sub.add_parser("report", help="join predictions and measurements, print MAPE")
     r.add_argument("--predictions", default="validation/predictions/hopper_h100")
     r.add_argument("--measured", required=True, help="a CSV written by measure")
     r.add_argument("--out", help="default validation/<gpu>-<date>.csv")
     args = ap.parse_args(argv)
     try:
-        (measure if args.verb == "measure" else report)(args)
+        if args.verb == "report":
+            report(args)
+        elif args.launches:
+            measure_launches(args)
+        else:
+            measure(args)
     except (SuiteError, ReportError, OSError, KeyError) as e:
         print(f"gpu-validate {args.verb}: {e}", file=sys.stderr)
         return 1

@@ -264,5 +264,78 @@ class Measure(unittest.TestCase):
         self.assertEqual(len(joined), len(cs))
 
 
+def reference_splitmix64(seed, n):
+    """splitmix64 written out one step at a time, as host.cc's SplitMix64::next."""
+    mask, s, out = (1 << 64) - 1, seed, []
+    for _ in range(n):
+        s = (s + 0x9E3779B97F4A7C15) & mask
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(z ^ (z >> 31))
+    return out
+
+
+try:
+    import numpy  # noqa: F401  (the GPU side's fills; scripts/install-deps installs it)
+    HAVE_NUMPY = True
+except ImportError:
+    HAVE_NUMPY = False
+
+
+@unittest.skipUnless(HAVE_NUMPY, "numpy (python3-numpy) is not installed")
+class Launches(unittest.TestCase):
+    """measure --launches builds each buffer as host.cc (and srcsim-validate) fill it, so
+    that the GPU runs the corpus's kernels on the data srcsim ran them on; `__local`
+    arguments are offsets after the static shared memory."""
+
+    def values(self, elem, n, fill):
+        return [v.item() for v in gv.typed(elem, gv.fill_values(elem, n, fill))]
+
+    def test_fills_are_host_cc_s(self):
+        r = reference_splitmix64(77, 40)
+        self.assertEqual([int(x) for x in gv.splitmix64(77, 40)], r)
+        self.assertEqual(self.values("f32", 40, ["rand", "77"]),
+                         [float(numpy.float32((x >> 40) / 16777216.0)) for x in r])
+        self.assertEqual(self.values("f64", 40, ["rand", "77"]),
+                         [(x >> 11) / 9007199254740992.0 for x in r])
+        self.assertEqual(self.values("i32", 40, ["rand", "77"]), [x >> 33 for x in r])
+        self.assertEqual(self.values("u32", 40, ["randint", "77", "10"]), [x % 10 for x in r])
+        offsets, at = [], 0
+        for x in r:
+            offsets.append(at)
+            at += x % 7
+        self.assertEqual(self.values("i32", 40, ["csr", "77", "3"]), offsets)
+        self.assertEqual(self.values("i32", 3, ["const", "-2.5"]), [-2, -2, -2])
+        self.assertEqual(self.values("u32", 3, ["iota"]), [0, 1, 2])
+        with self.assertRaisesRegex(gv.SuiteError, "csr: needs an integer type"):
+            gv.fill_values("f32", 4, ["csr", "1", "2"])
+        with self.assertRaisesRegex(gv.SuiteError, "fill rand takes 1 parameters"):
+            gv.fill_values("f32", 4, ["rand"])
+
+    def test_host_args_lines_become_launches(self):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "launches.tsv")
+        with open(path, "w") as f:
+            f.write("a#0\tk\tx.cl\t16x8\t4x8\t4x1\t4x8\tbuf:f32:128:rand:3\tlocal:100"
+                    "\tscalar:u32:7.0\tlocal:16\n")
+        [(case, kernel, glob, local, grid, block, spec)] = gv.read_launches(path)
+        self.assertEqual((case, kernel, glob, local, grid, block),
+                         ("a#0", "k", "16x8", "4x8", (4, 1, 1), (4, 8, 1)))
+        cupy = types.SimpleNamespace(asarray=lambda v: v)
+        values, buffers, dynamic = gv.launch_values(cupy, spec, static_shared=40)
+        # Static 40 bytes -> the first __local at 48; 100 bytes take 112; the next at 160.
+        self.assertEqual([int(values[1]), int(values[3])], [48, 160])
+        self.assertEqual(dynamic, 112 + 16)
+        self.assertEqual((values[2].dtype.name, int(values[2])), ("uint32", 7))
+        self.assertEqual(len(buffers), 1)
+        self.assertEqual(buffers[0].dtype.name, "float32")
+
+    def test_same_sums_within_float_reordering(self):
+        self.assertEqual(gv.same_sums("b0=1.0e3 b1=2", "b0=1.0000001e3 b1=2"), "yes")
+        self.assertEqual(gv.same_sums("b0=1.0e3 b1=2", "b0=1.1e3 b1=2"), "no (b0)")
+        self.assertEqual(gv.same_sums("", "b0=1"), "")
+
+
 if __name__ == "__main__":
     unittest.main()

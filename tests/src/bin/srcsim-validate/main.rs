@@ -130,12 +130,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
     let mut annotations: HashMap<PathBuf, Annotation> = HashMap::new();
     for kernel in &suite.kernel {
         let file = base.join(&kernel.file);
-        let stem = kernel
-            .file
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .context("kernel file name")?;
-        let ptx_name = format!("{stem}.ptx");
+        let ptx_name = ptx_name(&kernel.file)?;
         // One compile and annotation per file, however many of its kernels the suite runs.
         if !annotations.contains_key(&file) {
             // The PTX of the original kernel, as the GPU will run it.
@@ -282,6 +277,21 @@ fn launch_resources(
                 .sum(),
         ),
     }
+}
+
+/// The PTX file's name for a kernel file of the suite: its path below the manifest with
+/// `_` for `/` (a corpus holds several `scan.cl`), `kernels/compute.cl` -> `compute.ptx`.
+fn ptx_name(file: &Path) -> Result<String> {
+    let rel = file
+        .strip_prefix("kernels")
+        .unwrap_or(file)
+        .with_extension("ptx");
+    let parts: Vec<&str> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<_>>()
+        .with_context(|| format!("kernel file name {}", file.display()))?;
+    Ok(parts.join("_"))
 }
 
 /// `srcsim-validate host-args`: one line per launch for the GPGPU-Sim host.
