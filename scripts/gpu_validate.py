@@ -394,6 +394,69 @@ def measure_launches(args):
     return out_path
 
 
+# ---------------------------------------------------------------------------------------
+# profile: Nsight Compute's durations (the primary figure, docs/report-json.md) of a
+# measure run under `ncu --csv --metrics gpu__time_duration.sum,gpc__cycles_elapsed.max`.
+
+NCU_DURATION, NCU_CYCLES = "gpu__time_duration.sum", "gpc__cycles_elapsed.max"
+# Units per microsecond.
+NCU_UNITS = {"ns": 1e3, "nsecond": 1e3, "us": 1.0, "usecond": 1.0, "ms": 1e-3, "msecond": 1e-3}
+
+
+def read_ncu(path):
+    """Nsight Compute's `--csv` page: per profiled launch, in launch order, (kernel name,
+    duration in us, GPC cycles or None). Lines before the header (ncu's and the
+    program's) are skipped."""
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()
+    start = next((i for i, t in enumerate(lines) if t.startswith('"ID","Process ID"')), None)
+    if start is None:
+        raise ReportError(f"{path}: no Nsight Compute CSV in it")
+    launches = {}
+    for r in csv.DictReader(lines[start:]):
+        if r.get("Metric Name") not in (NCU_DURATION, NCU_CYCLES):
+            continue
+        one = launches.setdefault(int(r["ID"]), {"kernel": r["Kernel Name"]})
+        value = float(r["Metric Value"].replace(",", ""))
+        if r["Metric Name"] == NCU_DURATION:
+            if r["Metric Unit"] not in NCU_UNITS:
+                raise ReportError(f"{path}: launch {r['ID']}: unit {r['Metric Unit']!r}")
+            one["us"] = value / NCU_UNITS[r["Metric Unit"]]
+        else:
+            one["cycles"] = value
+    out = []
+    for i in sorted(launches):
+        if "us" not in launches[i]:
+            raise ReportError(f"{path}: launch {i} has no {NCU_DURATION}")
+        out.append((launches[i]["kernel"], launches[i]["us"], launches[i].get("cycles")))
+    return out
+
+
+def profile(args):
+    """The measured CSV of a run under ncu (`--measured`, in the order its cases were
+    launched, each `--per-case` times), with every case's last launch's duration from
+    ncu's CSV as its time: the timed launch, after the one on fresh data."""
+    rows = read_csv(args.measured)
+    launches = read_ncu(args.ncu)
+    if len(launches) != len(rows) * args.per_case:
+        raise ReportError(f"{args.ncu}: {len(launches)} profiled launches for {len(rows)} "
+                          f"cases of {args.per_case} launches each ({args.measured})")
+    out = []
+    for i, row in enumerate(rows):
+        kernel, us, cycles = launches[(i + 1) * args.per_case - 1]
+        # ncu names a kernel by its PTX entry (C names as they are, C++ mangled).
+        if kernel != row["kernel"]:
+            raise ReportError(f"case {row['case']}: ncu's launch is of {kernel}, "
+                              f"not {row['kernel']}")
+        out.append(dict(row, measured_us=f"{us:.3f}", min_us=f"{us:.3f}", max_us=f"{us:.3f}",
+                        runs=1, gpc_cycles="" if cycles is None else f"{cycles:.0f}",
+                        timer="ncu gpu__time_duration"))
+    fields = list(rows[0].keys()) + [k for k in ("gpc_cycles", "timer") if k not in rows[0]]
+    write_csv(args.out, fields, out)
+    print(args.out)
+    return args.out
+
+
 MEASURED_FIELDS = ["case", "kernel", "global", "local", "vars", "measured_us", "min_us",
                    "max_us", "runs", "gpu", "driver", "sm_clock_mhz", "max_sm_clock_mhz", "date"]
 
@@ -543,6 +606,12 @@ def main(argv=None):
     m.add_argument("--quick", action="store_true", help="first launch of each kernel only")
     m.add_argument("--launches", help="a `srcsim-validate host-args` file (any manifest, "
                    "the corpus's): its launches instead of the suite's")
+    n = sub.add_parser("profile", help="a measured CSV with Nsight Compute's durations")
+    n.add_argument("--ncu", required=True, help="ncu --csv output of a measure run")
+    n.add_argument("--measured", required=True, help="the CSV that measure run wrote")
+    n.add_argument("--per-case", type=int, required=True,
+                   help="launches a case made (measure: warmup + runs; --launches: 1 more)")
+    n.add_argument("--out", required=True)
     r = sub.add_parser("report", help="join predictions and measurements, print MAPE")
     r.add_argument("--predictions", default="validation/predictions/hopper_h100")
     r.add_argument("--measured", required=True, help="a CSV written by measure")
@@ -551,6 +620,8 @@ def main(argv=None):
     try:
         if args.verb == "report":
             report(args)
+        elif args.verb == "profile":
+            profile(args)
         elif args.launches:
             measure_launches(args)
         else:

@@ -264,6 +264,55 @@ class Measure(unittest.TestCase):
         self.assertEqual(len(joined), len(cs))
 
 
+NCU_PAGE = """==PROF== Connected to process 2522 (/usr/bin/python3.12)
+/root/out/order.csv
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+"0","1","p","h","reduce","1","7","(256, 1, 1)","(64, 1, 1)","0","9.0","s","gpc__cycles_elapsed.max","cycle","13,320"
+"0","1","p","h","reduce","1","7","(256, 1, 1)","(64, 1, 1)","0","9.0","s","gpu__time_duration.sum","ns","6,720"
+"1","1","p","h","reduce","1","7","(256, 1, 1)","(64, 1, 1)","0","9.0","s","gpu__time_duration.sum","ns","6,528"
+"1","1","p","h","reduce","1","7","(256, 1, 1)","(64, 1, 1)","0","9.0","s","gpc__cycles_elapsed.max","cycle","13,006"
+"2","1","p","h","scan","1","7","(256, 1, 1)","(1, 1, 1)","0","9.0","s","gpu__time_duration.sum","usecond","2.5"
+"3","1","p","h","scan","1","7","(256, 1, 1)","(1, 1, 1)","0","9.0","s","gpu__time_duration.sum","usecond","3.25"
+"""
+
+
+class Profile(unittest.TestCase):
+    """Nsight Compute's durations replace a measure run's times: each case's last launch
+    (the timed one), in the order the cases ran, units converted, kernels checked."""
+
+    def write(self, text):
+        path = os.path.join(tempfile.mkdtemp(), "f.csv")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def order(self, kernels):
+        rows = "".join(f"c{i}#0,{k},256,256,,9.0,9.0,9.0,1,G,d,1,2,2026-11-27\n"
+                       for i, k in enumerate(kernels))
+        return self.write(",".join(gv.MEASURED_FIELDS) + "\n" + rows)
+
+    def test_last_launch_of_each_case(self):
+        self.assertEqual(gv.read_ncu(self.write(NCU_PAGE)),
+                         [("reduce", 6.72, 13320.0), ("reduce", 6.528, 13006.0),
+                          ("scan", 2.5, None), ("scan", 3.25, None)])
+        out = os.path.join(tempfile.mkdtemp(), "o.csv")
+        args = types.SimpleNamespace(ncu=self.write(NCU_PAGE), measured=self.order(["reduce", "scan"]),
+                                     per_case=2, out=out)
+        gv.profile(args)
+        rows = gv.read_csv(out)
+        self.assertEqual([(r["case"], r["measured_us"], r["gpc_cycles"]) for r in rows],
+                         [("c0#0", "6.528", "13006"), ("c1#0", "3.250", "")])
+
+    def test_launches_that_do_not_line_up_are_refused(self):
+        args = types.SimpleNamespace(ncu=self.write(NCU_PAGE), measured=self.order(["reduce"]),
+                                     per_case=2, out="/dev/null")
+        with self.assertRaisesRegex(gv.ReportError, "4 profiled launches for 1 cases"):
+            gv.profile(args)
+        args.measured, args.per_case = self.order(["scan", "reduce"]), 2
+        with self.assertRaisesRegex(gv.ReportError, "ncu's launch is of reduce, not scan"):
+            gv.profile(args)
+
+
 def reference_splitmix64(seed, n):
     """splitmix64 written out one step at a time, as host.cc's SplitMix64::next."""
     mask, s, out = (1 << 64) - 1, seed, []
