@@ -135,5 +135,12 @@ fn the_h100_examples_table_has_the_architectures_event_terms() {
         firsts += first as usize;
     }
     // One queue in most programs: about one first launch a program.
-    assert!((30..=40).contains(&firsts), "{firsts} first launches");
+    let programs: std::collections::BTreeSet<&str> =
+        table.iter().map(|r| r["program"].as_str()).collect();
+    let n = programs.len();
+    assert!(n >= 30, "{n} programs");
+    assert!(
+        (n - 5..=n + 5).contains(&firsts),
+        "{firsts} first launches in {n} programs"
+    );
 }
