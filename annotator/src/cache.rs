@@ -83,7 +83,9 @@ use crate::sidecar::Sidecar;
 /// 45: each divergent arm also counts its entries and its branch's decisions per
 /// work-item; a warp's record sums the lanes' cycles and entries in each arm.
 /// 46: stores are sampled too (their `.loc` is the assignment's operator).
-pub const ANNOTATION_REVISION: &str = "46";
+/// 47: a PTX block outside the loop its source lies in (code moved out of the loop) is
+/// charged on the paths through it, not mapped to the loop's body.
+pub const ANNOTATION_REVISION: &str = "47";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

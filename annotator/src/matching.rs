@@ -220,10 +220,11 @@ pub fn match_blocks(
         });
     }
 
+    let source_depth = |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block]);
+    unmap_moved_out_of_loops(&mut blocks, analysis, &source_depth);
     if let Some(kc) = kernel_cfg {
         preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
     }
-    let source_depth = |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block]);
     fold_statement_regions(
         &mut blocks,
         &block_operations,
@@ -234,6 +235,46 @@ pub fn match_blocks(
     BlockMap {
         kernel: kernel.name.clone(),
         blocks,
+    }
+}
+
+/// Code the compiler moved out of a loop that it kept as a loop (a store of a value held
+/// in a register across the iterations, SHOC's `sdata[tid] += ...`): a block outside
+/// every PTX loop deeper than itself whose source lies in a loop, where another block of
+/// the same source block sits in such a loop, holding at least twice its source
+/// positions, runs once when that loop is left, not once an iteration. Mapped to the loop's source block, it would take the block's next entry
+/// for its own and lose every iteration after it; unmapped, its time is charged on the
+/// paths through it. (Where the compiler unrolled the loop completely, no block of its
+/// source is in a PTX loop and the copies keep their mapping.)
+fn unmap_moved_out_of_loops(
+    blocks: &mut [BlockMatch],
+    analysis: &FunctionAnalysis,
+    source_depth: &dyn Fn(&SourceRef) -> usize,
+) {
+    let depth = |b: usize| analysis.blocks[b].loop_depth;
+    let moved: Vec<usize> = (1..blocks.len())
+        .filter(|&b| {
+            blocks[b].source.as_ref().is_some_and(|s| {
+                // A copy of the body (an unrolled loop's remainder run once after it)
+                // holds its positions; what was moved out holds few of them.
+                let positions = blocks[b].position_copies.len();
+                source_depth(s) > depth(b)
+                    && blocks.iter().enumerate().any(|(c, m)| {
+                        c != b
+                            && m.source.as_ref() == Some(s)
+                            && depth(c) > depth(b)
+                            && 2 * positions <= m.position_copies.len()
+                    })
+            })
+        })
+        .collect();
+    for b in moved {
+        let s = blocks[b].source.take().expect("mapped");
+        blocks[b].confidence = 0.0;
+        blocks[b].reason = format!(
+            "code moved out of the loop of {} S{}, which a deeper block runs",
+            s.function, s.block
+        );
     }
 }
 

@@ -81,6 +81,66 @@ __kernel void bounds(__global const float *a, __global const int *counts, __glob
     }
 }
 
+/// A grid-stride loop that accumulates into a `__local` element with `+=` (SHOC's
+/// reduction): the compiler keeps the element in a register across the iterations and
+/// stores it once, in a block after the loop that holds only the `+=`'s source position.
+/// That block runs once when the loop is left, not once an iteration: each work-item's
+/// time is still that of its PTX path (mapped to the body, the store's block took the
+/// body's second entry for its own and every iteration after it went uncounted: the same
+/// time for 2 iterations as for 6).
+#[test]
+fn a_store_moved_out_of_the_loop_keeps_every_iteration_counted() {
+    let src = "\
+__kernel void local_sum(__global const float *a, __local float *acc, __global float *out, const float b, const unsigned int n)
+{
+    unsigned int lid = get_local_id(0);
+    unsigned int i = get_global_id(0);
+    unsigned int stride = get_global_size(0);
+    acc[lid] = 1.0f;
+    while (i < n) {
+        acc[lid] += a[i] * b;
+        i += stride;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = acc[lid ^ 1];
+}
+";
+    let (a, analysis, module) = annotate_source("local_sum.cl", src);
+    let k = analysis
+        .kernels
+        .iter()
+        .find(|k| k.name == "local_sum")
+        .unwrap();
+    let f = module.function("local_sum").unwrap();
+    let items = 64usize;
+    for n in [0u32, 20, 64 * 2 + 20, 64 * 5 + 20] {
+        let data: Vec<f32> = (0..n.max(1)).map(|i| (i % 7) as f32 * 1.5).collect();
+        let both = run_source_both(
+            "local_sum",
+            src,
+            "local_sum",
+            vec![
+                KernelArg::from_slice(&data),
+                KernelArg::local::<f32>(32),
+                KernelArg::zeroed::<f32>(items),
+                KernelArg::scalar(1.25f32),
+                KernelArg::scalar(n),
+            ],
+            NdRange::d1(items).with_local([32, 1, 1]),
+            &a,
+        );
+        for w in 0..items {
+            // Work-item w runs i = w, w + 64, ... below n.
+            let trips = (n as usize).saturating_sub(w).div_ceil(items);
+            assert_eq!(
+                both.t(w),
+                fma_loop_time(k, f, trips),
+                "n = {n}: work-item {w}, {trips} iterations"
+            );
+        }
+    }
+}
+
 /// The time of a PTX path through the copies of one loop, in order: per copy `(main,
 /// remainder, factor, n)`, `n / factor` iterations of `main` and `n % factor` of the
 /// remainder loop, walking the PTX CFG between them (fewest blocks, avoiding every other
