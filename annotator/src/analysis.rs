@@ -92,6 +92,11 @@ pub struct FunctionAnalysis {
 }
 
 impl FunctionAnalysis {
+    /// Its PTX instructions, every block's (what an instruction cache fetches).
+    pub fn code_instructions(&self) -> u64 {
+        self.blocks.iter().map(|b| b.instructions as u64).sum()
+    }
+
     /// t_(a,b): the pair time of the edge a -> b, or `t_a + t_b` (no overlap) where there
     /// is no such edge.
     pub fn pair_cycles(&self, a: usize, b: usize) -> u64 {

@@ -64,6 +64,10 @@ pub enum Bound {
     },
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// The model's estimate for one launch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KernelEstimate {
@@ -77,6 +81,10 @@ pub struct KernelEstimate {
     /// The cycles the first wave's memory requests wait, in the latency term: its bytes
     /// past the L1 over the bandwidth of the level that serves them.
     pub queue_cycles: u64,
+    /// The cycles the SMs wait for the kernel's code on its first run, in the latency term
+    /// (`[icache]`: every line of code a miss; 0 where the architecture has none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub icache_cycles: u64,
     /// Whether the launch's buffers fit in the L2 (`memory.l2_bytes`), so that it is served
     /// from there and moves nothing from DRAM.
     pub l2_resident: bool,
@@ -275,7 +283,12 @@ fn finish_estimate(
             (0, 0.0),
             |best, (r, c)| if c > best.1 { (r, c) } else { best },
         );
-    let t_lat = dealt.t_opt + traffic.queue_cycles;
+    // The code's first run: every line a DRAM trip where the instruction cache fetches
+    // none ahead.
+    let icache_cycles = arch.icache.as_ref().map_or(0, |c| {
+        c.cold_cycles(resources.code_instructions, arch.memory.dram)
+    });
+    let t_lat = dealt.t_opt + traffic.queue_cycles + icache_cycles;
     let (t_kernel, bound) = if worst > t_lat as f64 {
         (
             worst,
@@ -298,6 +311,7 @@ fn finish_estimate(
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_lat,
         queue_cycles: traffic.queue_cycles,
+        icache_cycles,
         l2_resident: traffic.l2_resident,
         launch_cycles,
         divergence_cycles: dealt.divergence,

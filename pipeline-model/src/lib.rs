@@ -33,8 +33,8 @@ pub mod variant;
 mod warps;
 
 pub use arch::{
-    ArchError, Architecture, InstrTiming, IssueOrder, OpenclEvent, Scope, Unit, DRAM, FETCH, ISSUE,
-    L2, MSHR,
+    ArchError, Architecture, ColdInstructionCache, InstrTiming, IssueOrder, OpenclEvent, Scope,
+    Unit, DRAM, FETCH, ISSUE, L2, MSHR,
 };
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
@@ -48,8 +48,9 @@ pub use arch::{
 /// queue at the level that serves them; a warp that exits only once its stores are
 /// acknowledged ends an L2 trip later. 5: divergence inside loops: a warp runs an arm in
 /// as many iterations as its lanes' entries can fill, at their mean cycles an entry
-/// (`records`: each arm's entries and its branch's decisions).
-pub const MODEL_REVISION: u32 = 5;
+/// (`records`: each arm's entries and its branch's decisions). 6: the instruction
+/// cache's first-run misses (`[icache]`, the kernel's code size).
+pub const MODEL_REVISION: u32 = 6;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

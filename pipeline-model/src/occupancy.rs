@@ -18,6 +18,9 @@ pub struct KernelResources {
     /// what it touches again (an upper bound on the compulsory traffic). `None` when
     /// unknown (an argument is an SVM pointer): then every global access counts.
     pub global_memory_bytes: Option<u64>,
+    /// PTX instructions of the kernel's code (its blocks, helpers inlined): what the
+    /// instruction cache fetches on its first run (`[icache]`).
+    pub code_instructions: u64,
 }
 
 /// The per-SM limit that bounds how many work-groups are resident.
@@ -146,6 +149,7 @@ mod tests {
             registers_per_work_item: registers,
             local_memory_bytes: local,
             global_memory_bytes: None,
+            code_instructions: 0,
         }
     }
 

@@ -174,6 +174,7 @@ fn bad_launches_are_errors() {
         registers_per_work_item: 0,
         local_memory_bytes: 1 << 20,
         global_memory_bytes: None,
+        code_instructions: 0,
     };
     let geometry = LaunchGeometry {
         global: [8, 1, 1],
@@ -229,4 +230,49 @@ fn a_work_group_the_gpu_would_not_launch_is_invalid() {
         local: [1; 3]
     }
     .invalid_on_gpu());
+}
+
+/// The GTX 480's instruction cache (GPGPU-Sim's: 128-byte lines, 8 bytes a PTX instruction,
+/// 2 misses at a time, nothing fetched ahead) makes a kernel of 80 instructions (640
+/// bytes, 5 lines) wait for the 4 lines after the first, a DRAM trip (500 cycles) each, two
+/// at a time: 1000 cycles on the latency path, once per launch however many work-groups
+/// run. The H100's file has no such cache: the code size changes nothing there.
+#[test]
+fn a_cold_instruction_cache_charges_each_line_after_the_first_once() {
+    let run = |arch: &Architecture, code_instructions: u64, items: u64| {
+        let data = vec![100u64; items as usize * (1 + arch.resources().len())];
+        estimate(
+            arch,
+            &LaunchGeometry {
+                global: [items, 1, 1],
+                local: [32, 1, 1],
+            },
+            &KernelResources {
+                code_instructions,
+                ..KernelResources::default()
+            },
+            &Records {
+                data: &data,
+                format: RecordFormat::timing(arch.resources().len(), 0),
+                usage_scale: arch.usage_scale(),
+                grain: Grain::WorkItem,
+                shared: None,
+            },
+        )
+        .unwrap()
+    };
+    let gtx480 = Architecture::load("gtx480").unwrap();
+    assert_eq!(gtx480.memory.dram, 500);
+    for items in [32, 32 * 15 * 20] {
+        let bare = run(&gtx480, 0, items);
+        let coded = run(&gtx480, 80, items);
+        assert_eq!(bare.icache_cycles, 0);
+        assert_eq!(coded.icache_cycles, 1000, "{items} work-items");
+        assert_eq!(coded.latency_cycles, bare.latency_cycles + 1000);
+        // One line (16 instructions) is fetched while the launch sets up.
+        assert_eq!(run(&gtx480, 16, items).icache_cycles, 0);
+        assert_eq!(run(&gtx480, 17, items).icache_cycles, 250);
+    }
+    let h100 = Architecture::load("hopper_h100").unwrap();
+    assert_eq!(run(&h100, 4000, 32), run(&h100, 0, 32));
 }

@@ -83,6 +83,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         registers_per_work_item: 32,
         local_memory_bytes: 0,
         global_memory_bytes: Some(1 << 20),
+        code_instructions: 0,
     };
     let scale = arch.usage_scale();
     let per_item = Records {

@@ -76,6 +76,7 @@ fn run(
         registers_per_work_item: 16,
         local_memory_bytes: 4096,
         global_memory_bytes: None,
+        code_instructions: 0,
     };
     let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];
     let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);

@@ -19,8 +19,8 @@ mod validate;
 pub use instr_timing::InstrTiming;
 pub use resources::{DRAM, FETCH, ISSUE, L2, MSHR};
 pub use schema::{
-    CompileTarget, Frontend, IssueOrder, LaunchCost, MemorySystem, OpTable, OpTiming, OpenclEvent,
-    Scope, SmLimits, Unit,
+    ColdInstructionCache, CompileTarget, Frontend, IssueOrder, LaunchCost, MemorySystem, OpTable,
+    OpTiming, OpenclEvent, Scope, SmLimits, Unit,
 };
 
 /// The names of the shipped descriptions, default first.
@@ -119,6 +119,10 @@ pub struct Architecture {
     /// kernel's duration; absent: not measured for this GPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opencl_event: Option<OpenclEvent>,
+    /// An instruction cache whose every line misses on a launch's first run of its code;
+    /// absent: the code is there (a GPU that fetches ahead hides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icache: Option<ColdInstructionCache>,
 }
 
 impl Architecture {

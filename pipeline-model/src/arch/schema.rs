@@ -24,6 +24,45 @@ impl LaunchCost {
     }
 }
 
+/// An instruction cache that misses on a kernel's first run of its code and fetches no
+/// line ahead (GPGPU-Sim's shader L1 instruction cache): every line of the kernel's code
+/// but the first (fetched while the launch sets up: part of `[launch]`'s cost) is a miss
+/// the SM's warps wait for, a DRAM trip each, with `misses_in_flight` of them outstanding
+/// at a time. Charged once per launch on the latency path (every SM's first work-groups
+/// run the code first, in parallel); a loop body larger than the cache, which misses
+/// again every iteration, is not modelled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColdInstructionCache {
+    /// Bytes of code per PTX instruction.
+    pub instruction_bytes: u32,
+    /// Bytes a miss fetches.
+    pub line_bytes: u32,
+    /// Misses the cache keeps outstanding at once (its MSHR entries).
+    pub misses_in_flight: u32,
+}
+
+impl ColdInstructionCache {
+    /// The cycles a kernel of `instructions` PTX instructions waits for its code, each
+    /// miss a trip of `miss_cycles`.
+    ///
+    /// ```
+    /// let cache = pipeline_model::ColdInstructionCache {
+    ///     instruction_bytes: 8,
+    ///     line_bytes: 128,
+    ///     misses_in_flight: 2,
+    /// };
+    /// // 40 instructions, 320 bytes: 3 lines, the 2 after the first: 2 x 500 / 2.
+    /// assert_eq!(cache.cold_cycles(40, 500), 500);
+    /// assert_eq!(cache.cold_cycles(16, 500), 0);
+    /// ```
+    pub fn cold_cycles(&self, instructions: u64, miss_cycles: u32) -> u64 {
+        let bytes = instructions * u64::from(self.instruction_bytes);
+        let misses = bytes.div_ceil(u64::from(self.line_bytes)).saturating_sub(1);
+        misses * u64::from(miss_cycles) / u64::from(self.misses_in_flight)
+    }
+}
+
 /// What an OpenCL profiling event's START to END shows around a launch on the vendor's
 /// OpenCL driver, beyond the kernel's own duration: the driver's and the front end's work
 /// for each launch, and more for the first launch of a command queue (the context's

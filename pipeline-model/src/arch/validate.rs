@@ -72,6 +72,17 @@ impl Architecture {
                 }
             }
         }
+        if let Some(cache) = &self.icache {
+            for (key, n) in [
+                ("icache.instruction_bytes", cache.instruction_bytes),
+                ("icache.line_bytes", cache.line_bytes),
+                ("icache.misses_in_flight", cache.misses_in_flight),
+            ] {
+                if n == 0 {
+                    return Err(invalid(key, "must be at least 1"));
+                }
+            }
+        }
         if self.memory.l1_bytes == Some(0) {
             return Err(invalid("memory.l1_bytes", "must be at least 1"));
         }

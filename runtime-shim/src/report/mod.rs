@@ -221,12 +221,17 @@ pub struct Estimate {
     pub cycles: u64,
     /// Estimated microseconds at the architecture's clock.
     pub micros: f64,
-    /// The latency term: `t_opt` plus `queue_cycles`.
+    /// The latency term: `t_opt` plus `queue_cycles` and `icache_cycles`.
     pub latency_cycles: u64,
     /// The cycles the first wave's memory requests wait at the level that serves them,
     /// included in `latency_cycles` (absent: 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub queue_cycles: u64,
+    /// The cycles the SMs wait for the kernel's code on its first run, where the
+    /// architecture's instruction cache fetches no line ahead (`[icache]`), included in
+    /// `latency_cycles` (absent: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub icache_cycles: u64,
     /// Whether the launch's buffers fit in the L2 (the architecture gives
     /// `memory.l2_bytes`), so that it was served from there and moved nothing from DRAM.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -292,6 +297,7 @@ impl From<&KernelEstimate> for Estimate {
             micros: e.micros,
             latency_cycles: e.latency_cycles,
             queue_cycles: e.queue_cycles,
+            icache_cycles: e.icache_cycles,
             l2_resident: e.l2_resident,
             launch_cycles: e.launch_cycles,
             divergence_cycles: e.divergence_cycles,

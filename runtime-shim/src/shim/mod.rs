@@ -708,6 +708,7 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
         local_memory_bytes: shadow.model.static_shared_bytes
             + args.local_bytes.values().sum::<u64>(),
         global_memory_bytes: args.buffer_footprint(),
+        code_instructions: shadow.model.code_instructions,
     }
 }
 

@@ -437,6 +437,7 @@ impl Shim {
                 usage_scale: sidecar.records.usage_scale,
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
+                code_instructions: analysis.code_instructions(),
                 note: sidecar.timing_note(name),
                 samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {

@@ -131,3 +131,23 @@ fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
     let e = report.launches[0].estimate().expect("simulated");
     assert_eq!(e.dram_bytes, Some(3 * 160 * 160 * 4));
 }
+
+/// The shim gives the model the kernel's code size: on the GTX 480 (an instruction cache
+/// that fetches no line ahead) a launch waits for its code's lines after the first, 250
+/// cycles each (a 500-cycle DRAM trip, two at a time), more for the tiled matrix
+/// multiply's longer code than for vector_add's; the H100 charges nothing for it.
+#[test]
+fn the_gtx480_waits_for_the_kernels_code_and_the_h100_does_not() {
+    let icache = |program: &str, arch: &[&str]| {
+        let (out, report) = simulated(program, arch, &[]);
+        assert_eq!(out.status.code(), Some(0));
+        let e = report.launches[0].estimate().expect("simulated").clone();
+        assert!(e.latency_cycles >= e.icache_cycles, "{e:?}");
+        e.icache_cycles
+    };
+    let add = icache("vector_add", &["--arch", "gtx480"]);
+    let mul = icache("matmul", &["--arch", "gtx480"]);
+    assert!(add > 0 && add % 250 == 0, "{add}");
+    assert!(mul > add && mul % 250 == 0, "{mul} against {add}");
+    assert_eq!(icache("vector_add", &["--arch", "hopper_h100"]), 0);
+}

@@ -276,6 +276,7 @@ fn launch_resources(
                 })
                 .sum(),
         ),
+        code_instructions: analysis.code_instructions(),
     }
 }
 
