@@ -32,6 +32,35 @@ extern "C" __global__ void const_chain(unsigned *out, long long *cycles, int ste
     out[threadIdx.x] = acc;
     if (threadIdx.x == 0) cycles[0] = t1 - t0;
 }
+extern "C" __global__ void const_span(unsigned *out, long long *cycles, int steps, unsigned words) {
+    unsigned lane = threadIdx.x & 31;
+    unsigned idx = lane * words;
+    unsigned acc = 0;
+    __syncwarp();
+    long long t0 = clock64();
+    for (int s = 0; s < steps; s++) {
+        unsigned v = tab[idx & 2047];
+        acc += v;
+        idx = (v & 1) + lane * words;
+    }
+    long long t1 = clock64();
+    out[threadIdx.x] = acc;
+    if (threadIdx.x == 0) cycles[0] = t1 - t0;
+}
+extern "C" __global__ void walk_warps(const float *a, float *out, long long *cycles, int n, int stride) {
+    float acc = 0.0f;
+    int i = 0;
+    __syncthreads();
+    long long t0 = clock64();
+    for (int k = 0; k < n; k++) {
+        float v = a[i];
+        acc += v;
+        i += stride + (int)(v * 0.0f);
+    }
+    long long t1 = clock64();
+    out[threadIdx.x] = acc;
+    if (threadIdx.x == 0) cycles[0] = t1 - t0;
+}
 extern "C" __global__ void walk(const float *a, float *out, long long *cycles, int n, int stride) {
     float acc = 0.0f;
     int i = 0;
@@ -67,8 +96,23 @@ def main():
         cp.cuda.Device().synchronize()
         c = int(cyc.get()[0])
         print(f"const,distinct={spread},{steps},{c},{c / steps:.2f}")
+    const_span = mod.get_function("const_span")
+    for words in (1, 2, 4, 8, 16, 32, 64):
+        for _ in range(2):
+            const_span((1,), (32,), (out, cyc, np.int32(steps), np.uint32(words)))
+        cp.cuda.Device().synchronize()
+        c = int(cyc.get()[0])
+        print(f"const_span,lanes_32_apart_bytes={words * 4}_span_bytes={words * 128},{steps},{c},{c / steps:.2f}")
     n = 4096
     a = cp.zeros(n * 32 + 64, cp.float32)
+    walk_warps = mod.get_function("walk_warps")
+    outw = cp.zeros(1024, cp.float32)
+    for warps in (1, 4, 16, 32):
+        for _ in range(3):
+            walk_warps((1,), (32 * warps,), (a, outw, cyc, np.int32(n), np.int32(8)))
+        cp.cuda.Device().synchronize()
+        c = int(cyc.get()[0])
+        print(f"walk_warps,warps={warps}_stride_bytes=32,{n},{c},{c / n:.2f}")
     res = cp.zeros(1, cp.float32)
     for stride in (1, 8, 32):
         for _ in range(3):  # the array in the L2 (about 0.5 MB), the L1 as a launch leaves it
