@@ -168,16 +168,54 @@ def load_module(cupy, ptx, into):
     return cupy.RawModule(path=path)
 
 
+def measuring(args):
+    """What both ways of measuring start from: the predictions by case, the GPU's facts,
+    the date and the CSV to write (its directory made)."""
+    predicted = {row["case"]: row
+                 for row in read_csv(os.path.join(args.predictions, "predictions.csv"))}
+    facts = gpu_facts()
+    date = datetime.date.today().isoformat()
+    out_path = args.out or os.path.join("validation", "measured", f"{slug(facts[0])}-{date}.csv")
+    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
+    return predicted, facts, date, out_path
+
+
+def timed(cupy, launch, warmup, runs):
+    """Microseconds of `runs` calls of `launch` (one kernel launch each), each between two
+    CUDA events, after `warmup` untimed ones."""
+    for _ in range(warmup):
+        launch()
+    cupy.cuda.Device().synchronize()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    times = []
+    for _ in range(runs):
+        start.record()
+        launch()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end) * 1000.0)
+    return times
+
+
+def measured_row(case, kernel, glob, local, vars_, times, facts, date):
+    """A case's row of the measured CSV: the median of `times`, printed as it is taken."""
+    name, driver, (clock, max_clock) = facts
+    median = statistics.median(times)
+    print(f"{case}: {median:.2f} us (median of {len(times)}; {min(times):.2f} .. "
+          f"{max(times):.2f})", file=sys.stderr)
+    return {
+        "case": case, "kernel": kernel, "global": glob, "local": local, "vars": vars_,
+        "measured_us": f"{median:.3f}", "min_us": f"{min(times):.3f}",
+        "max_us": f"{max(times):.3f}", "runs": len(times), "gpu": name, "driver": driver,
+        "sm_clock_mhz": clock, "max_sm_clock_mhz": max_clock, "date": date,
+    }
+
+
 def measure(args):
     import cupy
     import tempfile
 
-    predictions = read_csv(os.path.join(args.predictions, "predictions.csv"))
-    predicted = {row["case"]: row for row in predictions}
-    name, driver, (clock, max_clock) = gpu_facts()
-    date = datetime.date.today().isoformat()
-    out_path = args.out or os.path.join("validation", "measured", f"{slug(name)}-{date}.csv")
-    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
+    predicted, facts, date, out_path = measuring(args)
     modules = {}
     rows = []
     for case, kernel, launch, spec in cases(args.suite, args.quick):
@@ -190,27 +228,9 @@ def measure(args):
         fn = modules[ptx].get_function(kernel["name"])
         values = [cupy.asarray(v) if kind == "buffer" else v for kind, v in host_arrays(spec)]
         grid, block = (launch["global"] // launch["local"], 1, 1), (launch["local"], 1, 1)
-        for _ in range(args.warmup):
-            fn(grid, block, values)
-        cupy.cuda.Device().synchronize()
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        times = []
-        for _ in range(args.runs):
-            start.record()
-            fn(grid, block, values)
-            end.record()
-            end.synchronize()
-            times.append(cupy.cuda.get_elapsed_time(start, end) * 1000.0)
-        median = statistics.median(times)
-        print(f"{case}: {median:.2f} us (median of {args.runs}; {min(times):.2f} .. {max(times):.2f})",
-              file=sys.stderr)
-        rows.append({
-            "case": case, "kernel": kernel["name"], "global": launch["global"],
-            "local": launch["local"], "vars": vars_label(launch),
-            "measured_us": f"{median:.3f}", "min_us": f"{min(times):.3f}",
-            "max_us": f"{max(times):.3f}", "runs": args.runs, "gpu": name, "driver": driver,
-            "sm_clock_mhz": clock, "max_sm_clock_mhz": max_clock, "date": date,
-        })
+        times = timed(cupy, lambda: fn(grid, block, values), args.warmup, args.runs)
+        rows.append(measured_row(case, kernel["name"], launch["global"], launch["local"],
+                                 vars_label(launch), times, facts, date))
         del values
     write_csv(out_path, MEASURED_FIELDS, rows)
     print(out_path)
@@ -342,12 +362,7 @@ def measure_launches(args):
     import cupy
     import tempfile
 
-    predicted = {row["case"]: row
-                 for row in read_csv(os.path.join(args.predictions, "predictions.csv"))}
-    name, driver, (clock, max_clock) = gpu_facts()
-    date = datetime.date.today().isoformat()
-    out_path = args.out or os.path.join("validation", "measured", f"{slug(name)}-{date}.csv")
-    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
+    predicted, facts, date, out_path = measuring(args)
     modules, rows = {}, []
     for case, kname, glob, local, grid, block, spec in read_launches(args.launches):
         if case not in predicted:
@@ -359,35 +374,22 @@ def measure_launches(args):
                 modules[ptx] = load_module(cupy, ptx, tempfile.mkdtemp())
             fn = modules[ptx].get_function(kname)
             values, buffers, dynamic = launch_values(cupy, spec, fn.shared_size_bytes)
+
+            def launch():
+                fn(grid, block, values, shared_mem=dynamic)
+
             # The first launch runs on the data both sides start from: its checksums are
             # srcsim's (predictions.csv), or the data differ.
-            fn(grid, block, values, shared_mem=dynamic)
+            launch()
             cupy.cuda.Device().synchronize()
             sums = checksum(cupy, buffers)
-            for _ in range(args.warmup):
-                fn(grid, block, values, shared_mem=dynamic)
-            cupy.cuda.Device().synchronize()
-            start, end = cupy.cuda.Event(), cupy.cuda.Event()
-            times = []
-            for _ in range(args.runs):
-                start.record()
-                fn(grid, block, values, shared_mem=dynamic)
-                end.record()
-                end.synchronize()
-                times.append(cupy.cuda.get_elapsed_time(start, end) * 1000.0)
+            times = timed(cupy, launch, args.warmup, args.runs)
         except Exception as e:  # one kernel the driver refuses must not lose the others
             print(f"{case}: not measured: {e}", file=sys.stderr)
             continue
-        median = statistics.median(times)
-        print(f"{case}: {median:.2f} us (median of {args.runs}; {min(times):.2f} .. "
-              f"{max(times):.2f})", file=sys.stderr)
-        rows.append({
-            "case": case, "kernel": kname, "global": glob, "local": local,
-            "vars": predicted[case]["vars"], "measured_us": f"{median:.3f}",
-            "min_us": f"{min(times):.3f}", "max_us": f"{max(times):.3f}", "runs": args.runs,
-            "gpu": name, "driver": driver, "sm_clock_mhz": clock,
-            "max_sm_clock_mhz": max_clock, "date": date, "checksums": sums,
-        })
+        row = measured_row(case, kname, glob, local, predicted[case]["vars"], times, facts,
+                           date)
+        rows.append(dict(row, checksums=sums))
         del values, buffers
     write_csv(out_path, MEASURED_FIELDS + ["checksums"], rows)
     print(out_path)
@@ -528,9 +530,10 @@ def join(predictions, measurements):
 
 
 def same_sums(a, b):
-    """Whether srcsim's run (PoCL) and the GPU's first launch left buffers of the same sums
-    (`b0=SUM b1=SUM ...`, relative 1e-3: float sums in another order): "" where a side
-    has none, so a timing is known to come from the same data."""
+    """Whether two runs of a launch left buffers of the same sums (`b0=SUM b1=SUM ...`,
+    relative 1e-3: float sums in another order): srcsim's (PoCL) and the GPU's first
+    launch, or GPGPU-Sim's (scripts/gpgpusim-crosscheck); "" where a side has none, so a
+    time is known to come from the same data."""
     if not a or not b:
         return ""
     pa = dict(kv.split("=") for kv in a.split())

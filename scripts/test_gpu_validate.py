@@ -175,13 +175,17 @@ class FakeCupy(types.ModuleType):
         super().__init__("cupy")
         fake = self
         self.launches, self.loaded, self.times = [], [], iter(times_ms)
+        self.shared_mem = []
 
         class Function:
             def __init__(self, name):
                 self.name = name
 
-            def __call__(self, grid, block, args):
+            shared_size_bytes = 40  # the kernel's static __shared__ bytes
+
+            def __call__(self, grid, block, args, shared_mem=0):
                 fake.launches.append((self.name, grid, block, len(args)))
+                fake.shared_mem.append(shared_mem)
 
         class RawModule:
             def __init__(self, path):
@@ -210,6 +214,7 @@ class FakeCupy(types.ModuleType):
 
         self.RawModule = RawModule
         self.asarray = lambda v: v
+        self.asnumpy = lambda v: v
         self.cuda = types.SimpleNamespace(
             Device=Device, Event=Event,
             get_elapsed_time=lambda start, end: next(fake.times),
@@ -379,6 +384,43 @@ class Launches(unittest.TestCase):
         self.assertEqual((values[2].dtype.name, int(values[2])), ("uint32", 7))
         self.assertEqual(len(buffers), 1)
         self.assertEqual(buffers[0].dtype.name, "float32")
+
+    def test_measure_launches_times_each_launch_after_one_on_fresh_data(self):
+        d = tempfile.mkdtemp()
+        os.makedirs(os.path.join(d, "ptx"))
+        with open(os.path.join(d, "ptx", "k.ptx"), "w") as f:
+            f.write(".version 8.0\n.target sm_90\n.visible .entry k()\n{\n\tret;\n}\n")
+        with open(os.path.join(d, "predictions.csv"), "w") as f:
+            f.write("case,ptx,vars\na#0,k.ptx,n=4\nb#0,k.ptx,n=8\n")
+        with open(os.path.join(d, "launches.tsv"), "w") as f:
+            f.write("a#0\tk\tx.cl\t64\t32\t2\t32\tbuf:i32:4:iota\tlocal:100\n"
+                    "b#0\tk\tx.cl\t8x8\t4x4\t2x2\t4x4\tbuf:f32:8:const:2.5\n")
+        # Per case: one launch on fresh data, 1 warm-up, 3 timed (10, 30, 20 us).
+        cupy = FakeCupy([0.010, 0.030, 0.020] * 2)
+        out = os.path.join(d, "measured.csv")
+        saved = sys.modules.get("cupy")
+        sys.modules["cupy"] = cupy
+        no_smi = lambda *a, **k: (_ for _ in ()).throw(OSError("no nvidia-smi"))
+        run, gv.subprocess.run = gv.subprocess.run, no_smi
+        try:
+            args = types.SimpleNamespace(launches=os.path.join(d, "launches.tsv"),
+                                         predictions=d, warmup=1, runs=3, out=out)
+            self.assertEqual(gv.measure_launches(args), out)
+        finally:
+            gv.subprocess.run = run
+            if saved is None:
+                del sys.modules["cupy"]
+            else:
+                sys.modules["cupy"] = saved
+        self.assertEqual(cupy.launches, [("k", (2, 1, 1), (32, 1, 1), 2)] * 5
+                         + [("k", (2, 2, 1), (4, 4, 1), 1)] * 5)
+        # The __local argument: 112 bytes after the 40 static ones (at 48).
+        self.assertEqual(cupy.shared_mem, [112] * 5 + [0] * 5)
+        rows = gv.read_csv(out)
+        self.assertEqual([(r["case"], r["global"], r["local"], r["vars"], r["measured_us"],
+                           r["runs"], r["checksums"]) for r in rows],
+                         [("a#0", "64", "32", "n=4", "20.000", "3", "b0=6.000000000e+00"),
+                          ("b#0", "8x8", "4x4", "n=8", "20.000", "3", "b0=2.000000000e+01")])
 
     def test_same_sums_within_float_reordering(self):
         self.assertEqual(gv.same_sums("b0=1.0e3 b1=2", "b0=1.0000001e3 b1=2"), "yes")
