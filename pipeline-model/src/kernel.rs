@@ -64,10 +64,6 @@ pub enum Bound {
     },
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
 /// The model's estimate for one launch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KernelEstimate {
@@ -83,7 +79,6 @@ pub struct KernelEstimate {
     pub queue_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run, in the latency term
     /// (`[icache]`: every line of code a miss; 0 where the architecture has none).
-    #[serde(skip_serializing_if = "is_zero")]
     pub icache_cycles: u64,
     /// Whether the launch's buffers fit in the L2 (`memory.l2_bytes`), so that it is served
     /// from there and moves nothing from DRAM.
