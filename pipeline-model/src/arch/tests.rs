@@ -212,3 +212,30 @@ fn opencl_event_terms_are_optional_and_checked_by_name() {
     let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
     assert!(err.contains("`opencl_event.launch_us`"), "{err}");
 }
+
+#[test]
+fn the_instruction_cache_is_optional_and_checked_by_name() {
+    let gtx480 = Architecture::default_arch();
+    let cache = gtx480
+        .icache
+        .clone()
+        .expect("GPGPU-Sim's il1 for the GTX 480");
+    assert_eq!(
+        (
+            cache.instruction_bytes,
+            cache.line_bytes,
+            cache.misses_in_flight
+        ),
+        (8, 128, 2)
+    );
+    assert_eq!(Architecture::load("hopper_h100").unwrap().icache, None);
+    assert_eq!(
+        Architecture::from_toml(&gtx480.to_toml(), "again").unwrap(),
+        gtx480
+    );
+    let src = gtx480
+        .to_toml()
+        .replace("line_bytes = 128", "line_bytes = 0");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("`icache.line_bytes`"), "{err}");
+}
