@@ -298,6 +298,7 @@ pub fn global_access(lanes: Lanes, width: u32, level: MemLevel) -> MemAccess {
         level,
         transactions,
         sectors,
+        reuse_lines: None,
     }
 }
 
@@ -313,6 +314,7 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
         level: MemLevel::L1,
         transactions: strided(stride, width, true).0,
         sectors: 0,
+        reuse_lines: None,
     }
 }
 
@@ -373,6 +375,7 @@ pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
 pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
     let values = lane_values(f);
     let cfg = Cfg::new(f);
+    let reused = crate::reuse::reused_loads(f, &cfg, &values);
     f.blocks
         .iter()
         .enumerate()
@@ -380,7 +383,8 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
             block
                 .instrs
                 .iter()
-                .map(|instr| {
+                .enumerate()
+                .map(|(i, instr)| {
                     let lanes = values.address(instr);
                     let width = access_width(instr);
                     match op_class(instr).0 {
@@ -399,7 +403,11 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
                                 "ld" | "ldu" => MemLevel::Dram,
                                 _ => MemLevel::L2,
                             };
-                            Some(global_access(lanes, width, level))
+                            let mut access = global_access(lanes, width, level);
+                            if level != MemLevel::L1 {
+                                access.reuse_lines = reused.get(&(b, i)).copied();
+                            }
+                            Some(access)
                         }
                         _ => None,
                     }
@@ -491,7 +499,8 @@ mod tests {
             [MemAccess {
                 level: MemLevel::Dram,
                 transactions: 1,
-                sectors: 4
+                sectors: 4,
+                reuse_lines: None,
             }]
         );
     }
@@ -538,7 +547,8 @@ mod tests {
             [MemAccess {
                 level: MemLevel::L1,
                 transactions: 1,
-                sectors: 1
+                sectors: 1,
+                reuse_lines: None,
             }]
         );
     }

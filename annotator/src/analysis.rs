@@ -330,7 +330,7 @@ fn analyze_function(
                             opcode: p.opcode.clone(),
                             space: if shared { "shared" } else { "global" }.to_string(),
                             level: (!shared)
-                                .then(|| arch.served_from(access.level).name().to_string()),
+                                .then(|| arch.serving_level(&access).name().to_string()),
                             transactions: access.transactions,
                             sectors: access.sectors,
                             latency: arch.describe_instr(i).latency,

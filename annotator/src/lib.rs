@@ -46,6 +46,7 @@ pub mod paths;
 pub mod ptx;
 pub mod records;
 pub mod registers;
+pub mod reuse;
 pub mod sampling;
 pub mod sidecar;
 pub mod source;

@@ -278,6 +278,13 @@ pub struct MemAccess {
     /// The distinct 32-byte sectors a global access moves (what DRAM and L2 bandwidth are
     /// spent on); 0 for shared accesses.
     pub sectors: u32,
+    /// For a global load whose sectors an earlier load of the same work-group brought into
+    /// the L1 (`x[i + 1]` after `x[i]`, a value read again): the 128-byte lines one warp
+    /// brings in between the two (its reuse distance). The L1 serves it where it still
+    /// holds them ([`Architecture::l1_keeps`](crate::Architecture::l1_keeps)); else it
+    /// is charged at `level`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse_lines: Option<u32>,
 }
 
 impl Addressing {

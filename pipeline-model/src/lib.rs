@@ -49,8 +49,10 @@ pub use arch::{
 /// acknowledged ends an L2 trip later. 5: divergence inside loops: a warp runs an arm in
 /// as many iterations as its lanes' entries can fill, at their mean cycles an entry
 /// (`records`: each arm's entries and its branch's decisions). 6: the instruction
-/// cache's first-run misses (`[icache]`, the kernel's code size).
-pub const MODEL_REVISION: u32 = 6;
+/// cache's first-run misses (`[icache]`, the kernel's code size). 7: a load whose sectors
+/// an earlier load of the work-group brought in is an L1 hit while the L1 holds every
+/// warp's lines between the two (`MemAccess::reuse_lines`, `Architecture::l1_keeps`).
+pub const MODEL_REVISION: u32 = 7;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -43,7 +43,8 @@ impl ResourceUsage {
             }
         }
         if let (Some(m), Some(entries)) = (arch.mshr_resource(), arch.memory.mshrs_per_sm) {
-            usage[m] = issued.iter().map(|i| missed_lines(i)).sum::<f64>() / f64::from(entries);
+            usage[m] =
+                issued.iter().map(|i| missed_lines(arch, i)).sum::<f64>() / f64::from(entries);
         }
         if let Some(f) = arch.fetch_resource() {
             let groups = issued.len().div_ceil(arch.frontend.fetch_group as usize);
@@ -57,9 +58,12 @@ impl ResourceUsage {
 /// 32-byte sectors (or 128-byte lines, where the caches fill whole lines:
 /// `memory.fetch_bytes`) spread over its lanes when the access was analysed (an
 /// uncoalesced access moves whole sectors for a few useful bytes), else the useful bytes.
+///
+/// A load the L1 serves because an earlier load brought its sectors in moves none.
 fn memory_bytes(arch: &Architecture, instr: &Instr) -> f64 {
     let fetch = arch.memory.fetch_bytes;
     match instr.access {
+        Some(a) if a.reuse_lines.is_some() && arch.serving_level(&a) == MemLevel::L1 => 0.0,
         Some(a) if a.sectors > 0 => {
             let units = if fetch >= 128 {
                 a.transactions
@@ -143,12 +147,13 @@ fn reordered(instrs: &[Instr], order: &[usize]) -> Vec<Instr> {
 /// per line, held for the trip to wherever the launch's data is (the model multiplies by
 /// that latency: [`crate::kernel`]). Loads charged at the L2 (inside loops) are not
 /// counted: the analysis cannot tell how many of their lines the L1 merges or keeps.
-fn missed_lines(instr: &Instr) -> f64 {
+fn missed_lines(arch: &Architecture, instr: &Instr) -> f64 {
     match instr.access {
         Some(a)
             if instr.class == OpClass::GlobalMem
                 && !instr.writes.is_empty()
-                && a.level == MemLevel::Dram =>
+                && a.level == MemLevel::Dram
+                && arch.serving_level(&a) != MemLevel::L1 =>
         {
             f64::from(a.transactions)
         }

@@ -28,6 +28,7 @@ fn chase(steps: u32) -> Vec<Instr> {
                 level: MemLevel::L1,
                 transactions: 1,
                 sectors: 0,
+                reuse_lines: None,
             }),
         );
         p = next;

@@ -160,6 +160,7 @@ fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
                 level: MemLevel::Dram,
                 transactions,
                 sectors,
+                reuse_lines: None,
             })
     };
     let dram_of = |arch: &Architecture, i: &Instr| {

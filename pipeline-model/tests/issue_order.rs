@@ -15,6 +15,7 @@ fn shared_load(dst: Reg, addr: Reg) -> Instr {
         level: MemLevel::L1,
         transactions: 1,
         sectors: 0,
+        reuse_lines: None,
     })
 }
 

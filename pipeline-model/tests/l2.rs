@@ -90,6 +90,7 @@ fn the_l2_comes_before_the_dram_and_counts_the_same_bytes() {
             level: MemLevel::Dram,
             transactions: 1,
             sectors: 4,
+            reuse_lines: None,
         });
     let usage = ResourceUsage::of(&arch, &[load]).0;
     assert_eq!(usage[L2_COLUMN], usage[DRAM_COLUMN]);

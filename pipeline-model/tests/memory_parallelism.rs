@@ -8,6 +8,7 @@ fn load(level: MemLevel, transactions: u32) -> Instr {
         level,
         transactions,
         sectors: transactions,
+        reuse_lines: None,
     })
 }
 
@@ -31,6 +32,7 @@ fn a_load_from_dram_takes_a_miss_entry_per_line() {
         level: MemLevel::Dram,
         transactions: 32,
         sectors: 32,
+        reuse_lines: None,
     });
     assert_eq!(usage(store), 0.0);
 }

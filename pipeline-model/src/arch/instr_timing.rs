@@ -2,7 +2,8 @@
 //! interval, with analysed memory accesses charged by the level that serves them.
 
 use super::Architecture;
-use crate::instr::{Addressing, Instr, MemLevel, OpClass};
+use crate::instr::{Addressing, Instr, MemAccess, MemLevel, OpClass};
+use crate::sampling::LINE;
 
 impl Architecture {
     /// Cycles a warp instruction takes to dispatch on `unit`: `ceil(warp_size / lanes)`.
@@ -43,7 +44,7 @@ impl Architecture {
             // it completes in the background (the warp's exit may wait for it:
             // `memory.store_ack_at_exit`); it keeps its row's latency.
             let background = instr.class == OpClass::GlobalMem && instr.writes.is_empty();
-            let base = match (instr.class, self.served_from(access.level)) {
+            let base = match (instr.class, self.serving_level(&access)) {
                 _ if background => t.latency,
                 (OpClass::SharedMem, _) => self.memory.shared,
                 (_, MemLevel::L1) => self.memory.l1_hit,
@@ -55,6 +56,28 @@ impl Architecture {
             t.initiation *= extra + 1;
         }
         t
+    }
+
+    /// The level that serves `access`: the L1 for a load whose sectors an earlier load
+    /// brought in, where the L1 still holds them ([`Architecture::l1_keeps`]); else
+    /// [`Architecture::served_from`] its level.
+    pub fn serving_level(&self, access: &MemAccess) -> MemLevel {
+        match access.reuse_lines {
+            Some(lines) if self.l1_keeps(lines) => MemLevel::L1,
+            _ => self.served_from(access.level),
+        }
+    }
+
+    /// Whether the L1 still holds what a warp's load brought in once the warp has brought
+    /// `lines_between` more 128-byte lines: every warp the SM can hold runs the same code
+    /// at about the same pace and brings as many, so the L1 must hold that many lines and
+    /// the reused one for each of them (an LRU cache). No L1 size in the description
+    /// (`memory.l1_bytes`): nothing is kept.
+    pub fn l1_keeps(&self, lines_between: u32) -> bool {
+        let warps = u64::from(self.limits.max_warps);
+        self.memory
+            .l1_bytes
+            .is_some_and(|bytes| (u64::from(lines_between) + 1) * LINE as u64 * warps <= bytes)
     }
 
     /// The level whose latency an access the front end charged at `level` waits for. A

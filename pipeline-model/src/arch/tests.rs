@@ -64,6 +64,7 @@ fn an_analysed_access_takes_its_levels_latency_and_a_pass_per_transaction() {
         level,
         transactions,
         sectors: 4,
+        reuse_lines: None,
     };
     let load = Instr::new(OpClass::GlobalMem, &[1], &[2]);
     // Not analysed: the `mem` row.
@@ -97,6 +98,48 @@ fn an_analysed_access_takes_its_levels_latency_and_a_pass_per_transaction() {
     let t = a.describe_instr(&shared);
     assert_eq!(a.ops.get(OpClass::SharedMem).initiation, 2);
     assert_eq!((t.latency, t.initiation), (a.memory.shared + 2, 4));
+}
+
+#[test]
+fn a_reused_load_is_an_l1_hit_while_every_warps_lines_fit_the_l1() {
+    use crate::instr::{Instr, MemAccess};
+    use crate::timing::ResourceUsage;
+    let a = Architecture::default_arch();
+    // gtx480: 16 KiB of L1, 48 warps. With k lines brought in between, every warp needs
+    // k + 1 lines: 2 x 128 x 48 = 12,288 bytes fit, 3 x 128 x 48 = 18,432 do not.
+    assert_eq!((a.memory.l1_bytes, a.limits.max_warps), (Some(16384), 48));
+    assert!(a.l1_keeps(0) && a.l1_keeps(1) && !a.l1_keeps(2));
+    // hopper_h100: 256 KiB, 64 warps: 32 lines a warp, so 31 between.
+    let h = Architecture::load("hopper_h100").unwrap();
+    assert!(h.l1_keeps(31) && !h.l1_keeps(32));
+    let mut no_l1 = a.clone();
+    no_l1.memory.l1_bytes = None;
+    assert!(!no_l1.l1_keeps(0));
+
+    let reused = |lines| MemAccess {
+        level: MemLevel::Dram,
+        transactions: 1,
+        sectors: 4,
+        reuse_lines: Some(lines),
+    };
+    let load = |access| Instr::new(OpClass::GlobalMem, &[1], &[2]).with_access(access);
+    assert_eq!(a.serving_level(&reused(1)), MemLevel::L1);
+    assert_eq!(a.describe_instr(&load(reused(1))).latency, a.memory.l1_hit);
+    // Evicted: the level it was charged at, as the launch's data is served (the L2).
+    assert_eq!(a.serving_level(&reused(2)), MemLevel::L2);
+    assert_eq!(a.describe_instr(&load(reused(2))).latency, a.memory.l2_hit);
+    // A hit moves no bytes past the L1 and takes no miss entry; a miss moves its line
+    // (128 bytes over 32 lanes: 4 a work-item) and takes one entry of 64.
+    let usage = |access| ResourceUsage::of(&a, &[load(access)]).0;
+    let (mshr, l2, dram) = (
+        a.mshr_resource().unwrap(),
+        a.l2_resource().unwrap(),
+        a.dram_resource().unwrap(),
+    );
+    let hit = usage(reused(1));
+    assert_eq!((hit[mshr], hit[l2], hit[dram]), (0.0, 0.0, 0.0));
+    let miss = usage(reused(2));
+    assert_eq!((miss[mshr], miss[l2], miss[dram]), (1.0 / 64.0, 4.0, 4.0));
 }
 
 fn gtx480_src() -> &'static str {
