@@ -318,6 +318,22 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
     }
 }
 
+/// A `.local` access of a work-item's frame (a private array the compiler keeps in memory,
+/// spilled registers) of `frame_bytes` a work-item. The lanes' frames are interleaved word
+/// by word (PTX ISA, "Local State Space": local addresses are per-thread; GPGPU-Sim
+/// places word `k` of thread `t` at `(k x threads + t) x 4`, NVIDIA's GPUs likewise), so a
+/// warp's access at one offset is coalesced: one 128-byte line for 32 four-byte words.
+/// Its data was the work-item's own, written or read before: a frame the L1 holds for
+/// every warp of the SM is an L1 hit, else it comes from the L2 (the frame's lines a warp
+/// keeps are its reuse distance, `MemAccess::reuse_lines`).
+pub fn local_access(width: u32, frame_bytes: u64) -> MemAccess {
+    let width = width.max(1);
+    let mut access = global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2);
+    let frame_lines = (frame_bytes * WARP as u64).div_ceil(LINE as u64).max(1);
+    access.reuse_lines = Some(u32::try_from(frame_lines - 1).unwrap_or(u32::MAX));
+    access
+}
+
 /// Computes the lane values of `f`'s registers.
 pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
     let mut values = LaneValues {
@@ -376,6 +392,12 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
     let values = lane_values(f);
     let cfg = Cfg::new(f);
     let reused = crate::reuse::reused_loads(f, &cfg, &values);
+    let frame_bytes = f
+        .locals
+        .iter()
+        .filter(|v| v.space == ".local")
+        .map(|v| v.bytes)
+        .sum();
     f.blocks
         .iter()
         .enumerate()
@@ -408,6 +430,9 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
                                 access.reuse_lines = reused.get(&(b, i)).copied();
                             }
                             Some(access)
+                        }
+                        OpClass::Mem if instr.modifiers().any(|m| m == "local") => {
+                            Some(local_access(width, frame_bytes))
                         }
                         _ => None,
                     }
@@ -592,6 +617,25 @@ ld.volatile.global.f32 %f1, [%rd1];",
             (a[0].transactions, a[0].sectors, a[0].level),
             (1, 4, MemLevel::L2)
         );
+    }
+
+    #[test]
+    fn a_local_access_is_one_coalesced_line_kept_for_its_frame() {
+        // A 128-byte frame (`float c[32]`): a warp's frames are 32 x 128 bytes, 32 lines,
+        // so 31 lines come between two uses of one line.
+        let a = accesses(
+            ".local .align 4 .b8 __local_depot0[128];\nmov.u64 %rd1, __local_depot0;\n\
+             ld.local.f32 %f1, [%rd1+8];\nst.local.f32 [%rd1+8], %f1;\nld.local.v2.f32 {%f2, %f3}, [%rd1];",
+        );
+        let local = |transactions, sectors| MemAccess {
+            level: MemLevel::L2,
+            transactions,
+            sectors,
+            reuse_lines: Some(31),
+        };
+        assert_eq!(a, [local(1, 4), local(1, 4), local(2, 8)]);
+        // No frame declared (a callee's): one line.
+        assert_eq!(local_access(4, 0).reuse_lines, Some(0));
     }
 
     #[test]

@@ -325,10 +325,15 @@ fn analyze_function(
                     .filter_map(|(p, i)| {
                         let access = i.access?;
                         let shared = i.class == OpClass::SharedMem;
+                        let space = match i.class {
+                            OpClass::SharedMem => "shared",
+                            OpClass::Mem => "local",
+                            _ => "global",
+                        };
                         Some(AccessCharge {
                             line: source_line(module, p).map_or(0, |l| l.line),
                             opcode: p.opcode.clone(),
-                            space: if shared { "shared" } else { "global" }.to_string(),
+                            space: space.to_string(),
                             level: (!shared)
                                 .then(|| arch.serving_level(&access).name().to_string()),
                             transactions: access.transactions,

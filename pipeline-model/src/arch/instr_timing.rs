@@ -40,10 +40,11 @@ impl Architecture {
     pub fn describe_instr(&self, instr: &Instr) -> InstrTiming {
         let mut t = self.describe(instr.class);
         if let Some(access) = instr.access {
-            // A global store (or reduction) writes no register: nothing waits for it, and
-            // it completes in the background (the warp's exit may wait for it:
+            // A global or local store (or reduction) writes no register: nothing waits for
+            // it, and it completes in the background (the warp's exit may wait for it:
             // `memory.store_ack_at_exit`); it keeps its row's latency.
-            let background = instr.class == OpClass::GlobalMem && instr.writes.is_empty();
+            let background =
+                matches!(instr.class, OpClass::GlobalMem | OpClass::Mem) && instr.writes.is_empty();
             let base = match (instr.class, self.serving_level(&access)) {
                 _ if background => t.latency,
                 (OpClass::SharedMem, _) => self.memory.shared,
