@@ -391,7 +391,6 @@ pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
 pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
     let values = lane_values(f);
     let cfg = Cfg::new(f);
-    let reused = crate::reuse::reused_loads(f, &cfg, &values);
     let frame_bytes = f
         .locals
         .iter()
@@ -405,8 +404,7 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
             block
                 .instrs
                 .iter()
-                .enumerate()
-                .map(|(i, instr)| {
+                .map(|instr| {
                     let lanes = values.address(instr);
                     let width = access_width(instr);
                     match op_class(instr).0 {
@@ -425,11 +423,7 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
                                 "ld" | "ldu" => MemLevel::Dram,
                                 _ => MemLevel::L2,
                             };
-                            let mut access = global_access(lanes, width, level);
-                            if level != MemLevel::L1 {
-                                access.reuse_lines = reused.get(&(b, i)).copied();
-                            }
-                            Some(access)
+                            Some(global_access(lanes, width, level))
                         }
                         OpClass::Mem if instr.modifiers().any(|m| m == "local") => {
                             Some(local_access(width, frame_bytes))

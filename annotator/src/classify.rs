@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use pipeline_model::{Addressing, Instr, Reg};
 
 use crate::access::analyze_accesses;
+use crate::reuse::reused_loads;
 use crate::addressing::absorbed_addressing;
 use crate::opcode::{global_bytes, op_class, source_operands};
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
@@ -65,7 +66,13 @@ pub struct ClassifiedFunction {
 /// of its global and shared accesses ([`crate::access`]).
 pub fn classify_function(f: &Function) -> ClassifiedFunction {
     let mut regs = RegisterFile::new(f);
-    let accesses = analyze_accesses(f);
+    let mut accesses = analyze_accesses(f);
+    // Global loads whose sectors an earlier load brought into the L1 ([`crate::reuse`]).
+    for ((b, i), lines) in reused_loads(f) {
+        if let Some(access) = accesses[b][i].as_mut() {
+            access.reuse_lines = Some(lines);
+        }
+    }
     let addressing = absorbed_addressing(f);
     let blocks = f
         .blocks
