@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use pipeline_model::{Addressing, Instr, Reg};
 
 use crate::access::analyze_accesses;
-use crate::reuse::reused_loads;
 use crate::addressing::absorbed_addressing;
 use crate::opcode::{global_bytes, op_class, source_operands};
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
+use crate::reuse::reused_loads;
 
 /// The registers of one function: which names are registers at all (declared with `.reg`;
 /// `%tid.x` and friends are not), which are predicates, and a number for each.
