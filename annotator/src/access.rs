@@ -334,6 +334,23 @@ pub fn local_access(width: u32, frame_bytes: u64) -> MemAccess {
     access
 }
 
+/// A `__constant` load whose lanes read different addresses (a table lookup by each
+/// lane's own value). The constant cache serves one line a pass: as many passes as the
+/// lines the lanes touch, each lane its own where the address has no known stride (the
+/// gather rule of [`global_access`]), from the constant cache (an L1 hit: the table is
+/// read again and again), moving nothing past it. GPGPU-Sim's GTX 480 shows it on the
+/// corpus's `crc32_slice8` (`crc32Lookup[k][byte]`): 54,037 constant-cache accesses for
+/// 4,096 warp loads, 13 lines each. A uniform address is a broadcast, the `mem` row.
+pub fn constant_access(lanes: Lanes, width: u32) -> MemAccess {
+    let lines = global_access(lanes, width, MemLevel::L1).transactions;
+    MemAccess {
+        level: MemLevel::L1,
+        transactions: lines,
+        sectors: 0,
+        reuse_lines: None,
+    }
+}
+
 /// Computes the lane values of `f`'s registers.
 pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
     let mut values = LaneValues {
@@ -427,6 +444,13 @@ pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
                         }
                         OpClass::Mem if instr.modifiers().any(|m| m == "local") => {
                             Some(local_access(width, frame_bytes))
+                        }
+                        OpClass::Mem
+                            if instr.base() == "ld"
+                                && instr.modifiers().any(|m| m == "const")
+                                && !lanes.is_uniform() =>
+                        {
+                            Some(constant_access(lanes, width))
                         }
                         _ => None,
                     }
@@ -630,6 +654,28 @@ ld.volatile.global.f32 %f1, [%rd1];",
         assert_eq!(a, [local(1, 4), local(1, 4), local(2, 8)]);
         // No frame declared (a callee's): one line.
         assert_eq!(local_access(4, 0).reuse_lines, Some(0));
+    }
+
+    #[test]
+    fn a_table_lookup_in_constant_memory_takes_a_pass_per_lane() {
+        // `table[byte]`, the byte loaded: every lane its own line, 32 passes from the
+        // constant cache; `table[tid]` (4-byte stride): one line; `table[3]`: a broadcast,
+        // not analysed (the `mem` row).
+        let a = accesses(&format!(
+            "{GID}cvt.u64.u32 %rd9, %r4;\nadd.s64 %rd10, %rd2, %rd9;\nld.global.u8 %r5, [%rd10];\n\
+             cvt.u64.u32 %rd3, %r5;\nshl.b64 %rd4, %rd3, 2;\n\
+             mov.u64 %rd5, table;\nadd.s64 %rd6, %rd5, %rd4;\nld.const.u32 %r6, [%rd6];\n\
+             mul.wide.u32 %rd7, %r3, 4;\nadd.s64 %rd8, %rd5, %rd7;\nld.const.u32 %r7, [%rd8];\n\
+             ld.const.u32 %r8, [table+12];"
+        ));
+        let constant = |transactions| MemAccess {
+            level: MemLevel::L1,
+            transactions,
+            sectors: 0,
+            reuse_lines: None,
+        };
+        // The global byte load, then the two analysed constant loads.
+        assert_eq!(&a[1..], [constant(32), constant(1)]);
     }
 
     #[test]
