@@ -90,7 +90,12 @@ struct AffineValues<'f> {
     /// The one unguarded definition of each register defined exactly once.
     defs: HashMap<&'f str, &'f Instruction>,
     memo: HashMap<&'f str, Affine>,
+    /// Definitions being evaluated, one inside the other.
+    depth: usize,
 }
+
+/// The deepest chain of definitions followed from one register.
+const MAX_DEPTH: usize = 256;
 
 /// Special registers with one value in every work-item of a launch.
 const LAUNCH_CONSTANT: &[&str] = &[
@@ -125,6 +130,7 @@ impl<'f> AffineValues<'f> {
         AffineValues {
             defs,
             memo: HashMap::new(),
+            depth: 0,
         }
     }
 
@@ -163,9 +169,16 @@ impl<'f> AffineValues<'f> {
         }
         // An atom until its definition is known: a cycle through a register resolves to it.
         self.memo.insert(name, Affine::atom(name));
+        // A chain of definitions deeper than this (a pointer bumped through a long
+        // unrolled loop) is cut into atoms: the recursion stays within a thread's stack.
         let value = match self.defs.get(name).copied() {
-            Some(def) => self.definition(def).unwrap_or_else(|| Affine::atom(name)),
-            None => Affine::atom(name),
+            Some(def) if self.depth < MAX_DEPTH => {
+                self.depth += 1;
+                let v = self.definition(def);
+                self.depth -= 1;
+                v.unwrap_or_else(|| Affine::atom(name))
+            }
+            _ => Affine::atom(name),
         };
         self.memo.insert(name, value.clone());
         value
@@ -520,6 +533,27 @@ mod tests {
             load(1, 0, 2)
         );
         assert_eq!(reuse(&body), [None, Some(0)]);
+    }
+
+    #[test]
+    fn a_long_chain_of_definitions_ends_in_an_atom() {
+        // p1 = p0 + 4, p2 = p1 + 4, ... 10,000 deep: the forms stay finite and the loads
+        // at the chain's end still compare (both cut at the same depth).
+        let mut body = String::from("ld.param.u64 %rd0, [k_param_0];\n");
+        for k in 1..=10_000 {
+            body.push_str(&format!("add.s64 %rd{k}, %rd{}, 4;\n", k - 1));
+        }
+        body.push_str("ld.global.f32 %f1, [%rd10000];\nld.global.f32 %f2, [%rd10000+4];\n");
+        let src = format!(
+            ".visible .entry k(.param .u64 k_param_0)\n{{\n.reg .f32 %f<3>;\n\
+             .reg .b64 %rd<10001>;\n{body}\n}}\n"
+        );
+        let m = parse(&src).unwrap();
+        let f = &m.functions[0];
+        let mut values = AffineValues::new(f);
+        let a = values.register("%rd10000");
+        assert_eq!(a.terms.len(), 1);
+        assert_eq!(a.offset, 4 * MAX_DEPTH as i64);
     }
 
     #[test]
