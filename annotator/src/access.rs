@@ -341,10 +341,12 @@ pub fn local_access(width: u32, frame_bytes: u64) -> MemAccess {
 /// read again and again), moving nothing past it. GPGPU-Sim's GTX 480 shows it on the
 /// corpus's `crc32_slice8` (`crc32Lookup[k][byte]`): 54,037 constant-cache accesses for
 /// 4,096 warp loads, 13 lines each. A uniform address is a broadcast, the `mem` row.
+/// The table's size, where known, is put on the access later
+/// ([`crate::reuse::constant_tables`]): the architecture's constant cache may not hold it.
 pub fn constant_access(lanes: Lanes, width: u32) -> MemAccess {
     let lines = global_access(lanes, width, MemLevel::L1).transactions;
     MemAccess {
-        level: MemLevel::L1,
+        level: MemLevel::Constant,
         transactions: lines,
         sectors: 0,
         reuse_lines: None,
@@ -669,7 +671,7 @@ ld.volatile.global.f32 %f1, [%rd1];",
              ld.const.u32 %r8, [table+12];"
         ));
         let constant = |transactions| MemAccess {
-            level: MemLevel::L1,
+            level: MemLevel::Constant,
             transactions,
             sectors: 0,
             reuse_lines: None,

@@ -6,7 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use pipeline_model::{block_timing, pair_cycles, schedule, Architecture, Instr, OpClass, Stage};
+use pipeline_model::{
+    block_timing, pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, Stage,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::cfg::{Cfg, NaturalLoop};
@@ -207,15 +209,33 @@ pub fn model_function(module: &Module, f: &Function) -> ModelFunction {
 
 fn model_from(module: &Module, f: &Function, classified: ClassifiedFunction) -> ModelFunction {
     let mut warnings = Vec::new();
+    // The size of the `__constant` table each divergent constant load reads, as its
+    // lines less one (`MemAccess::reuse_lines` of a constant access).
+    let tables = crate::reuse::constant_tables(f);
+    let table_lines = |name: &str| {
+        module
+            .variables
+            .iter()
+            .find(|v| v.space == ".const" && v.name == name && v.bytes > 0)
+            .map(|v| u32::try_from(v.bytes.div_ceil(128) - 1).unwrap_or(u32::MAX))
+    };
     let blocks = f
         .blocks
         .iter()
         .zip(classified.blocks)
-        .map(|(b, instrs)| {
+        .enumerate()
+        .map(|(bi, (b, instrs))| {
             b.instrs
                 .iter()
                 .zip(instrs)
-                .map(|(i, c)| {
+                .enumerate()
+                .map(|(ii, (i, mut c))| {
+                    if let Some(access) = c.instr.access.as_mut() {
+                        if access.level == MemLevel::Constant {
+                            access.reuse_lines =
+                                tables.get(&(bi, ii)).and_then(|name| table_lines(name));
+                        }
+                    }
                     if !c.known {
                         warnings.push(Warning {
                             function: Some(f.name.clone()),
@@ -327,6 +347,7 @@ fn analyze_function(
                         let shared = i.class == OpClass::SharedMem;
                         let space = match i.class {
                             OpClass::SharedMem => "shared",
+                            OpClass::Mem if access.level == MemLevel::Constant => "constant",
                             OpClass::Mem => "local",
                             _ => "global",
                         };

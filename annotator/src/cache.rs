@@ -85,7 +85,7 @@ use crate::sidecar::Sidecar;
 /// 46: stores are sampled too (their `.loc` is the assignment's operator).
 /// 47: a PTX block outside the loop its source lies in (code moved out of the loop) is
 /// charged on the paths through it, not mapped to the loop's body.
-pub const ANNOTATION_REVISION: &str = "52";
+pub const ANNOTATION_REVISION: &str = "53";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

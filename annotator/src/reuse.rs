@@ -398,6 +398,34 @@ pub fn reused_loads(f: &Function) -> HashMap<(usize, usize), u32> {
     out
 }
 
+/// The `__constant` variable each `ld.const` of `f` reads, by (block, instruction)
+/// position: the one symbol its address is affine in (a table indexed by the lanes'
+/// data), where there is one.
+pub fn constant_tables(f: &Function) -> HashMap<(usize, usize), String> {
+    let mut affine = AffineValues::new(f);
+    let mut out = HashMap::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, instr) in block.instrs.iter().enumerate() {
+            if instr.base() != "ld" || !instr.modifiers().any(|m| m == "const") {
+                continue;
+            }
+            let Some(address) = instr
+                .operands
+                .iter()
+                .find(|o| matches!(o, Operand::Address { .. }))
+                .and_then(|op| affine.operand(op))
+            else {
+                continue;
+            };
+            let mut symbols = address.terms.keys().filter(|a| !a.starts_with('%'));
+            if let (Some(name), None) = (symbols.next(), symbols.next()) {
+                out.insert((b, i), name.clone());
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,6 +561,24 @@ mod tests {
             load(1, 0, 2)
         );
         assert_eq!(reuse(&body), [None, Some(0)]);
+    }
+
+    #[test]
+    fn a_constant_lookup_names_its_table() {
+        // table[byte]: affine in the symbol `table` and the loaded byte; a lookup whose
+        // address mixes two tables names none.
+        let body = "ld.param.u64 %rd1, [k_param_0];\nld.global.u8 %r1, [%rd1];\n\
+            cvt.u64.u32 %rd2, %r1;\nshl.b64 %rd3, %rd2, 2;\nmov.u64 %rd4, table;\n\
+            add.s64 %rd5, %rd4, %rd3;\nld.const.u32 %r2, [%rd5+1024];\n\
+            mov.u64 %rd6, other;\nadd.s64 %rd7, %rd5, %rd6;\nld.const.u32 %r3, [%rd7];";
+        let src = format!(
+            ".visible .entry k(.param .u64 k_param_0)\n{{\n.reg .b32 %r<4>;\n\
+             .reg .b64 %rd<8>;\n{body}\n}}\n"
+        );
+        let m = parse(&src).unwrap();
+        let tables = constant_tables(&m.functions[0]);
+        assert_eq!(tables.len(), 1);
+        assert_eq!(tables.values().next().map(String::as_str), Some("table"));
     }
 
     #[test]

@@ -251,6 +251,9 @@ pub enum MemLevel {
     L2,
     /// DRAM.
     Dram,
+    /// The SM's constant cache (a `__constant` load whose lanes read different
+    /// addresses; a uniform one is a broadcast, not analysed).
+    Constant,
 }
 
 impl MemLevel {
@@ -260,6 +263,7 @@ impl MemLevel {
             MemLevel::L1 => "L1",
             MemLevel::L2 => "L2",
             MemLevel::Dram => "DRAM",
+            MemLevel::Constant => "constant",
         }
     }
 }
@@ -282,7 +286,9 @@ pub struct MemAccess {
     /// the L1 (`x[i + 1]` after `x[i]`, a value read again): the 128-byte lines one warp
     /// brings in between the two (its reuse distance). The L1 serves it where it still
     /// holds them ([`Architecture::l1_keeps`](crate::Architecture::l1_keeps)); else it
-    /// is charged at `level`.
+    /// is charged at `level`. For a [`MemLevel::Constant`] load: the lines of the table
+    /// it reads, less one (whether the constant cache holds it:
+    /// [`ConstantCache::pass_for`](crate::ConstantCache::pass_for)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reuse_lines: Option<u32>,
 }

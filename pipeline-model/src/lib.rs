@@ -33,8 +33,8 @@ pub mod variant;
 mod warps;
 
 pub use arch::{
-    ArchError, Architecture, ColdInstructionCache, InstrTiming, IssueOrder, OpenclEvent, Scope,
-    Unit, DRAM, FETCH, ISSUE, L2, MSHR,
+    ArchError, Architecture, ColdInstructionCache, ConstantCache, InstrTiming, IssueOrder,
+    OpenclEvent, Scope, Unit, DRAM, FETCH, ISSUE, L2, MSHR,
 };
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
@@ -52,7 +52,9 @@ pub use arch::{
 /// cache's first-run misses (`[icache]`, the kernel's code size). 7: a load whose sectors
 /// an earlier load of the work-group brought in is an L1 hit while the L1 holds every
 /// warp's lines between the two (`MemAccess::reuse_lines`, `Architecture::l1_keeps`).
-pub const MODEL_REVISION: u32 = 7;
+/// 8: a divergent `__constant` load's further lines cost the constant cache's pass, long
+/// where its table exceeds the cache (`[constant]`, `MemLevel::Constant`).
+pub const MODEL_REVISION: u32 = 8;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -48,12 +48,16 @@ impl Architecture {
             let base = match (instr.class, self.serving_level(&access)) {
                 _ if background => t.latency,
                 (OpClass::SharedMem, _) => self.memory.shared,
-                (_, MemLevel::L1) => self.memory.l1_hit,
+                (_, MemLevel::L1 | MemLevel::Constant) => self.memory.l1_hit,
                 (_, MemLevel::L2) => self.memory.l2_hit,
                 (_, MemLevel::Dram) => self.memory.dram,
             };
             let extra = access.transactions.max(1) - 1;
-            t.latency = base + extra * t.initiation;
+            let pass = match (access.level, &self.constant) {
+                (MemLevel::Constant, Some(cache)) => cache.pass_for(access.reuse_lines),
+                _ => t.initiation,
+            };
+            t.latency = base + extra * pass;
             t.initiation *= extra + 1;
         }
         t
@@ -64,6 +68,7 @@ impl Architecture {
     /// [`Architecture::served_from`] its level.
     pub fn serving_level(&self, access: &MemAccess) -> MemLevel {
         match access.reuse_lines {
+            _ if access.level == MemLevel::Constant => MemLevel::Constant,
             Some(lines) if self.l1_keeps(lines) => MemLevel::L1,
             _ => self.served_from(access.level),
         }

@@ -19,8 +19,8 @@ mod validate;
 pub use instr_timing::InstrTiming;
 pub use resources::{DRAM, FETCH, ISSUE, L2, MSHR};
 pub use schema::{
-    ColdInstructionCache, CompileTarget, Frontend, IssueOrder, LaunchCost, MemorySystem, OpTable,
-    OpTiming, OpenclEvent, Scope, SmLimits, Unit,
+    ColdInstructionCache, CompileTarget, ConstantCache, Frontend, IssueOrder, LaunchCost,
+    MemorySystem, OpTable, OpTiming, OpenclEvent, Scope, SmLimits, Unit,
 };
 
 /// The names of the shipped descriptions, default first.
@@ -123,6 +123,10 @@ pub struct Architecture {
     /// absent: the code is there (a GPU that fetches ahead hides it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icache: Option<ColdInstructionCache>,
+    /// The constant cache's cost per further line of a divergent `__constant` load;
+    /// absent: a pass of the memory pipeline each, as every table fits (GPGPU-Sim's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constant: Option<ConstantCache>,
 }
 
 impl Architecture {

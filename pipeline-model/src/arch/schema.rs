@@ -63,6 +63,38 @@ impl ColdInstructionCache {
     }
 }
 
+/// The SM's constant cache as divergent `__constant` loads see it: each further line a
+/// warp's lanes touch costs a pass, short while the table fits, long once it does not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantCache {
+    /// Bytes it holds.
+    pub bytes: u64,
+    /// Cycles each further line takes when the table the load reads fits.
+    pub pass_cycles: u32,
+    /// Cycles each further line takes when it does not (a trip past the cache).
+    pub miss_pass_cycles: u32,
+}
+
+impl ConstantCache {
+    /// Cycles each further line of a divergent load takes, the table it reads holding
+    /// `table_lines` + 1 lines of 128 bytes (`MemAccess::reuse_lines`; unknown: taken to
+    /// fit).
+    ///
+    /// ```
+    /// let cache = pipeline_model::ConstantCache { bytes: 2048, pass_cycles: 10, miss_pass_cycles: 80 };
+    /// assert_eq!(cache.pass_for(Some(15)), 10); // 2 KiB: fits
+    /// assert_eq!(cache.pass_for(Some(63)), 80); // 8 KiB: does not
+    /// assert_eq!(cache.pass_for(None), 10);
+    /// ```
+    pub fn pass_for(&self, table_lines: Option<u32>) -> u32 {
+        match table_lines {
+            Some(lines) if (u64::from(lines) + 1) * 128 > self.bytes => self.miss_pass_cycles,
+            _ => self.pass_cycles,
+        }
+    }
+}
+
 /// What an OpenCL profiling event's START to END shows around a launch on the vendor's
 /// OpenCL driver, beyond the kernel's own duration: the driver's and the front end's work
 /// for each launch, and more for the first launch of a command queue (the context's

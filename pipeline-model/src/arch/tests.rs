@@ -142,6 +142,50 @@ fn a_reused_load_is_an_l1_hit_while_every_warps_lines_fit_the_l1() {
     assert_eq!((miss[mshr], miss[l2], miss[dram]), (1.0 / 64.0, 4.0, 4.0));
 }
 
+#[test]
+fn a_divergent_constant_load_takes_the_constant_caches_pass_per_line() {
+    use crate::instr::{Instr, MemAccess};
+    // 32 lanes at 32 lines of a table of `lines + 1` lines.
+    let lookup = |table_lines| {
+        Instr::new(OpClass::Mem, &[1], &[2]).with_access(MemAccess {
+            level: MemLevel::Constant,
+            transactions: 32,
+            sectors: 0,
+            reuse_lines: table_lines,
+        })
+    };
+    // hopper_h100 (the probes): 10 cycles a further line while the table fits 2 KiB, 82
+    // once it does not (8 KiB: 64 lines).
+    let h = Architecture::load("hopper_h100").unwrap();
+    let l1 = h.memory.l1_hit;
+    assert_eq!(h.describe_instr(&lookup(Some(15))).latency, l1 + 31 * 10);
+    assert_eq!(h.describe_instr(&lookup(Some(63))).latency, l1 + 31 * 82);
+    assert_eq!(h.describe_instr(&lookup(None)).latency, l1 + 31 * 10);
+    assert_eq!(
+        h.serving_level(&lookup(Some(63)).access.unwrap()),
+        MemLevel::Constant
+    );
+    // gtx480 has no [constant]: a pass of the memory pipeline (1 cycle) a line, whatever
+    // the table, and the memory pipeline held 32 passes.
+    let g = Architecture::default_arch();
+    let t = g.describe_instr(&lookup(Some(63)));
+    assert_eq!((t.latency, t.initiation), (g.memory.l1_hit + 31, 32));
+    // Nothing moves past the constant cache.
+    let usage = crate::timing::ResourceUsage::of(&g, &[lookup(Some(63))]).0;
+    assert_eq!(usage[g.l2_resource().unwrap()], 0.0);
+}
+
+#[test]
+fn a_zero_in_the_constant_cache_is_named() {
+    let src = builtin_source("hopper_h100")
+        .unwrap()
+        .replace("\npass_cycles = 10", "\npass_cycles = 0");
+    let err = Architecture::from_toml(&src, "h.toml").unwrap_err().to_string();
+    assert!(err.contains("`constant.pass_cycles`"), "{err}");
+    let a = Architecture::load("hopper_h100").unwrap();
+    assert_eq!(Architecture::from_toml(&a.to_toml(), "again").unwrap(), a);
+}
+
 fn gtx480_src() -> &'static str {
     builtin_source("gtx480").unwrap()
 }

@@ -72,16 +72,8 @@ impl Architecture {
                 }
             }
         }
-        if let Some(cache) = &self.icache {
-            for (key, n) in [
-                ("icache.instruction_bytes", cache.instruction_bytes),
-                ("icache.line_bytes", cache.line_bytes),
-                ("icache.misses_in_flight", cache.misses_in_flight),
-            ] {
-                if n == 0 {
-                    return Err(invalid(key, "must be at least 1"));
-                }
-            }
+        if let Some((key, _)) = self.section_counts().into_iter().find(|(_, n)| *n == 0) {
+            return Err(invalid(key, "must be at least 1"));
         }
         if self.memory.l1_bytes == Some(0) {
             return Err(invalid("memory.l1_bytes", "must be at least 1"));
@@ -148,5 +140,25 @@ impl Architecture {
             }
         }
         Ok(())
+    }
+
+    /// The counts of the optional sections (`[icache]`, `[constant]`), each at least 1.
+    fn section_counts(&self) -> Vec<(&'static str, u64)> {
+        let mut counts = Vec::new();
+        if let Some(c) = &self.icache {
+            counts.extend([
+                ("icache.instruction_bytes", u64::from(c.instruction_bytes)),
+                ("icache.line_bytes", u64::from(c.line_bytes)),
+                ("icache.misses_in_flight", u64::from(c.misses_in_flight)),
+            ]);
+        }
+        if let Some(c) = &self.constant {
+            counts.extend([
+                ("constant.bytes", c.bytes),
+                ("constant.pass_cycles", u64::from(c.pass_cycles)),
+                ("constant.miss_pass_cycles", u64::from(c.miss_pass_cycles)),
+            ]);
+        }
+        counts
     }
 }
