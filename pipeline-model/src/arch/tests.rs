@@ -180,7 +180,9 @@ fn a_zero_in_the_constant_cache_is_named() {
     let src = builtin_source("hopper_h100")
         .unwrap()
         .replace("\npass_cycles = 10", "\npass_cycles = 0");
-    let err = Architecture::from_toml(&src, "h.toml").unwrap_err().to_string();
+    let err = Architecture::from_toml(&src, "h.toml")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("`constant.pass_cycles`"), "{err}");
     let a = Architecture::load("hopper_h100").unwrap();
     assert_eq!(Architecture::from_toml(&a.to_toml(), "again").unwrap(), a);
