@@ -129,6 +129,12 @@ fn special(name: &str) -> Lanes {
 }
 
 fn immediate(text: &str) -> Lanes {
+    Lanes::Uniform(integer_immediate(text))
+}
+
+/// The value of an integer literal as PTX writes it (`-1`, `0xffffffff`, `4U`), as the
+/// 64 bits two's complement gives it; `None` for anything else (a float's `0f3F800000`).
+pub(crate) fn integer_immediate(text: &str) -> Option<i64> {
     let (neg, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -139,7 +145,14 @@ fn immediate(text: &str) -> Lanes {
     } else {
         digits.parse::<i64>().ok()
     };
-    Lanes::Uniform(value.map(|v| if neg { v.wrapping_neg() } else { v }))
+    value.map(|v| if neg { v.wrapping_neg() } else { v })
+}
+
+/// Whether `x & mask` keeps every index an array in memory has: a mask of at least the
+/// low 32 bits (`x & 0xffffffff`, LLVM's zero extension of a 32-bit index computed in 64
+/// bits).
+pub(crate) fn keeps_low_32_bits(mask: i64) -> bool {
+    mask == -1 || (mask >= 0xffff_ffff && (mask as u64).wrapping_add(1).is_power_of_two())
 }
 
 /// The value across a warp's lanes of every register of one function: the join over all
@@ -177,11 +190,7 @@ impl<'f> LaneValues<'f> {
 
     /// The address operand of a memory instruction, as a value across lanes.
     fn address(&self, instr: &Instruction) -> Lanes {
-        instr
-            .operands
-            .iter()
-            .find(|o| matches!(o, Operand::Address { .. }))
-            .map_or(Lanes::Varying, |a| self.operand(a))
+        instr.address().map_or(Lanes::Varying, |a| self.operand(a))
     }
 
     /// What `instr` writes into its destination(s).
@@ -234,8 +243,7 @@ impl<'f> LaneValues<'f> {
             // bits keeps every index an array in memory has.
             "and" => match (arg(0), arg(1)) {
                 (x, Lanes::Uniform(Some(m))) | (Lanes::Uniform(Some(m)), x)
-                    if m == -1
-                        || (m >= 0xffff_ffff && (m as u64).wrapping_add(1).is_power_of_two()) =>
+                    if keeps_low_32_bits(m) =>
                 {
                     x
                 }
@@ -406,10 +414,18 @@ pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
 }
 
 /// The memory behaviour of every instruction of `f`, block by block (`None` for the
-/// instructions that are no global or shared access).
+/// instructions that are no global, shared, local or divergent constant access).
 pub fn analyze_accesses(f: &Function) -> Vec<Vec<Option<MemAccess>>> {
-    let values = lane_values(f);
-    let cfg = Cfg::new(f);
+    accesses_with(f, &lane_values(f), &Cfg::new(f))
+}
+
+/// [`analyze_accesses`] from `f`'s lane values and control-flow graph, where the caller
+/// has them already.
+pub(crate) fn accesses_with(
+    f: &Function,
+    values: &LaneValues<'_>,
+    cfg: &Cfg,
+) -> Vec<Vec<Option<MemAccess>>> {
     let frame_bytes = f
         .locals
         .iter()

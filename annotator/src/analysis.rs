@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use pipeline_model::sampling::LINE;
 use pipeline_model::{
     block_timing, pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, Stage,
 };
@@ -217,7 +218,7 @@ fn model_from(module: &Module, f: &Function, classified: ClassifiedFunction) -> 
             .variables
             .iter()
             .find(|v| v.space == ".const" && v.name == name && v.bytes > 0)
-            .map(|v| u32::try_from(v.bytes.div_ceil(128) - 1).unwrap_or(u32::MAX))
+            .map(|v| u32::try_from(v.bytes.div_ceil(LINE as u64) - 1).unwrap_or(u32::MAX))
     };
     let blocks = f
         .blocks

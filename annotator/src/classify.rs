@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use pipeline_model::{Addressing, Instr, Reg};
 
-use crate::access::analyze_accesses;
+use crate::access::{accesses_with, lane_values};
 use crate::addressing::absorbed_addressing;
+use crate::cfg::Cfg;
 use crate::opcode::{global_bytes, op_class, source_operands};
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
 use crate::reuse::reused_loads;
@@ -66,9 +67,10 @@ pub struct ClassifiedFunction {
 /// of its global and shared accesses ([`crate::access`]).
 pub fn classify_function(f: &Function) -> ClassifiedFunction {
     let mut regs = RegisterFile::new(f);
-    let mut accesses = analyze_accesses(f);
+    let (values, cfg) = (lane_values(f), Cfg::new(f));
+    let mut accesses = accesses_with(f, &values, &cfg);
     // Global loads whose sectors an earlier load brought into the L1 ([`crate::reuse`]).
-    for ((b, i), lines) in reused_loads(f) {
+    for ((b, i), lines) in reused_loads(f, &values, &cfg) {
         if let Some(access) = accesses[b][i].as_mut() {
             access.reuse_lines = Some(lines);
         }

@@ -29,7 +29,7 @@ use pipeline_model::sampling::SECTOR;
 
 use pipeline_model::MemLevel;
 
-use crate::access::{global_access, lane_values, Lanes};
+use crate::access::{global_access, integer_immediate, keeps_low_32_bits, LaneValues, Lanes};
 use crate::cfg::Cfg;
 use crate::opcode::access_width;
 use crate::ptx::{Function, Instruction, Operand};
@@ -137,7 +137,7 @@ impl<'f> AffineValues<'f> {
     fn operand(&mut self, op: &'f Operand) -> Option<Affine> {
         match op {
             Operand::Reg { name, negated } if !negated => Some(self.register(name)),
-            Operand::Imm(text) => immediate(text).map(Affine::constant),
+            Operand::Imm(text) => integer_immediate(text).map(Affine::constant),
             Operand::Symbol(name) => Some(Affine::atom(name)),
             Operand::Address { base, offset } => {
                 let base = match base.as_deref() {
@@ -223,37 +223,17 @@ impl<'f> AffineValues<'f> {
                     .flatten()
                     .map(|a| a.scaled(1i64 << k))
             }
-            // `x & 0xffffffff`: LLVM's zero extension of a 32-bit index computed in 64 bits.
             "and" => {
                 let (a, b) = (arg(self, 0)?, arg(self, 1)?);
-                let full = |m: i64| {
-                    m == -1 || (m >= 0xffff_ffff && (m as u64).wrapping_add(1).is_power_of_two())
-                };
                 match (a.as_constant(), b.as_constant()) {
-                    (_, Some(m)) if full(m) => Some(a),
-                    (Some(m), _) if full(m) => Some(b),
+                    (_, Some(m)) if keeps_low_32_bits(m) => Some(a),
+                    (Some(m), _) if keeps_low_32_bits(m) => Some(b),
                     _ => None,
                 }
             }
             _ => None,
         }
     }
-}
-
-fn immediate(text: &str) -> Option<i64> {
-    let (neg, digits) = match text.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, text),
-    };
-    let v = if let Some(hex) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        i64::from_str_radix(hex.trim_end_matches('U'), 16).ok()?
-    } else {
-        digits.trim_end_matches('U').parse::<i64>().ok()?
-    };
-    Some(if neg { v.wrapping_neg() } else { v })
 }
 
 /// A global load the L1 may serve or fill: where it is, its address and its lanes.
@@ -301,9 +281,12 @@ fn covered(stride: i64, earlier_width: u32, later_width: u32, delta: i64) -> boo
 /// the L1, by (block, instruction) position, each with the 128-byte lines one warp brings
 /// in between the two (its reuse distance: whether the L1 still holds them is the
 /// architecture's call, `pipeline_model::Architecture::l1_keeps`).
-pub fn reused_loads(f: &Function) -> HashMap<(usize, usize), u32> {
-    let cfg = Cfg::new(f);
-    let lanes = lane_values(f);
+/// `lanes` and `cfg` are `f`'s lane values and control-flow graph.
+pub(crate) fn reused_loads(
+    f: &Function,
+    lanes: &LaneValues<'_>,
+    cfg: &Cfg,
+) -> HashMap<(usize, usize), u32> {
     let mut affine = AffineValues::new(f);
     let mut loads: Vec<Load> = Vec::new();
     let mut launch_wide = Vec::new();
@@ -314,11 +297,7 @@ pub fn reused_loads(f: &Function) -> HashMap<(usize, usize), u32> {
             if !global_load || !through_l1(instr) {
                 continue;
             }
-            let Some(op) = instr
-                .operands
-                .iter()
-                .find(|o| matches!(o, Operand::Address { .. }))
-            else {
+            let Some(op) = instr.address() else {
                 continue;
             };
             let lanes = lanes.operand(op);
@@ -409,12 +388,7 @@ pub fn constant_tables(f: &Function) -> HashMap<(usize, usize), String> {
             if instr.base() != "ld" || !instr.modifiers().any(|m| m == "const") {
                 continue;
             }
-            let Some(address) = instr
-                .operands
-                .iter()
-                .find(|o| matches!(o, Operand::Address { .. }))
-                .and_then(|op| affine.operand(op))
-            else {
+            let Some(address) = instr.address().and_then(|op| affine.operand(op)) else {
                 continue;
             };
             let mut symbols = address.terms.keys().filter(|a| !a.starts_with('%'));
@@ -440,7 +414,7 @@ mod tests {
         );
         let m = parse(&src).unwrap();
         let f = &m.functions[0];
-        let reused = reused_loads(f);
+        let reused = reused_loads(f, &crate::access::lane_values(f), &Cfg::new(f));
         f.blocks
             .iter()
             .enumerate()

@@ -46,6 +46,17 @@ fn run(arch: &Architecture, global: [u64; 3], local: [u64; 3], data: &[u64]) -> 
     .unwrap()
 }
 
+/// One record a work-item, in `arch`'s own format: every resource, at its usage scale.
+fn work_item_records<'a>(arch: &Architecture, data: &'a [u64]) -> Records<'a> {
+    Records {
+        data,
+        format: RecordFormat::timing(arch.resources().len(), 0),
+        usage_scale: arch.usage_scale(),
+        grain: Grain::WorkItem,
+        shared: None,
+    }
+}
+
 #[test]
 fn uneven_warps_and_the_issue_offset() {
     // One group of 10: warps {0..3}, {4..7}, {8, 9} (partial).
@@ -197,13 +208,7 @@ fn a_work_group_the_gpu_would_not_launch_is_invalid() {
                 local,
             },
             &KernelResources::default(),
-            &Records {
-                data: &data,
-                format: RecordFormat::timing(arch.resources().len(), 0),
-                usage_scale: arch.usage_scale(),
-                grain: Grain::WorkItem,
-                shared: None,
-            },
+            &work_item_records(&arch, &data),
         )
     };
     // 1024 work-items in all and per dimension (64 in z): the CUDA guide's limits.
@@ -251,13 +256,7 @@ fn a_cold_instruction_cache_charges_each_line_after_the_first_once() {
                 code_instructions,
                 ..KernelResources::default()
             },
-            &Records {
-                data: &data,
-                format: RecordFormat::timing(arch.resources().len(), 0),
-                usage_scale: arch.usage_scale(),
-                grain: Grain::WorkItem,
-                shared: None,
-            },
+            &work_item_records(arch, &data),
         )
         .unwrap()
     };

@@ -332,6 +332,13 @@ impl Instruction {
         self.opcode.split('.').next().unwrap_or(&self.opcode)
     }
 
+    /// Its address operand (`[%rd9+1024]`), if it is a memory instruction.
+    pub fn address(&self) -> Option<&Operand> {
+        self.operands
+            .iter()
+            .find(|o| matches!(o, Operand::Address { .. }))
+    }
+
     /// The modifiers after the base (`["global", "f32"]` of `ld.global.f32`).
     pub fn modifiers(&self) -> impl Iterator<Item = &str> {
         self.opcode.split('.').skip(1)

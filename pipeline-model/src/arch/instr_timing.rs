@@ -63,14 +63,14 @@ impl Architecture {
         t
     }
 
-    /// The level that serves `access`: the L1 for a load whose sectors an earlier load
-    /// brought in, where the L1 still holds them ([`Architecture::l1_keeps`]); else
-    /// [`Architecture::served_from`] its level.
+    /// The level that serves `access`: the constant cache for a constant load; the L1
+    /// for a load whose sectors an earlier load brought in, where the L1 still holds them
+    /// ([`Architecture::l1_keeps`]); else [`Architecture::served_from`] its level.
     pub fn serving_level(&self, access: &MemAccess) -> MemLevel {
-        match access.reuse_lines {
-            _ if access.level == MemLevel::Constant => MemLevel::Constant,
-            Some(lines) if self.l1_keeps(lines) => MemLevel::L1,
-            _ => self.served_from(access.level),
+        match (access.level, access.reuse_lines) {
+            (MemLevel::Constant, _) => MemLevel::Constant,
+            (_, Some(lines)) if self.l1_keeps(lines) => MemLevel::L1,
+            (level, _) => self.served_from(level),
         }
     }
 
