@@ -85,7 +85,9 @@ use crate::sidecar::Sidecar;
 /// 46: stores are sampled too (their `.loc` is the assignment's operator).
 /// 47: a PTX block outside the loop its source lies in (code moved out of the loop) is
 /// charged on the paths through it, not mapped to the loop's body.
-pub const ANNOTATION_REVISION: &str = "53";
+/// 54: a load clang placed at the first use of the private variable it initialises
+/// (`float4 p = pos[j]; ... p.x`) is sampled at that subscript.
+pub const ANNOTATION_REVISION: &str = "54";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -20,14 +20,15 @@
 use std::collections::BTreeMap;
 
 use pipeline_model::{
-    block_timing, pair_cycles, Architecture, Instr, MemLevel, ResourceUsage, SampledAccess,
+    block_timing, pair_cycles, Architecture, Instr, MemLevel, OpClass, ResourceUsage, SampledAccess,
 };
 
 use crate::access::unresolved_accesses;
 use crate::analysis::{model_function, same_file};
+use crate::cfg::Cfg;
 use crate::opcode::access_width;
 use crate::ptx::{Function, Module};
-use crate::source::{AstNode, Role, SourceFile};
+use crate::source::{AstNode, NodeKind, Referent, Role, SourceFile};
 
 /// At most this many sampled accesses per file: each costs every record
 /// `pipeline_model::sampling::COUNTERS` counters.
@@ -62,6 +63,7 @@ pub fn sampled_sites(
             continue;
         };
         let model = model_function(module, f);
+        let cfg = Cfg::new(f);
         let mut preds = vec![Vec::new(); f.blocks.len()];
         for (u, b) in f.blocks.iter().enumerate() {
             for &v in &b.successors {
@@ -81,7 +83,9 @@ pub fn sampled_sites(
             }
             // Keyed by the subscript's place: a store's `.loc` is its assignment's
             // operator, a load's the subscript (`a[i] += x` is one site).
-            if let Some(node) = subscript_at(body, loc.line, loc.col) {
+            let node = subscript_at(body, loc.line, loc.col)
+                .or_else(|| initialiser_at(body, loc.line, loc.col));
+            if let Some(node) = node {
                 let at = node.extent.start;
                 instances
                     .entry((at.line, at.col))
@@ -98,7 +102,8 @@ pub fn sampled_sites(
             let subscript = node.subscript.as_ref().expect("subscript_at checks it");
             let width = access_width(&f.blocks[at[0].0].instrs[at[0].1]);
             let place = (line, column, width);
-            if let Some(access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
+            if let Some(mut access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
+                access.loop_lines = loop_lines(&cfg, &model.blocks, &at);
                 sites.push(Site {
                     kernel: f.name.clone(),
                     index: (index.start.offset, index.end.offset),
@@ -135,6 +140,137 @@ fn subscript_at(node: &AstNode, line: u32, col: u32) -> Option<&AstNode> {
         .find_map(|c| subscript_at(c, line, col))
 }
 
+/// The subscript a private variable named at `line`:`col` was initialised from
+/// (`float4 p = pos[j]; ... p.x`), where that load is the variable's only write and runs
+/// exactly when the use does. clang gives a load that only feeds such a variable the
+/// `.loc` of the first use it was sunk to, not the subscript's. The subscript must be
+/// sampleable, the variable never assigned, stepped or addressed after, and the use in
+/// the declaration's own statement list with no branch, loop or exit between (so that
+/// the declaration's executions, which the samples count, are the load's).
+fn initialiser_at(body: &AstNode, line: u32, col: u32) -> Option<&AstNode> {
+    let mut use_path = Vec::new();
+    let decl = named_local_at(body, line, col, &mut use_path)?;
+    let mut decl_path = Vec::new();
+    if !find_path(body, &mut decl_path, &|n| {
+        n.role == Some(Role::Declares(Referent::Local { decl, value: true }))
+    }) {
+        return None;
+    }
+    let var = *decl_path.last()?;
+    // The initialiser, through the implicit conversions libclang wraps it in.
+    let mut init = var.children.last()?;
+    while init.subscript.is_none() && init.children.len() == 1 && init.role.is_none() {
+        init = &init.children[0];
+    }
+    if init.subscript.is_none() || !sampleable(init) || written(body, decl) {
+        return None;
+    }
+    // The statement list holding the declaration statement, and where both sit in it.
+    let [.., list, statement, _] = decl_path.as_slice() else {
+        return None;
+    };
+    if list.kind != NodeKind::Compound {
+        return None;
+    }
+    let at = |n: &AstNode| list.children.iter().position(|c| std::ptr::eq(c, n));
+    let (Some(k), Some(depth)) = (
+        at(statement),
+        use_path.iter().position(|n| std::ptr::eq(*n, *list)),
+    ) else {
+        return None;
+    };
+    let (Some(&use_statement), below) = (use_path.get(depth + 1), &use_path[depth + 1..]) else {
+        return None;
+    };
+    let u = at(use_statement)?;
+    let branches = |n: &AstNode| {
+        matches!(
+            n.kind,
+            NodeKind::If
+                | NodeKind::For
+                | NodeKind::While
+                | NodeKind::Do
+                | NodeKind::Switch
+                | NodeKind::Case
+                | NodeKind::Default
+                | NodeKind::Label
+                | NodeKind::Conditional
+                | NodeKind::LogicalAnd
+                | NodeKind::LogicalOr
+        )
+    };
+    let exits = |n: &AstNode| {
+        let mut path = Vec::new();
+        find_path(n, &mut path, &|m| {
+            matches!(
+                m.kind,
+                NodeKind::Break
+                    | NodeKind::Continue
+                    | NodeKind::Return
+                    | NodeKind::Goto
+                    | NodeKind::Label
+            )
+        })
+    };
+    let between_clear = list.children[k + 1..u].iter().all(|c| !exits(c));
+    (k < u && between_clear && !below.iter().any(|n| branches(n))).then_some(init)
+}
+
+/// The private value variable (its declaration's offset) a name starting at `line`:`col`
+/// refers to, `path` the nodes from `node` down to it.
+fn named_local_at<'a>(
+    node: &'a AstNode,
+    line: u32,
+    col: u32,
+    path: &mut Vec<&'a AstNode>,
+) -> Option<u32> {
+    let found = find_path(node, path, &|n| {
+        n.extent.start.line == line
+            && n.extent.start.col == col
+            && matches!(
+                n.role,
+                Some(Role::Names(Referent::Local { value: true, .. }))
+            )
+    });
+    match path.last()?.role {
+        Some(Role::Names(Referent::Local { decl, .. })) if found => Some(decl),
+        _ => None,
+    }
+}
+
+/// Whether a node of `node`'s tree is `wanted`; `path` then holds the nodes from `node`
+/// down to the first one found (depth first, in source order).
+fn find_path<'a>(
+    node: &'a AstNode,
+    path: &mut Vec<&'a AstNode>,
+    wanted: &dyn Fn(&AstNode) -> bool,
+) -> bool {
+    path.push(node);
+    if wanted(node) || node.children.iter().any(|c| find_path(c, path, wanted)) {
+        return true;
+    }
+    path.pop();
+    false
+}
+
+/// Whether the private variable declared at offset `decl` is assigned, stepped or has its
+/// address taken anywhere in `node` (a member's write writes it too).
+fn written(node: &AstNode, decl: u32) -> bool {
+    let names = |n: &AstNode| {
+        let mut path = Vec::new();
+        find_path(
+            n,
+            &mut path,
+            &|m| matches!(m.role, Some(Role::Names(Referent::Local { decl: d, .. })) if d == decl),
+        )
+    };
+    let writes = matches!(
+        node.role,
+        Some(Role::Assign | Role::CompoundAssign | Role::Step | Role::AddressOf)
+    ) && node.children.first().is_some_and(names);
+    writes || node.children.iter().any(|c| written(c, decl))
+}
+
 /// Whether subscript `node` can be sampled: its base named directly, its index written
 /// here (not in a macro).
 fn sampleable(node: &AstNode) -> bool {
@@ -145,6 +281,29 @@ fn sampleable(node: &AstNode) -> bool {
             && node.children.len() == 2
             && !node.children[1].in_macro
     })
+}
+
+/// The lines a warp's global loads other than `at` (in `blocks`) bring into the L1 each
+/// iteration of the innermost loop holding `at`'s first instruction, as charged; 0 outside
+/// loops.
+fn loop_lines(cfg: &Cfg, blocks: &[Vec<Instr>], at: &[Position]) -> u32 {
+    let Some(innermost) = cfg
+        .loops
+        .iter()
+        .filter(|l| l.body.contains(&at[0].0))
+        .min_by_key(|l| l.body.len())
+    else {
+        return 0;
+    };
+    innermost
+        .body
+        .iter()
+        .flat_map(|&b| blocks[b].iter().enumerate().map(move |(i, x)| ((b, i), x)))
+        .filter(|(p, x)| x.class == OpClass::GlobalMem && !x.writes.is_empty() && !at.contains(p))
+        .filter_map(|(_, x)| x.access)
+        .filter(|a| !matches!(a.level, MemLevel::Constant))
+        .map(|a| a.transactions)
+        .sum()
 }
 
 /// What a path pays for entering block `v` of `blocks` (whose predecessors are
@@ -177,7 +336,7 @@ fn charged(
 ) -> Option<SampledAccess> {
     let first = &blocks[at[0].0][at[0].1];
     let access = first.access?;
-    let shared = first.class == pipeline_model::OpClass::SharedMem;
+    let shared = first.class == OpClass::SharedMem;
     // The full gather: a request per lane (and per line a lane's bytes span).
     let gather = 32 * width.div_ceil(128).max(1);
     // Instructions that store (write no register) and those that load are the two kinds
@@ -275,6 +434,7 @@ fn charged(
         usage_per_sector: per_sector,
         param: subscript.param,
         l1_cycles,
+        loop_lines: 0,
     })
     .filter(|_| access.transactions > 0)
 }

@@ -149,6 +149,7 @@ fn sampled_scan(runs: usize) {
         usage_per_sector: vec![0.0; width - 1],
         param: None,
         l1_cycles: 0.0,
+        loop_lines: 0,
     };
     let format = RecordFormat {
         sampled_accesses: 2,

@@ -33,8 +33,8 @@ pub mod variant;
 mod warps;
 
 pub use arch::{
-    ArchError, Architecture, ColdInstructionCache, ConstantCache, InstrTiming, IssueOrder,
-    OpenclEvent, Scope, Unit, DRAM, FETCH, ISSUE, L2, MSHR,
+    ArchError, Architecture, ColdInstructionCache, ConstantCache, InstrTiming, IssueOrder, L1Sets,
+    OpenclEvent, Scope, SetIndex, Unit, DRAM, FETCH, ISSUE, L2, MSHR,
 };
 
 /// The revision of the model's arithmetic (this crate's, not an architecture's numbers):
@@ -53,8 +53,11 @@ pub use arch::{
 /// an earlier load of the work-group brought in is an L1 hit while the L1 holds every
 /// warp's lines between the two (`MemAccess::reuse_lines`, `Architecture::l1_keeps`).
 /// 8: a divergent `__constant` load's further lines cost the constant cache's pass, long
-/// where its table exceeds the cache (`[constant]`, `MemLevel::Constant`).
-pub const MODEL_REVISION: u32 = 8;
+/// where its table exceeds the cache (`[constant]`, `MemLevel::Constant`). 9: a sampled
+/// load in a loop whose lanes each walk their own lines is served by the L1 in the share
+/// of executions that find their lines held, where the L1's sets hold every resident
+/// warp's lines (`sampling::Measured::stream_hits`).
+pub const MODEL_REVISION: u32 = 9;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -61,6 +61,7 @@ fn samples(n: usize) -> Vec<KernelSample> {
                 usage_per_sector: Vec::new(),
                 param: None,
                 l1_cycles: 0.0,
+                loop_lines: 0,
             },
         })
         .collect()

@@ -462,12 +462,19 @@ fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
         }
         let bytes = clang_Type_getSizeOf(clang_getCursorType(cursor));
         // The base, under the implicit conversions libclang shows as unexposed expressions.
-        let mut base = *children(cursor).first()?;
-        while clang_getCursorKind(base) == CXCursor_UnexposedExpr {
-            match children(base).as_slice() {
-                [only] => base = *only,
+        let mut base = unwrapped(*children(cursor).first()?);
+        // `(p + off)[i]` with `off` the same in every work-item (value parameters and
+        // literals): the lanes' addresses relative to `p` are the index's, shifted alike.
+        while clang_getCursorKind(base) == CXCursor_BinaryOperator
+            && clang_getCursorBinaryOperatorKind(base) == CXBinaryOperator_Add
+        {
+            let parts: Vec<CXCursor> = children(base).into_iter().map(unwrapped).collect();
+            let pointer = |c: CXCursor| clang_getCursorType(c).kind == CXType_Pointer;
+            base = match parts[..] {
+                [l, r] if pointer(l) && !pointer(r) && uniform_offset(r) => l,
+                [l, r] if pointer(r) && !pointer(l) && uniform_offset(l) => r,
                 _ => break,
-            }
+            };
         }
         let (mut named, mut param) = (false, None);
         if clang_getCursorKind(base) == CXCursor_DeclRefExpr {
@@ -488,6 +495,47 @@ fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
             param,
             element_bytes: u32::try_from(bytes).unwrap_or(0),
         })
+    }
+}
+
+/// `cursor` under the parentheses and implicit conversions (unexposed expressions) around
+/// it.
+fn unwrapped(mut cursor: CXCursor) -> CXCursor {
+    // SAFETY: `cursor` and its children belong to the live translation unit being
+    // converted.
+    unsafe {
+        while matches!(
+            clang_getCursorKind(cursor),
+            CXCursor_UnexposedExpr | CXCursor_ParenExpr
+        ) {
+            match children(cursor).as_slice() {
+                [only] => cursor = *only,
+                _ => break,
+            }
+        }
+    }
+    cursor
+}
+
+/// Whether `cursor` computes the same in every work-item from literals and the values of
+/// integer parameters alone, through arithmetic operators.
+fn uniform_offset(cursor: CXCursor) -> bool {
+    // SAFETY: `cursor` and every cursor and type derived from it belong to the live
+    // translation unit being converted.
+    unsafe {
+        match clang_getCursorKind(cursor) {
+            CXCursor_IntegerLiteral => true,
+            CXCursor_DeclRefExpr => {
+                let decl = clang_getCursorReferenced(cursor);
+                clang_getCursorKind(decl) == CXCursor_ParmDecl
+                    && scalar(clang_getCanonicalType(clang_getCursorType(decl)).kind)
+            }
+            CXCursor_UnexposedExpr | CXCursor_ParenExpr | CXCursor_BinaryOperator => {
+                let parts = children(cursor);
+                !parts.is_empty() && parts.iter().all(|c| uniform_offset(*c))
+            }
+            _ => false,
+        }
     }
 }
 

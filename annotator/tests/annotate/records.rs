@@ -275,3 +275,80 @@ fn stores_are_sampled_at_the_subscript_they_assign() {
         "{samples:?}"
     );
 }
+
+/// clang gives a load that only initialises a private variable the `.loc` of the
+/// variable's first use (`p.x`), not the subscript's: the load is still sampled, at the
+/// subscript it initialises from, where that subscript's executions are the load's (the
+/// use follows in the same statement list, the variable never written again). A
+/// variable written again, or used only under a branch, is left alone.
+#[test]
+fn a_load_sunk_to_its_variables_first_use_is_sampled_at_the_initialiser() {
+    let kernel = |body: &str| {
+        format!(
+            "__kernel void k(__global const float4 *pos, __global const int *list,\n\
+             __global float *out, const int n)\n{{\n    int i = get_global_id(0);\n    \
+             float s = 0.0f;\n    for (int j = 0; j < n; j++) {{\n        \
+             int m = list[j * n + i];\n        float4 p = pos[m];\n{body}    }}\n    \
+             out[i] = s;\n}}\n"
+        )
+    };
+    let places = |name: &str, body: &str| {
+        let a = annotate(&temp(name, &kernel(body))).unwrap();
+        let samples = a.sidecar.records.samples_of("k");
+        samples
+            .iter()
+            .map(|(_, s)| (s.line, s.column))
+            .collect::<Vec<_>>()
+    };
+    // `pos[m]` at line 8, column 20.
+    assert_eq!(
+        places("sunk_load.cl", "        s += p.x * p.y + p.z;\n"),
+        [(8, 20)]
+    );
+    assert_eq!(
+        places(
+            "sunk_load_written.cl",
+            "        p.x += 1.0f;\n        s += p.x * p.y + p.z;\n"
+        ),
+        []
+    );
+    assert_eq!(
+        places(
+            "sunk_load_branch.cl",
+            "        if (i > 3) s += p.x * p.y + p.z;\n"
+        ),
+        []
+    );
+}
+
+/// A base moved by value arguments and literals alone, `(src + off + 1)[i]`, addresses
+/// the same in every work-item: its row walk is sampled, the load and the store. A base
+/// moved by a work-item's own value is not.
+#[test]
+fn a_base_moved_by_value_arguments_is_sampled() {
+    let a = annotate(&temp(
+        "moved_base.cl",
+        "__kernel void k(__global float *dst, const int doff, __global const float *src,\n\
+         const int soff, const int pitch, const int w)\n{\n    \
+         int row = get_global_id(0);\n    for (int c = 0; c < w; c++)\n        \
+         (dst + doff)[row * pitch + c] = (src + soff + 1)[row * pitch + c];\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let places: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
+    // The store's subscript at column 9, the load's at 41.
+    assert_eq!(places, [(6, 9), (6, 41)], "{samples:?}");
+    let params: Vec<Option<u32>> = samples.iter().map(|(_, s)| s.param).collect();
+    assert_eq!(params, [Some(0), Some(2)]);
+    let a = annotate(&temp(
+        "moved_base_own.cl",
+        "__kernel void k(__global float *dst, __global const float *src,\n\
+         const int pitch, const int w)\n{\n    \
+         int row = get_global_id(0);\n    for (int c = 0; c < w; c++)\n        \
+         dst[row * pitch + c] = (src + row)[c * pitch];\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let places: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
+    assert_eq!(places, [(6, 9)], "{samples:?}");
+}

@@ -86,6 +86,14 @@ impl Architecture {
             .is_some_and(|bytes| (u64::from(lines_between) + 1) * LINE as u64 * warps <= bytes)
     }
 
+    /// The L1's sets (`memory.l1_sets`): `l1_bytes / (128 * ways)`; `None` without sets
+    /// or an L1 too small for one line a way.
+    pub fn l1_set_count(&self) -> Option<u64> {
+        let ways = u64::from(self.memory.l1_sets?.ways);
+        let sets = self.memory.l1_bytes? / (LINE as u64 * ways.max(1));
+        (ways > 0 && sets > 0).then_some(sets)
+    }
+
     /// The level whose latency an access the front end charged at `level` waits for. A
     /// first touch ([`MemLevel::Dram`]) comes from the L2 where the description gives its
     /// capacity (`memory.l2_bytes`): block times are fixed before any launch, and a

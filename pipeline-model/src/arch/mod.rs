@@ -19,8 +19,8 @@ mod validate;
 pub use instr_timing::InstrTiming;
 pub use resources::{DRAM, FETCH, ISSUE, L2, MSHR};
 pub use schema::{
-    ColdInstructionCache, CompileTarget, ConstantCache, Frontend, IssueOrder, LaunchCost,
-    MemorySystem, OpTable, OpTiming, OpenclEvent, Scope, SmLimits, Unit,
+    ColdInstructionCache, CompileTarget, ConstantCache, Frontend, IssueOrder, L1Sets, LaunchCost,
+    MemorySystem, OpTable, OpTiming, OpenclEvent, Scope, SetIndex, SmLimits, Unit,
 };
 
 /// The names of the shipped descriptions, default first.

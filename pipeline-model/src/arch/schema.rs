@@ -76,6 +76,65 @@ pub struct ConstantCache {
     pub miss_pass_cycles: u32,
 }
 
+/// The L1's associativity (`memory.l1_sets`): `l1_bytes / (128 * ways)` sets of `ways`
+/// 128-byte lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct L1Sets {
+    /// Lines each set holds.
+    pub ways: u32,
+    /// How a line's address picks its set.
+    #[serde(default)]
+    pub index: SetIndex,
+}
+
+/// How an address picks its cache set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetIndex {
+    /// The line number modulo the sets.
+    #[default]
+    Linear,
+    /// GPGPU-Sim's Fermi hash (`gpu-cache.cc`, `FERMI_HASH_SET_FUNCTION`, after Nugteren
+    /// et al., HPCA 2014): address bits 7-11 XOR bits 13, 14, 15, 17 and 19; 32 or 64 sets
+    /// (bit 12 above them for 64).
+    FermiHash,
+}
+
+impl L1Sets {
+    /// The set of the 128-byte line holding byte `address` in an L1 of `sets` sets.
+    ///
+    /// ```
+    /// use pipeline_model::{L1Sets, SetIndex};
+    /// let linear = L1Sets { ways: 4, index: SetIndex::Linear };
+    /// assert_eq!(linear.set_of(33 * 128, 32), 1);
+    /// let fermi = L1Sets { ways: 4, index: SetIndex::FermiHash };
+    /// // Rows 2 KiB apart: bit 11 and bits 13-15 pick the set.
+    /// assert_eq!(fermi.set_of(0, 32), 0);
+    /// assert_eq!(fermi.set_of(2048, 32), 16);
+    /// assert_eq!(fermi.set_of(4 * 2048, 32), 1);
+    /// assert_eq!(fermi.set_of(2 * 2048, 32), 0);
+    /// ```
+    pub fn set_of(&self, address: u64, sets: u64) -> u64 {
+        let line = address >> 7;
+        match self.index {
+            SetIndex::Linear => line % sets.max(1),
+            SetIndex::FermiHash => {
+                let lower = line & 0x1f;
+                let upper = ((address & 0xe000) >> 13)
+                    | ((address & 0x2_0000) >> 14)
+                    | ((address & 0x8_0000) >> 15);
+                let set = lower ^ upper;
+                if sets == 64 {
+                    set | ((address & 0x1000) >> 7)
+                } else {
+                    set
+                }
+            }
+        }
+    }
+}
+
 impl ConstantCache {
     /// Cycles each further line of a divergent load takes, the table it reads holding
     /// `table_lines` + 1 lines of 128 bytes (`MemAccess::reuse_lines`; unknown: taken to
@@ -322,6 +381,13 @@ pub struct MemorySystem {
     /// it such loads stay where the front end charged them (the L2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l1_bytes: Option<u64>,
+    /// The L1's sets: its ways and how an address picks its set. With them a sampled load
+    /// whose lanes each walk their own lines is served from the L1 only where no set must
+    /// hold more of those lines, with the loop's other loads', than it has ways (a row
+    /// pitch of a power of two puts every lane's line in a few sets). Without them the
+    /// L1's capacity alone decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_sets: Option<L1Sets>,
     /// Whether the L1 and shared memory are one array of `l1_bytes` (Volta and later): the
     /// L1 then holds what the shared memory of the SM's work-groups leaves.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

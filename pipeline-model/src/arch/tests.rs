@@ -328,3 +328,39 @@ fn the_instruction_cache_is_optional_and_checked_by_name() {
     let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
     assert!(err.contains("`icache.line_bytes`"), "{err}");
 }
+
+#[test]
+fn the_l1_sets_come_from_the_configuration_and_are_checked() {
+    use super::{L1Sets, SetIndex};
+    // GPGPU-Sim's -gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H: 32 sets of 4, the Fermi hash.
+    let a = Architecture::default_arch();
+    assert_eq!(
+        a.memory.l1_sets,
+        Some(L1Sets {
+            ways: 4,
+            index: SetIndex::FermiHash
+        })
+    );
+    assert_eq!(a.l1_set_count(), Some(32));
+    // No sets given for the H100: capacity alone.
+    assert_eq!(
+        Architecture::load("hopper_h100").unwrap().l1_set_count(),
+        None
+    );
+    // 8 ways of 16 KiB are 16 sets, which the Fermi hash cannot index.
+    let src = gtx480_src().replace("ways = 4", "ways = 8");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(
+        err.contains("memory.l1_sets") && err.contains("32 or 64"),
+        "{err}"
+    );
+    // A linear index takes any count; no L1 size, no sets.
+    let src = src.replace("\"fermi_hash\"", "\"linear\"");
+    assert_eq!(
+        Architecture::from_toml(&src, "x").unwrap().l1_set_count(),
+        Some(16)
+    );
+    let src = src.replace("l1_bytes = 16384", "");
+    let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
+    assert!(err.contains("memory.l1_sets"), "{err}");
+}

@@ -78,6 +78,9 @@ impl Architecture {
         if self.memory.l1_bytes == Some(0) {
             return Err(invalid("memory.l1_bytes", "must be at least 1"));
         }
+        if let Some(message) = self.l1_sets_problem() {
+            return Err(invalid("memory.l1_sets", message));
+        }
         if self.memory.l2_bytes == Some(0) {
             return Err(invalid("memory.l2_bytes", "must be at least 1"));
         }
@@ -160,5 +163,20 @@ impl Architecture {
             ]);
         }
         counts
+    }
+
+    /// What is wrong with `memory.l1_sets`, if anything: the sets must be at least one
+    /// line a way of `memory.l1_bytes`, and 32 or 64 for the Fermi hash.
+    fn l1_sets_problem(&self) -> Option<&'static str> {
+        let sets = self.memory.l1_sets?;
+        match self.l1_set_count() {
+            None => Some("needs memory.l1_bytes of at least 128 bytes a way"),
+            Some(count)
+                if sets.index == super::SetIndex::FermiHash && !matches!(count, 32 | 64) =>
+            {
+                Some("the Fermi hash needs 32 or 64 sets (l1_bytes / (128 * ways))")
+            }
+            Some(_) => None,
+        }
     }
 }

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::measure::measure_groups;
-use super::{Measured, SampledAccess};
+use super::measure::{measure_groups, SetProbe};
+use super::{Measured, SampledAccess, LINE};
 use crate::arch::Architecture;
 use crate::launch::LaunchGeometry;
 use crate::occupancy::{occupancy, KernelResources};
@@ -26,10 +26,12 @@ pub(super) fn moves(
     let fewer = access.charged_transactions - measured.transactions;
     let fewer_sectors = access.charged_sectors - measured.sectors;
     let scale = usage_scale as f64;
-    let mut cycles = access.cycles_per_transaction * fewer;
-    if measured.l1_resident {
-        cycles += access.l1_cycles;
-    }
+    let share = if measured.l1_resident {
+        measured.l1_share
+    } else {
+        0.0
+    };
+    let cycles = access.cycles_per_transaction * fewer + share * access.l1_cycles;
     let usage = access
         .usage_per_transaction
         .iter()
@@ -37,11 +39,14 @@ pub(super) fn moves(
         .enumerate()
         .take(format.resources)
         .map(|(r, (t, s))| {
-            let by = if measured.l1_resident && memory_sides.contains(&r) {
-                // All that was charged: the usage is linear in requests and sectors.
-                (t * access.charged_transactions + s * access.charged_sectors) * scale
+            let moved = (t * fewer + s * fewer_sectors) * scale;
+            let by = if memory_sides.contains(&r) {
+                // What the L1 serves moves all that was charged (the usage is linear in
+                // requests and sectors), the rest what the warps did.
+                let all = (t * access.charged_transactions + s * access.charged_sectors) * scale;
+                share * all + (1.0 - share) * moved
             } else {
-                (t * fewer + s * fewer_sectors) * scale
+                moved
             };
             (format.usage(r), by)
         });
@@ -134,7 +139,27 @@ impl SampledLaunch<'_> {
             .map(|(slot, a)| (*slot, a))
             .collect();
         let warp_size = u64::from(self.arch.warp_size);
-        let (measured, alike) = measure_groups(&inside, self.geometry, warp_size, records, format);
+        let fill = i64::from(self.arch.memory.fetch_bytes).clamp(1, LINE);
+        let probe = self
+            .arch
+            .memory
+            .l1_sets
+            .zip(self.arch.l1_set_count())
+            .map(|(sets, count)| SetProbe {
+                sets,
+                count,
+                sm_count: self.arch.sm_count as usize,
+                resident: self.groups_per_sm() as usize,
+            });
+        let (measured, alike) = measure_groups(
+            &inside,
+            self.geometry,
+            warp_size,
+            records,
+            format,
+            fill,
+            probe,
+        );
         let mut measured = measured.into_iter();
         let measured = accesses
             .iter()
@@ -144,12 +169,52 @@ impl SampledLaunch<'_> {
                 }
                 let mut m = measured.next().flatten()?;
                 let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
-                m.l1_resident = access.l1_cycles > 0.0
-                    && buffer.zip(self.l1_left()).is_some_and(|(b, l1)| b <= l1);
+                let l1 = self.l1_left();
+                if access.l1_cycles > 0.0 {
+                    if buffer.zip(l1).is_some_and(|(b, l1)| b <= l1) {
+                        m.l1_share = 1.0;
+                    } else if m.stream_hits > 0.0 && self.keeps_stream(&m, access, l1) {
+                        m.l1_share = m.stream_hits;
+                    }
+                }
+                m.l1_resident = m.l1_share > 0.0;
                 Some(m)
             })
             .collect();
         (measured, alike)
+    }
+
+    /// Whether the L1 (`l1` bytes for global data) holds the lines every warp on an SM
+    /// walks at once, `m.transactions` a warp, over the warps of the work-groups one SM
+    /// holds ([`SampledLaunch::groups_per_sm`]); and, where the description gives the
+    /// L1's sets, whether no set must hold more of them (`m.set_lines`), with the loop's
+    /// other loads' lines (`access.loop_lines`, taken to fall in that set), than its ways.
+    fn keeps_stream(&self, m: &Measured, access: &SampledAccess, l1: Option<u64>) -> bool {
+        let Some(l1) = l1 else {
+            return false;
+        };
+        let group_warps = self
+            .geometry
+            .work_group_size()
+            .div_ceil(u64::from(self.arch.warp_size));
+        let warps = group_warps * self.groups_per_sm();
+        let fits = m.transactions * warps as f64 * LINE as f64 <= l1 as f64;
+        let sets_hold = self
+            .arch
+            .memory
+            .l1_sets
+            .is_none_or(|sets| m.set_lines + access.loop_lines <= sets.ways);
+        fits && sets_hold
+    }
+
+    /// The work-groups one SM holds at once: the launch's as they are dealt over the SMs,
+    /// at most what the occupancy lets one SM hold, at least one.
+    fn groups_per_sm(&self) -> u64 {
+        let resident = occupancy(self.arch, self.geometry.work_group_size(), self.resources)
+            .map_or(1, |o| u64::from(o.work_groups_per_sm));
+        let [x, y, z] = self.geometry.groups();
+        let share = (x * y * z).div_ceil(u64::from(self.arch.sm_count).max(1));
+        share.min(resident).max(1)
     }
 
     fn memory_sides(&self) -> Vec<usize> {

@@ -1,7 +1,10 @@
 //! What the warps did at sampled accesses: the record indices of each warp, the lines,
 //! sectors or bank passes of one warp access, and their mean over a launch's warps.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::{Measured, SampledAccess, LINE, SECTOR};
+use crate::arch::L1Sets;
 use crate::launch::LaunchGeometry;
 use crate::records::{linear_id, RecordFormat};
 use crate::warps::rows_alike;
@@ -101,7 +104,77 @@ pub fn measure_all(
     data: &[u64],
     format: &RecordFormat,
 ) -> Vec<Option<Measured>> {
-    measure_groups(accesses, geometry, warp_size, data, format).0
+    measure_groups(accesses, geometry, warp_size, data, format, LINE, None).0
+}
+
+/// The L1's sets and the work-groups one SM holds at once, for where the lines a launch's
+/// lanes first touch fall ([`Measured::set_lines`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SetProbe {
+    /// The L1's ways and set index.
+    pub sets: L1Sets,
+    /// How many sets it has.
+    pub count: u64,
+    /// Work-groups are dealt round the SMs: the first SM holds those of linear ids
+    /// `k * sm_count`, for `k` below `resident`.
+    pub sm_count: usize,
+    /// Work-groups one SM holds at once.
+    pub resident: usize,
+}
+
+impl SetProbe {
+    /// Whether work-group `group` (linear id) is among those the first SM holds at once.
+    fn holds(&self, group: usize) -> bool {
+        let sm_count = self.sm_count.max(1);
+        group.is_multiple_of(sm_count) && group / sm_count < self.resident
+    }
+
+    /// The most of `lines` (line numbers) in one set.
+    fn most_in_a_set(&self, lines: &BTreeSet<i64>) -> u32 {
+        let mut per_set: BTreeMap<u64, u32> = BTreeMap::new();
+        for &line in lines {
+            let address = (line as u64).wrapping_mul(LINE as u64);
+            *per_set
+                .entry(self.sets.set_of(address, self.count))
+                .or_default() += 1;
+        }
+        per_set.into_values().max().unwrap_or(0)
+    }
+}
+
+/// How many of `runs` executions of a warp access enter a line of `fill` bytes (the L1's
+/// fill) that none of the lanes held, where each lane walked from `first` to `last` in
+/// equal steps: a lane crosses into a new fill every `fill / step` executions, and lanes
+/// that start at different offsets within their fill cross at different executions (one
+/// phase each). `None` where the lanes step a fill or more (no execution finds its lines
+/// held) or ran it once.
+pub(super) fn stream_misses(first: &[i64], last: &[i64], runs: u64, fill: i64) -> Option<f64> {
+    if runs < 2 || first.is_empty() || first.len() != last.len() {
+        return None;
+    }
+    let steps = (runs - 1) as i64;
+    let step = first
+        .iter()
+        .zip(last)
+        .map(|(f, l)| ((l - f).abs() + steps - 1) / steps)
+        .max()?;
+    if step >= fill {
+        return None;
+    }
+    let crossings = first
+        .iter()
+        .zip(last)
+        .map(|(f, l)| (l.div_euclid(fill) - f.div_euclid(fill)).abs())
+        .max()
+        .unwrap_or(0);
+    let mut phases: Vec<i64> = first
+        .iter()
+        .map(|f| f.rem_euclid(fill) / step.max(1))
+        .collect();
+    phases.sort_unstable();
+    phases.dedup();
+    let misses = 1 + crossings * phases.len() as i64;
+    Some((misses as f64).min(runs as f64))
 }
 
 /// The work-groups of `geometry` in order (x fastest): each group's rows of work-items
@@ -146,21 +219,29 @@ pub(super) fn measure_groups(
     warp_size: u64,
     data: &[u64],
     format: &RecordFormat,
+    fill: i64,
+    probe: Option<SetProbe>,
 ) -> (Vec<Option<Measured>>, Vec<bool>) {
     let stride = format.work_item_stride();
     let warp_size = warp_size.max(1) as usize;
     let lx = geometry.local[0] as usize;
-    // Per access: the weight, requests and sectors summed over warps, and the warps.
-    let mut sums = vec![(0.0, 0.0, 0.0, 0u64); accesses.len()];
+    // Per access: the weight, requests and sectors summed over warps, the warps, and the
+    // executions whose lines the lanes held (stream hits).
+    let mut sums = vec![(0.0, 0.0, 0.0, 0u64, 0.0); accesses.len()];
     // What each warp of the last group measured added, per access, in order: an alike
     // group adds the same, warp by warp (the sums come out as if measured).
-    let mut added: Vec<(usize, f64, f64, f64)> = Vec::new();
+    let mut added: Vec<(usize, f64, f64, f64, f64)> = Vec::new();
     // Per access and warp of a group, the last lane addresses measured there and what
     // they gave: a warp whose lanes address what the same warp of the previous group did
     // needs no measuring, alike groups or not.
     let group_warps = geometry.work_group_size().div_ceil(warp_size as u64) as usize;
     let mut seen = vec![WarpSeen::default(); accesses.len() * group_warps];
     let mut alike = Vec::new();
+    // Per access, the lines the last measured group's lanes first touched (an alike
+    // group's are the same), and those of the groups the first SM holds.
+    let mut group_lines = vec![BTreeSet::new(); accesses.len()];
+    let mut sm_lines = vec![BTreeSet::new(); accesses.len()];
+    let mut group = 0;
     let (mut ids, mut first, mut last, mut scratch) = (
         Vec::new(),
         Vec::with_capacity(warp_size),
@@ -176,8 +257,13 @@ pub(super) fn measure_groups(
                 lx * stride,
             );
         alike.push(same);
+        let probed = probe.is_some_and(|p| p.holds(group));
+        group += 1;
         if !same {
             added.clear();
+            // Only the first SM's groups are kept: an alike group of it whose left
+            // neighbour is not one adds nothing (it touches what that one did).
+            group_lines.iter_mut().for_each(BTreeSet::clear);
             ids.clear();
             for &row in rows {
                 ids.extend(row as u64..(row + ex) as u64);
@@ -201,6 +287,9 @@ pub(super) fn measure_groups(
                     if runs == 0 {
                         continue;
                     }
+                    if probed {
+                        group_lines[k].extend(first.iter().map(|a| a.div_euclid(LINE)));
+                    }
                     let (requests, in_sectors) = match seen.measured {
                         Some(m) if seen.first == first && seen.last == last => m,
                         _ => {
@@ -214,33 +303,47 @@ pub(super) fn measure_groups(
                         }
                     };
                     let w = runs as f64;
+                    let held = stream_misses(&first, &last, runs, fill).map_or(0.0, |m| w - m);
                     added.push((
                         k,
                         w,
                         w * f64::from(requests) / 2.0,
                         w * f64::from(in_sectors) / 2.0,
+                        held,
                     ));
                 }
             }
         }
-        for &(k, w, requests, in_sectors) in &added {
-            let (weight, transactions, sectors, warps_run) = &mut sums[k];
+        if probed {
+            for (sm, lines) in sm_lines.iter_mut().zip(&group_lines) {
+                sm.extend(lines);
+            }
+        }
+        for &(k, w, requests, in_sectors, held) in &added {
+            let (weight, transactions, sectors, warps_run, hits) = &mut sums[k];
             *weight += w;
             *transactions += requests;
             *sectors += in_sectors;
             *warps_run += 1;
+            *hits += held;
         }
     });
     let measured = sums
         .into_iter()
-        .map(|(weight, transactions, sectors, warps_run)| {
-            (warps_run > 0).then(|| Measured {
-                transactions: transactions / weight,
-                sectors: sectors / weight,
-                warps: warps_run,
-                l1_resident: false,
-            })
-        })
+        .zip(&sm_lines)
+        .map(
+            |((weight, transactions, sectors, warps_run, hits), lines)| {
+                (warps_run > 0).then(|| Measured {
+                    transactions: transactions / weight,
+                    sectors: sectors / weight,
+                    warps: warps_run,
+                    l1_resident: false,
+                    stream_hits: hits / weight,
+                    l1_share: 0.0,
+                    set_lines: probe.map_or(0, |p| p.most_in_a_set(lines)),
+                })
+            },
+        )
         .collect();
     (measured, alike)
 }

@@ -69,6 +69,11 @@ pub struct SampledAccess {
     /// it was charged at: non-zero only for a load inside a loop charged past the L1.
     #[serde(default)]
     pub l1_cycles: f64,
+    /// The 128-byte lines a warp's other global loads of the same innermost loop bring
+    /// into the L1 each iteration, as charged (a uniform `x[j]`: 1): what competes for
+    /// the L1's sets with the lines this access's lanes keep.
+    #[serde(default)]
+    pub loop_lines: u32,
 }
 
 /// What the warps of one launch did at a sampled access: per execution, averaged over the
@@ -81,6 +86,20 @@ pub struct Measured {
     pub sectors: f64,
     /// Warps that ran it.
     pub warps: u64,
-    /// Whether the L1 serves it: a load in a loop whose buffer fits in the L1.
+    /// Whether the L1 serves it: a load in a loop whose buffer fits in the L1, or whose
+    /// lanes each walk their own lines ([`Measured::stream_hits`]) while the L1 holds
+    /// those lines of every warp on the SM.
     pub l1_resident: bool,
+    /// Of its executions, the share whose lines the warp's lanes had just fetched
+    /// themselves: each lane walking its own addresses in steps shorter than the L1's
+    /// fill (a row per work-item, `a[row * n + j]` over `j`) enters a new one only every
+    /// few executions. 0 where the lanes move a fill or more each time, or ran it once.
+    pub stream_hits: f64,
+    /// Of its executions, the share the L1 serves (1 where the buffer fits in it; the
+    /// stream hits where only the lanes' own lines stay); 0 when not `l1_resident`.
+    pub l1_share: f64,
+    /// The most of the lines its lanes first touched, over the warps of the work-groups
+    /// one SM holds at once, that fall in one L1 set (`memory.l1_sets`); 0 where the
+    /// description gives no sets.
+    pub set_lines: u32,
 }

@@ -1,5 +1,6 @@
 //! The sampled accesses' measure and correction, against values computed by hand.
 use super::correct::{apply, moves, rounded_count};
+use super::measure::stream_misses;
 use super::*;
 use crate::arch::Architecture;
 use crate::launch::LaunchGeometry;
@@ -131,6 +132,7 @@ fn access(shared: bool) -> SampledAccess {
         usage_per_sector: vec![0.0, 0.5],
         param: Some(1),
         l1_cycles: 0.0,
+        loop_lines: 0,
     }
 }
 
@@ -229,6 +231,7 @@ fn alike_groups(g: &LaunchGeometry, kind: impl Fn(u64, u64) -> u64) -> Vec<u64> 
 /// What the warps did at the access, measured here warp by warp without any reuse.
 fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Measured {
     let (mut weight, mut transactions, mut sectors, mut warps) = (0.0, 0.0, 0.0, 0);
+    let mut hits = 0.0;
     for_each_warp(g, 32, |warp| {
         let ran: Vec<&[u64]> = warp
             .iter()
@@ -244,6 +247,7 @@ fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Meas
         weight += runs as f64;
         transactions += runs as f64 * f64::from(t1 + t2) / 2.0;
         sectors += runs as f64 * f64::from(s1 + s2) / 2.0;
+        hits += stream_misses(&at(4), &at(5), runs, LINE).map_or(0.0, |m| runs as f64 - m);
         warps += 1;
     });
     Measured {
@@ -251,6 +255,9 @@ fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Meas
         sectors: sectors / weight,
         warps,
         l1_resident: false,
+        stream_hits: hits / weight,
+        l1_share: 0.0,
+        set_lines: 0,
     }
 }
 
@@ -317,4 +324,98 @@ fn a_partial_group_is_not_its_whole_neighbour() {
             Some(measured_by_hand(&g, &a, &data))
         );
     }
+}
+
+#[test]
+fn lanes_walking_their_own_rows_find_their_lines_held() {
+    // 32 lanes, each its own row of 2,112 bytes (528 floats), walking 128 floats one at a
+    // time: 4 bytes a step. Rows start at 0 or 64 bytes into a 128-byte line (2,112 =
+    // 16.5 lines): two phases. Each lane crosses 4 line boundaries over its 512 bytes
+    // (from 64: lines 0..4; from 0: lines 0..3, 3 crossings): 1 + 4 x 2 = 9 of the 128
+    // executions enter a line nobody held.
+    let first: Vec<i64> = (0..32).map(|lane| lane * 2112).collect();
+    let last: Vec<i64> = first.iter().map(|f| f + 127 * 4).collect();
+    assert_eq!(stream_misses(&first, &last, 128, 128), Some(9.0));
+    // Filled 32 bytes at a time (an H100's L1 sectors): every row starts on a sector
+    // boundary (one phase), 512 bytes cross 15: 1 + 15.
+    assert_eq!(stream_misses(&first, &last, 128, 32), Some(16.0));
+    // Aligned rows (2,048 bytes): one phase, 3 crossings.
+    let aligned: Vec<i64> = (0..32).map(|lane| lane * 2048).collect();
+    let end: Vec<i64> = aligned.iter().map(|f| f + 127 * 4).collect();
+    assert_eq!(stream_misses(&aligned, &end, 128, 128), Some(4.0));
+    // A step of a whole line (a column walk): no execution finds its line held.
+    let column: Vec<i64> = aligned.iter().map(|f| f + 127 * 128).collect();
+    assert_eq!(stream_misses(&aligned, &column, 128, 128), None);
+    // Run once: nothing to reuse.
+    assert_eq!(stream_misses(&aligned, &aligned, 1, 128), None);
+}
+
+#[test]
+fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
+    // Charged a gather (32 lines, 32 sectors) at 250 cycles past the L1 (l1_cycles 200),
+    // measured 32 lines, 32 sectors, the L1 holding 3 in 4 executions: each execution
+    // saves 0.75 x 200 cycles and 3/4 of its memory-side usage.
+    let access = SampledAccess {
+        line: 1,
+        column: 1,
+        shared: false,
+        element_bytes: 4,
+        width: 4,
+        charged_transactions: 32.0,
+        charged_sectors: 32.0,
+        cycles_per_transaction: 1.0,
+        usage_per_transaction: vec![0.0, 0.0],
+        usage_per_sector: vec![0.0, 4.0],
+        param: None,
+        l1_cycles: 200.0,
+        loop_lines: 0,
+    };
+    let m = Measured {
+        transactions: 32.0,
+        sectors: 32.0,
+        warps: 1,
+        l1_resident: true,
+        stream_hits: 0.75,
+        l1_share: 0.75,
+        set_lines: 0,
+    };
+    let moved = moves(&access, &m, 1, &[1], &SIX);
+    assert_eq!(
+        moved,
+        [(RecordFormat::T, 150.0), (SIX.usage(1), 0.75 * 32.0 * 4.0)]
+    );
+}
+
+#[test]
+fn rows_a_power_of_two_apart_crowd_a_few_l1_sets() {
+    use super::measure::{measure_groups, SetProbe};
+    use crate::arch::{L1Sets, SetIndex};
+    // 256 work-items in groups of 64, each walking its own row of 512 floats (2 KiB
+    // apart): 128 steps from the row's start. Two SMs: the first holds groups 0 and 2
+    // (rows 0-63 and 128-191).
+    let g = geometry(256, 64);
+    let data: Vec<u64> = (0..256u64)
+        .flat_map(|i| [1000, 10, 10_000, 128, i * 512, i * 512 + 127])
+        .collect();
+    let a = access(false);
+    let probe = |index, resident| SetProbe {
+        sets: L1Sets { ways: 4, index },
+        count: 32,
+        sm_count: 2,
+        resident,
+    };
+    let set_lines = |p: SetProbe| {
+        let (m, _) = measure_groups(&[(3, &a)], &g, 32, &data, &SIX, 128, Some(p));
+        m[0].unwrap().set_lines
+    };
+    // Line 16 r of row r. Linear: sets 0 and 16 take 64 lines each.
+    assert_eq!(set_lines(probe(SetIndex::Linear, 2)), 64);
+    // Fermi hash: bit 11 (r & 1) and bits 13-15 ((r >> 2) & 7) pick 16 sets, four rows
+    // each among rows 0-63; rows 128-191 differ from them only in bit 18, which the hash
+    // leaves out: eight lines a set.
+    assert_eq!(set_lines(probe(SetIndex::FermiHash, 2)), 8);
+    assert_eq!(set_lines(probe(SetIndex::FermiHash, 1)), 4);
+    // Without sets nothing is counted.
+    let (m, _) = measure_groups(&[(3, &a)], &g, 32, &data, &SIX, 128, None);
+    assert_eq!(m[0].unwrap().set_lines, 0);
 }
