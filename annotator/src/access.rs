@@ -327,16 +327,31 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
 }
 
 /// A `.local` access of a work-item's frame (a private array the compiler keeps in memory,
-/// spilled registers) of `frame_bytes` a work-item. The lanes' frames are interleaved word
-/// by word (PTX ISA, "Local State Space": local addresses are per-thread; GPGPU-Sim
-/// places word `k` of thread `t` at `(k x threads + t) x 4`, NVIDIA's GPUs likewise), so a
-/// warp's access at one offset is coalesced: one 128-byte line for 32 four-byte words.
-/// Its data was the work-item's own, written or read before: a frame the L1 holds for
-/// every warp of the SM is an L1 hit, else it comes from the L2 (the frame's lines a warp
-/// keeps are its reuse distance, `MemAccess::reuse_lines`).
-pub fn local_access(width: u32, frame_bytes: u64) -> MemAccess {
+/// spilled registers) of `frame_bytes` a work-item, its lanes at offsets `lanes` within
+/// their frames. The lanes' frames are interleaved word by word (PTX ISA, "Local State
+/// Space": local addresses are per-thread; GPGPU-Sim places word `k` of thread `t` at
+/// `(k x threads + t) x 4`, NVIDIA's GPUs likewise), so a warp's access at one offset is
+/// coalesced: one 128-byte line for 32 four-byte words. Lanes at different offsets (a
+/// private array indexed by each lane's data, `counts[digit]++`) touch a line per offset
+/// they use: charged as a gather, at most a line per offset the frame has, and sampled
+/// ([`unresolved_accesses`]). Its data was the work-item's own, written or read before: a
+/// frame the L1 holds for every warp of the SM is an L1 hit, else it comes from the L2
+/// (the frame's lines a warp keeps are its reuse distance, `MemAccess::reuse_lines`).
+pub fn local_access(lanes: Lanes, width: u32, frame_bytes: u64) -> MemAccess {
     let width = width.max(1);
-    let mut access = global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2);
+    let mut access = if lanes.is_uniform() {
+        global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2)
+    } else {
+        let at_one_offset = global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2);
+        let mut gather = global_access(Lanes::Varying, width, MemLevel::L2);
+        let offsets = u32::try_from(frame_bytes / u64::from(width)).unwrap_or(u32::MAX);
+        if offsets > 0 {
+            gather.transactions = gather
+                .transactions
+                .min(offsets.saturating_mul(at_one_offset.transactions));
+        }
+        gather
+    };
     let frame_lines = (frame_bytes * WARP as u64).div_ceil(LINE as u64).max(1);
     access.reuse_lines = Some(u32::try_from(frame_lines - 1).unwrap_or(u32::MAX));
     access
@@ -359,6 +374,11 @@ pub fn constant_access(lanes: Lanes, width: u32) -> MemAccess {
         sectors: 0,
         reuse_lines: None,
     }
+}
+
+/// Whether `instr` accesses the local (per work-item) state space.
+pub fn is_local(instr: &Instruction) -> bool {
+    instr.modifiers().any(|m| m == "local")
 }
 
 /// Computes the lane values of `f`'s registers.
@@ -460,8 +480,8 @@ pub(crate) fn accesses_with(
                             };
                             Some(global_access(lanes, width, level))
                         }
-                        OpClass::Mem if instr.modifiers().any(|m| m == "local") => {
-                            Some(local_access(width, frame_bytes))
+                        OpClass::Mem if is_local(instr) => {
+                            Some(local_access(lanes, width, frame_bytes))
                         }
                         OpClass::Mem
                             if instr.base() == "ld"
@@ -478,16 +498,19 @@ pub(crate) fn accesses_with(
         .collect()
 }
 
-/// The global and shared accesses of `f` whose address across a warp's lanes the analysis
-/// cannot tell (loaded from memory, or a stride known only at run time), as (block,
-/// instruction) positions: the run samples their addresses instead
+/// The global, shared and local accesses of `f` whose address across a warp's lanes the
+/// analysis cannot tell (loaded from memory, or a stride known only at run time), as
+/// (block, instruction) positions: the run samples their addresses instead
 /// (`pipeline_model::sampling`).
 pub fn unresolved_accesses(f: &Function) -> Vec<(usize, usize)> {
     let values = lane_values(f);
     let mut out = Vec::new();
     for (b, block) in f.blocks.iter().enumerate() {
         for (i, instr) in block.instrs.iter().enumerate() {
-            if !matches!(op_class(instr).0, OpClass::SharedMem | OpClass::GlobalMem) {
+            let class = op_class(instr).0;
+            let memory = matches!(class, OpClass::SharedMem | OpClass::GlobalMem)
+                || (class == OpClass::Mem && is_local(instr));
+            if !memory {
                 continue;
             }
             if matches!(values.address(instr), Lanes::Varying | Lanes::UnknownStride) {
@@ -671,7 +694,12 @@ ld.volatile.global.f32 %f1, [%rd1];",
         };
         assert_eq!(a, [local(1, 4), local(1, 4), local(2, 8)]);
         // No frame declared (a callee's): one line.
-        assert_eq!(local_access(4, 0).reuse_lines, Some(0));
+        assert_eq!(local_access(Lanes::uniform(), 4, 0).reuse_lines, Some(0));
+        // Lanes at offsets of their own (`counts[digit]` of a 16-word frame): a line per
+        // offset, at most 16, and a sector per lane.
+        let counts = local_access(Lanes::Varying, 4, 64);
+        assert_eq!((counts.transactions, counts.sectors), (16, 32));
+        assert_eq!(local_access(Lanes::Varying, 4, 1024).transactions, 32);
     }
 
     #[test]

@@ -87,7 +87,9 @@ use crate::sidecar::Sidecar;
 /// charged on the paths through it, not mapped to the loop's body.
 /// 54: a load clang placed at the first use of the private variable it initialises
 /// (`float4 p = pos[j]; ... p.x`) is sampled at that subscript.
-pub const ANNOTATION_REVISION: &str = "54";
+/// 55: a private array indexed by each lane's data (`counts[digit]++`) is charged a line
+/// per offset and sampled as a local access.
+pub const ANNOTATION_REVISION: &str = "55";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -23,7 +23,7 @@ use pipeline_model::{
     block_timing, pair_cycles, Architecture, Instr, MemLevel, OpClass, ResourceUsage, SampledAccess,
 };
 
-use crate::access::unresolved_accesses;
+use crate::access::{is_local, unresolved_accesses};
 use crate::analysis::{model_function, same_file};
 use crate::cfg::Cfg;
 use crate::opcode::access_width;
@@ -104,6 +104,7 @@ pub fn sampled_sites(
             let place = (line, column, width);
             if let Some(mut access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
                 access.loop_lines = loop_lines(&cfg, &model.blocks, &at);
+                access.local = is_local(&f.blocks[at[0].0].instrs[at[0].1]);
                 sites.push(Site {
                     kernel: f.name.clone(),
                     index: (index.start.offset, index.end.offset),
@@ -133,6 +134,16 @@ fn subscript_at(node: &AstNode, line: u32, col: u32) -> Option<&AstNode> {
             && here < (rhs.extent.start.line, rhs.extent.start.col);
         if operator_here && lhs.subscript.is_some() && sampleable(lhs) {
             return Some(lhs);
+        }
+    }
+    // `a[i]++` and `++a[i]`: clang puts the load's and the store's `.loc` at the operator.
+    if let (Some(Role::Step), [operand]) = (&node.role, node.children.as_slice()) {
+        let here = (line, col);
+        let at = |p: crate::source::Pos| (p.line, p.col);
+        let on_operator = (at(node.extent.start) <= here && here < at(operand.extent.start))
+            || (at(operand.extent.end) <= here && here < at(node.extent.end));
+        if on_operator && operand.subscript.is_some() && sampleable(operand) {
+            return Some(operand);
         }
     }
     node.children
@@ -425,6 +436,7 @@ fn charged(
         line,
         column,
         shared,
+        local: false,
         element_bytes: subscript.element_bytes,
         width,
         charged_transactions: charged_t / n,

@@ -140,6 +140,7 @@ fn sampled_scan(runs: usize) {
         line: 1,
         column: 1,
         shared: true,
+        local: false,
         element_bytes: 4,
         width: 4,
         charged_transactions: 1.0,

@@ -52,6 +52,7 @@ fn samples(n: usize) -> Vec<KernelSample> {
                 line: 10 + i as u32,
                 column: 1,
                 shared: false,
+                local: false,
                 element_bytes: 4,
                 width: 4,
                 charged_transactions: 1.0,

@@ -352,3 +352,28 @@ fn a_base_moved_by_value_arguments_is_sampled() {
     let places: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
     assert_eq!(places, [(6, 9)], "{samples:?}");
 }
+
+/// A private array indexed by each lane's data (`counts[digit]++`) is a local access
+/// whose lanes use offsets of their own: it is sampled, at the subscript (clang puts the
+/// load's and the store's `.loc` at `++`), as a local access.
+#[test]
+fn a_private_array_indexed_by_data_is_sampled_as_local() {
+    let a = annotate(&temp(
+        "private_counts.cl",
+        "__kernel void k(__global const uint *in, __global uint *out, const int n)\n{\n    \
+         uint counts[16] = {0};\n    \
+         for (int i = get_global_id(0); i < n; i += get_global_size(0))\n        \
+         counts[in[i] & 15u]++;\n    \
+         for (int d = 0; d < 16; d++)\n        \
+         out[d * get_global_size(0) + get_global_id(0)] = counts[d];\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let local: Vec<(u32, u32, bool)> = samples
+        .iter()
+        .map(|(_, s)| (s.line, s.column, s.local))
+        .collect();
+    assert_eq!(local, [(5, 9, true)], "{samples:?}");
+    // Charged as a line per offset the 16-word frame has.
+    assert_eq!(samples[0].1.charged_transactions, 16.0);
+}

@@ -107,6 +107,13 @@ pub fn measure_all(
     measure_groups(accesses, geometry, warp_size, data, format, LINE, None).0
 }
 
+/// Where byte `offset` of lane `lane`'s frame lies among a warp's interleaved frames:
+/// word `k` of the `warp_size` lanes side by side, `k x warp_size x 4` bytes in.
+fn interleaved(offset: i64, lane: usize, warp_size: usize) -> i64 {
+    let word = offset.div_euclid(WORD);
+    (word * warp_size as i64 + lane as i64) * WORD + offset.rem_euclid(WORD)
+}
+
 /// The L1's sets and the work-groups one SM holds at once, for where the lines a launch's
 /// lanes first touch fall ([`Measured::set_lines`]).
 #[derive(Debug, Clone, Copy)]
@@ -275,13 +282,21 @@ pub(super) fn measure_groups(
                     first.clear();
                     last.clear();
                     let mut runs = 0u64;
-                    for &id in warp {
+                    for (lane, &id) in warp.iter().enumerate() {
                         let rec = format.item(&data[id as usize * stride..][..stride]);
                         let counted = rec.sample(*slot);
                         if counted.runs > 0 {
                             runs = runs.max(counted.runs);
-                            first.push((counted.first as i64).wrapping_mul(bytes));
-                            last.push((counted.last as i64).wrapping_mul(bytes));
+                            let at = |index: u64| {
+                                let offset = (index as i64).wrapping_mul(bytes);
+                                if access.local {
+                                    interleaved(offset, lane, warp_size)
+                                } else {
+                                    offset
+                                }
+                            };
+                            first.push(at(counted.first));
+                            last.push(at(counted.last));
                         }
                     }
                     if runs == 0 {

@@ -46,6 +46,12 @@ pub struct SampledAccess {
     pub column: u32,
     /// A `__local` (shared-memory) access; else global.
     pub shared: bool,
+    /// An access of the work-item's own frame (`.local`: a private array indexed at run
+    /// time), whose index is an offset in the lane's frame: the lanes' frames are
+    /// interleaved word by word, so lanes at one offset share a line and each offset the
+    /// lanes use is a line of its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local: bool,
     /// Bytes between consecutive indices (the element's size).
     pub element_bytes: u32,
     /// Bytes one lane moves per execution.

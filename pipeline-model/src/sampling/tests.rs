@@ -123,6 +123,7 @@ fn access(shared: bool) -> SampledAccess {
         line: 3,
         column: 9,
         shared,
+        local: false,
         element_bytes: 4,
         width: 4,
         charged_transactions: 32.0,
@@ -359,6 +360,7 @@ fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
         line: 1,
         column: 1,
         shared: false,
+        local: false,
         element_bytes: 4,
         width: 4,
         charged_transactions: 32.0,
@@ -418,4 +420,22 @@ fn rows_a_power_of_two_apart_crowd_a_few_l1_sets() {
     // Without sets nothing is counted.
     let (m, _) = measure_groups(&[(3, &a)], &g, 32, &data, &SIX, 128, None);
     assert_eq!(m[0].unwrap().set_lines, 0);
+}
+
+#[test]
+fn lanes_at_their_own_frame_offsets_take_a_line_per_offset() {
+    // `counts[digit]++` in a private array: lane l at word l % 4 of its own frame. The
+    // frames are interleaved word by word, so the lanes at one word share a line: four
+    // lines, and a sector per eight lanes of a word (lanes 0, 4, ..., 28 of word 0 lie
+    // in all four of its sectors): 16 sectors.
+    let g = geometry(32, 32);
+    let data = records(|i| i % 4, 32);
+    let mut a = access(false);
+    a.local = true;
+    let m = measure(&a, &g, 32, &data, &SIX, 3).unwrap();
+    assert_eq!((m.transactions, m.sectors), (4.0, 16.0));
+    // All at one word: one line, four sectors, as a coalesced access.
+    let same = records(|_| 5, 32);
+    let m = measure(&a, &g, 32, &same, &SIX, 3).unwrap();
+    assert_eq!((m.transactions, m.sectors), (1.0, 4.0));
 }
