@@ -100,6 +100,35 @@ impl FunctionAnalysis {
         self.blocks.iter().map(|b| b.instructions as u64).sum()
     }
 
+    /// Bytes past the L1 a warp's first round of global loads asks for, in units of
+    /// `fetch_bytes` (whole lines where the caches fill lines, else sectors): the loads of
+    /// the first block, in PTX order, that loads from past the L1 (a streaming loop's
+    /// first iteration; both loads of a vector add). `None` where no load goes past it.
+    pub fn first_round_warp_bytes(&self, fetch_bytes: u32) -> Option<u64> {
+        let past_l1 = |a: &&AccessCharge| {
+            a.space == "global" && a.opcode.starts_with("ld") && a.level.as_deref() != Some("L1")
+        };
+        let block = self
+            .blocks
+            .iter()
+            .find(|b| b.memory.iter().any(|a| past_l1(&a)))?;
+        let units = |a: &AccessCharge| {
+            if fetch_bytes >= 128 {
+                a.transactions
+            } else {
+                a.sectors
+            }
+        };
+        Some(
+            block
+                .memory
+                .iter()
+                .filter(past_l1)
+                .map(|a| u64::from(units(a)) * u64::from(fetch_bytes))
+                .sum(),
+        )
+    }
+
     /// t_(a,b): the pair time of the edge a -> b, or `t_a + t_b` (no overlap) where there
     /// is no such edge.
     pub fn pair_cycles(&self, a: usize, b: usize) -> u64 {

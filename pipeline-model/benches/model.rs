@@ -67,6 +67,7 @@ fn main() {
                 local_memory_bytes: 0,
                 global_memory_bytes: None,
                 code_instructions: 0,
+                first_round_warp_bytes: None,
             };
             let mut times: Vec<f64> = (0..runs)
                 .map(|_| {
@@ -135,6 +136,7 @@ fn sampled_scan(runs: usize) {
         local_memory_bytes: 1024,
         global_memory_bytes: None,
         code_instructions: 0,
+        first_round_warp_bytes: None,
     };
     let access = SampledAccess {
         line: 1,

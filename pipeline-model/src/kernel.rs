@@ -37,9 +37,11 @@
 //!   of a memory-bound launch. `MSHR` is the most loaded SM's miss entries times that
 //!   trip, or, when longer, the time the serving level takes to drain the entries of every
 //!   SM that has misses (all of them full: Little's law).
-//! - queueing: the first wave's work-groups start together and send their requests
-//!   together; the serving level drains the burst at its bandwidth, so the latency term is
-//!   `t_opt` plus the first wave's bytes over that bandwidth.
+//! - queueing: the first wave's work-groups start together and send their first round of
+//!   requests together; the serving level drains the burst at its bandwidth, so the
+//!   latency term is `t_opt` plus the first wave's first round
+//!   ([`KernelResources::first_round_warp_bytes`], at most its share of the traffic) over
+//!   that bandwidth.
 
 use serde::Serialize;
 
@@ -523,15 +525,32 @@ impl Traffic {
         // touched again hits a cache, or waits behind the first touches anyway). Later
         // waves start as earlier ones finish, spread out, and queue no more than the
         // bandwidth terms say.
+        // Of that share, only the warps' first round of loads leaves at once: a warp
+        // waits for it before it asks for more. The later rounds leave as the warps' paths
+        // get there, spread over the wave's run past its first trip, and queue only by
+        // what their transfer takes beyond that (a streaming loop's iterations overlap
+        // the transfer; a short path waits for all of it).
         let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
         let wave_bytes = if dealt.memory_total == 0 {
             0.0
         } else {
             (compulsory * dealt.first_wave_bytes as f64 / dealt.memory_total as f64).ceil()
         };
-        let queue_cycles = serving_bytes_per_cycle
-            .filter(|_| wave_bytes > 0.0)
-            .map_or(0, |per_cycle| (wave_bytes / per_cycle).ceil() as u64);
+        let first_round = resources
+            .first_round_warp_bytes
+            .map_or(wave_bytes, |round| {
+                wave_bytes.min((round * dealt.first_wave_warps) as f64)
+            });
+        let spread = dealt
+            .first_wave_cycles
+            .saturating_sub(u64::from(miss_latency)) as f64;
+        let queue_cycles =
+            serving_bytes_per_cycle
+                .filter(|_| wave_bytes > 0.0)
+                .map_or(0, |per_cycle| {
+                    let later = ((wave_bytes - first_round) / per_cycle - spread).max(0.0);
+                    (first_round / per_cycle + later).ceil() as u64
+                });
         Traffic {
             memory_bytes,
             l2_resident,

@@ -56,8 +56,10 @@ pub use arch::{
 /// where its table exceeds the cache (`[constant]`, `MemLevel::Constant`). 9: a sampled
 /// load in a loop whose lanes each walk their own lines is served by the L1 in the share
 /// of executions that find their lines held, where the L1's sets hold every resident
-/// warp's lines (`sampling::Measured::stream_hits`).
-pub const MODEL_REVISION: u32 = 9;
+/// warp's lines (`sampling::Measured::stream_hits`). 10: only the first wave's first round
+/// of loads queues at once; the later rounds queue by what their transfer takes beyond the
+/// wave's run (`KernelResources::first_round_warp_bytes`).
+pub const MODEL_REVISION: u32 = 10;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -21,6 +21,11 @@ pub struct KernelResources {
     /// PTX instructions of the kernel's code (its blocks, helpers inlined): what the
     /// instruction cache fetches on its first run (`[icache]`).
     pub code_instructions: u64,
+    /// Bytes past the L1 one warp's first round of loads asks for: the loads it sends
+    /// together before it waits for any (a streaming loop's first iteration, both loads of
+    /// a vector add). Only that round of the first wave leaves at once; later rounds leave
+    /// as the paths get there. `None` when unknown: the first wave's whole share.
+    pub first_round_warp_bytes: Option<u64>,
 }
 
 /// The per-SM limit that bounds how many work-groups are resident.
@@ -150,6 +155,7 @@ mod tests {
             local_memory_bytes: local,
             global_memory_bytes: None,
             code_instructions: 0,
+            first_round_warp_bytes: None,
         }
     }
 

@@ -155,6 +155,9 @@ pub(crate) struct Dealt {
     /// Bytes past the L1 of every work-item, and of the first wave's work-groups alone.
     pub(crate) memory_total: u64,
     pub(crate) first_wave_bytes: u64,
+    /// Warps of the first wave's work-groups, and when the last of them finishes.
+    pub(crate) first_wave_warps: u64,
+    pub(crate) first_wave_cycles: u64,
     /// The most cycles serialising divergent paths added to one warp.
     pub(crate) divergence: u64,
     pub(crate) work_groups: u64,
@@ -451,6 +454,8 @@ pub(crate) struct Dealer {
     warps: u64,
     memory_total: u64,
     first_wave_bytes: u64,
+    first_wave_warps: u64,
+    first_wave_cycles: u64,
 }
 
 impl Dealer {
@@ -473,6 +478,8 @@ impl Dealer {
             warps: 0,
             memory_total: 0,
             first_wave_bytes: 0,
+            first_wave_warps: 0,
+            first_wave_cycles: 0,
         }
     }
 
@@ -481,6 +488,8 @@ impl Dealer {
         self.memory_total += g.bytes;
         if self.groups < self.n_par {
             self.first_wave_bytes += g.bytes;
+            self.first_wave_warps += g.warps;
+            self.first_wave_cycles = self.first_wave_cycles.max(g.t_last);
         }
         let (sm, finish) = if self.groups < self.n_par {
             let (sm, finish) = ((self.groups % self.sms) as usize, g.t_last);
@@ -509,6 +518,8 @@ impl Dealer {
             t_opt: self.t_opt,
             memory_total: self.memory_total,
             first_wave_bytes: self.first_wave_bytes,
+            first_wave_warps: self.first_wave_warps,
+            first_wave_cycles: self.first_wave_cycles,
             divergence,
             work_groups: self.groups,
             warps: self.warps,

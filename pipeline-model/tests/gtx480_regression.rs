@@ -101,6 +101,7 @@ fn corpus() -> String {
             local_memory_bytes: rng.below(3) * 8192,
             global_memory_bytes: None,
             code_instructions: 0,
+            first_round_warp_bytes: None,
         };
         let geometry = LaunchGeometry { global, local };
         let records = Records {

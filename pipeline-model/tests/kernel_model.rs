@@ -186,6 +186,7 @@ fn bad_launches_are_errors() {
         local_memory_bytes: 1 << 20,
         global_memory_bytes: None,
         code_instructions: 0,
+        first_round_warp_bytes: None,
     };
     let geometry = LaunchGeometry {
         global: [8, 1, 1],

@@ -46,6 +46,22 @@ fn run_on(
     bytes: u64,
     footprint: u64,
 ) -> KernelEstimate {
+    let resources = KernelResources {
+        global_memory_bytes: Some(footprint),
+        ..KernelResources::default()
+    };
+    run_with(arch, n, local, t, (misses, bytes), &resources)
+}
+
+/// [`run_on`] with the kernel's resources as given.
+fn run_with(
+    arch: &Architecture,
+    n: usize,
+    local: u64,
+    t: u64,
+    (misses, bytes): (u64, u64),
+    resources: &KernelResources,
+) -> KernelEstimate {
     let scale = arch.usage_scale();
     let mut rec = [0u64; R];
     rec[MSHR_COLUMN] = misses * scale / 2;
@@ -58,10 +74,7 @@ fn run_on(
             global: [n as u64, 1, 1],
             local: [local, 1, 1],
         },
-        &KernelResources {
-            global_memory_bytes: Some(footprint),
-            ..KernelResources::default()
-        },
+        resources,
         &Records {
             data: &data,
             format: RecordFormat::timing(R, 0),
@@ -121,6 +134,31 @@ fn buffers_that_fit_in_the_l2_are_served_from_it() {
             resource: "MSHR".into()
         }
     );
+}
+
+#[test]
+fn only_the_first_round_of_loads_queues_where_the_paths_spread_the_rest() {
+    // The launch below from DRAM, where a warp's first round of loads asks for 16 bytes:
+    // 16 warps x 16 = 256 bytes leave at once, 256 / 32 = 8 cycles. The other 768 bytes
+    // leave as the paths get there: over a path of t = 1000 (the wave's last warp
+    // finishes at 1000 + floor(15 / 2) = 1007, its first trip 100 of it) their 24 cycles
+    // of transfer queue nothing; the DRAM term still moves all 1024 bytes.
+    let round = |bytes| KernelResources {
+        global_memory_bytes: Some(8192),
+        first_round_warp_bytes: Some(bytes),
+        ..KernelResources::default()
+    };
+    let e = run_with(&toy(), 64, 64, 1000, (1, 16), &round(16));
+    assert_eq!(e.queue_cycles, 8);
+    assert_eq!(e.latency_cycles, 1007 + 8);
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 32.0 + 100.0);
+    // With t = 10 the wave's path (17) is shorter than a trip: the later rounds queue
+    // all their 24 cycles too, as the whole share would.
+    let e = run_with(&toy(), 64, 64, 10, (1, 16), &round(16));
+    assert_eq!(e.queue_cycles, 8 + 24);
+    // A round larger than the wave's share of the traffic queues the share.
+    let e = run_with(&toy(), 64, 64, 1000, (1, 16), &round(1000));
+    assert_eq!(e.queue_cycles, 32);
 }
 
 #[test]

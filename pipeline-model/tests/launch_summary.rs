@@ -44,6 +44,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
         local_memory_bytes: 4096,
         global_memory_bytes: Some(1 << 24),
         code_instructions: 0,
+        first_round_warp_bytes: None,
     };
     let summary = LaunchSummary::of(&base, &geometry, &recs).unwrap();
     let mut compared = 0;

@@ -84,6 +84,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         local_memory_bytes: 0,
         global_memory_bytes: Some(1 << 20),
         code_instructions: 0,
+        first_round_warp_bytes: None,
     };
     let scale = arch.usage_scale();
     let per_item = Records {

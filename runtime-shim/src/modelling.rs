@@ -75,6 +75,8 @@ pub(crate) struct KernelModel {
     pub(crate) static_shared_bytes: u64,
     /// PTX instructions of the kernel (the instruction cache's first-run misses).
     pub(crate) code_instructions: u64,
+    /// Bytes past the L1 a warp's first round of loads asks for (the first wave's burst).
+    pub(crate) first_round_warp_bytes: Option<u64>,
     /// What the report must say of how the kernel was timed, if anything.
     pub(crate) note: Option<String>,
     /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.

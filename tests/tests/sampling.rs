@@ -77,6 +77,7 @@ fn run(
         local_memory_bytes: 4096,
         global_memory_bytes: None,
         code_instructions: 0,
+        first_round_warp_bytes: None,
     };
     let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];
     let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);

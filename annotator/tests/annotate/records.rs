@@ -377,3 +377,40 @@ fn a_private_array_indexed_by_data_is_sampled_as_local() {
     // Charged as a line per offset the 16-word frame has.
     assert_eq!(samples[0].1.charged_transactions, 16.0);
 }
+
+/// A warp's first round of loads is the loads of the first block that reads past the L1:
+/// both of a vector add's (two 128-byte lines, fetched whole on the GTX 480: 256 bytes); a
+/// streaming loop's first iteration alone (one line), not the whole loop's.
+#[test]
+fn a_warps_first_round_of_loads_is_the_first_block_that_loads() {
+    let first_round = |name: &str, text: &str| {
+        let a = annotate(&temp(name, text)).unwrap();
+        a.sidecar.analysis.kernels[0].first_round_warp_bytes(128)
+    };
+    assert_eq!(
+        first_round(
+            "round_vadd.cl",
+            "__kernel void k(__global const float *a, __global const float *b,\n\
+             __global float *c)\n{\n    int i = get_global_id(0);\n    \
+             c[i] = a[i] + b[i];\n}\n"
+        ),
+        Some(256)
+    );
+    assert_eq!(
+        first_round(
+            "round_loop.cl",
+            "__kernel void k(__global const float *a, __global float *c, const int n)\n{\n    \
+             float s = 0.0f;\n    \
+             for (int i = get_global_id(0); i < n; i += get_global_size(0))\n        \
+             s += a[i];\n    c[get_global_id(0)] = s;\n}\n"
+        ),
+        Some(128)
+    );
+    assert_eq!(
+        first_round(
+            "round_none.cl",
+            "__kernel void k(__global float *c)\n{\n    c[get_global_id(0)] = 1.0f;\n}\n"
+        ),
+        None
+    );
+}

@@ -709,6 +709,7 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
             + args.local_bytes.values().sum::<u64>(),
         global_memory_bytes: args.buffer_footprint(),
         code_instructions: shadow.model.code_instructions,
+        first_round_warp_bytes: shadow.model.first_round_warp_bytes,
     }
 }
 

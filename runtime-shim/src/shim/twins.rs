@@ -438,6 +438,11 @@ impl Shim {
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
                 code_instructions: analysis.code_instructions(),
+                first_round_warp_bytes: self
+                    .arch
+                    .as_ref()
+                    .ok()
+                    .and_then(|arch| analysis.first_round_warp_bytes(arch.memory.fetch_bytes)),
                 note: sidecar.timing_note(name),
                 samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {

@@ -189,6 +189,7 @@ fn in_warps_alike(
         local_memory_bytes: 0,
         global_memory_bytes: Some(1 << 20),
         code_instructions: 0,
+        first_round_warp_bytes: None,
     };
     let records = Records {
         data: &timing,

@@ -177,7 +177,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 local: launch.local.xyz(),
             };
             let own = &args[..records_arg];
-            let resources = launch_resources(analysis, own);
+            let resources = launch_resources(analysis, own, arch.memory.fetch_bytes);
             // The kernel's buffers, in parameter order, for its sampled accesses.
             let buffer_bytes = |param: u32| match own.get(param as usize) {
                 Some(KernelArg::Buffer(bytes)) => Some(bytes.len() as u64),
@@ -257,6 +257,7 @@ fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
 fn launch_resources(
     analysis: &annotator::analysis::FunctionAnalysis,
     own: &[KernelArg],
+    fetch_bytes: u32,
 ) -> KernelResources {
     KernelResources {
         registers_per_work_item: analysis.registers,
@@ -277,6 +278,7 @@ fn launch_resources(
                 .sum(),
         ),
         code_instructions: analysis.code_instructions(),
+        first_round_warp_bytes: analysis.first_round_warp_bytes(fetch_bytes),
     }
 }
 
