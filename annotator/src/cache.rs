@@ -89,7 +89,8 @@ use crate::sidecar::Sidecar;
 /// (`float4 p = pos[j]; ... p.x`) is sampled at that subscript.
 /// 55: a private array indexed by each lane's data (`counts[digit]++`) is charged a line
 /// per offset and sampled as a local access.
-pub const ANNOTATION_REVISION: &str = "55";
+/// 56: a sampled access's loop lines count a loop's warp-uniform loads as one line.
+pub const ANNOTATION_REVISION: &str = "56";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -20,7 +20,8 @@
 use std::collections::BTreeMap;
 
 use pipeline_model::{
-    block_timing, pair_cycles, Architecture, Instr, MemLevel, OpClass, ResourceUsage, SampledAccess,
+    block_timing, pair_cycles, Architecture, Instr, MemAccess, MemLevel, OpClass, ResourceUsage,
+    SampledAccess,
 };
 
 use crate::access::{is_local, unresolved_accesses};
@@ -296,7 +297,9 @@ fn sampleable(node: &AstNode) -> bool {
 
 /// The lines a warp's global loads other than `at` (in `blocks`) bring into the L1 each
 /// iteration of the innermost loop holding `at`'s first instruction, as charged; 0 outside
-/// loops.
+/// loops. A warp-uniform load (charged at the L1) reads one address a step, and an
+/// unrolled loop's copies of it read its neighbours (`x[j]`, `x[j + 1]`, ...): all of them
+/// hold one line.
 fn loop_lines(cfg: &Cfg, blocks: &[Vec<Instr>], at: &[Position]) -> u32 {
     let Some(innermost) = cfg
         .loops
@@ -306,15 +309,21 @@ fn loop_lines(cfg: &Cfg, blocks: &[Vec<Instr>], at: &[Position]) -> u32 {
     else {
         return 0;
     };
-    innermost
+    let loads: Vec<MemAccess> = innermost
         .body
         .iter()
         .flat_map(|&b| blocks[b].iter().enumerate().map(move |(i, x)| ((b, i), x)))
         .filter(|(p, x)| x.class == OpClass::GlobalMem && !x.writes.is_empty() && !at.contains(p))
         .filter_map(|(_, x)| x.access)
-        .filter(|a| !matches!(a.level, MemLevel::Constant))
+        .filter(|a| a.level != MemLevel::Constant && a.reuse_lines.is_none())
+        .collect();
+    let uniform = loads.iter().any(|a| a.level == MemLevel::L1);
+    let varying: u32 = loads
+        .iter()
+        .filter(|a| a.level != MemLevel::L1)
         .map(|a| a.transactions)
-        .sum()
+        .sum();
+    varying + u32::from(uniform)
 }
 
 /// What a path pays for entering block `v` of `blocks` (whose predecessors are

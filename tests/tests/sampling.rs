@@ -214,3 +214,83 @@ fn a_loop_after_an_unguarded_loop_is_charged_per_iteration() {
     assert!(per8 >= 8 * 263, "eight dependent L2 trips at least: {t:?}");
     assert_eq!(t[3] - t[2], 2 * per8, "{t:?}");
 }
+
+/// Each work-item walks its own row, `a[row * pitch + j]` over `j`, beside `x[j]`.
+const ROWS: &str = r#"__kernel void rows(__global const float *a, __global const float *x,
+                   __global float *out, const int pitch, const int n)
+{
+    int row = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++)
+        acc += a[row * pitch + j] * x[j];
+    out[row] = acc;
+}
+"#;
+
+/// What the warps did at the row walk of [`ROWS`], 64 work-items in one work-group, rows
+/// `pitch` floats apart, 128 steps each, on `arch`.
+fn row_walk(arch: &Architecture, pitch: usize) -> Measured {
+    const N: usize = 128;
+    let dir = std::env::temp_dir().join(format!("srcsim-rows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("rows.cl");
+    std::fs::write(&path, ROWS).unwrap();
+    let compiler = Compiler::locate().expect("clang 19");
+    let a = annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap();
+    let matrix = vec![1.0f32; 64 * pitch];
+    let x = vec![0.5f32; N];
+    let mut args = vec![
+        KernelArg::from_slice(&matrix),
+        KernelArg::from_slice(&x),
+        KernelArg::zeroed::<f32>(64),
+        KernelArg::scalar(pitch as i32),
+        KernelArg::scalar(N as i32),
+    ];
+    let range = NdRange::d1(64).with_local([64, 1, 1]);
+    args.extend(record_args(&a.sidecar, "rows", &range, Grain::WorkItem).args);
+    let out = run_kernel(&a.source, "", "rows", &args, &range).unwrap();
+    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
+    let geometry = LaunchGeometry {
+        global: [64, 1, 1],
+        local: [64, 1, 1],
+    };
+    let resources = KernelResources {
+        registers_per_work_item: 16,
+        ..KernelResources::default()
+    };
+    let sizes = [64 * pitch * 4, N * 4, 64 * 4];
+    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
+    let layout = &a.sidecar.records;
+    let launch = SampledLaunch {
+        arch,
+        geometry: &geometry,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let samples = layout.samples_of("rows");
+    assert_eq!(samples.len(), 1, "{samples:?}");
+    assert_eq!(samples[0].1.loop_lines, 1, "x[j]: one line a warp");
+    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
+    measured[0].expect("the row walk ran")
+}
+
+/// GPGPU-Sim's GTX 480: 4-way sets picked by the Fermi hash. Rows 528 floats (2,112
+/// bytes) apart: the first SM's 64 rows fall in sets at most 3 deep, which hold them and
+/// `x[j]`'s line; each lane's row starts 0 or 64 bytes into a line and crosses a line
+/// every 32 steps, so of a warp's 128 steps 1 + 4 x 2 = 9 enter lines nobody held (the
+/// rest, 119, are L1 hits). Rows 512 floats (2 KiB) apart: four in each of 16 sets, with
+/// `x[j]`'s a fifth line in one: the lanes' lines do not stay.
+#[test]
+fn a_row_walk_is_served_by_the_l1_where_its_sets_hold_its_lines() {
+    let arch = Architecture::load("gtx480").unwrap();
+    let held = row_walk(&arch, 528);
+    assert_eq!(held.set_lines, 3);
+    assert!(held.l1_resident);
+    assert_eq!(held.stream_hits, 119.0 / 128.0);
+    assert_eq!(held.l1_share, held.stream_hits);
+    let crowded = row_walk(&arch, 512);
+    assert_eq!(crowded.set_lines, 4);
+    assert!(!crowded.l1_resident);
+    assert_eq!(crowded.l1_share, 0.0);
+}
