@@ -698,9 +698,6 @@ impl Shim {
 /// the application leaves the local size to the runtime.
 pub const DEFAULT_WORK_GROUP_LIMIT: u64 = 256;
 
-/// The model's view of `range`: with no local size, the largest divisors of the global
-/// sizes, x first, whose product stays within [`DEFAULT_WORK_GROUP_LIMIT`] (uniform
-/// work-groups, as OpenCL 1.2 requires; a GPU driver picks alike).
 /// What a launch of `shadow` with `args` uses of an SM and of memory.
 fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
     KernelResources {
@@ -713,6 +710,9 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
     }
 }
 
+/// The model's view of `range`: with no local size, the largest divisors of the global
+/// sizes, x first, whose product stays within [`DEFAULT_WORK_GROUP_LIMIT`] (uniform
+/// work-groups, as OpenCL 1.2 requires; a GPU driver picks alike).
 pub fn geometry(range: &NdRange) -> LaunchGeometry {
     let global = range.global.map(|g| g as u64);
     let local = match range.local {
