@@ -339,10 +339,10 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
 /// (the frame's lines a warp keeps are its reuse distance, `MemAccess::reuse_lines`).
 pub fn local_access(lanes: Lanes, width: u32, frame_bytes: u64) -> MemAccess {
     let width = width.max(1);
+    let at_one_offset = global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2);
     let mut access = if lanes.is_uniform() {
-        global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2)
+        at_one_offset
     } else {
-        let at_one_offset = global_access(Lanes::Stride(i64::from(width)), width, MemLevel::L2);
         let mut gather = global_access(Lanes::Varying, width, MemLevel::L2);
         let offsets = u32::try_from(frame_bytes / u64::from(width)).unwrap_or(u32::MAX);
         if offsets > 0 {

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use pipeline_model::arch::MemorySystem;
 use pipeline_model::sampling::LINE;
 use pipeline_model::{
     block_timing, pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, Stage,
@@ -100,11 +101,11 @@ impl FunctionAnalysis {
         self.blocks.iter().map(|b| b.instructions as u64).sum()
     }
 
-    /// Bytes past the L1 a warp's first round of global loads asks for, in units of
-    /// `fetch_bytes` (whole lines where the caches fill lines, else sectors): the loads of
-    /// the first block, in PTX order, that loads from past the L1 (a streaming loop's
-    /// first iteration; both loads of a vector add). `None` where no load goes past it.
-    pub fn first_round_warp_bytes(&self, fetch_bytes: u32) -> Option<u64> {
+    /// Bytes past the L1 a warp's first round of global loads asks for, as `memory`
+    /// fetches them ([`MemorySystem::fetched_bytes`]): the loads of the first block, in
+    /// PTX order, that loads from past the L1 (a streaming loop's first iteration; both
+    /// loads of a vector add). `None` where no load goes past it.
+    pub fn first_round_warp_bytes(&self, memory: &MemorySystem) -> Option<u64> {
         let past_l1 = |a: &&AccessCharge| {
             a.space == "global" && a.opcode.starts_with("ld") && a.level.as_deref() != Some("L1")
         };
@@ -112,19 +113,12 @@ impl FunctionAnalysis {
             .blocks
             .iter()
             .find(|b| b.memory.iter().any(|a| past_l1(&a)))?;
-        let units = |a: &AccessCharge| {
-            if fetch_bytes >= 128 {
-                a.transactions
-            } else {
-                a.sectors
-            }
-        };
         Some(
             block
                 .memory
                 .iter()
                 .filter(past_l1)
-                .map(|a| u64::from(units(a)) * u64::from(fetch_bytes))
+                .map(|a| memory.fetched_bytes(a.transactions, a.sectors))
                 .sum(),
         )
     }

@@ -212,8 +212,7 @@ fn initialiser_at(body: &AstNode, line: u32, col: u32) -> Option<&AstNode> {
         )
     };
     let exits = |n: &AstNode| {
-        let mut path = Vec::new();
-        find_path(n, &mut path, &|m| {
+        contains(n, &|m| {
             matches!(
                 m.kind,
                 NodeKind::Break
@@ -236,7 +235,7 @@ fn named_local_at<'a>(
     col: u32,
     path: &mut Vec<&'a AstNode>,
 ) -> Option<u32> {
-    let found = find_path(node, path, &|n| {
+    find_path(node, path, &|n| {
         n.extent.start.line == line
             && n.extent.start.col == col
             && matches!(
@@ -245,7 +244,7 @@ fn named_local_at<'a>(
             )
     });
     match path.last()?.role {
-        Some(Role::Names(Referent::Local { decl, .. })) if found => Some(decl),
+        Some(Role::Names(Referent::Local { decl, .. })) => Some(decl),
         _ => None,
     }
 }
@@ -265,14 +264,17 @@ fn find_path<'a>(
     false
 }
 
+/// Whether a node of `node`'s tree is `wanted`.
+fn contains(node: &AstNode, wanted: &dyn Fn(&AstNode) -> bool) -> bool {
+    wanted(node) || node.children.iter().any(|c| contains(c, wanted))
+}
+
 /// Whether the private variable declared at offset `decl` is assigned, stepped or has its
 /// address taken anywhere in `node` (a member's write writes it too).
 fn written(node: &AstNode, decl: u32) -> bool {
     let names = |n: &AstNode| {
-        let mut path = Vec::new();
-        find_path(
+        contains(
             n,
-            &mut path,
             &|m| matches!(m.role, Some(Role::Names(Referent::Local { decl: d, .. })) if d == decl),
         )
     };

@@ -61,16 +61,10 @@ impl ResourceUsage {
 ///
 /// A load the L1 serves because an earlier load brought its sectors in moves none.
 fn memory_bytes(arch: &Architecture, instr: &Instr) -> f64 {
-    let fetch = arch.memory.fetch_bytes;
     match instr.access {
         Some(a) if a.reuse_lines.is_some() && arch.serving_level(&a) == MemLevel::L1 => 0.0,
         Some(a) if a.sectors > 0 => {
-            let units = if fetch >= 128 {
-                a.transactions
-            } else {
-                a.sectors
-            };
-            f64::from(units * fetch) / f64::from(arch.warp_size)
+            arch.memory.fetched_bytes(a.transactions, a.sectors) as f64 / f64::from(arch.warp_size)
         }
         _ => f64::from(instr.global_bytes),
     }

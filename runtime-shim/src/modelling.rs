@@ -706,7 +706,7 @@ pub(crate) fn outcome(
                         assumed_requests: a.charged_transactions,
                         requests: m.transactions,
                         sectors: m.sectors,
-                        l1: m.l1_resident,
+                        l1: m.l1_resident(),
                     })
                 })
                 .collect(),

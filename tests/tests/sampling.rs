@@ -35,10 +35,15 @@ const SRC: &str = r#"__kernel void gather(__global const float *in, __global con
 "#;
 
 fn annotation(arch: &Architecture) -> Annotation {
+    annotate_text(arch, "gather.cl", SRC)
+}
+
+/// `text` written to `file` in a directory of this process's, annotated for `arch`.
+fn annotate_text(arch: &Architecture, file: &str, text: &str) -> Annotation {
     let dir = std::env::temp_dir().join(format!("srcsim-sampling-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("gather.cl");
-    std::fs::write(&path, SRC).unwrap();
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
     let compiler = Compiler::locate().expect("clang 19");
     annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap()
 }
@@ -183,7 +188,7 @@ fn gathers_are_charged_what_the_warps_did() {
     );
 
     // The table (256 bytes) read in the loop fits in the L1: served from there.
-    assert!(at(&m, 14).l1_resident);
+    assert!(at(&m, 14).l1_resident());
 }
 
 #[test]
@@ -193,7 +198,7 @@ fn without_an_l1_size_the_loop_stays_at_the_l2() {
     let a = annotation(&arch);
     let identity: Vec<i32> = (0..ITEMS as i32).collect();
     let (_, m, _) = run(&arch, &a, &identity, &identity, 20);
-    assert!(!at(&m, 14).l1_resident);
+    assert!(!at(&m, 14).l1_resident());
 }
 
 /// The table loop follows a loop the compiler enters unguarded (it proves `lid < 1024`), so
@@ -231,12 +236,7 @@ const ROWS: &str = r#"__kernel void rows(__global const float *a, __global const
 /// `pitch` floats apart, 128 steps each, on `arch`.
 fn row_walk(arch: &Architecture, pitch: usize) -> Measured {
     const N: usize = 128;
-    let dir = std::env::temp_dir().join(format!("srcsim-rows-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("rows.cl");
-    std::fs::write(&path, ROWS).unwrap();
-    let compiler = Compiler::locate().expect("clang 19");
-    let a = annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap();
+    let a = annotate_text(arch, "rows.cl", ROWS);
     let matrix = vec![1.0f32; 64 * pitch];
     let x = vec![0.5f32; N];
     let mut args = vec![
@@ -286,11 +286,11 @@ fn a_row_walk_is_served_by_the_l1_where_its_sets_hold_its_lines() {
     let arch = Architecture::load("gtx480").unwrap();
     let held = row_walk(&arch, 528);
     assert_eq!(held.set_lines, 3);
-    assert!(held.l1_resident);
+    assert!(held.l1_resident());
     assert_eq!(held.stream_hits, 119.0 / 128.0);
     assert_eq!(held.l1_share, held.stream_hits);
     let crowded = row_walk(&arch, 512);
     assert_eq!(crowded.set_lines, 4);
-    assert!(!crowded.l1_resident);
+    assert!(!crowded.l1_resident());
     assert_eq!(crowded.l1_share, 0.0);
 }

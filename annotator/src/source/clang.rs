@@ -517,8 +517,8 @@ fn unwrapped(mut cursor: CXCursor) -> CXCursor {
     cursor
 }
 
-/// Whether `cursor` computes the same in every work-item from literals and the values of
-/// integer parameters alone, through arithmetic operators.
+/// Whether `cursor` computes the same in every work-item from integer literals and the
+/// values of scalar parameters alone, through binary operators.
 fn uniform_offset(cursor: CXCursor) -> bool {
     // SAFETY: `cursor` and every cursor and type derived from it belong to the live
     // translation unit being converted.

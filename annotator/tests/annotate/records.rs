@@ -383,9 +383,10 @@ fn a_private_array_indexed_by_data_is_sampled_as_local() {
 /// streaming loop's first iteration alone (one line), not the whole loop's.
 #[test]
 fn a_warps_first_round_of_loads_is_the_first_block_that_loads() {
+    let gtx480 = Architecture::default_arch();
     let first_round = |name: &str, text: &str| {
         let a = annotate(&temp(name, text)).unwrap();
-        a.sidecar.analysis.kernels[0].first_round_warp_bytes(128)
+        a.sidecar.analysis.kernels[0].first_round_warp_bytes(&gtx480.memory)
     };
     assert_eq!(
         first_round(

@@ -405,6 +405,27 @@ pub struct MemorySystem {
     pub store_ack_at_exit: bool,
 }
 
+impl MemorySystem {
+    /// Bytes a warp's access of `transactions` 128-byte lines and `sectors` 32-byte
+    /// sectors moves past the L1: whole lines where the caches fill lines
+    /// (`fetch_bytes` 128), else its sectors.
+    ///
+    /// ```
+    /// let mut m = pipeline_model::Architecture::load("gtx480").unwrap().memory;
+    /// assert_eq!(m.fetched_bytes(2, 5), 256);
+    /// m.fetch_bytes = 32;
+    /// assert_eq!(m.fetched_bytes(2, 5), 160);
+    /// ```
+    pub fn fetched_bytes(&self, transactions: u32, sectors: u32) -> u64 {
+        let units = if self.fetch_bytes >= 128 {
+            transactions
+        } else {
+            sectors
+        };
+        u64::from(units) * u64::from(self.fetch_bytes)
+    }
+}
+
 fn is_zero(v: &u32) -> bool {
     *v == 0
 }

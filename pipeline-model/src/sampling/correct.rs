@@ -26,11 +26,7 @@ pub(super) fn moves(
     let fewer = access.charged_transactions - measured.transactions;
     let fewer_sectors = access.charged_sectors - measured.sectors;
     let scale = usage_scale as f64;
-    let share = if measured.l1_resident {
-        measured.l1_share
-    } else {
-        0.0
-    };
+    let share = measured.l1_share;
     let cycles = access.cycles_per_transaction * fewer + share * access.l1_cycles;
     let usage = access
         .usage_per_transaction
@@ -140,6 +136,7 @@ impl SampledLaunch<'_> {
             .collect();
         let warp_size = u64::from(self.arch.warp_size);
         let fill = i64::from(self.arch.memory.fetch_bytes).clamp(1, LINE);
+        let groups_per_sm = self.groups_per_sm();
         let probe = self
             .arch
             .memory
@@ -149,8 +146,15 @@ impl SampledLaunch<'_> {
                 sets,
                 count,
                 sm_count: self.arch.sm_count as usize,
-                resident: self.groups_per_sm() as usize,
+                resident: groups_per_sm as usize,
             });
+        // The lines a stream keeps for the warps of the work-groups one SM holds.
+        let sm_warps = self
+            .geometry
+            .work_group_size()
+            .div_ceil(u64::from(self.arch.warp_size))
+            * groups_per_sm;
+        let l1 = self.l1_left();
         let (measured, alike) = measure_groups(
             &inside,
             self.geometry,
@@ -169,36 +173,35 @@ impl SampledLaunch<'_> {
                 }
                 let mut m = measured.next().flatten()?;
                 let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
-                let l1 = self.l1_left();
                 if access.l1_cycles > 0.0 {
                     if buffer.zip(l1).is_some_and(|(b, l1)| b <= l1) {
                         m.l1_share = 1.0;
-                    } else if m.stream_hits > 0.0 && self.keeps_stream(&m, access, l1) {
+                    } else if m.stream_hits > 0.0 && self.keeps_stream(&m, access, sm_warps, l1) {
                         m.l1_share = m.stream_hits;
                     }
                 }
-                m.l1_resident = m.l1_share > 0.0;
                 Some(m)
             })
             .collect();
         (measured, alike)
     }
 
-    /// Whether the L1 (`l1` bytes for global data) holds the lines every warp on an SM
-    /// walks at once, `m.transactions` a warp, over the warps of the work-groups one SM
-    /// holds ([`SampledLaunch::groups_per_sm`]); and, where the description gives the
-    /// L1's sets, whether no set must hold more of them (`m.set_lines`), with the loop's
-    /// other loads' lines (`access.loop_lines`, taken to fall in that set), than its ways.
-    fn keeps_stream(&self, m: &Measured, access: &SampledAccess, l1: Option<u64>) -> bool {
+    /// Whether the L1 (`l1` bytes for global data) holds the lines `sm_warps` warps (those
+    /// of the work-groups one SM holds, [`SampledLaunch::groups_per_sm`]) walk at once,
+    /// `m.transactions` a warp; and, where the description gives the L1's sets, whether no
+    /// set must hold more of them (`m.set_lines`), with the loop's other loads' lines
+    /// (`access.loop_lines`, taken to fall in that set), than its ways.
+    fn keeps_stream(
+        &self,
+        m: &Measured,
+        access: &SampledAccess,
+        sm_warps: u64,
+        l1: Option<u64>,
+    ) -> bool {
         let Some(l1) = l1 else {
             return false;
         };
-        let group_warps = self
-            .geometry
-            .work_group_size()
-            .div_ceil(u64::from(self.arch.warp_size));
-        let warps = group_warps * self.groups_per_sm();
-        let fits = m.transactions * warps as f64 * LINE as f64 <= l1 as f64;
+        let fits = m.transactions * sm_warps as f64 * LINE as f64 <= l1 as f64;
         let sets_hold = self
             .arch
             .memory

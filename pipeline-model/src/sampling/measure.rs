@@ -352,7 +352,6 @@ pub(super) fn measure_groups(
                     transactions: transactions / weight,
                     sectors: sectors / weight,
                     warps: warps_run,
-                    l1_resident: false,
                     stream_hits: hits / weight,
                     l1_share: 0.0,
                     set_lines: probe.map_or(0, |p| p.most_in_a_set(lines)),

@@ -92,20 +92,25 @@ pub struct Measured {
     pub sectors: f64,
     /// Warps that ran it.
     pub warps: u64,
-    /// Whether the L1 serves it: a load in a loop whose buffer fits in the L1, or whose
-    /// lanes each walk their own lines ([`Measured::stream_hits`]) while the L1 holds
-    /// those lines of every warp on the SM.
-    pub l1_resident: bool,
     /// Of its executions, the share whose lines the warp's lanes had just fetched
     /// themselves: each lane walking its own addresses in steps shorter than the L1's
     /// fill (a row per work-item, `a[row * n + j]` over `j`) enters a new one only every
     /// few executions. 0 where the lanes move a fill or more each time, or ran it once.
     pub stream_hits: f64,
     /// Of its executions, the share the L1 serves (1 where the buffer fits in it; the
-    /// stream hits where only the lanes' own lines stay); 0 when not `l1_resident`.
+    /// stream hits where only the lanes' own lines stay); 0 where the L1 serves none.
     pub l1_share: f64,
     /// The most of the lines its lanes first touched, over the warps of the work-groups
     /// one SM holds at once, that fall in one L1 set (`memory.l1_sets`); 0 where the
     /// description gives no sets.
     pub set_lines: u32,
+}
+
+impl Measured {
+    /// Whether the L1 serves it at all: a load in a loop whose buffer fits in the L1, or
+    /// whose lanes each walk their own lines ([`Measured::stream_hits`]) while the L1
+    /// holds those lines of every warp on the SM ([`Measured::l1_share`] above 0).
+    pub fn l1_resident(&self) -> bool {
+        self.l1_share > 0.0
+    }
 }

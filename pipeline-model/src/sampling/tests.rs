@@ -255,7 +255,6 @@ fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Meas
         transactions: transactions / weight,
         sectors: sectors / weight,
         warps,
-        l1_resident: false,
         stream_hits: hits / weight,
         l1_share: 0.0,
         set_lines: 0,
@@ -357,26 +356,17 @@ fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
     // measured 32 lines, 32 sectors, the L1 holding 3 in 4 executions: each execution
     // saves 0.75 x 200 cycles and 3/4 of its memory-side usage.
     let access = SampledAccess {
-        line: 1,
-        column: 1,
-        shared: false,
-        local: false,
-        element_bytes: 4,
-        width: 4,
-        charged_transactions: 32.0,
-        charged_sectors: 32.0,
         cycles_per_transaction: 1.0,
         usage_per_transaction: vec![0.0, 0.0],
         usage_per_sector: vec![0.0, 4.0],
         param: None,
         l1_cycles: 200.0,
-        loop_lines: 0,
+        ..access(false)
     };
     let m = Measured {
         transactions: 32.0,
         sectors: 32.0,
         warps: 1,
-        l1_resident: true,
         stream_hits: 0.75,
         l1_share: 0.75,
         set_lines: 0,

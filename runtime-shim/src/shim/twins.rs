@@ -442,7 +442,7 @@ impl Shim {
                     .arch
                     .as_ref()
                     .ok()
-                    .and_then(|arch| analysis.first_round_warp_bytes(arch.memory.fetch_bytes)),
+                    .and_then(|arch| analysis.first_round_warp_bytes(&arch.memory)),
                 note: sidecar.timing_note(name),
                 samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {

@@ -18,6 +18,7 @@ use annotator::compile::{BuildOptions, Compiler};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use kernel_runner::{from_bytes, record_args, run_kernel, KernelArg};
+use pipeline_model::arch::MemorySystem;
 use pipeline_model::sampling::{timing_records, SampledLaunch};
 use pipeline_model::{
     estimate, Architecture, Bound, Grain, KernelResources, LaunchGeometry, Records,
@@ -177,7 +178,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 local: launch.local.xyz(),
             };
             let own = &args[..records_arg];
-            let resources = launch_resources(analysis, own, arch.memory.fetch_bytes);
+            let resources = launch_resources(analysis, own, &arch.memory);
             // The kernel's buffers, in parameter order, for its sampled accesses.
             let buffer_bytes = |param: u32| match own.get(param as usize) {
                 Some(KernelArg::Buffer(bytes)) => Some(bytes.len() as u64),
@@ -257,7 +258,7 @@ fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
 fn launch_resources(
     analysis: &annotator::analysis::FunctionAnalysis,
     own: &[KernelArg],
-    fetch_bytes: u32,
+    memory: &MemorySystem,
 ) -> KernelResources {
     KernelResources {
         registers_per_work_item: analysis.registers,
@@ -278,7 +279,7 @@ fn launch_resources(
                 .sum(),
         ),
         code_instructions: analysis.code_instructions(),
-        first_round_warp_bytes: analysis.first_round_warp_bytes(fetch_bytes),
+        first_round_warp_bytes: analysis.first_round_warp_bytes(memory),
     }
 }
 
