@@ -31,3 +31,25 @@ __kernel void random_gather(__global const float *data, __global const int *idx,
   size_t i = get_global_id(0);
   out[i] = data[idx[i]];
 }
+
+// One step of a sorting network: work-item i orders the pair (lo, lo + d) of `keys`,
+// d = 1 << log_d, its pair's place the i-th in blocks 2d wide, ascending or descending
+// by the block of 1 << log_run work-items it is in. Both sides store both elements, so
+// clang keeps one pair of stores after selects (no source line of their own): their
+// addresses are the loads', which only the run can tell apart from a gather.
+__kernel void pair_exchange(__global int *keys, const uint log_d, const uint log_run) {
+  uint i = get_global_id(0);
+  uint d = 1u << log_d;
+  uint lo = (i & (d - 1)) + ((i >> log_d) << (log_d + 1));
+  int a = keys[lo];
+  int b = keys[lo + d];
+  int lower = min(a, b);
+  int upper = max(a, b);
+  if (((i >> log_run) & 1) == 0) {
+    keys[lo] = lower;
+    keys[lo + d] = upper;
+  } else {
+    keys[lo] = upper;
+    keys[lo + d] = lower;
+  }
+}
