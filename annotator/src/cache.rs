@@ -90,7 +90,9 @@ use crate::sidecar::Sidecar;
 /// 55: a private array indexed by each lane's data (`counts[digit]++`) is charged a line
 /// per offset and sampled as a local access.
 /// 56: a sampled access's loop lines count a loop's warp-uniform loads as one line.
-pub const ANNOTATION_REVISION: &str = "56";
+/// 57: an access with no subscript of its own at the same address as a sampled one, in
+/// its block (a store merged from both sides of a branch), joins that sampled access.
+pub const ANNOTATION_REVISION: &str = "57";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

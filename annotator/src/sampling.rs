@@ -26,9 +26,9 @@ use pipeline_model::{
 
 use crate::access::{is_local, unresolved_accesses};
 use crate::analysis::{model_function, same_file};
-use crate::cfg::Cfg;
-use crate::opcode::access_width;
-use crate::ptx::{Function, Module};
+use crate::cfg::{Cfg, PostDominators};
+use crate::opcode::{access_width, source_operands};
+use crate::ptx::{Function, Instruction, Module};
 use crate::source::{AstNode, NodeKind, Referent, Role, SourceFile};
 
 /// At most this many sampled accesses per file: each costs every record
@@ -73,13 +73,16 @@ pub fn sampled_sites(
         }
         // Per subscript (its line and column), the PTX instructions that are its accesses.
         let mut instances: BTreeMap<(u32, u32), (&AstNode, Vec<Position>)> = BTreeMap::new();
+        let mut unplaced = Vec::new();
         for (b, i) in unresolved_accesses(f) {
             let Some(loc) = f.blocks[b].instrs[i].loc.as_ref() else {
+                unplaced.push((b, i));
                 continue;
             };
             // Code inlined from a helper, or from another file, has no subscript here.
             let here = module.file(loc.file).is_some_and(|p| same_file(p, program));
             if loc.inlined_at.is_some() || !here || loc.line == 0 {
+                unplaced.push((b, i));
                 continue;
             }
             // Keyed by the subscript's place: a store's `.loc` is its assignment's
@@ -93,6 +96,17 @@ pub fn sampled_sites(
                     .or_insert_with(|| (node, Vec::new()))
                     .1
                     .push((b, i));
+            } else {
+                unplaced.push((b, i));
+            }
+        }
+        let post = cfg.post_dominators();
+        for (b, i) in unplaced {
+            let same = instances
+                .values_mut()
+                .find(|(_, at)| at.iter().any(|&p| same_address(f, &cfg, &post, p, (b, i))));
+            if let Some((_, at)) = same {
+                at.push((b, i));
             }
         }
         for ((line, column), (node, at)) in instances {
@@ -115,6 +129,62 @@ pub fn sampled_sites(
         }
     }
     sites
+}
+
+/// Whether the memory instructions at `a` and `b` of `f` access the same address in every
+/// lane, as often: unguarded, of one opcode's space and width, their address the same
+/// register and offset, its value the same at both (defined once in `f`, or not written
+/// between the two in one block), in blocks that run as often (one dominates the other,
+/// which post-dominates it, in the same loops). A store clang merged from both sides of a
+/// branch (`if (up) { a[l] = x; } else { a[l] = y; }`: one store of a select, `.loc`
+/// line 0) has no subscript of its own, and stores where the load before it read
+/// (`a[l]`): the run's indices of that load place its lanes too.
+fn same_address(f: &Function, cfg: &Cfg, post: &PostDominators, a: Position, b: Position) -> bool {
+    let (a, b) = if cfg.dominates(a.0, b.0) && (a.0 != b.0 || a.1 < b.1) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let (x, y) = (&f.blocks[a.0].instrs[a.1], &f.blocks[b.0].instrs[b.1]);
+    let space = |i: &Instruction| i.modifiers().find(|m| *m != "volatile").map(str::to_owned);
+    if x.guard.is_some() || y.guard.is_some() || space(x) != space(y) {
+        return false;
+    }
+    if access_width(x) != access_width(y) {
+        return false;
+    }
+    let (Some(address), Some(other)) = (x.address(), y.address()) else {
+        return false;
+    };
+    let in_loops = |v: usize| cfg.loops.iter().filter(|l| l.body.contains(&v)).count();
+    let equivalent = a.0 == b.0
+        || (cfg.dominates(a.0, b.0)
+            && post.post_dominates(b.0, a.0)
+            && cfg
+                .loops
+                .iter()
+                .all(|l| l.body.contains(&a.0) == l.body.contains(&b.0))
+            && in_loops(a.0) == in_loops(b.0));
+    if address != other || !equivalent {
+        return false;
+    }
+    let registers = address.registers();
+    let writes = |i: &Instruction| {
+        let (dst, _) = source_operands(i);
+        dst.iter()
+            .flat_map(|o| o.registers())
+            .any(|r| registers.contains(&r))
+    };
+    if a.0 == b.0 {
+        !f.blocks[a.0].instrs[a.1..b.1].iter().any(writes)
+    } else {
+        f.blocks
+            .iter()
+            .flat_map(|k| &k.instrs)
+            .filter(|i| writes(i))
+            .count()
+            <= 1
+    }
 }
 
 /// The outermost subscript of `node` that starts at `line`:`col`, or is the left side of

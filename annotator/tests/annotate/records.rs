@@ -415,3 +415,60 @@ fn a_warps_first_round_of_loads_is_the_first_block_that_loads() {
         None
     );
 }
+
+/// Stores clang merges from both sides of a branch (one store of a select, `.loc` line 0)
+/// have no subscript of their own; at the address a sampled load read, in its block, they
+/// join that load's site: a compare-exchange at a run-time pair distance samples two
+/// sites, not two and two stores charged a line per lane. Each site's price per extra
+/// request is its load's and its store's, as where the stores have subscripts of their
+/// own (four sites).
+#[test]
+fn stores_merged_from_both_sides_join_the_load_at_their_address() {
+    let kernel = |stores: &str| {
+        format!(
+            "__kernel void k(__global int *t, const uint s, const uint run)\n{{\n    \
+             uint i = get_global_id(0);\n    \
+             uint lo = (i & ((1u << s) - 1)) + ((i >> s) << (s + 1));\n    \
+             uint hi = lo + (1u << s);\n    int a = t[lo];\n    int b = t[hi];\n{stores}}}\n"
+        )
+    };
+    let merged = annotate(&temp(
+        "merged_stores.cl",
+        &kernel(
+            "    if (((i >> run) & 1) == 0) {\n        t[lo] = min(a, b);\n        \
+             t[hi] = max(a, b);\n    } else {\n        t[lo] = max(a, b);\n        \
+             t[hi] = min(a, b);\n    }\n",
+        ),
+    ))
+    .unwrap();
+    let apart = annotate(&temp(
+        "apart_stores.cl",
+        &kernel("    t[lo] = min(a, b);\n    t[hi] = max(a, b);\n"),
+    ))
+    .unwrap();
+    let merged = merged.sidecar.records.samples_of("k");
+    let apart = apart.sidecar.records.samples_of("k");
+    let places = |samples: &[(usize, pipeline_model::SampledAccess)]| -> Vec<(u32, u32)> {
+        samples.iter().map(|(_, s)| (s.line, s.column)).collect()
+    };
+    assert_eq!(places(&merged), [(6, 13), (7, 13)], "{merged:?}");
+    assert_eq!(
+        places(&apart),
+        [(6, 13), (7, 13), (8, 5), (9, 5)],
+        "{apart:?}"
+    );
+    let arch = Architecture::default_arch();
+    let resources = arch.resources();
+    for name in ["L2", "DRAM", "MEM"] {
+        let r = resources.iter().position(|x| x == name).unwrap();
+        for (site, (load, store)) in [(0, (0, 2)), (1, (1, 3))] {
+            let both =
+                apart[load].1.usage_per_transaction[r] + apart[store].1.usage_per_transaction[r];
+            assert!(both > 0.0, "{name}: {apart:?}");
+            assert_eq!(
+                merged[site].1.usage_per_transaction[r], both,
+                "{name}: {merged:?}"
+            );
+        }
+    }
+}
