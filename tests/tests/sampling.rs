@@ -294,3 +294,64 @@ fn a_row_walk_is_served_by_the_l1_where_its_sets_hold_its_lines() {
     assert!(!crowded.l1_resident());
     assert_eq!(crowded.l1_share, 0.0);
 }
+
+/// A 2D copy whose rows are `w` floats apart.
+const PLANE: &str = r#"__kernel void plane(__global const float *in, __global float *out, int w)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * w + x] = in[y * w + x] + 1.0f;
+}
+"#;
+
+/// What the warps of a 32 x 8 launch of `PLANE` (rows 32 floats, 128 bytes, apart) in
+/// work-groups `local` did at `in[y * w + x]`.
+fn plane(arch: &Architecture, local: [usize; 2]) -> Measured {
+    let a = annotate_text(arch, "plane.cl", PLANE);
+    let samples = a.sidecar.records.samples_of("plane");
+    // The load and the store, sampled though the lane analysis resolves them: their
+    // address differs between rows.
+    assert_eq!(samples.len(), 2, "{samples:?}");
+    let input = vec![1.0f32; 32 * 8];
+    let mut args = vec![
+        KernelArg::from_slice(&input),
+        KernelArg::zeroed::<f32>(32 * 8),
+        KernelArg::scalar(32i32),
+    ];
+    let range = NdRange::d2([32, 8]).with_local([local[0], local[1], 1]);
+    args.extend(record_args(&a.sidecar, "plane", &range, Grain::WorkItem).args);
+    let out = run_kernel(&a.source, "", "plane", &args, &range).unwrap();
+    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
+    let geometry = LaunchGeometry {
+        global: [32, 8, 1],
+        local: [local[0] as u64, local[1] as u64, 1],
+    };
+    let resources = KernelResources {
+        registers_per_work_item: 16,
+        ..KernelResources::default()
+    };
+    let buffer_bytes = |p: u32| (p < 2).then_some(32 * 8 * 4);
+    let layout = &a.sidecar.records;
+    let launch = SampledLaunch {
+        arch,
+        geometry: &geometry,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
+    measured[0].expect("the load ran")
+}
+
+/// A warp is 32 consecutive work-items of a work-group, x fastest: in groups 32 wide its
+/// lanes read one row's 128 bytes (one line, four sectors); in groups 16 wide two rows'
+/// first 64 bytes each (two lines, two sectors each); 8 wide, four rows' 32 bytes (four
+/// lines of one sector).
+#[test]
+fn a_warp_of_a_narrow_work_group_reads_a_line_per_row() {
+    let arch = Architecture::load("gtx480").unwrap();
+    for (local, lines, sectors) in [([32, 2], 1.0, 4.0), ([16, 4], 2.0, 4.0), ([8, 8], 4.0, 4.0)] {
+        let m = plane(&arch, local);
+        assert_eq!((m.transactions, m.sectors), (lines, sectors), "{local:?}");
+        assert_eq!(m.warps, 8, "{local:?}");
+    }
+}
