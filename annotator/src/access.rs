@@ -23,8 +23,7 @@
 //!   atomics go to the L2 (a store then completes in the background:
 //!   `Architecture::describe_instr`).
 //!
-//! Assumptions (accesses that differ between rows are sampled: [`crate::rows`]): a warp is
-//! 32 consecutive work-items along x (work-groups at least 32 wide;
+//! Assumptions: a warp is 32 consecutive work-items along x (work-groups at least 32 wide;
 //! `%tid.y` and `%tid.z` are uniform in a warp), and addresses are aligned as the lane-0
 //! address is at a line boundary.
 

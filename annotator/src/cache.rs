@@ -92,8 +92,7 @@ use crate::sidecar::Sidecar;
 /// 56: a sampled access's loop lines count a loop's warp-uniform loads as one line.
 /// 57: an access with no subscript of its own at the same address as a sampled one, in
 /// its block (a store merged from both sides of a branch), joins that sampled access.
-/// 58: accesses whose address may differ between a work-group's rows are sampled too.
-pub const ANNOTATION_REVISION: &str = "58";
+pub const ANNOTATION_REVISION: &str = "57";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

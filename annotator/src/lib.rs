@@ -5,8 +5,7 @@
 //! ([`registers`]) and the static block analysis ([`analysis`]); the source side
 //! ([`source`]: libclang's AST and the source CFG); PTX blocks matched to source blocks
 //! ([`matching`], unrolled loops: [`unroll`]), the paths between them ([`paths`]) and
-//! their lines ([`lines`]); sampled accesses ([`sampling`], with those a warp may
-//! take from several rows: [`rows`]), divergent arms
+//! their lines ([`lines`]); sampled accesses ([`sampling`]), divergent arms
 //! ([`divergence`]), what decides a kernel's paths ([`control`]); the annotated code ([`codegen`]) and the whole step ([`annotate`],
 //! cached: [`cache`]).
 //!
@@ -48,7 +47,6 @@ pub mod ptx;
 pub mod records;
 pub mod registers;
 pub mod reuse;
-pub mod rows;
 pub mod sampling;
 pub mod sidecar;
 pub mod source;

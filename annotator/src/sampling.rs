@@ -29,7 +29,6 @@ use crate::analysis::{model_function, same_file};
 use crate::cfg::{Cfg, PostDominators};
 use crate::opcode::{access_width, source_operands};
 use crate::ptx::{Function, Instruction, Module};
-use crate::rows::row_accesses;
 use crate::source::{AstNode, NodeKind, Referent, Role, SourceFile};
 
 /// At most this many sampled accesses per file: each costs every record
@@ -51,9 +50,7 @@ pub struct Site {
 }
 
 /// The sampled accesses of `kernels` (functions of `module`, compiled from `program`,
-/// whose source is `source`), at most [`MAX_SITES`], in kernel then source order. The
-/// accesses the lane analysis cannot resolve come first; those it resolved but that may
-/// differ between a work-group's rows ([`crate::rows`]) take the places left.
+/// whose source is `source`), at most [`MAX_SITES`], in kernel then source order.
 pub fn sampled_sites(
     module: &Module,
     kernels: &[&Function],
@@ -61,116 +58,74 @@ pub fn sampled_sites(
     program: &str,
     arch: &Architecture,
 ) -> Vec<Site> {
-    let mut found: Vec<(bool, usize, Site)> = Vec::new();
-    for (k, f) in kernels.iter().enumerate() {
+    let mut sites = Vec::new();
+    for f in kernels {
         let Some(body) = source.function(&f.name).map(|s| &s.body) else {
             continue;
         };
-        for (by_row, site) in kernel_sites(module, f, body, program, arch) {
-            found.push((by_row, k, site));
+        let model = model_function(module, f);
+        let cfg = Cfg::new(f);
+        let mut preds = vec![Vec::new(); f.blocks.len()];
+        for (u, b) in f.blocks.iter().enumerate() {
+            for &v in &b.successors {
+                preds[v].push(u);
+            }
         }
-    }
-    // Stable: kernel then source order within each kind.
-    found.sort_by_key(|(by_row, _, _)| *by_row);
-    found.truncate(MAX_SITES);
-    found.sort_by_key(|(_, k, site)| (*k, site.access.line, site.access.column));
-    found.into_iter().map(|(_, _, site)| site).collect()
-}
-
-/// The sampled accesses of kernel `f` (its source body `body`) in source order, each
-/// with whether it is sampled only because its lanes may sit in several rows.
-fn kernel_sites(
-    module: &Module,
-    f: &Function,
-    body: &AstNode,
-    program: &str,
-    arch: &Architecture,
-) -> Vec<(bool, Site)> {
-    let model = model_function(module, f);
-    let cfg = Cfg::new(f);
-    let mut preds = vec![Vec::new(); f.blocks.len()];
-    for (u, b) in f.blocks.iter().enumerate() {
-        for &v in &b.successors {
-            preds[v].push(u);
-        }
-    }
-    let unresolved = unresolved_accesses(f);
-    let by_row = row_accesses(f)
-        .into_iter()
-        .filter(|p| !unresolved.contains(p));
-    // Per subscript (its line and column), the PTX instructions that are its accesses, and
-    // whether all of them are only sampled by row.
-    let mut instances: BTreeMap<(u32, u32), (&AstNode, Vec<Position>, bool)> = BTreeMap::new();
-    let mut unplaced = Vec::new();
-    for (row_only, (b, i)) in unresolved
-        .iter()
-        .map(|&p| (false, p))
-        .chain(by_row.map(|p| (true, p)))
-    {
-        let Some(loc) = f.blocks[b].instrs[i].loc.as_ref() else {
-            unplaced.push((b, i));
-            continue;
-        };
-        // Code inlined from a helper, or from another file, has no subscript here.
-        let here = module.file(loc.file).is_some_and(|p| same_file(p, program));
-        if loc.inlined_at.is_some() || !here || loc.line == 0 {
-            unplaced.push((b, i));
-            continue;
-        }
-        // Keyed by the subscript's place: a store's `.loc` is its assignment's operator,
-        // a load's the subscript (`a[i] += x` is one site).
-        let node = subscript_at(body, loc.line, loc.col)
-            .or_else(|| initialiser_at(body, loc.line, loc.col));
-        if let Some(node) = node {
-            let at = node.extent.start;
-            let entry = instances
-                .entry((at.line, at.col))
-                .or_insert_with(|| (node, Vec::new(), true));
-            entry.1.push((b, i));
-            entry.2 &= row_only;
-        } else {
-            unplaced.push((b, i));
-        }
-    }
-    let post = cfg.post_dominators();
-    for (b, i) in unplaced {
-        let same = instances
-            .values_mut()
-            .find(|(_, at, _)| at.iter().any(|&p| same_address(f, &cfg, &post, p, (b, i))));
-        if let Some((_, at, _)) = same {
-            at.push((b, i));
-        }
-    }
-    let mut sites = Vec::new();
-    for ((line, column), (node, at, row_only)) in instances {
-        // Copies of one subscript (an unrolled loop's: a stencil's neighbours) read each
-        // other's rows, and the L1 serves those, which the samples' lines cannot tell.
-        let loads = at
-            .iter()
-            .filter(|&&(b, i)| !model.blocks[b][i].writes.is_empty())
-            .count();
-        let reused = loads > 1
-            || at.iter().any(|&(b, i)| {
-                model.blocks[b][i]
-                    .access
-                    .is_some_and(|a| a.reuse_lines.is_some())
-            });
-        if row_only && reused {
-            continue;
-        }
-        let index = &node.children[1].extent;
-        let subscript = node.subscript.as_ref().expect("subscript_at checks it");
-        let width = access_width(&f.blocks[at[0].0].instrs[at[0].1]);
-        let place = (line, column, width);
-        if let Some(mut access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
-            access.loop_lines = loop_lines(&cfg, &model.blocks, &at);
-            access.local = is_local(&f.blocks[at[0].0].instrs[at[0].1]);
-            let site = Site {
-                kernel: f.name.clone(),
-                index: (index.start.offset, index.end.offset),
-                access,
+        // Per subscript (its line and column), the PTX instructions that are its accesses.
+        let mut instances: BTreeMap<(u32, u32), (&AstNode, Vec<Position>)> = BTreeMap::new();
+        let mut unplaced = Vec::new();
+        for (b, i) in unresolved_accesses(f) {
+            let Some(loc) = f.blocks[b].instrs[i].loc.as_ref() else {
+                unplaced.push((b, i));
+                continue;
             };
-            sites.push((row_only, site));
+            // Code inlined from a helper, or from another file, has no subscript here.
+            let here = module.file(loc.file).is_some_and(|p| same_file(p, program));
+            if loc.inlined_at.is_some() || !here || loc.line == 0 {
+                unplaced.push((b, i));
+                continue;
+            }
+            // Keyed by the subscript's place: a store's `.loc` is its assignment's
+            // operator, a load's the subscript (`a[i] += x` is one site).
+            let node = subscript_at(body, loc.line, loc.col)
+                .or_else(|| initialiser_at(body, loc.line, loc.col));
+            if let Some(node) = node {
+                let at = node.extent.start;
+                instances
+                    .entry((at.line, at.col))
+                    .or_insert_with(|| (node, Vec::new()))
+                    .1
+                    .push((b, i));
+            } else {
+                unplaced.push((b, i));
+            }
+        }
+        let post = cfg.post_dominators();
+        for (b, i) in unplaced {
+            let same = instances
+                .values_mut()
+                .find(|(_, at)| at.iter().any(|&p| same_address(f, &cfg, &post, p, (b, i))));
+            if let Some((_, at)) = same {
+                at.push((b, i));
+            }
+        }
+        for ((line, column), (node, at)) in instances {
+            if sites.len() == MAX_SITES {
+                return sites;
+            }
+            let index = &node.children[1].extent;
+            let subscript = node.subscript.as_ref().expect("subscript_at checks it");
+            let width = access_width(&f.blocks[at[0].0].instrs[at[0].1]);
+            let place = (line, column, width);
+            if let Some(mut access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
+                access.loop_lines = loop_lines(&cfg, &model.blocks, &at);
+                access.local = is_local(&f.blocks[at[0].0].instrs[at[0].1]);
+                sites.push(Site {
+                    kernel: f.name.clone(),
+                    index: (index.start.offset, index.end.offset),
+                    access,
+                });
+            }
         }
     }
     sites

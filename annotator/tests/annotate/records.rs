@@ -472,26 +472,3 @@ fn stores_merged_from_both_sides_join_the_load_at_their_address() {
         }
     }
 }
-
-/// An access the lane analysis resolves but whose address differs between a work-group's
-/// rows (`a[y * w + x]`) is sampled: a warp of a group narrower than 32 spans several rows,
-/// which only the launch tells. One that is the same in every row (`b[x]`), one inside a
-/// loop (`a[y * w + k]`: the loop's iterations read its rows' lines again) and an unrolled
-/// loop's copies of one subscript (a stencil's rows, `a[(y + d) * w + x]`) are not.
-#[test]
-fn accesses_that_differ_between_rows_are_sampled() {
-    let a = annotate(&temp(
-        "by_rows.cl",
-        "__kernel void k(__global const float *a, __global const float *b,\n\
-         __global float *out, const int w)\n{\n    \
-         int x = get_global_id(0), y = get_global_id(1);\n    \
-         float s = a[y * w + x] + b[x];\n    \
-         for (int k = 0; k < w; k++)\n        s += a[y * w + k];\n    \
-         for (int d = -1; d <= 1; d++)\n        s += a[(y + d) * w + x];\n    \
-         out[y * w + x] = s;\n}\n",
-    ))
-    .unwrap();
-    let samples = a.sidecar.records.samples_of("k");
-    let places: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
-    assert_eq!(places, [(5, 15), (10, 5)], "{samples:?}");
-}

@@ -3,13 +3,13 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[8]; ulong x[3]; } __srcsim_values;
+typedef struct { ulong t; ulong u[8]; } __srcsim_values;
 #ifdef __SRCSIM_WARPS
 #define __SRCSIM_V(s) (s)
 #else
 #define __SRCSIM_V(s) ((s)->v)
 #endif
-typedef struct { ulong t; ulong u[8]; uint last; ulong x[3]; __global __srcsim_values *v; } __srcsim_state;
+typedef struct { ulong t; ulong u[8]; uint last; __global __srcsim_values *v; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -33,45 +33,80 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__priv
     default: return;
     }
 }
-static inline __attribute__((always_inline)) long __srcsim_sample(__private __srcsim_state *s, uint k, long i)
+static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
-    __private ulong *x = s->x + 3 * k;
-    x[1] = x[0] == 0 ? (ulong)i : x[1];
-    x[0] += 1;
-    x[2] = (ulong)i;
-    return i;
+    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
-#ifdef __SRCSIM_WARPS
-#define __srcsim_sample_v __srcsim_sample
-#else
-static inline __attribute__((always_inline)) long __srcsim_sample_v(__private __srcsim_state *s, uint k, long i)
+static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global ulong *records, __local const ulong *lanes, uint warp)
 {
-    __global ulong *x = s->v->x + 3 * k;
-    x[1] = x[0] == 0 ? (ulong)i : x[1];
-    x[0] += 1;
-    x[2] = (ulong)i;
-    return i;
+    if ((get_local_id(1) | get_local_id(2)) != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t warps = (n + warp - 1) / warp;
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
+        size_t first = k * warp, end = min(first + warp, n);
+        __global ulong *r = records + (group * warps + k) * 11;
+        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
+        for (size_t i = first; i < end; ++i) {
+            ulong t = lanes[i];
+            whole = max(whole, t);
+            bytes += lanes[7 * n + i];
+            m1 = max(m1, lanes[1 * n + i]);
+            m2 = max(m2, lanes[2 * n + i]);
+            m3 = max(m3, lanes[3 * n + i]);
+            m4 = max(m4, lanes[4 * n + i]);
+            m5 = max(m5, lanes[5 * n + i]);
+            m6 = max(m6, lanes[6 * n + i]);
+            m7 = max(m7, lanes[7 * n + i]);
+            m8 = max(m8, lanes[8 * n + i]);
+        }
+        r[0] = whole;
+        r[1] = whole;
+        r[2] = m1;
+        r[3] = m2;
+        r[4] = m3;
+        r[5] = m4;
+        r[6] = m5;
+        r[7] = m6;
+        r[8] = m7;
+        r[9] = m8;
+        r[10] = bytes;
+    }
 }
-#endif
 #ifndef __SRCSIM_WARPS
 static inline __attribute__((always_inline)) void __srcsim_enter_record(__private __srcsim_state *s, __global ulong *records)
 {
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 12;
-    for (uint i = 0; i < 12u; ++i)
+    __global ulong *rec = records + id * 9;
+    for (uint i = 0; i < 9u; ++i)
         rec[i] = 0;
     s->v = (__global __srcsim_values *)rec;
 }
 #endif
-static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records)
+static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
     case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; break;
     case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; break;
     case 5u: __SRCSIM_V(s)->t += 0ul; break;
     default: break;
+    }
+    if (warp != 0u) {
+        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+        __local ulong *lane = lanes + __srcsim_local_id();
+        lane[0] = __SRCSIM_V(s)->t;
+        lane[1 * n] = __SRCSIM_V(s)->u[0];
+        lane[2 * n] = __SRCSIM_V(s)->u[1];
+        lane[3 * n] = __SRCSIM_V(s)->u[2];
+        lane[4 * n] = __SRCSIM_V(s)->u[3];
+        lane[5 * n] = __SRCSIM_V(s)->u[4];
+        lane[6 * n] = __SRCSIM_V(s)->u[5];
+        lane[7 * n] = __SRCSIM_V(s)->u[6];
+        lane[8 * n] = __SRCSIM_V(s)->u[7];
+        return;
     }
 }
 #line 1
@@ -80,6 +115,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
 #define TILE 16
 #endif
 
+
+#ifndef __SRCSIM_WARPS
+#line 6
 __kernel void matmul_tiled(__global const float *A,
                            __global const float *B,
                            __global float *C,
@@ -103,5 +141,37 @@ __kernel void matmul_tiled(__global const float *A,
             acc += As[ty][k] * Bs[k][tx];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-     __srcsim_matmul_tiled_3(__srcsim);C[__srcsim_sample_v(__srcsim, 0u, row * n + col)] = acc;
- __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records); }
+     __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
+ __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, (__local ulong *)0, 0u); }
+#endif
+#line 30
+
+
+#ifdef __SRCSIM_WARPS
+#line 6
+__kernel void __srcsim_warps_matmul_tiled(__global const float *A,
+                           __global const float *B,
+                           __global float *C,
+                           const int n, __global ulong *__srcsim_records, __local ulong *__srcsim_lanes, uint __srcsim_warp)
+{ __srcsim_state __srcsim_st = {0}; __private __srcsim_state *__srcsim = &__srcsim_st; __srcsim->last = 0u; __srcsim_matmul_tiled_0(__srcsim);
+    __local float As[TILE][TILE];
+    __local float Bs[TILE][TILE];
+
+    int tx = get_local_id(0);
+    int ty = get_local_id(1);
+    int col = get_group_id(0) * TILE + tx;
+    int row = get_group_id(1) * TILE + ty;
+
+    float acc = 0.0f;
+    for (int t = 0; t < n / TILE; t++) { __srcsim_matmul_tiled_4(__srcsim);
+        As[ty][tx] = A[row * n + t * TILE + tx];
+        Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int k = 0; k < TILE; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+     __srcsim_matmul_tiled_3(__srcsim);C[row * n + col] = acc;
+ __srcsim_exit_matmul_tiled(__srcsim, __srcsim_records, __srcsim_lanes, __srcsim_warp); barrier(CLK_LOCAL_MEM_FENCE); __srcsim_reduce_warp(__srcsim_records, __srcsim_lanes, __srcsim_warp); }
+#endif
