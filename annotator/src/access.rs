@@ -1,6 +1,6 @@
 //! How each memory instruction of a kernel behaves across the 32 lanes of a warp, from a
-//! static analysis of its address (DESIGN.md, "Model v2": "static stride analysis where
-//! that is enough").
+//! static analysis of its address (docs/design.md, "Model v2": "static stride analysis
+//! where it is enough").
 //!
 //! Every register gets a [`Lanes`] value: the same in every lane of a warp (uniform), an
 //! affine function of the lane with a known byte stride (`%tid.x * 4 + base`), affine with a

@@ -1,5 +1,5 @@
 //! PTX instructions -> the pipeline model's [`Instr`]: instruction class (GPGPU-Sim's
-//! mapping, DESIGN.md), registers read and written, operand-collector reads.
+//! mapping, docs/design.md), registers read and written, operand-collector reads.
 
 use std::collections::HashMap;
 

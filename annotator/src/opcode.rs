@@ -1,5 +1,5 @@
 //! What a PTX opcode says by itself, before any analysis: its instruction class (GPGPU-Sim's
-//! mapping, DESIGN.md), which operand it writes, the state space it addresses and the
+//! mapping, docs/design.md), which operand it writes, the state space it addresses and the
 //! bytes one lane moves. The classifier, the access analysis and the addressing analysis
 //! all read these facts.
 

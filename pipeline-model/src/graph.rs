@@ -1,4 +1,4 @@
-//! Pipeline execution graphs (Gerum et al. 2015, section IV-A; DESIGN.md) and the fixpoint
+//! Pipeline execution graphs (Gerum et al. 2015, section IV-A; docs/design.md) and the fixpoint
 //! of Algorithm 1.
 //!
 //! Each warp instruction has five steps, IF, IS, OC, EX and WB; an edge `p -> s` with

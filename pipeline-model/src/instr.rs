@@ -90,7 +90,7 @@ impl OpClass {
 macro_rules! op_rows {
     ($($(#[$doc:meta])* $row:ident = $name:literal, $required:literal;)*) => {
         /// A row of an architecture's instruction table (`[ops]` in its file): one per
-        /// instruction class of GPGPU-Sim's mapping (DESIGN.md, Architecture descriptions).
+        /// instruction class of GPGPU-Sim's mapping (docs/design.md, Architecture descriptions).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum OpRow {
             $($(#[$doc])* $row,)*

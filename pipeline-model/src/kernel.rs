@@ -1,4 +1,4 @@
-//! The analytical model (Gerum et al. 2015, section IV-C; DESIGN.md): per-work-item
+//! The analytical model (Gerum et al. 2015, section IV-C; docs/design.md): per-work-item
 //! counter records -> warps -> work-groups -> SMs -> the kernel's time, and what bound it.
 //!
 //! - warp: `t_W` = max over its work-items of `t`; warps are 32 (the warp size)

@@ -14,7 +14,7 @@
 //!
 //! let arch = Architecture::load("gtx480").unwrap();
 //! let add = |dst, a, b| Instr::new(OpClass::Arith(DataKind::Fp32, ArithOp::Add), &[a, b], &[dst]);
-//! // Three chained single-precision additions (DESIGN.md's second worked example).
+//! // Three chained single-precision additions (docs/design.md's second worked example).
 //! let block = [add(3, 1, 2), add(4, 3, 2), add(5, 4, 2)];
 //! assert_eq!(block_timing(&arch, &block).cycles, 25);
 //! ```

@@ -1,4 +1,4 @@
-//! The worked examples of DESIGN.md and the properties of the fixpoint.
+//! The worked examples of docs/design.md and the properties of the fixpoint.
 
 use pipeline_model::*;
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
 //! srcsim's runtime: `libsrcsim.so`, the OpenCL interposer that runs an unmodified host
-//! program's kernels annotated and estimates every launch (see DESIGN.md, The shim), and
+//! program's kernels annotated and estimates every launch (see docs/design.md, The shim), and
 //! the report it writes, which the `srcsim` command reads back.
 //!
 //! The interposer is the FFI edge: `cl` (the real API), `interpose` (the exported

@@ -253,7 +253,7 @@ pub struct Unit {
     pub scope: Scope,
 }
 
-/// Constants of the front end and write-back (DESIGN.md, the pipeline execution graph).
+/// Constants of the front end and write-back (docs/design.md, the pipeline execution graph).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Frontend {
