@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 
 /// Source-level timing simulation of OpenCL kernels on GPUs you do not have.
 #[derive(Parser)]
-#[command(name = "srcsim", version, about, propagate_version = true)]
+#[command(name = "srcsim", version = version(), about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -45,6 +45,20 @@ enum Command {
         /// The job's file.
         job: std::path::PathBuf,
     },
+}
+
+/// `--version`: the package's version and the revisions of the model's arithmetic and of
+/// the annotation, which decide a run's cycles (the report's model identity names them too).
+fn version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        format!(
+            "{} (model {}, annotation {})",
+            env!("CARGO_PKG_VERSION"),
+            pipeline_model::MODEL_REVISION,
+            annotator::cache::ANNOTATION_REVISION
+        )
+    })
 }
 
 fn main() -> ExitCode {

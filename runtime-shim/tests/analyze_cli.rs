@@ -304,3 +304,23 @@ fn missing_file_is_named() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("/no/such/kernel.cl"), "{}", stderr(&o));
 }
+
+/// `srcsim --version` (and a subcommand's) names the revisions of the model's arithmetic
+/// and of the annotation, which decide what a run's cycles are.
+#[test]
+fn the_version_names_the_model_and_annotation_revisions() {
+    let version = format!(
+        "{} (model {}, annotation {})\n",
+        env!("CARGO_PKG_VERSION"),
+        pipeline_model::MODEL_REVISION,
+        annotator::cache::ANNOTATION_REVISION
+    );
+    for (args, name) in [
+        (&["--version"][..], "srcsim"),
+        (&["run", "--version"][..], "srcsim-run"),
+    ] {
+        let out = srcsim(args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), format!("{name} {version}"), "{args:?}");
+    }
+}

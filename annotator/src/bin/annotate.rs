@@ -15,7 +15,7 @@ use clap::Parser;
 
 /// Writes the best-case timing of every PTX block back into an OpenCL C file.
 #[derive(Parser)]
-#[command(name = "annotate", version)]
+#[command(name = "annotate", version = version())]
 struct Args {
     #[command(flatten)]
     build: BuildArgs,
@@ -29,6 +29,19 @@ struct Args {
     /// work-item's record (the sidecar's `records.profile` says where).
     #[arg(long)]
     profile: bool,
+}
+
+/// `--version`: the package's version and the annotation's revision, which decides what
+/// an annotated file charges (and keys the cache).
+fn version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        format!(
+            "{} (annotation {})",
+            env!("CARGO_PKG_VERSION"),
+            annotator::cache::ANNOTATION_REVISION
+        )
+    })
 }
 
 fn main() -> ExitCode {

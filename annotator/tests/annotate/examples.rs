@@ -150,3 +150,22 @@ fn sidecar_records_match_the_reviewed_snapshots() {
     }
     snapshots.assert_unchanged();
 }
+
+/// `annotate --version` names the annotation's revision, which decides what an annotated
+/// file charges.
+#[test]
+fn the_annotate_version_names_the_annotation_revision() {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_annotate"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        format!(
+            "annotate {} (annotation {})\n",
+            env!("CARGO_PKG_VERSION"),
+            annotator::cache::ANNOTATION_REVISION
+        )
+    );
+}
