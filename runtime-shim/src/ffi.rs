@@ -85,3 +85,18 @@ pub(crate) unsafe fn raw_bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
     // SAFETY: as the caller promises.
     unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) }
 }
+
+/// Runs `f`, the shim's side of a call, behind `catch_unwind`: a panic there is reported
+/// and swallowed, so a bug of srcsim's costs the simulation there, never what the
+/// application sees.
+pub(crate) fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => Some(r),
+        Err(_) => {
+            eprintln!(
+                "srcsim: internal error in {what}; the application continues unsimulated there"
+            );
+            None
+        }
+    }
+}

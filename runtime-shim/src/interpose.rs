@@ -5,29 +5,16 @@
 //! interposed at all.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
-use crate::cl::{Device, Event, Kernel, Mem, NdRange, Platform, Program, Queue};
-use crate::ffi::raw_bytes;
+use crate::cl::{Device, Kernel, Mem, NdRange, Platform, Program};
 use crate::ffi::*;
+use crate::ffi::{guarded, raw_bytes};
 use crate::gpu_answers::answer_as_simulated_gpu;
+use crate::launch_call::launch;
 use crate::real;
 use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin, SetArgRef};
-use crate::shim::{shim, LaunchOutcome};
-
-/// Runs the shim's side of a call; a panic there is reported and swallowed.
-fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => Some(r),
-        Err(_) => {
-            eprintln!(
-                "srcsim: internal error in {what}; the application continues unsimulated there"
-            );
-            None
-        }
-    }
-}
+use crate::shim::shim;
 
 /// Registers the report at exit, once, after the first real OpenCL call: handlers run in
 /// reverse order, so ours runs before any the OpenCL runtime registered while starting.
@@ -48,87 +35,6 @@ fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
         guarded("program creation", || {
             shim().program_created(Program(program), origin())
         });
-    }
-}
-
-/// Enqueues through the shim, or the application's own kernel when the shim declines.
-///
-/// # Safety
-/// `event_wait_list` holds `num_events` events (or is null), `event` is null or writable.
-unsafe fn launch(
-    queue: cl_command_queue,
-    kernel: cl_kernel,
-    range: Option<NdRange>,
-    num_events: cl_uint,
-    event_wait_list: *const cl_event,
-    event: *mut cl_event,
-    original: impl FnOnce() -> cl_int,
-) -> cl_int {
-    let Some(range) = range else {
-        return original();
-    };
-    let wait: Vec<Event> = if event_wait_list.is_null() {
-        Vec::new()
-    } else {
-        // SAFETY: the caller passed `num_events` events at `event_wait_list`.
-        unsafe { std::slice::from_raw_parts(event_wait_list, num_events as usize) }
-            .iter()
-            .map(|e| Event(*e))
-            .collect()
-    };
-    let outcome = guarded("the launch", || {
-        shim().launch(Queue(queue), Kernel(kernel), &range, &wait)
-    });
-    match outcome {
-        Some(LaunchOutcome::Enqueued(ev)) => {
-            if event.is_null() {
-                ev.release();
-            } else {
-                // SAFETY: the caller passed a place for the event.
-                unsafe { *event = ev.0 };
-            }
-            CL_SUCCESS
-        }
-        Some(LaunchOutcome::Evaluated(evaluation)) => {
-            let code = original();
-            if code == CL_SUCCESS {
-                guarded("the launch", || {
-                    shim().record_evaluated(evaluation, Queue(queue), &range)
-                });
-            }
-            code
-        }
-        Some(LaunchOutcome::Remembered(remembered)) => {
-            let code = original();
-            if code == CL_SUCCESS {
-                guarded("the launch", || {
-                    shim().record_remembered(remembered, Queue(queue), &range)
-                });
-            }
-            code
-        }
-        Some(LaunchOutcome::Repeat { kernel: name, of }) => {
-            let code = original();
-            if code == CL_SUCCESS {
-                guarded("the launch", || {
-                    shim().record_repeat(name, Queue(queue), &range, of)
-                });
-            }
-            code
-        }
-        other => {
-            let code = original();
-            if code == CL_SUCCESS {
-                let reason = match other {
-                    Some(LaunchOutcome::Fallback(reason)) => reason,
-                    _ => "an internal error in srcsim".to_string(),
-                };
-                guarded("the launch", || {
-                    shim().record_unsimulated(Kernel(kernel), Queue(queue), &range, reason)
-                });
-            }
-            code
-        }
     }
 }
 
@@ -608,6 +514,22 @@ interposed! {
             });
         }
         code
+    }
+
+    /// # Safety
+    /// As `clCloneKernel` in the OpenCL 2.1 specification.
+    137 => fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
+        let clone = real!(clCloneKernel(source_kernel, errcode_ret));
+        if !clone.is_null() {
+            guarded("clCloneKernel", || {
+                shim().kernel_cloned(Kernel(source_kernel), Kernel(clone), |shadow| {
+                    let mut err = CL_SUCCESS;
+                    let k = real!(clCloneKernel(shadow.0, &mut err));
+                    (err == CL_SUCCESS && !k.is_null()).then_some(Kernel(k)).ok_or(err)
+                })
+            });
+        }
+        clone
     }
 
     /// # Safety

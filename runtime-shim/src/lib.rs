@@ -18,6 +18,7 @@ mod ffi;
 mod gpu_answers;
 mod interpose;
 pub mod keeper;
+mod launch_call;
 mod layer;
 mod modelling;
 mod ndrange;

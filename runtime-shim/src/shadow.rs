@@ -136,6 +136,27 @@ pub(crate) struct Shadow {
     pub(crate) args: Mutex<ShadowArgs>,
 }
 
+impl Shadow {
+    /// The same twin with `kernel` as its annotated kernel (a clone of this one's, with
+    /// the same arguments set) and `args` as what the shim knows of them.
+    pub(crate) fn with_kernel(&self, kernel: Kernel, args: ShadowArgs) -> Shadow {
+        Shadow {
+            kernel,
+            copy: self.copy.clone(),
+            records_arg: self.records_arg,
+            local_params: self.local_params.clone(),
+            params: self.params.clone(),
+            model: Arc::clone(&self.model),
+            path_inputs: self.path_inputs.clone(),
+            values_in_record: self.values_in_record,
+            host_paths: self.host_paths.clone(),
+            group_free: self.group_free,
+            program: Arc::clone(&self.program),
+            args: Mutex::new(args),
+        }
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct ShadowArgs {
     /// Bytes of each `__local` argument set so far.
@@ -226,6 +247,25 @@ impl ShadowArgs {
 
     /// Notes `value` as argument `index`'s, for a copy made later (only where the kernel
     /// has one; the bytes are copied into the previous value's place).
+    /// What a clone of the kernel starts with: the same arguments and settings, and no
+    /// copy that reduces records to warps yet (the clone's is made from `set` on first use).
+    pub(crate) fn cloned(&self) -> ShadowArgs {
+        ShadowArgs {
+            local_bytes: self.local_bytes.clone(),
+            buffers: self.buffers.clone(),
+            warps: None,
+            set: self.set.clone(),
+            exec_info: self.exec_info.clone(),
+            reduction: None,
+            repeated: self.repeated,
+            ran_in: self.ran_in.clone(),
+            device_local: self.device_local,
+            broken: self.broken.clone(),
+            first_of: self.first_of.clone(),
+            last_key: self.last_key.clone(),
+        }
+    }
+
     pub(crate) fn remember(&mut self, shadow: &Shadow, index: u32, value: SetArgRef<'_>) {
         let decides = |p: &Vec<u32>| p.contains(&index);
         if shadow.copy.is_none() && !shadow.path_inputs.as_ref().is_some_and(decides) {

@@ -3,6 +3,7 @@
 //! what the application sets on a kernel is repeated on its shadow.
 
 use super::*;
+use crate::cl::ClError;
 use crate::keeper::{self, binary_keys, identities, KeepJob};
 use crate::shadow::Annotating;
 use annotator::annotate::Annotation;
@@ -394,6 +395,42 @@ impl Shim {
                 shadow: shadow.map(Arc::new),
             },
         );
+    }
+
+    /// Notes a kernel the application cloned from `source` (`clCloneKernel`): the clone
+    /// runs the same code with the source's arguments as they are now, so its shadow is
+    /// the source's annotated kernel cloned by the runtime (`clone_shadow`: the same
+    /// arguments set) with what the shim knows of those arguments; the copy that reduces
+    /// records to warps is made again on the clone's first use.
+    pub fn kernel_cloned(
+        &self,
+        source: Kernel,
+        clone: Kernel,
+        clone_shadow: impl FnOnce(Kernel) -> Result<Kernel, i32>,
+    ) {
+        let Some((name, shadow)) = lock(&self.state)
+            .kernels
+            .get(&source)
+            .map(|k| (k.name.clone(), k.shadow.clone()))
+        else {
+            return;
+        };
+        let shadow = shadow.and_then(|s| {
+            let args = lock(&s.args).cloned();
+            let kernel = clone_shadow(s.kernel).map_err(|e| {
+                format!("its annotated kernel could not be cloned ({})", ClError(e))
+            })?;
+            Ok(Arc::new(s.with_kernel(kernel, args)))
+        });
+        if let Err(reason) = &shadow {
+            self.log(
+                Level::Info,
+                &format!("clone of kernel `{name}` runs unannotated: {reason}"),
+            );
+        }
+        lock(&self.state)
+            .kernels
+            .insert(clone, KernelState { name, shadow });
     }
 
     fn shadow_kernel(&self, p: &ShadowProgram, name: &str) -> Result<Shadow, String> {

@@ -24,6 +24,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("bfs_frontier", 20),
     ("gauss_steps", 510),
     ("newton_steps", 2000),
+    ("clone_kernel", 4),
 ];
 
 #[test]
