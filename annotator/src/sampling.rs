@@ -27,7 +27,7 @@ use pipeline_model::{
 use crate::access::{is_local, unresolved_accesses};
 use crate::analysis::{model_function, same_file};
 use crate::cfg::{Cfg, PostDominators};
-use crate::opcode::{access_width, source_operands};
+use crate::opcode::{access_width, op_class, source_operands};
 use crate::ptx::{Function, Instruction, Module};
 use crate::source::{AstNode, NodeKind, Referent, Role, SourceFile};
 
@@ -132,7 +132,7 @@ pub fn sampled_sites(
 }
 
 /// Whether the memory instructions at `a` and `b` of `f` access the same address in every
-/// lane, as often: unguarded, of one opcode's space and width, their address the same
+/// lane, as often: unguarded, of one class (global, shared, local) and width, their address the same
 /// register and offset, its value the same at both (defined once in `f`, or not written
 /// between the two in one block), in blocks that run as often (one dominates the other,
 /// which post-dominates it, in the same loops). A store clang merged from both sides of a
@@ -146,8 +146,7 @@ fn same_address(f: &Function, cfg: &Cfg, post: &PostDominators, a: Position, b: 
         (b, a)
     };
     let (x, y) = (&f.blocks[a.0].instrs[a.1], &f.blocks[b.0].instrs[b.1]);
-    let space = |i: &Instruction| i.modifiers().find(|m| *m != "volatile").map(str::to_owned);
-    if x.guard.is_some() || y.guard.is_some() || space(x) != space(y) {
+    if x.guard.is_some() || y.guard.is_some() || op_class(x).0 != op_class(y).0 {
         return false;
     }
     if access_width(x) != access_width(y) {
@@ -156,15 +155,13 @@ fn same_address(f: &Function, cfg: &Cfg, post: &PostDominators, a: Position, b: 
     let (Some(address), Some(other)) = (x.address(), y.address()) else {
         return false;
     };
-    let in_loops = |v: usize| cfg.loops.iter().filter(|l| l.body.contains(&v)).count();
     let equivalent = a.0 == b.0
         || (cfg.dominates(a.0, b.0)
             && post.post_dominates(b.0, a.0)
             && cfg
                 .loops
                 .iter()
-                .all(|l| l.body.contains(&a.0) == l.body.contains(&b.0))
-            && in_loops(a.0) == in_loops(b.0));
+                .all(|l| l.body.contains(&a.0) == l.body.contains(&b.0)));
     if address != other || !equivalent {
         return false;
     }

@@ -45,45 +45,33 @@ pub(crate) unsafe fn launch(
             }
             CL_SUCCESS
         }
-        Some(LaunchOutcome::Evaluated(evaluation)) => {
-            let code = original();
-            if code == CL_SUCCESS {
-                guarded("the launch", || {
-                    shim().record_evaluated(evaluation, Queue(queue), &range)
-                });
-            }
-            code
-        }
-        Some(LaunchOutcome::Remembered(remembered)) => {
-            let code = original();
-            if code == CL_SUCCESS {
-                guarded("the launch", || {
-                    shim().record_remembered(remembered, Queue(queue), &range)
-                });
-            }
-            code
-        }
-        Some(LaunchOutcome::Repeat { kernel: name, of }) => {
-            let code = original();
-            if code == CL_SUCCESS {
-                guarded("the launch", || {
-                    shim().record_repeat(name, Queue(queue), &range, of)
-                });
-            }
-            code
-        }
+        Some(LaunchOutcome::Evaluated(evaluation)) => run_then_record(original, || {
+            shim().record_evaluated(evaluation, Queue(queue), &range)
+        }),
+        Some(LaunchOutcome::Remembered(remembered)) => run_then_record(original, || {
+            shim().record_remembered(remembered, Queue(queue), &range)
+        }),
+        Some(LaunchOutcome::Repeat { kernel: name, of }) => run_then_record(original, || {
+            shim().record_repeat(name, Queue(queue), &range, of)
+        }),
         other => {
-            let code = original();
-            if code == CL_SUCCESS {
-                let reason = match other {
-                    Some(LaunchOutcome::Fallback(reason)) => reason,
-                    _ => "an internal error in srcsim".to_string(),
-                };
-                guarded("the launch", || {
-                    shim().record_unsimulated(Kernel(kernel), Queue(queue), &range, reason)
-                });
-            }
-            code
+            let reason = match other {
+                Some(LaunchOutcome::Fallback(reason)) => reason,
+                _ => "an internal error in srcsim".to_string(),
+            };
+            run_then_record(original, || {
+                shim().record_unsimulated(Kernel(kernel), Queue(queue), &range, reason)
+            })
         }
     }
+}
+
+/// Runs the application's own launch (`original`), then, where it succeeded, what the
+/// shim records of it.
+fn run_then_record(original: impl FnOnce() -> cl_int, record: impl FnOnce()) -> cl_int {
+    let code = original();
+    if code == CL_SUCCESS {
+        guarded("the launch", record);
+    }
+    code
 }

@@ -47,18 +47,10 @@ enum Command {
     },
 }
 
-/// `--version`: the package's version and the revisions of the model's arithmetic and of
-/// the annotation, which decide a run's cycles (the report's model identity names them too).
+/// `--version`: the package's version and the revisions that decide a run's cycles.
 fn version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| {
-        format!(
-            "{} (model {}, annotation {})",
-            env!("CARGO_PKG_VERSION"),
-            pipeline_model::MODEL_REVISION,
-            annotator::cache::ANNOTATION_REVISION
-        )
-    })
+    VERSION.get_or_init(srcsim::report::version)
 }
 
 fn main() -> ExitCode {

@@ -157,7 +157,7 @@ impl Shadow {
     }
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct ShadowArgs {
     /// Bytes of each `__local` argument set so far.
     pub(crate) local_bytes: HashMap<u32, u64>,
@@ -251,18 +251,9 @@ impl ShadowArgs {
     /// copy that reduces records to warps yet (the clone's is made from `set` on first use).
     pub(crate) fn cloned(&self) -> ShadowArgs {
         ShadowArgs {
-            local_bytes: self.local_bytes.clone(),
-            buffers: self.buffers.clone(),
             warps: None,
-            set: self.set.clone(),
-            exec_info: self.exec_info.clone(),
             reduction: None,
-            repeated: self.repeated,
-            ran_in: self.ran_in.clone(),
-            device_local: self.device_local,
-            broken: self.broken.clone(),
-            first_of: self.first_of.clone(),
-            last_key: self.last_key.clone(),
+            ..self.clone()
         }
     }
 

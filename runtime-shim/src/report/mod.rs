@@ -197,14 +197,23 @@ pub enum Outcome {
     },
 }
 
-/// What gives a run its cycles, in one line: srcsim's version, the revisions of the model's
-/// arithmetic and of the annotation, and the architecture's name and fingerprint.
-pub fn model_identity(arch: &pipeline_model::Architecture) -> String {
+/// srcsim's version with the revisions of the model's arithmetic and of the annotation,
+/// which decide a run's cycles (`srcsim --version`).
+pub fn version() -> String {
     format!(
-        "srcsim {} (model {}, annotation {}), {} {}",
+        "{} (model {}, annotation {})",
         env!("CARGO_PKG_VERSION"),
         pipeline_model::MODEL_REVISION,
-        annotator::cache::ANNOTATION_REVISION,
+        annotator::cache::ANNOTATION_REVISION
+    )
+}
+
+/// What gives a run its cycles, in one line: srcsim's [`version`] and the architecture's
+/// name and fingerprint.
+pub fn model_identity(arch: &pipeline_model::Architecture) -> String {
+    format!(
+        "srcsim {}, {} {}",
+        version(),
         arch.name,
         annotator::cache::fingerprint(&[&arch.to_toml()])
     )
