@@ -23,9 +23,10 @@
 //!   atomics go to the L2 (a store then completes in the background:
 //!   `Architecture::describe_instr`).
 //!
-//! Assumptions: a warp is 32 consecutive work-items along x (work-groups at least 32 wide;
-//! `%tid.y` and `%tid.z` are uniform in a warp), and addresses are aligned as the lane-0
-//! address is at a line boundary.
+//! Assumptions: a warp is 32 consecutive work-items along x (`%tid.y` and `%tid.z` are
+//! uniform in a warp), and addresses are aligned as the lane-0 address is at a line
+//! boundary. Work-groups narrower than 32 are priced apart ([`crate::rows`]): their
+//! warps span several rows along y (`%tid.z` is still taken as uniform).
 
 use std::collections::HashMap;
 
@@ -37,7 +38,7 @@ use crate::opcode::{access_width, op_class};
 use crate::ptx::{Function, Instruction, Operand};
 
 /// Lanes in a warp: PTX fixes the warp size at 32 (`WARP_SZ`).
-const WARP: i64 = 32;
+pub(crate) const WARP: i64 = 32;
 
 /// The value of a register across the lanes of a warp.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,13 +118,24 @@ impl Lanes {
     }
 }
 
-/// The value of a special register: `%tid.x` and `%laneid` step by one per lane; the other
-/// ids, sizes and counters are the same in a warp.
-fn special(name: &str) -> Lanes {
-    match name {
-        "%tid.x" | "%laneid" => Lanes::Stride(1),
-        "%clock" | "%clock64" | "%globaltimer" | "%lanemask_lt" | "%lanemask_le"
-        | "%lanemask_gt" | "%lanemask_ge" | "%lanemask_eq" => Lanes::Varying,
+/// Which of a warp's coordinates the analysis follows: its lanes along x (the 32 lanes of
+/// one row), or its rows along y (the rows of a work-group narrower than a warp, the x
+/// coordinate held fixed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Axis {
+    /// `%tid.x` (and `%laneid`) step by one per lane.
+    Lanes,
+    /// `%tid.y` steps by one per row; `%tid.x` is held fixed.
+    Rows,
+}
+
+/// The value of a special register along `axis`: `%tid.x` and `%laneid` step by one per
+/// lane (`%tid.y` per row); the other ids, sizes and counters are the same in a warp.
+fn special(name: &str, axis: Axis) -> Lanes {
+    match (name, axis) {
+        ("%tid.x" | "%laneid", Axis::Lanes) | ("%tid.y", Axis::Rows) => Lanes::Stride(1),
+        ("%clock" | "%clock64" | "%globaltimer" | "%lanemask_lt" | "%lanemask_le", _)
+        | ("%lanemask_gt" | "%lanemask_ge" | "%lanemask_eq", _) => Lanes::Varying,
         _ => Lanes::uniform(),
     }
 }
@@ -159,6 +171,7 @@ pub(crate) fn keeps_low_32_bits(mask: i64) -> bool {
 /// its definitions, iterated to a fixpoint.
 pub(crate) struct LaneValues<'f> {
     regs: HashMap<&'f str, Lanes>,
+    axis: Axis,
 }
 
 impl<'f> LaneValues<'f> {
@@ -166,7 +179,7 @@ impl<'f> LaneValues<'f> {
     pub(crate) fn operand(&self, op: &Operand) -> Lanes {
         match op {
             Operand::Reg { name, .. } if name.contains('.') || !self.is_register(name) => {
-                special(name)
+                special(name, self.axis)
             }
             Operand::Reg { name, .. } => self
                 .regs
@@ -189,7 +202,7 @@ impl<'f> LaneValues<'f> {
     }
 
     /// The address operand of a memory instruction, as a value across lanes.
-    fn address(&self, instr: &Instruction) -> Lanes {
+    pub(crate) fn address(&self, instr: &Instruction) -> Lanes {
         instr.address().map_or(Lanes::Varying, |a| self.operand(a))
     }
 
@@ -286,7 +299,7 @@ fn clamp(a: Lanes, b: Lanes) -> Lanes {
 /// The requests and sectors of a warp whose lanes address `lane * stride` bytes, `width`
 /// each: what the model counts from sampled addresses (`pipeline_model::sampling`), here
 /// for the addresses the analysis knows.
-fn strided(stride: i64, width: u32, shared: bool) -> (u32, u32) {
+pub(crate) fn strided(stride: i64, width: u32, shared: bool) -> (u32, u32) {
     let addresses: Vec<i64> = (0..WARP).map(|lane| lane * stride).collect();
     warp_access(&addresses, width, shared)
 }
@@ -383,8 +396,14 @@ pub fn is_local(instr: &Instruction) -> bool {
 
 /// Computes the lane values of `f`'s registers.
 pub(crate) fn lane_values(f: &Function) -> LaneValues<'_> {
+    values_along(f, Axis::Lanes)
+}
+
+/// Computes the values of `f`'s registers along `axis`.
+pub(crate) fn values_along(f: &Function, axis: Axis) -> LaneValues<'_> {
     let mut values = LaneValues {
         regs: HashMap::new(),
+        axis,
     };
     for block in &f.blocks {
         for instr in &block.instrs {

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use pipeline_model::arch::MemorySystem;
+use pipeline_model::rows::CLASSES;
 use pipeline_model::sampling::LINE;
 use pipeline_model::{
     block_timing, pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, Stage,
@@ -14,7 +15,7 @@ use pipeline_model::{
 use serde::{Deserialize, Serialize};
 
 use crate::cfg::{Cfg, NaturalLoop};
-use crate::classify::{classify_function, ClassifiedFunction};
+use crate::classify::{classify_function, classify_in, ClassifiedFunction};
 use crate::compile::{BuildOptions, CompileError, Compiler};
 use crate::ptx::{self, Function, FunctionKind, Module};
 
@@ -148,6 +149,11 @@ pub struct BlockAnalysis {
     pub cycles: u64,
     /// use(r, B) in cycles, indexed like [`Analysis::resources`].
     pub usage: Vec<f64>,
+    /// use(r, B) in each narrow width class (`pipeline_model::rows`, classes 1 to 5:
+    /// work-groups 16 to 1 wide, whose warps span several rows), where any differs from
+    /// `usage`; empty where none does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub narrow_usage: Vec<Vec<f64>>,
     /// Successor blocks.
     pub successors: Vec<usize>,
     /// Immediate dominator (none for the entry and unreachable blocks).
@@ -335,6 +341,7 @@ fn analyze_function(
     let model = model_from(module, f, classified);
     warnings.extend(model.warnings);
     let cfg = Cfg::new(f);
+    let narrow = narrow_models(module, f);
     let blocks = f
         .blocks
         .iter()
@@ -342,6 +349,11 @@ fn analyze_function(
         .enumerate()
         .map(|(id, (block, instrs))| {
             let timing = block_timing(arch, instrs);
+            let narrow_usage: Vec<Vec<f64>> = narrow
+                .iter()
+                .map(|m| block_timing(arch, &m.blocks[id]).usage.0)
+                .collect();
+            let alike = narrow_usage.iter().all(|u| *u == timing.usage.0);
             let lines: BTreeSet<SourceLine> = block
                 .instrs
                 .iter()
@@ -354,6 +366,7 @@ fn analyze_function(
                 instructions: block.instrs.len(),
                 cycles: timing.cycles,
                 usage: timing.usage.0,
+                narrow_usage: if alike { Vec::new() } else { narrow_usage },
                 successors: block.successors.clone(),
                 idom: cfg.immediate_dominator(id).filter(|&d| d != id),
                 loop_depth: cfg.loop_depth(id),
@@ -420,6 +433,23 @@ fn analyze_function(
         loops: cfg.loops.clone(),
         calls,
     }
+}
+
+/// `f` as the model sees it in each narrow width class (`pipeline_model::rows`, classes 1
+/// to 5), or none where no access of it costs otherwise there.
+fn narrow_models(module: &Module, f: &Function) -> Vec<ModelFunction> {
+    let base = classify_function(f);
+    let narrow: Vec<ClassifiedFunction> = (1..CLASSES).map(|c| classify_in(f, c)).collect();
+    let accesses = |c: &ClassifiedFunction| -> Vec<Option<pipeline_model::MemAccess>> {
+        c.blocks.iter().flatten().map(|i| i.instr.access).collect()
+    };
+    if narrow.iter().all(|c| accesses(c) == accesses(&base)) {
+        return Vec::new();
+    }
+    narrow
+        .into_iter()
+        .map(|c| model_from(module, f, c))
+        .collect()
 }
 
 /// The bytes of the `.shared` variables that `f` and the functions it calls name.

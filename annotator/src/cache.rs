@@ -92,7 +92,9 @@ use crate::sidecar::Sidecar;
 /// 56: a sampled access's loop lines count a loop's warp-uniform loads as one line.
 /// 57: an access with no subscript of its own at the same address as a sampled one, in
 /// its block (a store merged from both sides of a branch), joins that sampled access.
-pub const ANNOTATION_REVISION: &str = "57";
+/// 58: accesses are priced per width class too (`pipeline_model::rows`): a warp of a
+/// work-group narrower than 32 spans several rows, and the charges pick the launch's class.
+pub const ANNOTATION_REVISION: &str = "58";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -3,14 +3,16 @@
 
 use std::collections::HashMap;
 
+use pipeline_model::rows::ROW_LANES;
 use pipeline_model::{Addressing, Instr, Reg};
 
-use crate::access::{accesses_with, lane_values};
+use crate::access::{accesses_with, lane_values, values_along, Axis};
 use crate::addressing::absorbed_addressing;
 use crate::cfg::Cfg;
 use crate::opcode::{global_bytes, op_class, source_operands};
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
 use crate::reuse::reused_loads;
+use crate::rows::accesses_in_rows;
 
 /// The registers of one function: which names are registers at all (declared with `.reg`;
 /// `%tid.x` and friends are not), which are predicates, and a number for each.
@@ -66,9 +68,21 @@ pub struct ClassifiedFunction {
 /// Classifies every instruction of `f`, numbering its registers, with the memory behaviour
 /// of its global and shared accesses ([`crate::access`]).
 pub fn classify_function(f: &Function) -> ClassifiedFunction {
+    classify_in(f, 0)
+}
+
+/// [`classify_function`] for a launch of width class `class`
+/// (`pipeline_model::rows`): its warps span `32 / ROW_LANES[class]` rows of their
+/// work-groups ([`crate::rows`]).
+pub fn classify_in(f: &Function, class: usize) -> ClassifiedFunction {
     let mut regs = RegisterFile::new(f);
     let (values, cfg) = (lane_values(f), Cfg::new(f));
-    let mut accesses = accesses_with(f, &values, &cfg);
+    let mut accesses = match ROW_LANES.get(class) {
+        Some(&lanes) if class > 0 => {
+            accesses_in_rows(f, &values, &values_along(f, Axis::Rows), &cfg, lanes)
+        }
+        _ => accesses_with(f, &values, &cfg),
+    };
     // Global loads whose sectors an earlier load brought into the L1 ([`crate::reuse`]).
     for ((b, i), lines) in reused_loads(f, &values, &cfg) {
         if let Some(access) = accesses[b][i].as_mut() {

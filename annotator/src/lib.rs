@@ -47,6 +47,7 @@ pub mod ptx;
 pub mod records;
 pub mod registers;
 pub mod reuse;
+pub mod rows;
 pub mod sampling;
 pub mod sidecar;
 pub mod source;

@@ -5,6 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use pipeline_model::rows::CLASSES;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::FunctionAnalysis;
@@ -56,6 +57,10 @@ pub struct TimedPath {
     pub cycles: u64,
     /// Resource usage it adds: `sum use(r, v_i)` over `blocks`.
     pub usage: Vec<f64>,
+    /// The same in each narrow width class (`BlockAnalysis::narrow_usage`), where any of
+    /// its blocks' differs; empty where none does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub narrow_usage: Vec<Vec<f64>>,
     /// PTX instructions it executes: the sum over `blocks` (per thread).
     #[serde(default)]
     pub instructions: u64,
@@ -163,10 +168,27 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
                 .map(|&b| analysis.blocks[b].instructions as u64)
                 .sum()
         };
-        let usage_of = |blocks: &[usize]| {
+        let usage_of = |blocks: &[usize], class: Option<usize>| -> Vec<f64> {
             let r = analysis.blocks.first().map_or(0, |b| b.usage.len());
+            let of = |b: usize| {
+                let block = &analysis.blocks[b];
+                class
+                    .and_then(|c| block.narrow_usage.get(c))
+                    .unwrap_or(&block.usage)
+            };
             (0..r)
-                .map(|k| blocks.iter().map(|&b| analysis.blocks[b].usage[k]).sum())
+                .map(|k| blocks.iter().map(|&b| of(b)[k]).sum())
+                .collect()
+        };
+        let narrow_of = |blocks: &[usize]| -> Vec<Vec<f64>> {
+            if blocks
+                .iter()
+                .all(|&b| analysis.blocks[b].narrow_usage.is_empty())
+            {
+                return Vec::new();
+            }
+            (0..CLASSES - 1)
+                .map(|c| usage_of(blocks, Some(c)))
                 .collect()
         };
         for (b, d) in dist.iter().enumerate() {
@@ -176,7 +198,8 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
                 paths.push(TimedPath {
                     from: origin,
                     to: To::Block(b),
-                    usage: usage_of(&blocks),
+                    usage: usage_of(&blocks, None),
+                    narrow_usage: narrow_of(&blocks),
                     instructions: instructions_of(&blocks),
                     blocks,
                     cycles: d,
@@ -201,7 +224,8 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
             paths.push(TimedPath {
                 from: origin,
                 to: To::Exit,
-                usage: usage_of(&blocks),
+                usage: usage_of(&blocks, None),
+                narrow_usage: narrow_of(&blocks),
                 instructions: instructions_of(&blocks),
                 blocks,
                 cycles: d,

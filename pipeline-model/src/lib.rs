@@ -27,6 +27,7 @@ pub mod kernel;
 pub mod launch;
 pub mod occupancy;
 pub mod records;
+pub mod rows;
 pub mod sampling;
 pub mod timing;
 pub mod variant;

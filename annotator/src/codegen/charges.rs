@@ -4,6 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+pub(super) use pipeline_model::rows::Amount;
+use pipeline_model::rows::{CLASSES, WIDTH_CLASS_OPENCL};
+
 use super::edits::{wrap_returns, Edit, CLOSE};
 use super::profile::{Booking, Shares, Slots};
 use super::{CodegenError, KernelTiming, STATE};
@@ -26,17 +29,23 @@ pub(super) struct ArmCharge {
 
 impl ArmCharge {
     /// Its counters and what each adds, for a path of `cycles`.
-    fn terms(&self, values: &str, cycles: u64) -> impl Iterator<Item = (String, u64)> + '_ {
+    fn terms(&self, values: &str, cycles: u64) -> impl Iterator<Item = (String, Amount)> + '_ {
         let values = values.to_string();
-        let cycles_term = self.cycles.map(|a| (format!("{values}->a[{a}]"), cycles));
-        let entry = self
-            .entered
-            .map(|a| (format!("{values}->a[__SRCSIM_ARMS + {a}]"), 1));
-        let decisions = self
-            .entered
-            .into_iter()
-            .chain(self.sibling)
-            .map(move |a| (format!("{values}->a[2 * __SRCSIM_ARMS + {a}]"), 1));
+        let cycles_term = self
+            .cycles
+            .map(|a| (format!("{values}->a[{a}]"), Amount::Const(cycles)));
+        let entry = self.entered.map(|a| {
+            (
+                format!("{values}->a[__SRCSIM_ARMS + {a}]"),
+                Amount::Const(1),
+            )
+        });
+        let decisions = self.entered.into_iter().chain(self.sibling).map(move |a| {
+            (
+                format!("{values}->a[2 * __SRCSIM_ARMS + {a}]"),
+                Amount::Const(1),
+            )
+        });
         cycles_term.into_iter().chain(entry).chain(decisions)
     }
 }
@@ -50,13 +59,39 @@ pub(super) fn charge(
     out: &mut String,
     values: &str,
     cycles: u64,
-    usage: &[u64],
+    usage: &[Amount],
     times: &str,
     arm: ArmCharge,
     booking: Option<Booking>,
 ) {
     for (counter, amount) in charge_terms(values, cycles, usage, arm, booking) {
-        let _ = write!(out, " {counter} += {times}{amount}ul;");
+        let _ = write!(out, " {counter} += {times}{};", opencl(&amount));
+    }
+}
+
+/// The macro that picks a per-width-class amount (`pipeline_model::rows`) on the device.
+pub(super) const BY_WIDTH: &str = "__SRCSIM_BY_WIDTH";
+
+/// `functions` after the definition of [`BY_WIDTH`] (the launch's width class, then the
+/// amount of that class) where they or the `edits` use it.
+pub(super) fn with_by_width(functions: &str, edits: &[Edit]) -> String {
+    let used = functions.contains(BY_WIDTH) || edits.iter().any(|e| e.text.contains(BY_WIDTH));
+    if !used {
+        return functions.to_string();
+    }
+    format!(
+        "#define __SRCSIM_WIDTH_CLASS {WIDTH_CLASS_OPENCL}\n#define {BY_WIDTH}(a, b, c, d, e, f) (__SRCSIM_WIDTH_CLASS == 0u ? (a) : __SRCSIM_WIDTH_CLASS == 1u ? (b) : __SRCSIM_WIDTH_CLASS == 2u ? (c) : __SRCSIM_WIDTH_CLASS == 3u ? (d) : __SRCSIM_WIDTH_CLASS == 4u ? (e) : (f))\n{functions}"
+    )
+}
+
+/// `amount` as an OpenCL C `ulong` expression.
+pub(super) fn opencl(amount: &Amount) -> String {
+    match amount {
+        Amount::Const(v) => format!("{v}ul"),
+        Amount::ByWidth(v) => {
+            let each: Vec<String> = v.iter().map(|x| format!("{x}ul")).collect();
+            format!("{BY_WIDTH}({})", each.join(", "))
+        }
     }
 }
 
@@ -64,14 +99,14 @@ pub(super) fn charge(
 pub(super) fn charge_terms(
     values: &str,
     cycles: u64,
-    usage: &[u64],
+    usage: &[Amount],
     arm: ArmCharge,
     booking: Option<Booking>,
-) -> Vec<(String, u64)> {
-    let mut terms = vec![(format!("{values}->t"), cycles)];
+) -> Vec<(String, Amount)> {
+    let mut terms = vec![(format!("{values}->t"), Amount::Const(cycles))];
     terms.extend(arm.terms(values, cycles));
     for (r, u) in usage.iter().enumerate() {
-        if *u > 0 {
+        if !u.is_zero() {
             terms.push((format!("{values}->u[{r}]"), *u));
         }
     }
@@ -81,6 +116,7 @@ pub(super) fn charge_terms(
         share,
     }) = booking
     {
+        let (cycles, instructions) = (Amount::Const(cycles), Amount::Const(instructions));
         terms.push((format!("{values}->p[{}]", 3 * slot + 1), cycles));
         terms.push((format!("{values}->p[{}]", 3 * slot + 2), instructions));
         if let Some(at) = share {
@@ -100,11 +136,11 @@ pub(super) fn charge_terms(
 pub(super) fn select_charges(
     out: &mut String,
     indent: &str,
-    cases: &[(String, Vec<(String, u64)>)],
+    cases: &[(String, Vec<(String, Amount)>)],
 ) {
-    let mut counters: Vec<(&str, Vec<(&str, u64)>)> = Vec::new();
+    let mut counters: Vec<(&str, Vec<(&str, Amount)>)> = Vec::new();
     for (condition, terms) in cases {
-        for (counter, amount) in terms.iter().filter(|(_, a)| *a > 0) {
+        for (counter, amount) in terms.iter().filter(|(_, a)| !a.is_zero()) {
             let at = match counters.iter().position(|(c, _)| c == counter) {
                 Some(at) => at,
                 None => {
@@ -118,7 +154,7 @@ pub(super) fn select_charges(
     for (counter, sums) in counters {
         let sum: Vec<String> = sums
             .iter()
-            .map(|(condition, amount)| format!("({condition} ? {amount}ul : 0ul)"))
+            .map(|(condition, amount)| format!("({condition} ? {} : 0ul)", opencl(amount)))
             .collect();
         let _ = writeln!(out, "{indent}{counter} += {};", sum.join(" + "));
     }
@@ -234,12 +270,12 @@ impl Settle<'_, '_> {
                 out,
                 "    {{\n        uint from = s->last, on = ({count} != 0ul){on};"
             );
-            let cases: Vec<(String, Vec<(String, u64)>)> = entries
+            let cases: Vec<(String, Vec<(String, Amount)>)> = entries
                 .map(|p| {
                     let terms = charge_terms(
                         values,
                         p.cycles,
-                        &scaled(&p.usage, usage_scale),
+                        &scaled(p, usage_scale),
                         ArmCharge::default(),
                         (self.book)(p),
                     );
@@ -253,7 +289,7 @@ impl Settle<'_, '_> {
                     out,
                     values,
                     p.cycles,
-                    &scaled(&p.usage, usage_scale),
+                    &scaled(p, usage_scale),
                     &format!("({count} - 1ul) * (ulong)on * "),
                     ArmCharge::default(),
                     (self.book)(p),
@@ -269,7 +305,7 @@ impl Settle<'_, '_> {
                 out,
                 values,
                 p.cycles,
-                &scaled(&p.usage, usage_scale),
+                &scaled(p, usage_scale),
                 "",
                 ArmCharge::default(),
                 (self.book)(p),
@@ -285,7 +321,7 @@ impl Settle<'_, '_> {
                 out,
                 values,
                 p.cycles,
-                &scaled(&p.usage, usage_scale),
+                &scaled(p, usage_scale),
                 &format!("({count} - 1) * "),
                 ArmCharge::default(),
                 (self.book)(p),
@@ -296,7 +332,7 @@ impl Settle<'_, '_> {
 }
 
 /// The charges of leaving a unit, by encoded last block: cycles, scaled usage, booking.
-pub(super) type ExitCharges = BTreeMap<u32, (u64, Vec<u64>, Option<Booking>)>;
+pub(super) type ExitCharges = BTreeMap<u32, (u64, Vec<Amount>, Option<Booking>)>;
 
 pub(super) fn encode(kernel: usize, from: From) -> u32 {
     let low = match from {
@@ -352,12 +388,12 @@ pub(super) fn called_function(
         (p, booking)
     });
     if k.branch_free {
-        let cases: Vec<(String, Vec<(String, u64)>)> = exits
+        let cases: Vec<(String, Vec<(String, Amount)>)> = exits
             .map(|(p, booking)| {
                 let terms = charge_terms(
                     "s",
                     p.cycles,
-                    &scaled(&p.usage, usage_scale),
+                    &scaled(p, usage_scale),
                     ArmCharge::default(),
                     booking,
                 );
@@ -375,7 +411,7 @@ pub(super) fn called_function(
                 functions,
                 "s",
                 p.cycles,
-                &scaled(&p.usage, usage_scale),
+                &scaled(p, usage_scale),
                 "",
                 ArmCharge::default(),
                 booking,
@@ -410,9 +446,17 @@ pub(super) fn called_function(
     Ok(())
 }
 
-pub(super) fn scaled(usage: &[f64], scale: u64) -> Vec<u64> {
-    usage
-        .iter()
-        .map(|u| (u * scale as f64).round() as u64)
+/// The usage `path` adds in the records' units (`scale` to a cycle), per resource: one
+/// amount, or one per width class where its blocks cost otherwise in narrow work-groups.
+pub(super) fn scaled(path: &TimedPath, scale: u64) -> Vec<Amount> {
+    let units = |u: f64| (u * scale as f64).round() as u64;
+    (0..path.usage.len())
+        .map(|r| {
+            let mut per_class = [units(path.usage[r]); CLASSES];
+            for (c, usage) in path.narrow_usage.iter().enumerate() {
+                per_class[c + 1] = units(usage[r]);
+            }
+            Amount::of(per_class)
+        })
         .collect()
 }

@@ -49,7 +49,7 @@ mod records;
 mod warps;
 
 use charges::{
-    called_function, charge, charge_terms, encode, scaled, select_charges, settle_function,
+    called_function, charge, charge_terms, encode, scaled, select_charges, settle_function, Amount,
     ArmCharge, CalledUnit, ExitCharges,
 };
 use edits::{
@@ -68,7 +68,7 @@ pub const STATE: &str = "__srcsim";
 pub const RECORDS: &str = "__srcsim_records";
 /// A timing function's case: the path charged, its scaled usage, the block it reaches
 /// (encoded) and the divergent arm it ends in.
-type Case<'p> = (&'p TimedPath, Vec<u64>, u32, ArmCharge);
+type Case<'p> = (&'p TimedPath, Vec<Amount>, u32, ArmCharge);
 
 /// One kernel to annotate: its PTX-to-source map and path table.
 pub struct KernelTiming<'a> {
@@ -294,7 +294,8 @@ pub fn annotate(
     }
     helper_edits(file, kernels, removed, &mut g.edits)?;
     let in_record = g.in_record.contains(&true);
-    let header = records::state_header(&format, &g.loops, g.paths.any(), in_record, &g.functions);
+    let functions = charges::with_by_width(&g.functions, &g.edits);
+    let header = records::state_header(&format, &g.loops, g.paths.any(), in_record, &functions);
     let kept = blank_out(
         &file.text,
         file.functions
@@ -303,9 +304,8 @@ pub fn annotate(
             .map(|f| f.extent),
     );
     // The copies that reduce to warps, after everything they call; the program is built
-    // with or without them (`warps::DEFINE`), each build holding only its own kernels.
-    // A copy takes the edits inside its kernel made so far: the timing calls, not the
-    // kernel's own exits or the guards around it, added after it.
+    // with or without them (`warps::DEFINE`), each build holding only its own kernels. A
+    // copy takes the edits inside its kernel so far: the timing calls, not exits, guards.
     let mut copies = String::new();
     let kernel_edits = std::mem::take(&mut g.kernel_edits);
     let guarded = kernel_edits.iter().any(|k| k.copy.is_some());
@@ -577,7 +577,7 @@ impl Generation<'_> {
                         let booking = slots.origin(k, p.from).map(|slot| shares.book(slot, p));
                         (
                             encode(ki, p.from),
-                            (p.cycles, scaled(&p.usage, usage_scale), booking),
+                            (p.cycles, scaled(p, usage_scale), booking),
                         )
                     })
                     .collect()
@@ -652,7 +652,7 @@ impl Generation<'_> {
             }
         }
         if self.kernels[ki].branch_free {
-            let cases: Vec<(String, Vec<(String, u64)>)> = exits
+            let cases: Vec<(String, Vec<(String, Amount)>)> = exits
                 .iter()
                 .map(|(from, (cycles, usage, booking))| {
                     let terms =
@@ -788,7 +788,7 @@ fn cases<'a>(
                 continue;
             }
             let key = encode(ki, p.from);
-            let usage = scaled(&p.usage, usage_scale);
+            let usage = scaled(p, usage_scale);
             let better = cases.get(&key).is_none_or(|(c, ..)| p.cycles < c.cycles);
             if better {
                 let to = encode(ki, From::Block(v));

@@ -89,7 +89,7 @@ impl PathCodes {
                 k.exits.insert(encode(ki, p.from), bit);
                 k.charges.push(Charge {
                     cycles: p.cycles,
-                    usage: scaled(&p.usage, usage_scale),
+                    usage: scaled(p, usage_scale),
                     arm: None,
                     entered: None,
                     sibling: None,
@@ -362,8 +362,13 @@ fn fold_function(
         if let Some(s) = charge.sibling {
             let _ = write!(out, " d{s} += 1ul;");
         }
-        for (r, u) in charge.usage.iter().enumerate().filter(|(_, u)| **u > 0) {
-            let _ = write!(out, " u{r} += {u}ul;");
+        for (r, u) in charge
+            .usage
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| !u.is_zero())
+        {
+            let _ = write!(out, " u{r} += {};", super::charges::opencl(u));
         }
         out.push_str(" }\n");
     }

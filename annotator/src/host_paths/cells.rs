@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::eval::{eval, run, truth, Env, PathLaunch, Range};
+use pipeline_model::rows::width_class;
 use pipeline_model::RecordFormat;
 
 use super::{axes, conditions, predicate_leaves, Expr, HostPaths};
@@ -106,8 +107,9 @@ impl HostPaths {
         self.format.warp_stride()
     }
 
-    /// What the work-items of bits `mask` add up to: a work-item record's timing values.
-    fn values(&self, mask: u64) -> Vec<u64> {
+    /// What the work-items of bits `mask` add up to in a launch of width class `class`
+    /// (`pipeline_model::rows`): a work-item record's timing values.
+    fn values(&self, mask: u64, class: usize) -> Vec<u64> {
         let f = &self.format;
         let mut v = vec![0u64; f.timing_width()];
         for (bit, c) in self.charges.iter().enumerate() {
@@ -116,7 +118,7 @@ impl HostPaths {
             }
             v[RecordFormat::T] += c.cycles;
             for (r, u) in c.usage.iter().enumerate() {
-                v[f.usage(r)] += u;
+                v[f.usage(r)] += u.at(class);
             }
             if let Some(a) = c.arm {
                 v[f.arm(a)] += c.cycles;
@@ -237,7 +239,8 @@ impl Cells {
                 })
                 .collect()
         });
-        let values: Vec<Vec<u64>> = self.masks.iter().map(|&m| paths.values(m)).collect();
+        let class = width_class(launch.local);
+        let values: Vec<Vec<u64>> = self.masks.iter().map(|&m| paths.values(m, class)).collect();
         let [px, py, _] = [0, 1, 2].map(|d| patterns[d].len());
         let mut place_of = vec![u32::MAX; patterns.iter().map(Vec::len).product()];
         for bz in 0..groups[2] as usize {

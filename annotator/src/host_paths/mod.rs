@@ -20,6 +20,7 @@ mod eval;
 
 use std::collections::{BTreeSet, HashMap};
 
+use pipeline_model::rows::Amount;
 use pipeline_model::RecordFormat;
 use serde::{Deserialize, Serialize};
 
@@ -82,8 +83,9 @@ pub enum Stmt {
 pub struct Charge {
     /// Cycles.
     pub cycles: u64,
-    /// Usage per resource.
-    pub usage: Vec<u64>,
+    /// Usage per resource: one amount, or one per width class
+    /// (`pipeline_model::rows`).
+    pub usage: Vec<Amount>,
     /// The arm it also counts in.
     pub arm: Option<usize>,
     /// The arm it enters, which counts an entry and a decision

@@ -10,6 +10,8 @@ typedef struct { ulong t; ulong u[8]; } __srcsim_values;
 #define __SRCSIM_V(s) ((s)->v)
 #endif
 typedef struct { ulong t; ulong u[8]; uint last; __global __srcsim_values *v; } __srcsim_state;
+#define __SRCSIM_WIDTH_CLASS (get_local_size(0) >= 32 || get_local_size(1) * get_local_size(2) == 1 ? 0u : get_local_size(0) >= 16 ? 1u : get_local_size(0) >= 8 ? 2u : get_local_size(0) >= 4 ? 3u : get_local_size(0) >= 2 ? 4u : 5u)
+#define __SRCSIM_BY_WIDTH(a, b, c, d, e, f) (__SRCSIM_WIDTH_CLASS == 0u ? (a) : __SRCSIM_WIDTH_CLASS == 1u ? (b) : __SRCSIM_WIDTH_CLASS == 2u ? (c) : __SRCSIM_WIDTH_CLASS == 3u ? (d) : __SRCSIM_WIDTH_CLASS == 4u ? (e) : (f))
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -20,16 +22,16 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 5u; return;
-    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 5u; return;
+    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); s->last = 5u; return;
+    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); s->last = 5u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 1360ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += 4608ul; __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 512ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
-    case 3u: __SRCSIM_V(s)->t += 1308ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += 4480ul; __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 512ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
+    case 1u: __SRCSIM_V(s)->t += 1360ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4608ul, 4608ul, 6912ul, 11520ul, 20736ul, 39168ul); __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 512ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
+    case 3u: __SRCSIM_V(s)->t += 1308ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4480ul, 4480ul, 6784ul, 11392ul, 20608ul, 39040ul); __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 512ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -89,8 +91,8 @@ static inline __attribute__((always_inline)) void __srcsim_enter_record(__privat
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; break;
-    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += 64ul; __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; break;
+    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); break;
+    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[6] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); break;
     case 5u: __SRCSIM_V(s)->t += 0ul; break;
     default: break;
     }

@@ -182,3 +182,54 @@ fn a_group_free_kernel_writes_the_same_records_in_any_work_groups() {
         "records of work-groups of 8 and of 96"
     );
 }
+
+/// A 2D copy whose rows are `w` floats apart.
+const PLANE: &str = r#"__kernel void plane(__global const float *in, __global float *out, int w)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * w + x] = in[y * w + x] + 1.0f;
+}
+"#;
+
+/// A warp is 32 consecutive work-items of a work-group, x fastest. In groups 32 wide a
+/// warp of `plane` (rows 32 floats apart) reads one row's 128 bytes and writes them: a
+/// line each. In groups 16 wide its lanes sit in two rows, 64 bytes of each: two lines
+/// each, 2 more a warp than one row's; 8 wide, four rows: four lines each, 6 more. Every
+/// work-item's record carries its warp's usage of the memory pipeline, one cycle a line
+/// on the GTX 480 (`mem`'s initiation interval), so it grows by 2 and 6 cycles.
+#[test]
+fn a_warp_of_a_narrow_work_group_is_charged_a_line_per_row() {
+    let (a, _, _) = annotate_source("plane.cl", PLANE);
+    let arch = Architecture::default_arch();
+    assert_eq!(arch.name, "gtx480");
+    let mem = arch.resources().iter().position(|r| r == "MEM").unwrap();
+    let (format, scale) = (a.sidecar.records.format, a.sidecar.records.usage_scale);
+    let input: Vec<f32> = (0..256).map(|i| i as f32).collect();
+    let used: Vec<u64> = [[32, 2], [16, 4], [8, 8]]
+        .into_iter()
+        .map(|[x, y]| {
+            let both = run_source_both(
+                "plane.cl",
+                PLANE,
+                "plane",
+                vec![
+                    KernelArg::from_slice(&input),
+                    KernelArg::zeroed::<f32>(256),
+                    KernelArg::scalar(32i32),
+                ],
+                NdRange::d2([32, 8]).with_local([x, y, 1]),
+                &a,
+            );
+            let each: Vec<u64> = (0..256)
+                .map(|w| both.records[w * both.stride + format.usage(mem)])
+                .collect();
+            assert!(each.iter().all(|&u| u == each[0]), "{x}x{y}: {each:?}");
+            each[0]
+        })
+        .collect();
+    assert_eq!(
+        [used[1] - used[0], used[2] - used[0]],
+        [2 * scale, 6 * scale],
+        "{used:?}"
+    );
+}
