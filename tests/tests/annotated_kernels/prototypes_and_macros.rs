@@ -124,3 +124,50 @@ __kernel void k(__global const float *in, __global float *out, const int n)
     let t = |b: &Both| (0..16).map(|w| b.t(w)).collect::<Vec<_>>();
     assert_eq!(t(&macro_run), t(&plain_run));
 }
+
+/// OpenCL C 1.0's atomics (`atom_add`, `atom_inc` of `cl_khr_global_int32_base_atomics`)
+/// are annotated like OpenCL C 1.1's (`atomic_add`, `atomic_inc`), which compile to the
+/// same PTX: the kernel is not refused, counts what the original counts, and every
+/// work-item's record equals the one of the 1.1 spelling.
+#[test]
+fn opencl_1_0_atomics_are_timed_as_their_1_1_names() {
+    let kernel = |prefix: &str| {
+        format!(
+            "#pragma OPENCL EXTENSION cl_khr_global_int32_base_atomics : enable
+__kernel void bins(__global const int *in, __global int *counts)
+{{
+    int i = get_global_id(0);
+    {prefix}_add(&counts[in[i] & 7], 1);
+    {prefix}_inc(&counts[8]);
+}}
+"
+        )
+    };
+    let input: Vec<i32> = (0..256).map(|i| i * 37 % 101).collect();
+    let records: Vec<Vec<u64>> = ["atom", "atomic"]
+        .into_iter()
+        .map(|prefix| {
+            let src = kernel(prefix);
+            let (a, _, _) = annotate_source(&format!("bins_{prefix}.cl"), &src);
+            assert!(a.sidecar.refused.is_empty(), "{:?}", a.sidecar.refused);
+            let both = run_source_both(
+                "bins.cl",
+                &src,
+                "bins",
+                vec![KernelArg::from_slice(&input), KernelArg::zeroed::<i32>(9)],
+                NdRange::d1(256).with_local([64, 1, 1]),
+                &a,
+            );
+            // The counts: every work-item counted once, in the bin of its value.
+            let counts: Vec<i32> = kernel_runner::from_bytes(&both.original[1]).unwrap();
+            let mut expected = vec![0i32; 9];
+            for v in &input {
+                expected[(v & 7) as usize] += 1;
+            }
+            expected[8] = 256;
+            assert_eq!(counts, expected);
+            both.records
+        })
+        .collect();
+    assert_eq!(records[0], records[1]);
+}
