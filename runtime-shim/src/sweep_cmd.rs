@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use pipeline_model::Architecture;
 use srcsim::config::env;
 use srcsim::sweep::{self, Manifest, ManifestPoint, Parameter, PointKernel, PointResult, Status};
@@ -209,6 +210,7 @@ fn evaluate(
         }
     }
     queue.reverse();
+    let progress = Progress::new(points.len());
     let mut runs = 0;
     while let Some((group, by_host)) = queue.pop() {
         let rep = group[0];
@@ -216,7 +218,9 @@ fn evaluate(
             !by_host || points[i].arch.host_view() == points[rep].arch.host_view()
         });
         runs += 1;
+        progress.running(runs, same.len());
         let status = run_group(args, points, &same, dir, runs)?;
+        progress.done(same.len());
         if status.results.len() + 1 != same.len() {
             bail!(
                 "run {runs} of the sweep: the shim estimated {} of {} points",
@@ -245,6 +249,40 @@ fn evaluate(
         }
     }
     Ok(run_of)
+}
+
+/// The points estimated so far, drawn on stderr where it is a terminal (and nowhere
+/// else: a sweep in CI or piped prints only its results).
+struct Progress(ProgressBar);
+
+impl Progress {
+    fn new(points: usize) -> Self {
+        let bar = ProgressBar::new(points as u64);
+        if let Ok(style) =
+            ProgressStyle::with_template("srcsim sweep: [{bar:30}] {pos}/{len} points, {msg}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Progress(bar)
+    }
+
+    /// Run `run` of the program starts, for `points` points.
+    fn running(&self, run: usize, points: usize) {
+        self.0
+            .set_message(format!("run {run} of the program ({points} points)"));
+        self.0.tick();
+    }
+
+    /// Its `points` are estimated.
+    fn done(&self, points: usize) {
+        self.0.inc(points as u64);
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
 }
 
 /// One run of the program under the first of `group`, estimating the rest from its records.

@@ -312,3 +312,41 @@ fn unknown_keys_and_bad_values_are_refused_before_the_program_runs() {
         assert!(!out.contains("vector_add: OK"), "the program ran: {out}");
     }
 }
+
+/// On a terminal, a sweep shows the points estimated as it goes (the base and two more,
+/// from one run of the program); piped, as in CI, its stderr holds no trace of it. The
+/// terminal is util-linux's `script`, which runs the sweep on a pseudo-terminal.
+#[test]
+fn a_sweep_shows_its_progress_on_a_terminal_only() {
+    let piped = srcsim(
+        &["sweep", "--arch", "hopper_h100", "--set", "sm_count=66,132"],
+        "vector_add",
+    );
+    assert!(piped.status.success(), "{}", text(&piped));
+    assert!(
+        !String::from_utf8_lossy(&piped.stderr).contains("points,"),
+        "{}",
+        text(&piped)
+    );
+    let command = format!(
+        "{} sweep --arch hopper_h100 --set sm_count=66,132 -- {}",
+        env!("CARGO_BIN_EXE_srcsim"),
+        common::examples().join("vector_add").display()
+    );
+    let Ok(on_tty) = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("SRCSIM_ARCH")
+        .env_remove("SRCSIM_REPORT")
+        .env("TERM", "xterm")
+        .output()
+    else {
+        eprintln!("no `script` here: the terminal is not tried");
+        return;
+    };
+    let seen = String::from_utf8_lossy(&on_tty.stdout);
+    assert!(on_tty.status.success(), "{seen}");
+    assert!(
+        seen.contains("srcsim sweep: [") && seen.contains("3/3 points, run 1 of the program"),
+        "{seen}"
+    );
+}
