@@ -438,6 +438,9 @@ fn analyze_function(
 /// `f` as the model sees it in each narrow width class (`pipeline_model::rows`, classes 1
 /// to 5), or none where no access of it costs otherwise there.
 fn narrow_models(module: &Module, f: &Function) -> Vec<ModelFunction> {
+    if !crate::rows::differs_by_row(f) {
+        return Vec::new();
+    }
     let base = classify_function(f);
     let narrow: Vec<ClassifiedFunction> = (1..CLASSES).map(|c| classify_in(f, c)).collect();
     let accesses = |c: &ClassifiedFunction| -> Vec<Option<pipeline_model::MemAccess>> {

@@ -56,6 +56,16 @@ pub(crate) fn in_rows(
     }
 }
 
+/// Whether some global or shared access of `f` has an address that differs between the
+/// rows of a work-group (most kernels' do not: their width classes all cost alike).
+pub(crate) fn differs_by_row(f: &Function) -> bool {
+    let rows = crate::access::values_along(f, crate::access::Axis::Rows);
+    f.blocks.iter().flat_map(|b| &b.instrs).any(|instr| {
+        matches!(op_class(instr).0, OpClass::GlobalMem | OpClass::SharedMem)
+            && !matches!(rows.address(instr), Lanes::Undef | Lanes::Uniform(_))
+    })
+}
+
 /// [`accesses_with`] for warps of work-groups `row_lanes` wide (less than 32: a warp spans
 /// several rows; [`in_rows`]), where an access's address differs between rows (`rows`,
 /// `f`'s values along [`crate::access::Axis::Rows`]); one the same in every row (`a[x]`)
