@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use pipeline_model::arch::MemorySystem;
-use pipeline_model::rows::CLASSES;
 use pipeline_model::sampling::LINE;
 use pipeline_model::{
     block_timing, pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, Stage,
@@ -15,7 +14,7 @@ use pipeline_model::{
 use serde::{Deserialize, Serialize};
 
 use crate::cfg::{Cfg, NaturalLoop};
-use crate::classify::{classify_function, classify_in, ClassifiedFunction};
+use crate::classify::{classify_function, narrow_classes, ClassifiedFunction};
 use crate::compile::{BuildOptions, CompileError, Compiler};
 use crate::ptx::{self, Function, FunctionKind, Module};
 
@@ -338,10 +337,14 @@ fn analyze_function(
 ) -> FunctionAnalysis {
     let classified = classify_function(f);
     let registers = crate::registers::register_pressure(f, &classified);
+    // `f` as the model sees it in each narrow width class, where any costs otherwise.
+    let narrow: Vec<ModelFunction> = narrow_classes(f, &classified)
+        .into_iter()
+        .map(|c| model_from(module, f, c))
+        .collect();
     let model = model_from(module, f, classified);
     warnings.extend(model.warnings);
     let cfg = Cfg::new(f);
-    let narrow = narrow_models(module, f);
     let blocks = f
         .blocks
         .iter()
@@ -433,26 +436,6 @@ fn analyze_function(
         loops: cfg.loops.clone(),
         calls,
     }
-}
-
-/// `f` as the model sees it in each narrow width class (`pipeline_model::rows`, classes 1
-/// to 5), or none where no access of it costs otherwise there.
-fn narrow_models(module: &Module, f: &Function) -> Vec<ModelFunction> {
-    if !crate::rows::differs_by_row(f) {
-        return Vec::new();
-    }
-    let base = classify_function(f);
-    let narrow: Vec<ClassifiedFunction> = (1..CLASSES).map(|c| classify_in(f, c)).collect();
-    let accesses = |c: &ClassifiedFunction| -> Vec<Option<pipeline_model::MemAccess>> {
-        c.blocks.iter().flatten().map(|i| i.instr.access).collect()
-    };
-    if narrow.iter().all(|c| accesses(c) == accesses(&base)) {
-        return Vec::new();
-    }
-    narrow
-        .into_iter()
-        .map(|c| model_from(module, f, c))
-        .collect()
 }
 
 /// The bytes of the `.shared` variables that `f` and the functions it calls name.

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use pipeline_model::rows::ROW_LANES;
-use pipeline_model::{Addressing, Instr, Reg};
+use pipeline_model::{Addressing, Instr, MemAccess, Reg};
 
 use crate::access::{accesses_with, lane_values, values_along, Axis};
 use crate::addressing::absorbed_addressing;
@@ -12,7 +12,7 @@ use crate::cfg::Cfg;
 use crate::opcode::{global_bytes, op_class, source_operands};
 use crate::ptx::{Function, Instruction, Operand, RegDecl};
 use crate::reuse::reused_loads;
-use crate::rows::accesses_in_rows;
+use crate::rows::{accesses_in_rows, differs_by_row};
 
 /// The registers of one function: which names are registers at all (declared with `.reg`;
 /// `%tid.x` and friends are not), which are predicates, and a number for each.
@@ -68,27 +68,10 @@ pub struct ClassifiedFunction {
 /// Classifies every instruction of `f`, numbering its registers, with the memory behaviour
 /// of its global and shared accesses ([`crate::access`]).
 pub fn classify_function(f: &Function) -> ClassifiedFunction {
-    classify_in(f, 0)
-}
-
-/// [`classify_function`] for a launch of width class `class`
-/// (`pipeline_model::rows`): its warps span `32 / ROW_LANES[class]` rows of their
-/// work-groups ([`crate::rows`]).
-pub fn classify_in(f: &Function, class: usize) -> ClassifiedFunction {
     let mut regs = RegisterFile::new(f);
     let (values, cfg) = (lane_values(f), Cfg::new(f));
-    let mut accesses = match ROW_LANES.get(class) {
-        Some(&lanes) if class > 0 => {
-            accesses_in_rows(f, &values, &values_along(f, Axis::Rows), &cfg, lanes)
-        }
-        _ => accesses_with(f, &values, &cfg),
-    };
-    // Global loads whose sectors an earlier load brought into the L1 ([`crate::reuse`]).
-    for ((b, i), lines) in reused_loads(f, &values, &cfg) {
-        if let Some(access) = accesses[b][i].as_mut() {
-            access.reuse_lines = Some(lines);
-        }
-    }
+    let mut accesses = accesses_with(f, &values, &cfg);
+    with_reuse(&mut accesses, &reused_loads(f, &values, &cfg));
     let addressing = absorbed_addressing(f);
     let blocks = f
         .blocks
@@ -112,6 +95,50 @@ pub fn classify_in(f: &Function, class: usize) -> ClassifiedFunction {
     ClassifiedFunction {
         blocks,
         register_widths: regs.widths,
+    }
+}
+
+/// `base` (`f` from [`classify_function`]) in each narrow width class of
+/// `pipeline_model::rows` (1 to 5: warps spanning `32 / ROW_LANES[c]` rows of their
+/// work-groups, [`crate::rows`]): the same instructions, their global and shared accesses
+/// priced in rows. None where no class prices any access otherwise.
+pub fn narrow_classes(f: &Function, base: &ClassifiedFunction) -> Vec<ClassifiedFunction> {
+    let rows = values_along(f, Axis::Rows);
+    if !differs_by_row(f, &rows) {
+        return Vec::new();
+    }
+    let (values, cfg) = (lane_values(f), Cfg::new(f));
+    let reused = reused_loads(f, &values, &cfg);
+    let narrow: Vec<ClassifiedFunction> = ROW_LANES[1..]
+        .iter()
+        .map(|&lanes| {
+            let mut accesses = accesses_in_rows(f, &values, &rows, &cfg, lanes);
+            with_reuse(&mut accesses, &reused);
+            let mut c = base.clone();
+            for (block, accesses) in c.blocks.iter_mut().zip(accesses) {
+                for (instr, access) in block.iter_mut().zip(accesses) {
+                    instr.instr.access = access;
+                }
+            }
+            c
+        })
+        .collect();
+    let accesses = |c: &ClassifiedFunction| -> Vec<Option<MemAccess>> {
+        c.blocks.iter().flatten().map(|i| i.instr.access).collect()
+    };
+    if narrow.iter().all(|c| accesses(c) == accesses(base)) {
+        return Vec::new();
+    }
+    narrow
+}
+
+/// Marks the global loads whose sectors an earlier load brought into the L1
+/// ([`crate::reuse`]), with their reuse distance.
+fn with_reuse(accesses: &mut [Vec<Option<MemAccess>>], reused: &HashMap<(usize, usize), u32>) {
+    for (&(b, i), &lines) in reused {
+        if let Some(access) = accesses[b][i].as_mut() {
+            access.reuse_lines = Some(lines);
+        }
     }
 }
 

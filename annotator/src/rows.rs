@@ -57,9 +57,9 @@ pub(crate) fn in_rows(
 }
 
 /// Whether some global or shared access of `f` has an address that differs between the
-/// rows of a work-group (most kernels' do not: their width classes all cost alike).
-pub(crate) fn differs_by_row(f: &Function) -> bool {
-    let rows = crate::access::values_along(f, crate::access::Axis::Rows);
+/// rows of a work-group (`rows`: `f`'s values along [`crate::access::Axis::Rows`]); most
+/// kernels' do not, and their width classes all cost alike.
+pub(crate) fn differs_by_row(f: &Function, rows: &LaneValues<'_>) -> bool {
     f.blocks.iter().flat_map(|b| &b.instrs).any(|instr| {
         matches!(op_class(instr).0, OpClass::GlobalMem | OpClass::SharedMem)
             && !matches!(rows.address(instr), Lanes::Undef | Lanes::Uniform(_))
