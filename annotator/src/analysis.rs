@@ -93,6 +93,10 @@ pub struct FunctionAnalysis {
     pub loops: Vec<NaturalLoop>,
     /// Functions called (not inlined).
     pub calls: Vec<String>,
+    /// The parameters (by position) it loads from: what must be in the L2 for a launch
+    /// to find its data there ([`crate::reads`]). `None` when unknown.
+    #[serde(default)]
+    pub read_params: Option<Vec<u32>>,
 }
 
 impl FunctionAnalysis {
@@ -435,6 +439,7 @@ fn analyze_function(
         edges,
         loops: cfg.loops.clone(),
         calls,
+        read_params: crate::reads::read_arguments(f),
     }
 }
 

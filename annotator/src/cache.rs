@@ -94,7 +94,8 @@ use crate::sidecar::Sidecar;
 /// its block (a store merged from both sides of a branch), joins that sampled access.
 /// 58: accesses are priced per width class too (`pipeline_model::rows`): a warp of a
 /// work-group narrower than 32 spans several rows, and the charges pick the launch's class.
-pub const ANNOTATION_REVISION: &str = "58";
+/// 59: each kernel names the arguments it reads through (`read_params`).
+pub const ANNOTATION_REVISION: &str = "59";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

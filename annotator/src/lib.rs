@@ -2,7 +2,8 @@
 //! the PTX parser ([`ptx`]) and control-flow graph ([`mod@cfg`]); what each opcode says
 //! ([`opcode`]), the lanes' addresses ([`access`]), the address arithmetic native code folds
 //! away ([`addressing`]), instruction classification ([`classify`]), register pressure
-//! ([`registers`]) and the static block analysis ([`analysis`]); the source side
+//! ([`registers`]), the arguments a kernel reads through ([`reads`]) and the static block
+//! analysis ([`analysis`]); the source side
 //! ([`source`]: libclang's AST and the source CFG); PTX blocks matched to source blocks
 //! ([`matching`], unrolled loops: [`unroll`]), the paths between them ([`paths`]) and
 //! their lines ([`lines`]); sampled accesses ([`sampling`]), divergent arms
@@ -44,6 +45,7 @@ pub mod matching;
 pub mod opcode;
 pub mod paths;
 pub mod ptx;
+pub mod reads;
 pub mod records;
 pub mod registers;
 pub mod reuse;

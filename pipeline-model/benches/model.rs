@@ -66,6 +66,7 @@ fn main() {
                 registers_per_work_item: 16,
                 local_memory_bytes: 0,
                 global_memory_bytes: None,
+                read_memory_bytes: None,
                 code_instructions: 0,
                 first_round_warp_bytes: None,
             };
@@ -135,6 +136,7 @@ fn sampled_scan(runs: usize) {
         registers_per_work_item: 16,
         local_memory_bytes: 1024,
         global_memory_bytes: None,
+        read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
     };

@@ -27,9 +27,10 @@
 //!   work distribution, fill and drain) is added to `t_kernel`.
 //! - memory side (`Scope::Device`): the bytes past the L1 of all work-items (sectors or
 //!   lines moved, where the annotator analysed the access), summed. Where the architecture
-//!   gives the L2's capacity and the launch's buffers
-//!   ([`KernelResources::global_memory_bytes`]) fit in it, the launch is served from the
-//!   L2: what the host or an earlier launch wrote is still there, so nothing comes from
+//!   gives the L2's capacity and the buffers the launch reads
+//!   ([`KernelResources::read_memory_bytes`], else all its buffers) fit in it, the launch
+//!   is served from the L2: what the host or an earlier launch wrote is still there, and a
+//!   line it writes is taken without a fetch, so nothing comes from
 //!   DRAM and a miss in flight waits an L2 trip (`memory.l2_hit`); else the DRAM serves it
 //!   (at most the footprint: the caches keep what is touched again) and a miss waits a
 //!   DRAM trip. `L2` and `DRAM` are each the bytes over the level's bandwidth plus one
@@ -82,8 +83,8 @@ pub struct KernelEstimate {
     /// The cycles the SMs wait for the kernel's code on its first run, in the latency term
     /// (`[icache]`: every line of code a miss; 0 where the architecture has none).
     pub icache_cycles: u64,
-    /// Whether the launch's buffers fit in the L2 (`memory.l2_bytes`), so that it is served
-    /// from there and moves nothing from DRAM.
+    /// Whether the buffers the launch reads fit in the L2 (`memory.l2_bytes`), so that it
+    /// is served from there and moves nothing from DRAM.
     pub l2_resident: bool,
     /// The architecture's fixed cost of a launch (fill and drain), included in `cycles`.
     pub launch_cycles: u64,
@@ -474,7 +475,7 @@ pub fn estimate_summarized(
 struct Traffic {
     /// Bytes past the L1 (whole cycles of the records' units).
     memory_bytes: u64,
-    /// Whether the launch's buffers fit in the L2 (`memory.l2_bytes`).
+    /// Whether the buffers the launch reads fit in the L2 (`memory.l2_bytes`).
     l2_resident: bool,
     /// Bytes from DRAM, when the architecture models it.
     dram_bytes: Option<u64>,
@@ -496,27 +497,32 @@ impl Traffic {
         let scale = usage_scale.max(1) as f64;
         let footprint = resources.global_memory_bytes;
         let memory_bytes = (dealt.memory_total as f64 / scale).ceil() as u64;
-        // Served from the L2 when the launch's buffers fit in it (`memory.l2_bytes`).
-        let l2_resident = arch
-            .memory
-            .l2_bytes
-            .zip(footprint)
-            .is_some_and(|(l2, bytes)| bytes <= l2);
+        // Served from the L2 where the buffers the launch reads fit in it
+        // (`memory.l2_bytes`): what the host or an earlier launch wrote is still there,
+        // and a line the launch writes is taken without a fetch. A launch that needs a
+        // little more misses in the sets it overfills (`Architecture::l2_miss_share`).
+        let miss_share = arch.l2_miss_share(resources.read_memory_bytes.or(footprint));
+        let l2_resident = miss_share < 0.5;
         let dram_bytes = arch.dram_resource().map(|_| {
-            if l2_resident {
-                0
-            } else {
-                footprint.map_or(memory_bytes, |f| memory_bytes.min(f))
-            }
+            let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f));
+            (compulsory as f64 * miss_share).round() as u64
         });
-        // Where the misses go, and what one costs: an L2 trip when the data is there.
-        let (miss_latency, serving_bytes_per_cycle) = if l2_resident {
-            (arch.memory.l2_hit, arch.l2_bytes_per_cycle())
+        // Where the misses go, and what one costs: an L2 trip for the share the L2 holds,
+        // a DRAM trip for the rest; the bandwidth is the two levels' in that mix.
+        let miss_latency = f64::from(arch.memory.l2_hit)
+            + miss_share * (f64::from(arch.memory.dram) - f64::from(arch.memory.l2_hit));
+        let miss_latency = if arch.memory.l2_bytes.is_some() {
+            miss_latency.round() as u32
         } else {
-            (
-                arch.memory.dram,
-                arch.dram_bytes_per_cycle().or(arch.l2_bytes_per_cycle()),
-            )
+            arch.memory.dram
+        };
+        let serving_bytes_per_cycle = match (arch.dram_bytes_per_cycle(), arch.l2_bytes_per_cycle())
+        {
+            (Some(dram), Some(l2)) if arch.memory.l2_bytes.is_some() => {
+                Some(1.0 / (miss_share / dram + (1.0 - miss_share) / l2))
+            }
+            (dram, l2) if miss_share == 0.0 => l2.or(dram),
+            (dram, l2) => dram.or(l2),
         };
         // The first wave's work-groups start together and send their first requests
         // together: the level that serves them drains that burst at its bandwidth, so the

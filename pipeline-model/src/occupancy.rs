@@ -18,6 +18,10 @@ pub struct KernelResources {
     /// what it touches again (an upper bound on the compulsory traffic). `None` when
     /// unknown (an argument is an SVM pointer): then every global access counts.
     pub global_memory_bytes: Option<u64>,
+    /// Bytes of the distinct buffers among them the kernel reads (loads, atomics): what
+    /// must be in the L2 for the launch to find its data there (a buffer it only writes
+    /// need not be). `None` when unknown: then all of `global_memory_bytes`.
+    pub read_memory_bytes: Option<u64>,
     /// PTX instructions of the kernel's code (its blocks, helpers inlined): what the
     /// instruction cache fetches on its first run (`[icache]`).
     pub code_instructions: u64,
@@ -154,6 +158,7 @@ mod tests {
             registers_per_work_item: registers,
             local_memory_bytes: local,
             global_memory_bytes: None,
+            read_memory_bytes: None,
             code_instructions: 0,
             first_round_warp_bytes: None,
         }

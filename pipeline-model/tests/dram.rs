@@ -46,6 +46,7 @@ fn run(t: &[u64], bytes: &[u64], local: u64, footprint: Option<u64>) -> KernelEs
         },
         &KernelResources {
             global_memory_bytes: footprint,
+            read_memory_bytes: None,
             ..KernelResources::default()
         },
         &Records {

@@ -100,6 +100,7 @@ fn corpus() -> String {
             registers_per_work_item: rng.below(40) as u32,
             local_memory_bytes: rng.below(3) * 8192,
             global_memory_bytes: None,
+            read_memory_bytes: None,
             code_instructions: 0,
             first_round_warp_bytes: None,
         };

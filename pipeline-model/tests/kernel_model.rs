@@ -185,6 +185,7 @@ fn bad_launches_are_errors() {
         registers_per_work_item: 0,
         local_memory_bytes: 1 << 20,
         global_memory_bytes: None,
+        read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
     };

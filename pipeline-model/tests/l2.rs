@@ -1,6 +1,7 @@
-//! The L2 on hand-computed cases: a launch whose buffers fit in it is served from it (no
-//! DRAM traffic, misses in flight wait an L2 trip), one whose buffers exceed it comes from
-//! DRAM; the L2's bandwidth bounds every launch; and the first wave's compulsory traffic
+//! The L2 on hand-computed cases: a launch whose buffers (or the buffers it reads) fit in
+//! it is served from it (no DRAM traffic, misses in flight wait an L2 trip), one whose
+//! buffers exceed it comes from DRAM, one that exceeds it by a little misses in the sets
+//! it overfills; the L2's bandwidth bounds every launch; and the first wave's compulsory traffic
 //! queues at the level that serves it, in the latency term.
 
 mod common;
@@ -48,6 +49,7 @@ fn run_on(
 ) -> KernelEstimate {
     let resources = KernelResources {
         global_memory_bytes: Some(footprint),
+        read_memory_bytes: None,
         ..KernelResources::default()
     };
     run_with(arch, n, local, t, (misses, bytes), &resources)
@@ -145,6 +147,7 @@ fn only_the_first_round_of_loads_queues_where_the_paths_spread_the_rest() {
     // of transfer queue nothing; the DRAM term still moves all 1024 bytes.
     let round = |bytes| KernelResources {
         global_memory_bytes: Some(8192),
+        read_memory_bytes: None,
         first_round_warp_bytes: Some(bytes),
         ..KernelResources::default()
     };
@@ -178,6 +181,50 @@ fn buffers_larger_than_the_l2_come_from_dram() {
 }
 
 #[test]
+fn what_the_launch_reads_decides_whether_the_l2_serves_it() {
+    // Buffers of 8192 bytes, of which the launch reads 2048 (it writes the rest): the
+    // reads fit in the 4096-byte L2, so the launch is the resident one above.
+    let reads = |read| KernelResources {
+        global_memory_bytes: Some(8192),
+        read_memory_bytes: Some(read),
+        ..KernelResources::default()
+    };
+    let e = run_with(&toy(), 64, 64, 10, (1, 16), &reads(2048));
+    assert!(e.l2_resident);
+    assert_eq!(e.dram_bytes, Some(0));
+    assert_eq!(e.contention_cycles[MSHR_COLUMN], 160.0);
+    assert_eq!(e.cycles, 160);
+    // Reads of 8192 do not fit: the launch from DRAM above.
+    let e = run_with(&toy(), 64, 64, 10, (1, 16), &reads(8192));
+    assert!(!e.l2_resident);
+    assert_eq!(e.cycles, 800);
+}
+
+#[test]
+fn reads_a_little_larger_than_the_l2_miss_in_the_sets_they_overfill() {
+    // The L2 of 4096 bytes in 4 ways: 32 lines, 8 sets. Reads of 34 lines (4352 bytes)
+    // put 5 lines in 2 sets, which miss every time: 10 of 34 lines, a share of 5/17.
+    let mut arch = toy();
+    arch.memory.l2_ways = Some(4);
+    assert_eq!(arch.l2_miss_share(Some(34 * 128)), 10.0 / 34.0);
+    let resources = KernelResources {
+        global_memory_bytes: Some(34 * 128),
+        read_memory_bytes: Some(34 * 128),
+        ..KernelResources::default()
+    };
+    let e = run_with(&arch, 64, 64, 10, (1, 16), &resources);
+    assert!(e.l2_resident);
+    // DRAM moves that share of the 1024 bytes: 301.18 -> 301, over 32 bytes a cycle, plus
+    // its trip.
+    assert_eq!(e.dram_bytes, Some(301));
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 301.0 / 32.0 + 100.0);
+    // A miss waits 20 + 5/17 x 80 = 43.53 -> 44 cycles: 16 / 2 x 44.
+    assert_eq!(e.contention_cycles[MSHR_COLUMN], 8.0 * 44.0);
+    // 8 lines more (as many as the sets) overfill every set: all from DRAM.
+    assert_eq!(arch.l2_miss_share(Some(40 * 128)), 1.0);
+}
+
+#[test]
 fn only_the_first_waves_share_of_the_compulsory_traffic_queues() {
     // 256 work-items in 16 groups of 16, each 64 bytes: 16384 bytes counted, but the
     // buffers are 2048 bytes (the rest hits a cache). With one SM and at most 8 groups at
@@ -196,6 +243,7 @@ fn an_l2_the_model_cannot_use_is_refused_with_its_field() {
     let shipped = include_str!("../arch/gtx480.toml");
     for (from, to, field) in [
         ("l2_bytes = 786432", "l2_bytes = 0", "memory.l2_bytes"),
+        ("l2_ways = 8", "l2_ways = 0", "memory.l2_ways"),
         (
             "l2_gb_per_s = 179.2",
             "l2_gb_per_s = 0.0",

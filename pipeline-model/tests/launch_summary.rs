@@ -43,6 +43,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
         registers_per_work_item: 40,
         local_memory_bytes: 4096,
         global_memory_bytes: Some(1 << 24),
+        read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
     };

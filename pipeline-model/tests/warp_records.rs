@@ -83,6 +83,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         registers_per_work_item: 32,
         local_memory_bytes: 0,
         global_memory_bytes: Some(1 << 20),
+        read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
     };

@@ -77,6 +77,8 @@ pub(crate) struct KernelModel {
     pub(crate) code_instructions: u64,
     /// Bytes past the L1 a warp's first round of loads asks for (the first wave's burst).
     pub(crate) first_round_warp_bytes: Option<u64>,
+    /// The arguments it reads through (`annotator::reads`), `None` where unknown.
+    pub(crate) read_params: Option<Vec<u32>>,
     /// What the report must say of how the kernel was timed, if anything.
     pub(crate) note: Option<String>,
     /// With `SRCSIM_PROFILE=1`: where the block counters are, and what to report of them.

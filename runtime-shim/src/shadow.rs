@@ -208,6 +208,9 @@ pub(crate) struct PathKey {
     values: Vec<u8>,
     local_bytes: u64,
     footprint: Option<u64>,
+    /// The bytes of the buffers it reads (whether they fit in the L2 is the model's to
+    /// tell).
+    read_footprint: Option<u64>,
     /// A sampled kernel's buffers' sizes, by argument (whether its accesses' buffers fit
     /// in the L1 is the model's to tell).
     buffer_sizes: Vec<(u32, u64)>,
@@ -300,6 +303,11 @@ impl ShadowArgs {
         let footprint = self.buffer_footprint();
         self.last_key.local_bytes = local_bytes;
         self.last_key.footprint = footprint;
+        self.last_key.read_footprint = shadow
+            .model
+            .read_params
+            .as_deref()
+            .and_then(|read| self.read_footprint(read));
         self.last_key.buffer_sizes.clear();
         if !shadow.model.samples.is_empty() {
             let sizes = self
@@ -337,16 +345,29 @@ impl ShadowArgs {
     /// The bytes of the distinct buffers bound to buffer arguments, or `None` if any of
     /// them is of unknown size.
     pub(crate) fn buffer_footprint(&self) -> Option<u64> {
+        self.footprint_of(|_| true)
+    }
+
+    /// The bytes of the distinct buffers bound to the arguments at the positions `read`
+    /// names (those the kernel reads through), or `None` if any of them is of unknown size.
+    pub(crate) fn read_footprint(&self, read: &[u32]) -> Option<u64> {
+        self.footprint_of(|i| read.contains(&i))
+    }
+
+    /// The bytes of the distinct buffers bound to the arguments `among` takes.
+    fn footprint_of(&self, among: impl Fn(u32) -> bool) -> Option<u64> {
         // A kernel has a few buffers: each is compared with those before it, which
         // allocates nothing (this runs at every launch).
         let mut bytes = 0u64;
-        for (i, b) in self.buffers.values().enumerate() {
+        let taken = || {
+            self.buffers
+                .iter()
+                .filter(|(i, _)| among(**i))
+                .map(|(_, b)| b)
+        };
+        for (n, b) in taken().enumerate() {
             let (mem, size) = (*b)?;
-            let seen = self
-                .buffers
-                .values()
-                .take(i)
-                .any(|o| o.is_some_and(|(m, _)| m == mem));
+            let seen = taken().take(n).any(|o| o.is_some_and(|(m, _)| m == mem));
             if !seen {
                 bytes += size;
             }

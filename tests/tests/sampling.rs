@@ -81,6 +81,7 @@ fn run(
         registers_per_work_item: 16,
         local_memory_bytes: 4096,
         global_memory_bytes: None,
+        read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
     };

@@ -472,3 +472,44 @@ fn stores_merged_from_both_sides_join_the_load_at_their_address() {
         }
     }
 }
+
+/// The arguments a kernel reads through, from clang's PTX: a vector add reads its first
+/// two and writes its third; a transpose through `__local` memory reads its source only;
+/// a kernel that follows a pointer it loaded cannot say.
+#[test]
+fn a_kernel_names_the_arguments_it_reads_through() {
+    let read = |name: &str, text: &str| {
+        let a = annotate(&temp(name, text)).unwrap();
+        a.sidecar.analysis.kernels[0].read_params.clone()
+    };
+    assert_eq!(
+        read(
+            "reads_vadd.cl",
+            "__kernel void k(__global const float *a, __global const float *b,\n\
+             __global float *c)\n{\n    int i = get_global_id(0);\n    \
+             c[i] = a[i] + b[i];\n}\n"
+        ),
+        Some(vec![0, 1])
+    );
+    assert_eq!(
+        read(
+            "reads_transpose.cl",
+            "__kernel void k(__global float *out, __global const float *in,\n\
+             __local float *tile, const int n)\n{\n    \
+             int x = get_global_id(0), y = get_global_id(1);\n    \
+             int lx = get_local_id(0), ly = get_local_id(1);\n    \
+             tile[ly * 16 + lx] = in[y * n + x];\n    \
+             barrier(CLK_LOCAL_MEM_FENCE);\n    \
+             out[x * n + y] = tile[lx * 16 + ly];\n}\n"
+        ),
+        Some(vec![1])
+    );
+    assert_eq!(
+        read(
+            "reads_accumulate.cl",
+            "__kernel void k(__global float *acc, __global const float *x)\n{\n    \
+             int i = get_global_id(0);\n    acc[i] += x[i];\n}\n"
+        ),
+        Some(vec![0, 1])
+    );
+}

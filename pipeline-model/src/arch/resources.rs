@@ -87,6 +87,43 @@ impl Architecture {
             .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
     }
 
+    /// The share of a launch's reads that miss the L2 when it must hold `held` bytes for
+    /// them (the buffers the launch reads, and what was written after them): none where
+    /// they fit in `memory.l2_bytes`; where they exceed it by fewer lines than the L2 has
+    /// sets (`memory.l2_ways`), the lines of the sets that must hold one more than their
+    /// ways; else, or without an L2 or a known `held`, all.
+    ///
+    /// ```
+    /// # use pipeline_model::Architecture;
+    /// let gtx480 = Architecture::load("gtx480").unwrap(); // 768 KiB: 768 sets of 8 ways
+    /// assert_eq!(gtx480.l2_miss_share(Some(786_432)), 0.0);
+    /// // 12 lines more: 12 sets hold 9 lines each, 108 of 6,156 lines miss.
+    /// assert_eq!(gtx480.l2_miss_share(Some(786_432 + 12 * 128)), 108.0 / 6156.0);
+    /// // As many lines more as there are sets: every set overflows.
+    /// assert_eq!(gtx480.l2_miss_share(Some(786_432 + 768 * 128)), 1.0);
+    /// assert_eq!(gtx480.l2_miss_share(None), 1.0);
+    /// ```
+    pub fn l2_miss_share(&self, held: Option<u64>) -> f64 {
+        const LINE: u64 = 128;
+        let (Some(l2), Some(bytes)) = (self.memory.l2_bytes, held) else {
+            return 1.0;
+        };
+        if bytes <= l2 {
+            return 0.0;
+        }
+        let Some(ways) = self.memory.l2_ways.map(u64::from) else {
+            return 1.0;
+        };
+        let (lines, capacity) = (bytes.div_ceil(LINE), l2 / LINE);
+        let sets = (capacity / ways).max(1);
+        let extra = lines.saturating_sub(capacity);
+        if extra >= sets {
+            1.0
+        } else {
+            (extra * (ways + 1)) as f64 / lines as f64
+        }
+    }
+
     /// Bytes the L2 moves per core clock cycle, if the description gives its bandwidth.
     pub fn l2_bytes_per_cycle(&self) -> Option<f64> {
         self.memory

@@ -375,6 +375,14 @@ pub struct MemorySystem {
     /// again: everything comes from DRAM, as without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l2_bytes: Option<u64>,
+    /// The L2's ways (its sets being `l2_bytes / (128 * ways)`), with `l2_bytes`. With
+    /// them a launch whose reads need a little more than the L2 misses only in the sets
+    /// that must hold a line more than they have ways: consecutive lines fill the sets in
+    /// turn, so `e` extra lines (fewer than the sets) overfill `e` sets, whose lines an
+    /// LRU cache read in a cycle misses every time, and the other sets hit. Without them
+    /// any excess misses everywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_ways: Option<u32>,
     /// L1 data cache capacity per SM in bytes. With it a sampled load inside a loop
     /// ([`crate::sampling`]) whose buffer fits in the L1 the SM has left is served from the
     /// L1: the loop's first pass brought the buffer in and nothing pushes it out. Without

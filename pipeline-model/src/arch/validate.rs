@@ -84,6 +84,9 @@ impl Architecture {
         if self.memory.l2_bytes == Some(0) {
             return Err(invalid("memory.l2_bytes", "must be at least 1"));
         }
+        if self.memory.l2_ways == Some(0) {
+            return Err(invalid("memory.l2_ways", "must be at least 1"));
+        }
         if self.memory.mshrs_per_sm == Some(0) {
             return Err(invalid("memory.mshrs_per_sm", "must be at least 1"));
         }

@@ -705,6 +705,11 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
         local_memory_bytes: shadow.model.static_shared_bytes
             + args.local_bytes.values().sum::<u64>(),
         global_memory_bytes: args.buffer_footprint(),
+        read_memory_bytes: shadow
+            .model
+            .read_params
+            .as_deref()
+            .and_then(|read| args.read_footprint(read)),
         code_instructions: shadow.model.code_instructions,
         first_round_warp_bytes: shadow.model.first_round_warp_bytes,
     }

@@ -72,6 +72,11 @@ fn the_footprint_sums_distinct_buffers_and_is_unknown_with_an_svm_pointer() {
     // ... until the argument is a buffer again.
     args.buffers.insert(2, Some((0x3000, 8)));
     assert_eq!(args.buffer_footprint(), Some(4104));
+    // What a kernel reads: its arguments 1 and 2 (4096 + 8), argument 0's buffer being
+    // argument 1's.
+    assert_eq!(args.read_footprint(&[1, 2]), Some(4104));
+    assert_eq!(args.read_footprint(&[2, 3]), Some(8));
+    assert_eq!(args.read_footprint(&[]), Some(0));
 }
 
 #[test]

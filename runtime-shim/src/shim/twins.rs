@@ -480,6 +480,7 @@ impl Shim {
                     .as_ref()
                     .ok()
                     .and_then(|arch| analysis.first_round_warp_bytes(&arch.memory)),
+                read_params: analysis.read_params.clone(),
                 note: sidecar.timing_note(name),
                 samples: sidecar.records.samples_of(name),
                 profile: p.profile.as_ref().map(|program| KernelProfile {

@@ -254,7 +254,8 @@ fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
 }
 
 /// What the model needs of a launch with the kernel's `own` arguments, summed as the shim
-/// sums them: static `__local` variables and `__local` arguments; the kernel's buffers.
+/// sums them: static `__local` variables and `__local` arguments; the kernel's buffers, and
+/// what of them the L2 must hold for its reads.
 fn launch_resources(
     analysis: &annotator::analysis::FunctionAnalysis,
     own: &[KernelArg],
@@ -270,16 +271,25 @@ fn launch_resources(
                     _ => 0,
                 })
                 .sum::<u64>(),
-        global_memory_bytes: Some(
-            own.iter()
-                .map(|a| match a {
-                    KernelArg::Buffer(bytes) => bytes.len() as u64,
-                    _ => 0,
-                })
-                .sum(),
-        ),
+        global_memory_bytes: Some(own.iter().map(buffer_bytes).sum()),
+        // What the L2 must hold for the reads to hit: the buffers from the first one the
+        // kernel reads on, as host.cc copies them in the arguments' order and the L2 keeps
+        // the last copied (`-gpgpu_perf_sim_memcpy 1`).
+        read_memory_bytes: analysis.read_params.as_ref().map(|read| {
+            let first = read.first().map_or(own.len(), |&i| i as usize);
+            own.iter().skip(first).map(buffer_bytes).sum()
+        }),
         code_instructions: analysis.code_instructions(),
         first_round_warp_bytes: analysis.first_round_warp_bytes(memory),
+    }
+}
+
+/// The bytes of `arg`'s buffer (each buffer argument of the suite is a buffer of its
+/// own), 0 for other arguments.
+fn buffer_bytes(arg: &KernelArg) -> u64 {
+    match arg {
+        KernelArg::Buffer(bytes) => bytes.len() as u64,
+        _ => 0,
     }
 }
 
