@@ -105,7 +105,7 @@ pub struct Config {
     /// `SRCSIM_PROFILE=1`: count executions and cycles per source block (and line).
     pub profile: bool,
     /// `SRCSIM_SWEEP=FILE`: also estimate every launch under the architectures this
-    /// manifest lists (`srcsim sweep`; [`crate::sweep::Manifest`]).
+    /// manifest lists (`srcsim sweep`; [`srcsim_report::sweep::Manifest`]).
     pub sweep: Option<PathBuf>,
     /// `SRCSIM_MEASURE_EVERY_LAUNCH=1`: run the annotated kernel at every launch, even
     /// where the kernel's paths depend on its geometry and value arguments alone and an
@@ -176,23 +176,9 @@ impl Config {
     /// (so that none passes for the application's own output).
     pub fn log(&self, level: Level, msg: &str) {
         if level <= self.log && level != Level::Off {
-            eprint!("{}", prefixed(msg));
+            eprint!("{}", srcsim_report::prefixed(msg));
         }
     }
-}
-
-/// Every line of `msg` after `srcsim: `, each ended by a line break.
-pub fn prefixed(msg: &str) -> String {
-    let mut out = String::with_capacity(msg.len() + 16);
-    for line in msg.lines() {
-        out.push_str("srcsim: ");
-        out.push_str(line);
-        out.push('\n');
-    }
-    if out.is_empty() {
-        out.push_str("srcsim: \n");
-    }
-    out
 }
 
 #[cfg(test)]

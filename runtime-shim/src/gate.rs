@@ -1,5 +1,5 @@
 //! The `srcsim check` command, the CI gate: runs the host under the shim, compares each
-//! kernel's cycles per launch with a baseline (the library's `srcsim::check`: baselines and
+//! kernel's cycles per launch with a baseline (`srcsim_report::baseline`: baselines and
 //! verdicts), prints the verdicts and decides the exit code; `--update` records the run as
 //! the baseline.
 
@@ -9,8 +9,8 @@ use std::process::ExitStatus;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use pipeline_model::Architecture;
-use srcsim::check::{compare, observe, Baseline, Observed};
-use srcsim::report::Report;
+use srcsim_report::baseline::{compare, observe, Baseline, Observed};
+use srcsim_report::Report;
 
 use crate::run;
 

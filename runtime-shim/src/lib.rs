@@ -1,9 +1,9 @@
 //! srcsim's runtime: `libsrcsim.so`, the OpenCL interposer that runs an unmodified host
-//! program's kernels annotated and estimates every launch (see docs/design.md, The shim), and
-//! the report it writes, which the `srcsim` command reads back.
+//! program's kernels annotated and estimates every launch (see docs/design.md, The shim).
+//! The report it writes, which the `srcsim` command reads back, is `srcsim_report`'s.
 //!
 //! The interposer is the FFI edge: `cl` (the real API), `interpose` (the exported
-//! entry points) and `layer` (the same as an OpenCL layer) hold all of this crate's `unsafe`; `shim` decides, `report` reports.
+//! entry points) and `layer` (the same as an OpenCL layer) hold all of this crate's `unsafe`; `shim` decides, `modelling` estimates.
 
 // `real!` (in `cl`) is the FFI edge itself, used only by the two FFI modules: its
 // arguments are raw pointers from the application or buffers owned right there.
@@ -11,7 +11,6 @@
 
 mod batch;
 pub mod builds;
-pub mod check;
 pub mod cl;
 pub mod config;
 mod ffi;
@@ -22,10 +21,7 @@ mod launch_call;
 mod layer;
 mod modelling;
 mod ndrange;
-pub mod plot;
 mod quiet;
 mod remembered;
-pub mod report;
 mod shadow;
 pub mod shim;
-pub mod sweep;

@@ -50,7 +50,7 @@ enum Command {
 /// `--version`: the package's version and the revisions that decide a run's cycles.
 fn version() -> &'static str {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(srcsim::report::version)
+    VERSION.get_or_init(srcsim_report::version)
 }
 
 fn main() -> ExitCode {

@@ -18,7 +18,7 @@ use pipeline_model::{
 
 use crate::batch::Batch;
 use crate::config::Config;
-use crate::report::{
+use srcsim_report::{
     BlockCounts, Estimate, Launch, LaunchProfile, LaunchSink, Outcome, Report, SampledAccessReport,
     SourceBlock,
 };
@@ -257,10 +257,10 @@ impl RecordsHash {
     }
 }
 
-/// The architectures a sweep (`SRCSIM_SWEEP`, [`crate::sweep`]) estimates every launch
+/// The architectures a sweep (`SRCSIM_SWEEP`, [`srcsim_report::sweep`]) estimates every launch
 /// under besides the shim's own, and what came of each launch there.
 pub(crate) struct Sweep {
-    pub(crate) manifest: crate::sweep::Manifest,
+    pub(crate) manifest: srcsim_report::sweep::Manifest,
     /// The points' architectures, in the manifest's order.
     pub(crate) archs: Vec<Architecture>,
     /// By launch index: its outcome under each point.
@@ -275,8 +275,8 @@ impl Sweep {
         let Some(path) = &config.sweep else {
             return Ok(None);
         };
-        let manifest: crate::sweep::Manifest =
-            crate::sweep::read(path).map_err(|e| e.to_string())?;
+        let manifest: srcsim_report::sweep::Manifest =
+            srcsim_report::sweep::read(path).map_err(|e| e.to_string())?;
         let archs = manifest
             .points
             .iter()
@@ -298,10 +298,10 @@ impl Sweep {
             outcomes.get(&report.measured_as(l.index))?.get(i)
         };
         let own = report.launches.iter().map(|l| (&*l.kernel, l.estimate()));
-        let mut status = crate::sweep::Status {
+        let mut status = srcsim_report::sweep::Status {
             points: self.archs.len(),
             host_saw_simulated_limits: self.limits_seen.load(Ordering::Relaxed),
-            own: crate::sweep::kernels(own),
+            own: srcsim_report::sweep::kernels(own),
             results: Vec::with_capacity(self.archs.len()),
         };
         for (i, (point, arch)) in self.manifest.points.iter().zip(&self.archs).enumerate() {
@@ -316,14 +316,16 @@ impl Sweep {
                 };
                 (&*l.kernel, e)
             });
-            status.results.push(crate::sweep::kernels(estimates));
+            status
+                .results
+                .push(srcsim_report::sweep::kernels(estimates));
             if !self.manifest.reports {
                 continue;
             }
             let mut r = report.clone();
             r.arch = arch.name.clone();
             r.clock_mhz = arch.clock_mhz;
-            r.model = Some(crate::report::model_identity(arch));
+            r.model = Some(srcsim_report::model_identity(arch));
             r.programs.clear();
             for (l, o) in r.launches.iter_mut().zip(point_outcomes) {
                 l.profile = None;
@@ -334,7 +336,7 @@ impl Sweep {
             r.write(&point.report)
                 .map_err(|e| format!("{}: {e}", point.report.display()))?;
         }
-        crate::sweep::write(&self.manifest.status, &status).map_err(|e| e.to_string())
+        srcsim_report::sweep::write(&self.manifest.status, &status).map_err(|e| e.to_string())
     }
 }
 

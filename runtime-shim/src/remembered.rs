@@ -21,7 +21,7 @@ use std::sync::Mutex;
 
 use annotator::cache::{sealed, AnnotationCache};
 
-use crate::report::Outcome;
+use srcsim_report::Outcome;
 
 /// The most estimates a run keeps for the next: a run of more launches than that, each
 /// new, is one of many launches whose keys rarely come back. An elimination of a
@@ -45,7 +45,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl RememberedEstimates {
     /// The estimates kept in `cache` for this process's command line, for the model
-    /// `model` (`crate::report::model_identity`); `None` where the command line cannot be
+    /// `model` (`srcsim_report::model_identity`); `None` where the command line cannot be
     /// named (then nothing is taken or kept).
     pub fn load(cache: &AnnotationCache, model: &str) -> Option<Self> {
         let path = command_line_path(cache.dir())?;
@@ -134,7 +134,7 @@ fn command_line_path(cache: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Estimate;
+    use srcsim_report::Estimate;
 
     fn estimate(cycles: u64) -> Outcome {
         let e: Estimate = serde_json::from_str(&format!(

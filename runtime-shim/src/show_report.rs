@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
-use srcsim::report::{lines_table, KernelLines, KernelSummary, Report};
+use srcsim_report::{lines_table, KernelLines, KernelSummary, Report};
 
 #[derive(Args)]
 pub struct ReportArgs {

@@ -12,7 +12,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pipeline_model::Architecture;
 use srcsim::config::env;
-use srcsim::sweep::{self, Manifest, ManifestPoint, Parameter, PointKernel, PointResult, Status};
+use srcsim_report::sweep::{
+    self, Manifest, ManifestPoint, Parameter, PointKernel, PointResult, Status,
+};
 
 use crate::run::{run_program, ShimArgs};
 
@@ -130,14 +132,14 @@ pub fn run(args: &SweepArgs) -> Result<u8> {
                 "{program} on {}: estimated time by {}",
                 base.name, parameters[0].key
             );
-            srcsim::plot::line_plot(&parameters[0], &results, &title)
+            srcsim_report::plot::line_plot(&parameters[0], &results, &title)
         } else {
             let title = format!(
                 "{program}: speed-up over {} ({} µs)",
                 base.name,
                 format_args!("{:.1}", results[0].total().micros)
             );
-            srcsim::plot::heat_map(&parameters, &results, &title)
+            srcsim_report::plot::heat_map(&parameters, &results, &title)
         };
         std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
         println!("srcsim sweep: drew {}", path.display());

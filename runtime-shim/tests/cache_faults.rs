@@ -22,7 +22,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use srcsim::report::{Outcome, Report};
+use srcsim_report::{Outcome, Report};
 
 /// `libsrcsim.so`: the newest of the one beside the `srcsim` program cargo built for
 /// these tests and the one in `deps/`, where `cargo test` leaves it without copying it

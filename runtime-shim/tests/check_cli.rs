@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use srcsim::report::Report;
+use srcsim_report::Report;
 
 /// A built example host.
 fn example(program: &str) -> PathBuf {

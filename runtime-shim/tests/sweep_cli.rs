@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use pipeline_model::Architecture;
-use srcsim::report::Report;
+use srcsim_report::Report;
 
 fn srcsim(args: &[&str], program: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_srcsim"))

@@ -51,7 +51,7 @@ impl Shim {
             // estimate.
             let remembered = match (&self.arch, &self.sweep) {
                 (Ok(a), None) if !self.config.profile && !self.config.measure_every_launch => {
-                    RememberedEstimates::load(&cache, &crate::report::model_identity(a))
+                    RememberedEstimates::load(&cache, &srcsim_report::model_identity(a))
                 }
                 _ => None,
             };

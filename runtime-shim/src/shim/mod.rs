@@ -43,11 +43,11 @@ use crate::modelling::{
     lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
     Models, Pending, ProfiledProgram, Stats, Sweep,
 };
-use crate::report::{Launch, LaunchSink, Outcome, Report};
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
     ShadowArgs, ShadowProgram, WarpsProgram,
 };
+use srcsim_report::{Launch, LaunchSink, Outcome, Report};
 
 #[derive(Default)]
 struct State {
@@ -146,7 +146,7 @@ impl Shim {
             Err(_) => (config.arch.clone(), 0.0),
         };
         let mut report = Report::new(&name, clock);
-        report.model = arch.as_ref().ok().map(crate::report::model_identity);
+        report.model = arch.as_ref().ok().map(srcsim_report::model_identity);
         if let Err(e) = &arch {
             config.log(
                 Level::Warn,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use srcsim::report::{Outcome, Report};
+use srcsim_report::{Outcome, Report};
 
 fn plain(program: &str) -> Output {
     plain_with(program, &[])

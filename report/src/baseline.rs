@@ -11,7 +11,7 @@ use std::path::Path;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use serde::{Deserialize, Serialize};
 
-use crate::report::{FileError, Outcome, Report};
+use crate::{FileError, Outcome, Report};
 
 /// The version tag of the baseline's JSON schema.
 pub const BASELINE_SCHEMA: &str = "srcsim.baseline/2";
@@ -27,7 +27,7 @@ pub struct Baseline {
     pub schema: String,
     /// The architecture simulated (its name, as in the report).
     pub arch: String,
-    /// What simulated the run ([`crate::report::model_identity`]); absent in version 1.
+    /// What simulated the run ([`crate::model_identity`]); absent in version 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Sorted by kernel, then configuration (numbers in it compared as numbers).
@@ -507,7 +507,7 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Estimate, Launch};
+    use crate::{Estimate, Launch};
 
     fn estimate(cycles: u64, bound: &str) -> Outcome {
         Outcome::Simulated(std::sync::Arc::new(Estimate {

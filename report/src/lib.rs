@@ -1,3 +1,9 @@
+//! srcsim's report, the product both the interposer (`libsrcsim.so`, which writes it) and
+//! the `srcsim` command (which reads it back) share: what a simulated run produced, its
+//! views, the baselines and verdicts of `srcsim check` ([`baseline`]), and the sweep
+//! manifest and its plots ([`sweep`], [`plot`]). Typed data and pure functions: running
+//! programs and the command line belong to `runtime-shim`.
+//!
 //! What a simulated run produced: one [`Launch`] per kernel launch, the per-kernel table
 //! printed at exit, and the JSON and CSV forms (`SRCSIM_REPORT`). `srcsim run` and
 //! `srcsim report` read the JSON back. With `SRCSIM_PROFILE=1` each simulated launch also
@@ -11,9 +17,12 @@ use std::sync::Arc;
 use pipeline_model::{Bound, KernelEstimate, OpenclEvent};
 use serde::{Deserialize, Serialize};
 
+pub mod baseline;
 mod file;
 mod legacy;
 mod lines;
+pub mod plot;
+pub mod sweep;
 pub mod views;
 
 pub use file::FileError;
@@ -326,7 +335,7 @@ impl From<&KernelEstimate> for Estimate {
     }
 }
 
-pub(super) fn dims(v: [u64; 3], work_dim: u32) -> String {
+pub(crate) fn dims(v: [u64; 3], work_dim: u32) -> String {
     v[..work_dim.clamp(1, 3) as usize]
         .iter()
         .map(u64::to_string)
@@ -545,6 +554,20 @@ impl Report {
         }
         out
     }
+}
+
+/// Every line of `msg` after `srcsim: `, each ended by a line break.
+pub fn prefixed(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len() + 16);
+    for line in msg.lines() {
+        out.push_str("srcsim: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push_str("srcsim: \n");
+    }
+    out
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ pub use csv::CsvView;
 pub use json::JsonView;
 pub use table::TableView;
 
-use crate::report::Report;
+use crate::Report;
 
 /// A form of the report.
 pub trait View: Sync {

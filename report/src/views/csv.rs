@@ -1,7 +1,7 @@
 //! The CSV form: one row per launch.
 
 use super::View;
-use crate::report::{dims, Outcome, Report};
+use crate::{dims, Outcome, Report};
 
 /// The CSV form, as a view (`.csv` files).
 pub struct CsvView;

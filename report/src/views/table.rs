@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 
 use super::View;
-use crate::report::{lines_table, Report};
+use crate::{lines_table, Report};
 
 /// The table, as a view (`.txt` files).
 pub struct TableView;
@@ -77,7 +77,7 @@ impl Report {
             let _ = writeln!(out, "srcsim: {kernel}: {note}");
         }
         for (kernel, reason, n) in self.unsimulated() {
-            out.push_str(&crate::config::prefixed(&format!(
+            out.push_str(&crate::prefixed(&format!(
                 "{kernel}: {n} launch(es) not simulated: {reason}"
             )));
         }

@@ -2,7 +2,7 @@
 //! and the baselines read back.
 
 use super::View;
-use crate::report::Report;
+use crate::Report;
 
 /// The JSON form, as a view (`.json` files, and any file of an unknown extension).
 pub struct JsonView;

@@ -226,7 +226,7 @@ pub const TOTAL: &str = "total";
 /// Per kernel (in order of first launch) and then [`TOTAL`]: what the launches, each a
 /// kernel name and its estimate (none: not simulated), add up to.
 pub fn kernels<'a>(
-    launches: impl IntoIterator<Item = (&'a str, Option<&'a crate::report::Estimate>)>,
+    launches: impl IntoIterator<Item = (&'a str, Option<&'a crate::Estimate>)>,
 ) -> Vec<PointKernel> {
     let mut rows: Vec<PointKernel> = Vec::new();
     for (kernel, estimate) in launches {
