@@ -1,0 +1,127 @@
+//! The Debian package (issue 34): `scripts/package` packs the programs these tests were
+//! built with; unpacked into a temporary root, its `srcsim` runs an example host from
+//! outside the checkout, finding the `libsrcsim.so` installed beside it (`../lib`), with
+//! no setting pointing into the build, and simulates every launch.
+
+mod common;
+
+use common::{examples, root};
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use srcsim_report::{Outcome, Report};
+
+/// The newest `libsrcsim.so` of the build (beside the programs, or in `deps/`, where
+/// `cargo test` may leave it), as `srcsim run` finds it in a checkout.
+fn library(dir: &Path) -> PathBuf {
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    [dir.join("libsrcsim.so"), dir.join("deps/libsrcsim.so")]
+        .into_iter()
+        .filter_map(|p| Some((modified(&p)?, p)))
+        .max()
+        .map(|(_, p)| p)
+        .expect("libsrcsim.so is built")
+}
+
+/// `dpkg-deb` with `args`, its standard output.
+fn dpkg_deb(args: &[&str]) -> String {
+    let out = Command::new("dpkg-deb")
+        .args(args)
+        .output()
+        .expect("dpkg-deb");
+    assert!(
+        out.status.success(),
+        "dpkg-deb {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_package_runs_an_example_from_outside_the_checkout() {
+    let built = Path::new(env!("CARGO_BIN_EXE_srcsim")).parent().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(root().join("scripts/package"))
+        .args(["--from", built.to_str().unwrap()])
+        .args(["--lib", library(built).to_str().unwrap()])
+        .args(["--out", tmp.path().to_str().unwrap()])
+        .output()
+        .expect("scripts/package");
+    assert!(
+        out.status.success(),
+        "scripts/package: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let deb = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    assert_eq!(
+        Path::new(&deb).file_name().unwrap(),
+        format!("srcsim_{}_amd64.deb", env!("CARGO_PKG_VERSION")).as_str()
+    );
+
+    // What it holds and what it needs.
+    let files = dpkg_deb(&["--contents", &deb]);
+    for f in [
+        "./usr/bin/srcsim",
+        "./usr/bin/annotate",
+        "./usr/lib/libsrcsim.so",
+        "./usr/share/srcsim/arch/gtx480.toml",
+        "./usr/share/srcsim/arch/hopper_h100.toml",
+        "./usr/share/doc/srcsim/README.md",
+        "./usr/share/doc/srcsim/copyright",
+    ] {
+        assert!(
+            files.lines().any(|l| l.ends_with(f)),
+            "{f} missing:\n{files}"
+        );
+    }
+    let depends = dpkg_deb(&["--field", &deb, "Depends"]);
+    for d in ["pocl-opencl-icd", "clang-19", "libclang1-19", "libclc-19"] {
+        assert!(depends.contains(d), "Depends lacks {d}: {depends}");
+    }
+
+    // Unpacked into a root of its own, run from a directory outside the checkout.
+    let unpacked = tmp.path().join("root");
+    dpkg_deb(&["--extract", &deb, unpacked.to_str().unwrap()]);
+    let srcsim = unpacked.join("usr/bin/srcsim");
+    let version = Command::new(&srcsim).arg("--version").output().unwrap();
+    let version = String::from_utf8(version.stdout).unwrap();
+    assert!(
+        version.contains(&format!("model {}", pipeline_model::MODEL_REVISION))
+            && version.contains(&format!(
+                "annotation {}",
+                annotator::cache::ANNOTATION_REVISION
+            )),
+        "{version}"
+    );
+    let work = tmp.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let report = work.join("run.json");
+    let host = examples().join("vector_add");
+    let run = Command::new(&srcsim)
+        .current_dir(&work)
+        .args(["run", "--report", "run.json", "--"])
+        .arg(&host)
+        .env_remove("SRCSIM_LIB")
+        .env_remove("LIBCLANG_PATH")
+        .env("SRCSIM_CACHE_DIR", work.join("cache"))
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let plain = Command::new(&host).output().unwrap();
+    assert_eq!(run.stdout, plain.stdout, "the host's output is its own");
+    let report = Report::read(&report).unwrap();
+    assert!(!report.launches.is_empty());
+    for l in &report.launches {
+        assert!(
+            matches!(l.outcome, Outcome::Simulated(_)),
+            "{} not simulated: {:?}",
+            l.kernel,
+            l.outcome
+        );
+    }
+}
