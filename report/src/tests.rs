@@ -384,6 +384,7 @@ fn a_report_file_is_written_in_the_view_its_extension_names() {
     for (name, expected) in [
         ("r.csv", r.to_csv().unwrap()),
         ("r.txt", r.table()),
+        ("r.html", r.html()),
         ("r.json", serde_json::to_string_pretty(&r).unwrap()),
         ("r.out", serde_json::to_string_pretty(&r).unwrap()),
     ] {
@@ -402,6 +403,57 @@ fn a_report_file_is_written_in_the_view_its_extension_names() {
     seen.dedup();
     assert_eq!(seen.len(), n);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The HTML page: the launches as timeline bars (like launches in a row one bar), a row
+/// per kernel, each profiled line with its cycles; every text escaped, nothing fetched.
+#[test]
+fn the_page_shows_the_run_escaped_and_fetches_nothing() {
+    let mut r = Report::new("gtx480", 700.0);
+    push_loop_launch(&mut r, 2);
+    r.launches[0].outcome = simulated(2.0);
+    for i in 1..3 {
+        let mut l = launch(i, "k", None);
+        l.outcome = simulated(2.0);
+        r.launches.push(l);
+    }
+    let mut j = launch(3, "j", None);
+    j.outcome = simulated(1.0);
+    r.launches.push(j);
+    let mut refused = launch(4, "j", None);
+    refused.outcome = Outcome::NotSimulated {
+        reason: "reads an image <img> & more".into(),
+    };
+    r.launches.push(refused);
+    let page = r.html();
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    assert!(
+        page.contains("reads an image &lt;img&gt; &amp; more"),
+        "{page}"
+    );
+    // Three bars: k's three launches (one configuration, one bound), j's, j's refused.
+    assert_eq!(page.matches("<rect class=\"launch\"").count(), 3, "{page}");
+    assert!(page.contains("data-kernel=\"k\" data-launches=\"3\""));
+    // Two rows of the kernels' table: k's three launches of 1400 cycles, j's one of 700.
+    assert_eq!(
+        page.matches("<td class=\"n\" data-sort=\"1400\">1400</td>")
+            .count(),
+        1
+    );
+    assert_eq!(
+        page.matches("<td class=\"n\" data-sort=\"700\">700</td>")
+            .count(),
+        1
+    );
+    assert!(page.contains("<td class=\"n\" data-sort=\"3\">3</td>"));
+    // Every line of the profile with its cycles, the source escaped.
+    let k = &r.line_profiles()[0];
+    assert_eq!(page.matches("data-line=").count(), k.lines.len());
+    for l in &k.lines {
+        let row = format!("data-line=\"{}\" data-cycles=\"{}\"", l.line, l.cycles);
+        assert!(page.contains(&row), "{row}");
+    }
+    assert!(page.contains("for (int k = 0; k &lt; 4; k++)"));
 }
 
 #[test]

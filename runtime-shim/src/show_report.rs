@@ -1,5 +1,6 @@
 //! `srcsim report REPORT.json`: renders a saved report, as the per-kernel table the shim
-//! prints at exit, or (`--lines`) as the line profile of a run with `--profile`.
+//! prints at exit, (`--lines`) as the line profile of a run with `--profile`, or
+//! (`--html`) as one HTML page.
 
 use std::path::PathBuf;
 
@@ -17,6 +18,11 @@ pub struct ReportArgs {
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Print the report as one self-contained HTML page (a timeline of the launches, the
+    /// kernels' table and, for a run with `--profile`, the source's heat map); the same as
+    /// `srcsim run --report FILE.html`.
+    #[arg(long, conflicts_with_all = ["json", "lines", "top"])]
+    html: bool,
     /// Only this kernel.
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
@@ -58,6 +64,12 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 known.join(", ")
             );
         }
+    }
+    if args.html {
+        let mut shown = report.clone();
+        shown.launches.retain(|l| wanted(&l.kernel));
+        print!("{}", shown.html());
+        return Ok(());
     }
     if !args.lines {
         if args.json {

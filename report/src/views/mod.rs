@@ -3,10 +3,12 @@
 //! [`Report::write`] picks the view by the file's extension.
 
 mod csv;
+mod html;
 mod json;
 mod table;
 
 pub use csv::CsvView;
+pub use html::HtmlView;
 pub use json::JsonView;
 pub use table::TableView;
 
@@ -22,7 +24,7 @@ pub trait View: Sync {
 
 /// Every view, by the extensions it is written for; a file of any other extension gets
 /// the last, JSON (the form `srcsim report` and the baselines read back).
-pub static VIEWS: &[&dyn View] = &[&CsvView, &TableView, &JsonView];
+pub static VIEWS: &[&dyn View] = &[&CsvView, &HtmlView, &TableView, &JsonView];
 
 /// The view for a file at `path`.
 pub fn for_path(path: &std::path::Path) -> &'static dyn View {
