@@ -50,6 +50,10 @@ pub struct Report {
     /// the same identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The program and its arguments, as it was started (absent in reports written before
+    /// they named it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
     /// Every launch, in the order the application enqueued them.
     pub launches: Vec<Launch>,
     /// With `SRCSIM_PROFILE=1`: every program with a profiled launch, once (programs of
@@ -428,6 +432,7 @@ impl Report {
             arch: arch.to_string(),
             clock_mhz,
             model: None,
+            command: Vec::new(),
             launches: Vec::new(),
             programs: Vec::new(),
             repeats: Vec::new(),

@@ -81,7 +81,9 @@ fn chromium_renders_the_page_with_the_reports_numbers() {
 
     let dom = chromium(dir, &dir.join("run.html"), &["--dump-dom"]);
     let dom = String::from_utf8(dom.stdout).unwrap();
+    assert_eq!(report.command, [host]);
     for part in [
+        host,
         "id=\"timeline\"",
         "<rect class=\"launch\"",
         "id=\"kernels\"",

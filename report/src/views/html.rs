@@ -92,6 +92,9 @@ impl Report {
                     h1 { "srcsim: estimated kernel times on " (self.arch) }
                     section id="run" {
                         dl {
+                            @if !self.command.is_empty() {
+                                dt { "program" } dd { code { (self.command.join(" ")) } }
+                            }
                             dt { "architecture" } dd { (self.arch) " (" (self.clock_mhz) " MHz)" }
                             @if let Some(model) = &self.model {
                                 dt { "model" } dd { code { (model) } }

@@ -147,6 +147,9 @@ impl Shim {
         };
         let mut report = Report::new(&name, clock);
         report.model = arch.as_ref().ok().map(srcsim_report::model_identity);
+        report.command = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         if let Err(e) = &arch {
             config.log(
                 Level::Warn,
