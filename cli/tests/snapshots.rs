@@ -1,6 +1,6 @@
 //! Reviewed snapshots of `srcsim analyze` on every example kernel (tests/snapshots/analyze/):
 //! any change in compilation, parsing, classification or timing shows up as a diff to
-//! review. `SRCSIM_BLESS=1 cargo test -p runtime-shim --test snapshots` rewrites them.
+//! review. `SRCSIM_BLESS=1 cargo test -p srcsim-cli --test snapshots` rewrites them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
