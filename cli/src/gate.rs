@@ -26,6 +26,10 @@ pub struct CheckArgs {
     /// Write this run as the baseline instead of failing on differences.
     #[arg(long)]
     update: bool,
+    /// Also write the run as one HTML page, led by its comparison with the baseline
+    /// (slower and faster configurations marked).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     shim: run::ShimArgs,
 }
@@ -134,8 +138,14 @@ pub fn check(args: &CheckArgs) -> Result<u8> {
         bail!("the report is for {}, not {arch}", report.arch);
     }
     let observed = observe(&report);
-    if let Some(old) = &old {
-        let comparison = compare(old, &observed, args.tolerance);
+    let comparison = old.as_ref().map(|b| compare(b, &observed, args.tolerance));
+    if let Some(path) = &args.html {
+        let page = comparison
+            .as_ref()
+            .map_or_else(|| report.html(), |c| report.html_compared(c));
+        std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let (Some(old), Some(comparison)) = (&old, &comparison) {
         print!("{}", comparison.table());
         if old.model != report.model {
             println!(

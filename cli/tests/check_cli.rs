@@ -215,9 +215,20 @@ fn a_kernel_slower_than_its_baseline_fails_unless_the_tolerance_allows_it() {
     let change = (real as f64 - faster as f64) * 100.0 / faster as f64;
     assert!(change > 10.0 && change < 15.0, "{change}");
 
-    let o = check(&baseline, &[], "scan");
+    let page = baseline.with_extension("html");
+    let o = check(&baseline, &["--html", page.to_str().unwrap()], "scan");
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
+    // The page leads with the comparison, the slower configuration first and marked.
+    let page = std::fs::read_to_string(&page).unwrap();
+    let marked = format!(
+        "<tr class=\"fails\"><td>scan_blocks</td><td>30080 / 128</td><td>SLOWER</td>\
+         <td class=\"n\" data-sort=\"{faster}\">{faster}</td>\
+         <td class=\"n\" data-sort=\"{real}\">{real}</td>"
+    );
+    assert!(page.contains(&marked), "{marked}\n{page}");
+    assert!(page.contains("FAILED (1 of 3 configurations): 1 slower, 2 same"));
+    assert_eq!(page.matches("<tr class=\"fails\">").count(), 1);
     let r = row(&out, "scan_blocks", "30080 / 128");
     assert!(r.contains("SLOWER"), "{r}");
     assert!(

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use super::View;
+use crate::baseline::{Comparison, Verdict};
 use crate::{Estimate, KernelLines, Launch, Report};
 
 /// The page, as a view (`.html` and `.htm` files).
@@ -76,6 +77,16 @@ struct KernelRow {
 impl Report {
     /// The report as one self-contained HTML page.
     pub fn html(&self) -> String {
+        self.page(None)
+    }
+
+    /// The page of a `srcsim check` run: the report, led by its comparison with the
+    /// baseline (slower and faster configurations marked).
+    pub fn html_compared(&self, comparison: &Comparison) -> String {
+        self.page(Some(comparison))
+    }
+
+    fn page(&self, comparison: Option<&Comparison>) -> String {
         let simulated = self.launches.iter().filter(|l| l.estimate().is_some());
         let total_micros: f64 = simulated
             .clone()
@@ -103,6 +114,9 @@ impl Report {
                             dd { (self.launches.len()) " (" (simulated.count()) " simulated)" }
                             dt { "estimated time" } dd { (format!("{total_micros:.2}")) " µs" }
                         }
+                    }
+                    @if let Some(c) = comparison {
+                        (compared(c))
                     }
                     (self.timeline())
                     (self.kernels_table())
@@ -269,6 +283,46 @@ impl Report {
     }
 }
 
+/// The run against the baseline: a row per configuration with its verdict, slower ones
+/// first.
+fn compared(c: &Comparison) -> Markup {
+    let class = |v: &Verdict| match v {
+        v if v.fails() => "fails",
+        Verdict::Faster => "faster",
+        _ => "",
+    };
+    let mut rows: Vec<_> = c.rows.iter().collect();
+    rows.sort_by_key(|r| !r.verdict.fails());
+    html! {
+        section id="baseline" {
+            h2 { "Against the baseline" }
+            p class=(if c.fails() { "verdict fails" } else { "verdict" }) { (c.summary()) }
+            table class="sortable" {
+                thead { tr {
+                    th { "kernel" } th { "global / local" } th { "verdict" }
+                    th { "baseline cycles / launch" } th { "cycles / launch" } th { "change %" }
+                    th { "notes" }
+                } }
+                tbody {
+                    @for r in &rows {
+                        tr class=(class(&r.verdict)) {
+                            td { (r.kernel) } td { (r.configuration) } td { (r.verdict.word()) }
+                            @let old = r.old.as_ref().map(|e| e.cycles);
+                            @let new = r.new.as_ref().map(|e| e.cycles);
+                            td class="n" data-sort=[old] { (old.map_or(String::new(), |c| c.to_string())) }
+                            td class="n" data-sort=[new] { (new.map_or(String::new(), |c| c.to_string())) }
+                            td class="n" data-sort=[r.change_pct] {
+                                (r.change_pct.map_or(String::new(), |p| format!("{p:+.1}")))
+                            }
+                            td { (r.notes.join("; ")) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A timeline bar's tooltip: the launch (or run of like launches) and its estimate.
 fn segment_title(s: &Segment<'_>) -> String {
     let l = s.first;
@@ -346,6 +400,8 @@ td.code { font-family: ui-monospace, monospace; white-space: pre; }
   vertical-align: middle; }
 svg text.lane { font-size: 12px; } svg text.axis { font-size: 11px; fill: #666; }
 rect.launch:hover { stroke: #000; }
+tr.fails { background: #f8d0d0; } tr.faster { background: #d4efd4; }
+p.verdict { font-weight: 600; } p.verdict.fails { color: #b00020; }
 ";
 
 /// Sorts a `table.sortable` by the column whose heading is clicked (numbers by their
