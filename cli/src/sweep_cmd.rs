@@ -36,6 +36,10 @@ pub struct SweepArgs {
     /// base architecture as a heat map for two.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Write one HTML page: the plot (for one or two parameters) and every point's
+    /// values, time, speed-up and bound, sortable.
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
     /// Also write every point's full report (pNNN.json, as `srcsim run --report` gives)
     /// beside its architecture file; without it only the totals come back, which is cheaper
     /// for programs of many launches.
@@ -114,7 +118,7 @@ pub fn run(args: &SweepArgs) -> Result<u8> {
             dir.display()
         );
     }
-    if let Some(path) = &args.plot {
+    if args.plot.is_some() || args.html.is_some() {
         let program = args
             .shim
             .program
@@ -127,22 +131,37 @@ pub fn run(args: &SweepArgs) -> Result<u8> {
                     .to_string()
             })
             .unwrap_or_default();
-        let svg = if parameters.len() == 1 {
-            let title = format!(
-                "{program} on {}: estimated time by {}",
-                base.name, parameters[0].key
-            );
-            srcsim_report::plot::line_plot(&parameters[0], &results, &title)
-        } else {
-            let title = format!(
-                "{program}: speed-up over {} ({} µs)",
-                base.name,
-                format_args!("{:.1}", results[0].total().micros)
-            );
-            srcsim_report::plot::heat_map(&parameters, &results, &title)
+        let svg = match parameters.len() {
+            1 => Some(srcsim_report::plot::line_plot(
+                &parameters[0],
+                &results,
+                &format!(
+                    "{program} on {}: estimated time by {}",
+                    base.name, parameters[0].key
+                ),
+            )),
+            2 => Some(srcsim_report::plot::heat_map(
+                &parameters,
+                &results,
+                &format!(
+                    "{program}: speed-up over {} ({:.1} µs)",
+                    base.name,
+                    results[0].total().micros
+                ),
+            )),
+            _ => None,
         };
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
-        println!("srcsim sweep: drew {}", path.display());
+        if let (Some(path), Some(svg)) = (&args.plot, &svg) {
+            std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
+            println!("srcsim sweep: drew {}", path.display());
+        }
+        if let Some(path) = &args.html {
+            let title = format!("{program} on {}", base.name);
+            let page =
+                srcsim_report::views::sweep_page(&title, &parameters, &results, svg.as_deref());
+            std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
+            println!("srcsim sweep: wrote {}", path.display());
+        }
     }
     Ok(0)
 }

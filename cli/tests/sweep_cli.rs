@@ -61,6 +61,7 @@ fn totals(rows: &[Row]) -> Vec<&Row> {
 fn sweep(dir: &Path, name: &str, sets: &[&str], program: &str) -> Vec<Row> {
     let csv = dir.join(format!("{name}.csv"));
     let svg = dir.join(format!("{name}.svg"));
+    let html = dir.join(format!("{name}.html"));
     let mut args = vec!["sweep", "--arch", "hopper_h100"];
     for s in sets {
         if s.starts_with("--") {
@@ -74,6 +75,8 @@ fn sweep(dir: &Path, name: &str, sets: &[&str], program: &str) -> Vec<Row> {
         csv.to_str().unwrap(),
         "--plot",
         svg.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
     ]);
     let o = srcsim(&args, program);
     assert!(o.status.success(), "{}", text(&o));
@@ -164,6 +167,17 @@ fn an_sm_sweep_is_every_single_run_and_never_slower_with_more_sms() {
         svg.starts_with("<svg") && svg.contains("<polyline"),
         "{svg}"
     );
+    // The page: the plot inline, a row per point (the base and 132) with its cycles.
+    let page = std::fs::read_to_string(dir.path().join("sm.html")).unwrap();
+    assert!(page.contains("<polyline") && !page.contains("http"));
+    assert_eq!(page.matches("<tr><td class=\"n\" data-sort=").count(), 133);
+    for (i, c) in cycles.iter().enumerate() {
+        let row = format!(
+            "<td class=\"n\" data-sort=\"{sms}\">{sms}</td><td class=\"n\" data-sort=\"{c}\">{c}</td>",
+            sms = i + 1
+        );
+        assert!(page.contains(&row), "{row}");
+    }
 }
 
 /// Per (first, second parameter value): the program's microseconds.

@@ -11,6 +11,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use super::View;
 use crate::baseline::{Comparison, Verdict};
+use crate::sweep::{speedup, Parameter, PointResult};
 use crate::{Estimate, KernelLines, Launch, Report};
 
 /// The page, as a view (`.html` and `.htm` files).
@@ -321,6 +322,66 @@ fn compared(c: &Comparison) -> Markup {
             }
         }
     }
+}
+
+/// The page of a sweep (`srcsim sweep --html`): its plot where it draws one (the SVG of
+/// [`crate::plot`], inline) and every point's values, time, speed-up over the base and
+/// bound, sortable.
+pub fn sweep_page(
+    title: &str,
+    parameters: &[Parameter],
+    points: &[PointResult],
+    plot: Option<&str>,
+) -> String {
+    let base = points.first().map_or(0.0, |b| b.total().micros);
+    // Inline SVG needs no namespace; without it the page names no address at all.
+    let plot = plot.map(|svg| svg.replace(" xmlns=\"http://www.w3.org/2000/svg\"", ""));
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { "srcsim sweep: " (title) }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { "srcsim sweep: " (title) }
+                @if let Some(svg) = &plot {
+                    section id="plot" { (PreEscaped(svg)) }
+                }
+                section id="points" {
+                    h2 { "Points" }
+                    p class="note" { "Point 0 is the base architecture. Click a heading to sort." }
+                    table class="sortable" {
+                        thead { tr {
+                            th { "point" }
+                            @for p in parameters { th { (p.key) } }
+                            th { "cycles" } th { "µs total" } th { "speed-up" } th { "bound" } th { "run" }
+                        } }
+                        tbody {
+                            @for p in points {
+                                @let total = p.total();
+                                tr {
+                                    td class="n" data-sort=(p.index) {
+                                        @if p.index == 0 { "base" } @else { (p.index) }
+                                    }
+                                    @for v in &p.values { td class="n" data-sort=(v) { (v) } }
+                                    td class="n" data-sort=(total.cycles) { (total.cycles) }
+                                    td class="n" data-sort=(total.micros) { (format!("{:.2}", total.micros)) }
+                                    @let up = speedup(base, total.micros);
+                                    td class="n" data-sort=(up) { (format!("{up:.2}x")) }
+                                    td { (total.bound) }
+                                    td class="n" data-sort=(p.run) { (p.run) }
+                                }
+                            }
+                        }
+                    }
+                }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    page.into_string()
 }
 
 /// A timeline bar's tooltip: the launch (or run of like launches) and its estimate.

@@ -8,7 +8,7 @@ mod json;
 mod table;
 
 pub use csv::CsvView;
-pub use html::HtmlView;
+pub use html::{sweep_page, HtmlView};
 pub use json::JsonView;
 pub use table::TableView;
 
