@@ -68,8 +68,9 @@ pub fn library() -> Result<PathBuf> {
         .map(|(_, p)| p.clone())
         .with_context(|| {
         format!(
-            "libsrcsim.so not found (tried {}); build it with `cargo build -p runtime-shim` or set SRCSIM_LIB",
-            candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            "libsrcsim.so not found (tried {}); build it with `cargo build --release -p runtime-shim` and put target/release/libsrcsim.so in {} (after `cargo install --path cli`), install the Debian package (scripts/package), or set SRCSIM_LIB",
+            candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            dir.join("../lib").display()
         )
     })
 }

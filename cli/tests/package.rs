@@ -125,3 +125,35 @@ fn the_package_runs_an_example_from_outside_the_checkout() {
         );
     }
 }
+
+/// `srcsim` installed alone (as `cargo install --path cli` leaves it) says where to put
+/// the library it could not find, and runs nothing.
+#[test]
+fn srcsim_without_its_library_says_where_to_put_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let srcsim = bin.join("srcsim");
+    std::fs::copy(env!("CARGO_BIN_EXE_srcsim"), &srcsim).unwrap();
+    let marker = tmp.path().join("ran");
+    let out = Command::new(&srcsim)
+        .args(["run", "--", "touch"])
+        .arg(&marker)
+        .env_remove("SRCSIM_LIB")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("libsrcsim.so not found"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "put target/release/libsrcsim.so in {}",
+            bin.join("../lib").display()
+        )),
+        "{err}"
+    );
+    assert!(
+        !marker.exists(),
+        "the program must not run without the shim"
+    );
+}
