@@ -2,11 +2,14 @@
 //! through the environment the shim reads, and exits as the program did.
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use pipeline_model::Architecture;
 
 use srcsim::config::env;
@@ -37,9 +40,26 @@ pub struct ShimArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub shim: ShimArgs,
-    /// Also write the per-launch report: CSV if the name ends in .csv, else JSON.
+    /// Also write the per-launch report: CSV if the name ends in .csv, a page if in .html,
+    /// the table if in .txt, else JSON.
     #[arg(long, value_name = "FILE", env = env::REPORT)]
     pub report: Option<PathBuf>,
+    /// On a terminal, show the launches taken and estimated so far: `auto` once the run
+    /// has lasted a second, `always` from its start, `never`. Nothing where stderr is not
+    /// a terminal.
+    #[arg(long, value_enum, default_value_t = ShowProgress::Auto)]
+    pub progress: ShowProgress,
+}
+
+/// When `srcsim run` shows its progress.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShowProgress {
+    /// Once the run has lasted [`PROGRESS_AFTER`].
+    Auto,
+    /// From the start.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `libsrcsim.so`: `SRCSIM_LIB`, else the newest of those beside this executable (a cargo
@@ -82,6 +102,19 @@ pub fn run_program(
     report: Option<&Path>,
     env: &[(&str, &str)],
 ) -> Result<ExitStatus> {
+    let program = args.program.first().context("no program to run")?;
+    program_command(args, report, env)?
+        .status()
+        .with_context(|| format!("running {}", PathBuf::from(program).display()))
+}
+
+/// The command that runs `args.program` under the shim, the report going to `report` if
+/// given, with `env` set on top.
+fn program_command(
+    args: &ShimArgs,
+    report: Option<&Path>,
+    env: &[(&str, &str)],
+) -> Result<Command> {
     // A bad architecture is the user's mistake: say so before running anything.
     Architecture::load(&args.arch).with_context(|| format!("--arch {}", args.arch))?;
     let lib = library()?;
@@ -120,9 +153,7 @@ pub fn run_program(
         Some(r) => command.env(env::REPORT, r),
         None => command.env_remove(env::REPORT),
     };
-    command
-        .status()
-        .with_context(|| format!("running {}", PathBuf::from(program).display()))
+    Ok(command)
 }
 
 /// The exit code to leave with: the program's, or 128 + the signal that ended it.
@@ -135,7 +166,60 @@ pub fn exit_code(status: ExitStatus) -> u8 {
     }
 }
 
+/// A run shows its progress only once it has taken this long (short runs stay quiet).
+const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+
 pub fn run(args: &RunArgs) -> Result<u8> {
-    let status = run_program(&args.shim, args.report.as_deref(), &[])?;
+    if !std::io::stderr().is_terminal() || args.progress == ShowProgress::Never {
+        let status = run_program(&args.shim, args.report.as_deref(), &[])?;
+        return Ok(exit_code(status));
+    }
+    // On a terminal: the launches taken and estimated so far, as the shim writes them
+    // (`srcsim::progress`), once the run has lasted a while; cleared at its end.
+    let dir = tempfile::tempdir().context("creating a directory for the run's progress")?;
+    let file = dir.path().join("progress");
+    let progress = file
+        .to_str()
+        .context("a temporary path that is not UTF-8")?;
+    let mut child = program_command(
+        &args.shim,
+        args.report.as_deref(),
+        &[(env::PROGRESS, progress)],
+    )?
+    .spawn()
+    .with_context(|| format!("running {}", PathBuf::from(&args.shim.program[0]).display()))?;
+    let after = match args.progress {
+        ShowProgress::Always => Duration::ZERO,
+        _ => PROGRESS_AFTER,
+    };
+    let start = Instant::now();
+    let mut bar: Option<ProgressBar> = None;
+    let status = loop {
+        if let Some(status) = child.try_wait().context("waiting for the program")? {
+            break status;
+        }
+        if start.elapsed() >= after {
+            let bar = bar.get_or_insert_with(|| {
+                let style = ProgressStyle::with_template("srcsim: {spinner} {msg} ({elapsed})")
+                    .expect("a valid template");
+                ProgressBar::new_spinner().with_style(style)
+            });
+            let counts = std::fs::read_to_string(&file).ok();
+            if let Some((launched, done)) = counts.as_deref().and_then(srcsim::progress::read) {
+                bar.set_message(format!("{launched} launches, {done} estimated"));
+            }
+            bar.tick();
+        }
+        std::thread::sleep(srcsim::progress::EVERY);
+    };
+    if let Some(bar) = bar {
+        // The run's last counts (the shim writes them as it exits), drawn once, then
+        // the line cleared.
+        let counts = std::fs::read_to_string(&file).ok();
+        if let Some((launched, done)) = counts.as_deref().and_then(srcsim::progress::read) {
+            bar.finish_with_message(format!("{launched} launches, {done} estimated"));
+        }
+        bar.finish_and_clear();
+    }
     Ok(exit_code(status))
 }

@@ -35,6 +35,9 @@ pub mod env {
     /// The `srcsim` program the shim starts to keep program binaries (`srcsim run` sets
     /// it to itself; else the one beside `libsrcsim.so`).
     pub const BIN: &str = "SRCSIM_BIN";
+    /// Where the shim writes the run's progress for `srcsim run` on a terminal
+    /// (`crate::progress`).
+    pub const PROGRESS: &str = "SRCSIM_PROGRESS";
 }
 
 /// MiB of records the launches not yet modelled may hold at once, unless
@@ -116,6 +119,8 @@ pub struct Config {
     pub measure_every_launch: bool,
     /// `SRCSIM_RECORDS_MIB`: the most bytes of records of launches not yet modelled.
     pub records_budget: usize,
+    /// `SRCSIM_PROGRESS`: where to write the run's progress (`crate::progress`).
+    pub progress: Option<PathBuf>,
     /// The most bytes of records in flight a launch of large records may have
     /// ([`records_ceiling`]; the budget where `SRCSIM_RECORDS_MIB` is set).
     pub records_ceiling: usize,
@@ -144,6 +149,7 @@ impl Config {
             measure_every_launch: var(env::MEASURE_EVERY_LAUNCH).is_some_and(|v| v != "0"),
             records_budget: DEFAULT_RECORDS_MIB << 20,
             records_ceiling: records_ceiling(memory_available()),
+            progress: var(env::PROGRESS).map(PathBuf::from),
         };
         if let Some(v) = var(env::RECORDS_MIB) {
             match v.parse::<usize>() {

@@ -21,6 +21,7 @@ mod launch_call;
 mod layer;
 mod modelling;
 mod ndrange;
+pub mod progress;
 mod quiet;
 mod remembered;
 mod shadow;

@@ -409,9 +409,11 @@ impl Models<'_> {
             }
         }
         let mut report = lock(self.report);
+        let n = done.len() as u64;
         for (p, (outcome, profile, _)) in done {
             report.estimated(p.index, outcome, profile);
         }
+        crate::progress::done(n);
     }
 }
 

@@ -131,3 +131,44 @@ fn a_rust_host_that_dlopens_the_loader_is_reached_as_a_layer() {
     assert_eq!(preloaded.stdout, before.stdout);
     assert!(report.is_err(), "{report:?}");
 }
+
+/// Issue 34: on a terminal `srcsim run --progress always` shows the launches taken and
+/// estimated, ending at the run's own counts (stencil2d: 6 and 6); by default a short run
+/// shows nothing, and piped (as in CI) no run does. The terminal is util-linux's
+/// `script`, which runs the command on a pseudo-terminal.
+#[test]
+fn srcsim_run_shows_its_progress_on_a_terminal_only() {
+    let host = examples().join("stencil2d");
+    let on_tty = |extra: &str| {
+        let command = format!(
+            "{} run {extra} -- {}",
+            env!("CARGO_BIN_EXE_srcsim"),
+            host.display()
+        );
+        let out = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env_remove("SRCSIM_REPORT")
+            .env("TERM", "xterm")
+            .output()
+            .expect("util-linux's script");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let always = on_tty("--progress always");
+    assert!(always.contains("6 launches, 6 estimated"), "{always}");
+    assert!(always.contains("stencil2d: OK"), "{always}");
+    let short = on_tty("");
+    assert!(!short.contains("estimated ("), "{short}");
+    let piped = Command::new(env!("CARGO_BIN_EXE_srcsim"))
+        .args(["run", "--progress", "always", "--"])
+        .arg(&host)
+        .env_remove("SRCSIM_REPORT")
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("launches,"));
+}

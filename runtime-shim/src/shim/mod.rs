@@ -140,6 +140,7 @@ pub fn shim() -> &'static Shim {
 
 impl Shim {
     fn new(config: Config) -> Self {
+        crate::progress::start(config.progress.as_deref());
         let arch = Architecture::load(&config.arch).map_err(|e| e.to_string());
         let (name, clock) = match &arch {
             Ok(a) => (a.name.clone(), a.clock_mhz),
@@ -490,6 +491,7 @@ impl Shim {
                 for p in launches {
                     let reason = format!("reading the records back: {e}");
                     report.estimated(p.index, Outcome::NotSimulated { reason }, None);
+                    crate::progress::done(1);
                 }
             }
         }
@@ -543,6 +545,8 @@ impl Shim {
         };
         let launch = self.launch_entry(kernel, queue, range, &geometry(range), Some(settled));
         lock(&self.report).repeated(launch, of);
+        crate::progress::launched();
+        crate::progress::done(1);
     }
 
     fn push_launch(
@@ -553,8 +557,14 @@ impl Shim {
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> usize {
+        let settled = outcome.is_some();
         let launch = self.launch_entry(name, queue, range, geometry, outcome);
-        lock(&self.report).launched(launch)
+        let index = lock(&self.report).launched(launch);
+        crate::progress::launched();
+        if settled {
+            crate::progress::done(1);
+        }
+        index
     }
 
     fn launch_entry(
@@ -648,6 +658,7 @@ impl Shim {
         if let Some(w) = lock(&self.worker).take() {
             drop(w.jobs);
             let _ = w.thread.join();
+            crate::progress::finish();
         }
         let waited = start.elapsed();
         let mut report = lock(&self.report);
