@@ -82,8 +82,10 @@ fn chromium_renders_the_page_with_the_reports_numbers() {
     let dom = chromium(dir, &dir.join("run.html"), &["--dump-dom"]);
     let dom = String::from_utf8(dom.stdout).unwrap();
     assert_eq!(report.command, [host]);
+    assert_eq!(report.sm_count, Some(15), "gtx480's SMs");
     for part in [
         host,
+        "gtx480 (700 MHz, 15 SMs)",
         "id=\"timeline\"",
         "<rect class=\"launch\"",
         "id=\"kernels\"",

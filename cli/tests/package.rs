@@ -1,6 +1,6 @@
 //! The Debian package (issue 34): `scripts/package` packs the programs these tests were
 //! built with; unpacked into a temporary root, its `srcsim` runs an example host from
-//! outside the checkout, finding the `libsrcsim.so` installed beside it (`../lib`), with
+//! `/`, outside the checkout, finding the `libsrcsim.so` installed beside it (`../lib`), with
 //! no setting pointing into the build, and simulates every launch.
 
 mod common;
@@ -99,8 +99,8 @@ fn the_package_runs_an_example_from_outside_the_checkout() {
     let report = work.join("run.json");
     let host = examples().join("vector_add");
     let run = Command::new(&srcsim)
-        .current_dir(&work)
-        .args(["run", "--report", "run.json", "--"])
+        .current_dir("/")
+        .args(["run", "--report", report.to_str().unwrap(), "--"])
         .arg(&host)
         .env_remove("SRCSIM_LIB")
         .env_remove("LIBCLANG_PATH")

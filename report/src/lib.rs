@@ -46,6 +46,9 @@ pub struct Report {
     pub arch: String,
     /// Its clock, MHz.
     pub clock_mhz: f64,
+    /// Its SMs (absent in reports written before they named them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sm_count: Option<u32>,
     /// What simulated it ([`model_identity`]): the same program gives the same cycles under
     /// the same identity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -431,6 +434,7 @@ impl Report {
             schema: REPORT_SCHEMA.to_string(),
             arch: arch.to_string(),
             clock_mhz,
+            sm_count: None,
             model: None,
             command: Vec::new(),
             launches: Vec::new(),

@@ -107,7 +107,12 @@ impl Report {
                             @if !self.command.is_empty() {
                                 dt { "program" } dd { code { (self.command.join(" ")) } }
                             }
-                            dt { "architecture" } dd { (self.arch) " (" (self.clock_mhz) " MHz)" }
+                            dt { "architecture" }
+                            dd {
+                                (self.arch) " (" (self.clock_mhz) " MHz"
+                                @if let Some(sms) = self.sm_count { ", " (sms) " SMs" }
+                                ")"
+                            }
                             @if let Some(model) = &self.model {
                                 dt { "model" } dd { code { (model) } }
                             }

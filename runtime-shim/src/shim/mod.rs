@@ -148,6 +148,7 @@ impl Shim {
         };
         let mut report = Report::new(&name, clock);
         report.model = arch.as_ref().ok().map(srcsim_report::model_identity);
+        report.sm_count = arch.as_ref().ok().map(|a| a.sm_count);
         report.command = std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
