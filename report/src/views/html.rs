@@ -209,7 +209,9 @@ impl Report {
                     @for b in &bounds {
                         span { i style=(format!("background:{}", colour(b))) {} (b) }
                     }
-                    span { i style="background:#d0d0d0" {} "not simulated" }
+                    @if segments.iter().any(|s| s.estimate.is_none()) {
+                        span { i style="background:#d0d0d0" {} "not simulated" }
+                    }
                 }
             }
         }
