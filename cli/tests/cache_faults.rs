@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::examples;
+use common::{examples, library};
 
 use std::collections::HashMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -23,20 +23,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use srcsim_report::{Outcome, Report};
-
-/// `libsrcsim.so`: the newest of the one beside the `srcsim` program cargo built for
-/// these tests and the one in `deps/`, where `cargo test` leaves it without copying it
-/// beside the program (as `srcsim run` finds it).
-fn library() -> PathBuf {
-    let dir = Path::new(env!("CARGO_BIN_EXE_srcsim")).parent().unwrap();
-    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    [dir.join("libsrcsim.so"), dir.join("deps/libsrcsim.so")]
-        .into_iter()
-        .filter_map(|p| Some((modified(&p)?, p)))
-        .max()
-        .map(|(_, p)| p)
-        .expect("libsrcsim.so is built")
-}
 
 /// A fresh directory for one case (removed at the end of the test binary's run by the
 /// temporary-directory guard).

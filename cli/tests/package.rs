@@ -5,24 +5,12 @@
 
 mod common;
 
-use common::{examples, root};
+use common::{examples, library, root};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use srcsim_report::{Outcome, Report};
-
-/// The newest `libsrcsim.so` of the build (beside the programs, or in `deps/`, where
-/// `cargo test` may leave it), as `srcsim run` finds it in a checkout.
-fn library(dir: &Path) -> PathBuf {
-    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    [dir.join("libsrcsim.so"), dir.join("deps/libsrcsim.so")]
-        .into_iter()
-        .filter_map(|p| Some((modified(&p)?, p)))
-        .max()
-        .map(|(_, p)| p)
-        .expect("libsrcsim.so is built")
-}
 
 /// `dpkg-deb` with `args`, its standard output.
 fn dpkg_deb(args: &[&str]) -> String {
@@ -44,7 +32,7 @@ fn the_package_runs_an_example_from_outside_the_checkout() {
     let tmp = tempfile::tempdir().unwrap();
     let out = Command::new(root().join("scripts/package"))
         .args(["--from", built.to_str().unwrap()])
-        .args(["--lib", library(built).to_str().unwrap()])
+        .args(["--lib", library().to_str().unwrap()])
         .args(["--out", tmp.path().to_str().unwrap()])
         .output()
         .expect("scripts/package");

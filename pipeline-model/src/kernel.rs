@@ -503,19 +503,18 @@ impl Traffic {
         // little more misses in the sets it overfills (`Architecture::l2_miss_share`).
         let miss_share = arch.l2_miss_share(resources.read_memory_bytes.or(footprint));
         let l2_resident = miss_share < 0.5;
-        let dram_bytes = arch.dram_resource().map(|_| {
-            let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f));
-            (compulsory as f64 * miss_share).round() as u64
-        });
+        // The launch's compulsory traffic: at most the footprint (the caches keep what is
+        // touched again).
+        let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
+        let dram_bytes = arch
+            .dram_resource()
+            .map(|_| (compulsory * miss_share).round() as u64);
         // Where the misses go, and what one costs: an L2 trip for the share the L2 holds,
         // a DRAM trip for the rest; the bandwidth is the two levels' in that mix.
-        let miss_latency = f64::from(arch.memory.l2_hit)
-            + miss_share * (f64::from(arch.memory.dram) - f64::from(arch.memory.l2_hit));
-        let miss_latency = if arch.memory.l2_bytes.is_some() {
-            miss_latency.round() as u32
-        } else {
-            arch.memory.dram
-        };
+        // (Without an L2 capacity the share is 1: DRAM's trip exactly.)
+        let miss_latency = (f64::from(arch.memory.l2_hit)
+            + miss_share * (f64::from(arch.memory.dram) - f64::from(arch.memory.l2_hit)))
+        .round() as u32;
         let serving_bytes_per_cycle = match (arch.dram_bytes_per_cycle(), arch.l2_bytes_per_cycle())
         {
             (Some(dram), Some(l2)) if arch.memory.l2_bytes.is_some() => {
@@ -536,7 +535,6 @@ impl Traffic {
         // get there, spread over the wave's run past its first trip, and queue only by
         // what their transfer takes beyond that (a streaming loop's iterations overlap
         // the transfer; a short path waits for all of it).
-        let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
         let wave_bytes = if dealt.memory_total == 0 {
             0.0
         } else {
