@@ -9,7 +9,10 @@
 //! temporary name and renamed.
 //!
 //! It also keeps what an OpenCL runtime made of annotated programs (`<dir>/binaries/`),
-//! so that a warm run need not hand the annotated source to the runtime's compiler again.
+//! so that a warm run need not hand the annotated source to the runtime's compiler again,
+//! and the source and build options each program binary an application read back was
+//! made from (`<dir>/made-from/`), so that a program it creates from that binary later,
+//! in this run or another, is simulated as the source would be ([`MadeFrom`]).
 //!
 //! Every kept file but the source is sealed ([`sealed`]): checked whole, and made by the
 //! same build of srcsim and of the tools it names in [`AnnotationCache::with_identity`],
@@ -106,6 +109,16 @@ pub struct AnnotationCache {
     identity: Arc<str>,
     /// What became of kept files that were not taken or not kept, once each.
     notes: Arc<Mutex<Vec<String>>>,
+}
+
+/// What a program binary was made from: the source the application gave the runtime and
+/// the options it built it with (kept by the digest of the binary's bytes).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MadeFrom {
+    /// The program's source, its strings joined.
+    pub source: String,
+    /// The options of the build that made the binary.
+    pub options: String,
 }
 
 /// 128 bits of FNV-1a over the parts, each followed by a separator, in hex: the cache's
@@ -255,6 +268,36 @@ impl AnnotationCache {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
         }
         sealed::write(&path, &identity, binary).map_err(io(&path))
+    }
+
+    /// What the program binary whose bytes have the digest `digest` was made from, where
+    /// a run kept it ([`AnnotationCache::keep_made_from`]); a kept file that is not whole
+    /// or that another build made is removed and noted.
+    pub fn made_from(&self, digest: &str) -> Option<MadeFrom> {
+        let path = self.made_from_path(digest);
+        let bytes = self.read_sealed(&path, &self.identity, "binary's source")?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Keeps what the program binary of digest `digest` was made from, for a later run
+    /// that creates a program from that binary; a failure is noted, and costs that run
+    /// its simulation of the program at most.
+    pub fn keep_made_from(&self, digest: &str, made: &MadeFrom) {
+        let path = self.made_from_path(digest);
+        if let Some(dir) = path.parent() {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                self.note_unkept("binary's source", &e);
+                return;
+            }
+        }
+        if let Ok(payload) = serde_json::to_vec(made) {
+            self.keep(&path, "binary's source", &payload);
+        }
+    }
+
+    fn made_from_path(&self, digest: &str) -> PathBuf {
+        let key = fingerprint(&[env!("CARGO_PKG_VERSION"), digest]);
+        self.dir.join("made-from").join(format!("{key}.json"))
     }
 
     /// Notes that the program under `parts` is wanted though no binary of it is kept (a

@@ -36,7 +36,7 @@ int main(void)
 
     cl_platform_id platform;
     cl_device_id device = require_device(CL_DEVICE_TYPE_DEFAULT, &platform);
-    char version[64] = "";
+    char version[256] = "";
     CHECK(clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof version, version, NULL));
     int major = 0, minor = 0;
     if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major * 10 + minor < 21) {

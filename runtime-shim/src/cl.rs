@@ -78,7 +78,6 @@ real_api! {
     0 => clGetPlatformIDs(cl_uint, *mut cl_platform_id, *mut cl_uint) -> cl_int;
     8 => clGetContextInfo(cl_context, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     12 => clGetCommandQueueInfo(cl_command_queue, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    32 => clGetProgramInfo(cl_program, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     33 => clGetProgramBuildInfo(cl_program, cl_device_id, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     39 => clGetKernelInfo(cl_kernel, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     14 => clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
@@ -553,11 +552,15 @@ impl Program {
         Ok(self)
     }
 
+    /// The size of each of its devices' binaries (`CL_PROGRAM_BINARY_SIZES`).
+    pub fn binary_sizes(self) -> Result<Vec<usize>, ClError> {
+        info_vec(|n, v, r| real!(clGetProgramInfo(self.0, CL_PROGRAM_BINARY_SIZES, n, v, r)))
+    }
+
     /// The binary of a built program for each of its devices, in the order of
     /// [`Program::devices`] (`CL_PROGRAM_BINARIES`).
     pub fn binaries(self) -> Result<Vec<Vec<u8>>, ClError> {
-        let sizes: Vec<usize> =
-            info_vec(|n, v, r| real!(clGetProgramInfo(self.0, CL_PROGRAM_BINARY_SIZES, n, v, r)))?;
+        let sizes = self.binary_sizes()?;
         let mut binaries: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0u8; n]).collect();
         let mut pointers: Vec<*mut u8> = binaries.iter_mut().map(|b| b.as_mut_ptr()).collect();
         check(real!(clGetProgramInfo(

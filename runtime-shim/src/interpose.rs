@@ -29,6 +29,16 @@ fn exit_hook() {
     });
 }
 
+/// The XXH3 digest of the `n` bytes of a program binary at `p`, by which the shim knows
+/// the source it was made from.
+///
+/// # Safety
+/// `p` points to `n` readable bytes.
+unsafe fn binary_digest(p: *const u8, n: usize) -> u128 {
+    // SAFETY: as the caller promises.
+    xxhash_rust::xxh3::xxh3_128(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
 fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
     exit_hook();
     if !program.is_null() {
@@ -343,9 +353,56 @@ interposed! {
             errcode_ret
         ));
         created(program, || {
-            ProgramOrigin::Opaque("not simulated: built from binary")
+            let digests: Vec<u128> = (0..num_devices as usize)
+                .filter_map(|i| {
+                    // SAFETY: the runtime accepted `num_devices` binaries at `binaries`, of
+                    // `lengths[i]` bytes each (it has created the program from them).
+                    unsafe {
+                        let (p, n) = (*binaries.add(i), *lengths.add(i));
+                        (!p.is_null() && n > 0).then(|| binary_digest(p, n))
+                    }
+                })
+                .collect();
+            shim().binary_origin(&digests)
         });
         program
+    }
+
+    /// # Safety
+    /// As `clGetProgramInfo` in the OpenCL 1.2 specification.
+    32 => fn clGetProgramInfo(
+        program: cl_program,
+        param_name: cl_uint,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize,
+    ) -> cl_int {
+        let code = real!(clGetProgramInfo(
+            program,
+            param_name,
+            param_value_size,
+            param_value,
+            param_value_size_ret
+        ));
+        if code == CL_SUCCESS && param_name == CL_PROGRAM_BINARIES && !param_value.is_null() {
+            guarded("clGetProgramInfo", || {
+                let sizes = Program(program).binary_sizes().unwrap_or_default();
+                let slots = (param_value_size / std::mem::size_of::<*const u8>()).min(sizes.len());
+                let digests: Vec<u128> = (0..slots)
+                    .filter_map(|i| {
+                        // SAFETY: the call succeeded with room for `slots` pointers at
+                        // `param_value`, and wrote each non-null one's binary there, of
+                        // its `CL_PROGRAM_BINARY_SIZES` bytes.
+                        unsafe {
+                            let p = param_value.cast::<*const u8>().add(i).read_unaligned();
+                            (!p.is_null() && sizes[i] > 0).then(|| binary_digest(p, sizes[i]))
+                        }
+                    })
+                    .collect();
+                shim().binaries_read(Program(program), &digests)
+            });
+        }
+        code
     }
 
     /// # Safety

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use rustc_hash::FxHashMap;
 
 use annotator::annotate::Annotation;
+use annotator::cache::MadeFrom;
 use annotator::host_paths::HostPaths;
 use annotator::source::ParamKind;
 
@@ -18,8 +19,24 @@ use crate::modelling::{KernelModel, ProfiledProgram};
 pub enum ProgramOrigin {
     /// `clCreateProgramWithSource`, with the source.
     Source(String),
+    /// `clCreateProgramWithBinary` with binaries this run or an earlier one saw the
+    /// runtime make from source (`Shim::binaries_read`): that source, and the options it
+    /// was compiled with (a binary's build compiles nothing, whatever options it is given).
+    Binary(MadeFrom),
     /// Anything else; the reason its kernels run unannotated.
     Opaque(&'static str),
+}
+
+impl ProgramOrigin {
+    /// The source to annotate and the options to compile it with, where the application
+    /// builds the program with `options`; `None` for an opaque program.
+    pub(crate) fn source<'a>(&'a self, options: &'a str) -> Option<(&'a str, &'a str)> {
+        match self {
+            ProgramOrigin::Source(source) => Some((source, options)),
+            ProgramOrigin::Binary(made) => Some((&made.source, &made.options)),
+            ProgramOrigin::Opaque(_) => None,
+        }
+    }
 }
 
 /// The annotated twin of a built program.
@@ -68,6 +85,9 @@ pub(crate) struct ProgramState {
     /// The annotation of the source started when the application's build started, with
     /// the build's options (`Shim::program_building`).
     pub(crate) annotating: Option<(String, Annotating)>,
+    /// What the last successful build of a program with a source compiled: the binaries
+    /// the application reads back are made from it (`Shim::binaries_read`).
+    pub(crate) built_from: Option<MadeFrom>,
 }
 
 /// An annotation under way on a thread of its own.

@@ -25,6 +25,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("gauss_steps", 510),
     ("newton_steps", 2000),
     ("clone_kernel", 4),
+    ("from_binary", 2),
 ];
 
 #[test]

@@ -95,6 +95,7 @@ fn assert_all_simulated(program: &str, report: &Report, launches: usize) {
     }
 }
 
+mod binaries;
 mod cold_caches;
 mod devices;
 mod estimates;

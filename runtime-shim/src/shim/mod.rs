@@ -29,6 +29,7 @@ mod twins;
 use copies::reduction_args;
 
 use annotator::annotate::AnnotateOptions;
+use annotator::cache::MadeFrom;
 use annotator::compile::{BuildOptions, Compiler};
 use annotator::host_paths::{HostPaths, PathLaunch};
 use annotator::source::ParamKind;
@@ -58,6 +59,9 @@ struct State {
     /// as substitutes do, but keep their type.
     any_device: HashSet<Device>,
     programs: FxHashMap<Program, ProgramState>,
+    /// What each program binary the application read back was made from, by the XXH3
+    /// digest of its bytes (also kept in the cache, for later runs).
+    binaries: FxHashMap<u128, MadeFrom>,
     kernels: FxHashMap<Kernel, KernelState>,
     /// Queues the application has launched on: the first launch of a queue costs more on
     /// a GPU's driver (`pipeline_model::OpenclEvent`).

@@ -8,6 +8,11 @@ use crate::keeper::{self, binary_keys, identities, KeepJob};
 use crate::shadow::Annotating;
 use annotator::annotate::Annotation;
 
+/// Why a program created from binaries is not simulated.
+const UNSEEN_BINARY: &str = "not simulated: built from a binary srcsim did not see the runtime \
+     make from source (srcsim learns a binary's source when the application reads it back \
+     with clGetProgramInfo, in this run or an earlier one)";
+
 impl Shim {
     // ---- programs ------------------------------------------------------------------
 
@@ -22,6 +27,7 @@ impl Shim {
                 origin,
                 shadow: None,
                 annotating: None,
+                built_from: None,
             },
         );
     }
@@ -35,14 +41,15 @@ impl Shim {
     /// LLVM work, and loading the twin's binaries waited for the application's compile
     /// (docs/performance.md, session 17).
     pub fn program_building(&'static self, program: Program, options: &str) {
-        let source = match lock(&self.state).programs.get(&program) {
-            Some(ProgramState {
-                origin: ProgramOrigin::Source(source),
-                ..
-            }) => source.clone(),
-            _ => return,
+        let (source, build) = match lock(&self.state)
+            .programs
+            .get(&program)
+            .and_then(|p| p.origin.source(options))
+        {
+            Some((source, build)) => (source.to_string(), build.to_string()),
+            None => return,
         };
-        let build = options.to_string();
+        let with = build.clone();
         let spawned = std::thread::Builder::new()
             .name("srcsim-annotate".to_string())
             .spawn(move || self.annotation(&source, &build));
@@ -50,10 +57,56 @@ impl Shim {
         let earlier = lock(&self.state)
             .programs
             .get_mut(&program)
-            .and_then(|p| p.annotating.replace((options.to_string(), handle)));
+            .and_then(|p| p.annotating.replace((with, handle)));
         if let Some((_, earlier)) = earlier {
             let _ = earlier.join();
         }
+    }
+
+    /// The application read back the binaries of `program` (`CL_PROGRAM_BINARIES`), whose
+    /// bytes have the XXH3 digests `digests`: where its last build compiled a source, each
+    /// binary is noted as made from that source and those options, here and in the cache,
+    /// so that a program created from one later (this run or another) is simulated.
+    pub fn binaries_read(&self, program: Program, digests: &[u128]) {
+        let made = {
+            let mut state = lock(&self.state);
+            let Some(made) = state
+                .programs
+                .get(&program)
+                .and_then(|p| p.built_from.clone())
+            else {
+                return;
+            };
+            for &d in digests {
+                state.binaries.insert(d, made.clone());
+            }
+            made
+        };
+        let cache = &self.cache().cache;
+        for &d in digests {
+            cache.keep_made_from(&format!("{d:032x}"), &made);
+        }
+    }
+
+    /// How a program created from binaries whose bytes have the XXH3 digests `digests`
+    /// came to be: from the source and options every one of them was made from, where
+    /// this run or an earlier one saw the application read them back
+    /// ([`Shim::binaries_read`]); else opaque.
+    pub fn binary_origin(&self, digests: &[u128]) -> ProgramOrigin {
+        let mut made: Option<MadeFrom> = None;
+        for &d in digests {
+            let known = lock(&self.state).binaries.get(&d).cloned();
+            let Some(this) = known.or_else(|| self.cache().cache.made_from(&format!("{d:032x}")))
+            else {
+                return ProgramOrigin::Opaque(UNSEEN_BINARY);
+            };
+            if made.as_ref().is_some_and(|m| *m != this) {
+                return ProgramOrigin::Opaque(UNSEEN_BINARY);
+            }
+            lock(&self.state).binaries.insert(d, this.clone());
+            made = Some(this);
+        }
+        made.map_or(ProgramOrigin::Opaque(UNSEEN_BINARY), ProgramOrigin::Binary)
     }
 
     /// Joins every annotation still under way (at exit: none may run on while the
@@ -73,13 +126,21 @@ impl Shim {
     /// `None`): annotates it (or takes the annotation started with the build) and builds
     /// the annotated twin for the same devices.
     pub fn program_built(&self, program: Program, devices: Option<Vec<Device>>, options: &str) {
-        let origin = match lock(&self.state).programs.get(&program) {
-            Some(p) => p.origin.clone(),
+        let (source, options) = match lock(&self.state)
+            .programs
+            .get(&program)
+            .and_then(|p| p.origin.source(options))
+        {
+            Some((source, build)) => (source.to_string(), build.to_string()),
             None => return,
         };
-        let ProgramOrigin::Source(source) = origin else {
-            return;
-        };
+        let options = options.as_str();
+        if let Some(p) = lock(&self.state).programs.get_mut(&program) {
+            p.built_from = Some(MadeFrom {
+                source: source.clone(),
+                options: options.to_string(),
+            });
+        }
         let started = lock(&self.state)
             .programs
             .get_mut(&program)
