@@ -39,6 +39,19 @@ unsafe fn binary_digest(p: *const u8, n: usize) -> u128 {
     xxhash_rust::xxh3::xxh3_128(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
+/// The text of an optional NUL-terminated string (build options): empty for null.
+///
+/// # Safety
+/// `p` is null or points to a NUL-terminated string.
+unsafe fn c_text(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        // SAFETY: as the caller promises.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
 fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
     exit_hook();
     if !program.is_null() {
@@ -443,6 +456,50 @@ interposed! {
     }
 
     /// # Safety
+    /// As `clCompileProgram` in the OpenCL 1.2 specification.
+    98 => fn clCompileProgram(
+        program: cl_program,
+        num_devices: cl_uint,
+        device_list: *const cl_device_id,
+        options: *const c_char,
+        num_input_headers: cl_uint,
+        input_headers: *const cl_program,
+        header_include_names: *const *const c_char,
+        pfn_notify: BuildNotify,
+        user_data: *mut c_void,
+    ) -> cl_int {
+        let code = real!(clCompileProgram(
+            program,
+            num_devices,
+            device_list,
+            options,
+            num_input_headers,
+            input_headers,
+            header_include_names,
+            pfn_notify,
+            user_data
+        ));
+        exit_hook();
+        if code == CL_SUCCESS {
+            // SAFETY: the runtime accepted `options` (NUL-terminated or null) and
+            // `num_input_headers` header programs with as many NUL-terminated names.
+            let (options, headers) = unsafe {
+                let headers: Vec<(String, Program)> = (0..num_input_headers as usize)
+                    .map(|i| {
+                        let name = CStr::from_ptr(*header_include_names.add(i));
+                        (name.to_string_lossy().into_owned(), Program(*input_headers.add(i)))
+                    })
+                    .collect();
+                (c_text(options), headers)
+            };
+            guarded("clCompileProgram", || {
+                shim().program_compiled(Program(program), &options, headers)
+            });
+        }
+        code
+    }
+
+    /// # Safety
     /// As `clLinkProgram` in the OpenCL 1.2 specification.
     99 => fn clLinkProgram(
         context: cl_context,
@@ -466,9 +523,27 @@ interposed! {
             user_data,
             errcode_ret
         ));
-        created(program, || {
-            ProgramOrigin::Opaque("not simulated: built with clCompileProgram and clLinkProgram")
-        });
+        exit_hook();
+        if !program.is_null() {
+            // SAFETY: the runtime accepted `options` (NUL-terminated or null), the
+            // `num_input_programs` programs at `input_programs` and the `num_devices`
+            // devices at `device_list` (it has linked them).
+            let (options, inputs, devices) = unsafe {
+                let inputs: Vec<Program> = (0..num_input_programs as usize)
+                    .map(|i| Program(*input_programs.add(i)))
+                    .collect();
+                let devices = (!device_list.is_null() && num_devices > 0).then(|| {
+                    std::slice::from_raw_parts(device_list, num_devices as usize)
+                        .iter()
+                        .map(|&d| Device(d))
+                        .collect::<Vec<_>>()
+                });
+                (c_text(options), inputs, devices)
+            };
+            guarded("clLinkProgram", || {
+                shim().program_linked(Program(program), &inputs, &options, devices)
+            });
+        }
         program
     }
 

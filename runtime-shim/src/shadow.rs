@@ -19,10 +19,11 @@ use crate::modelling::{KernelModel, ProfiledProgram};
 pub enum ProgramOrigin {
     /// `clCreateProgramWithSource`, with the source.
     Source(String),
-    /// `clCreateProgramWithBinary` with binaries this run or an earlier one saw the
-    /// runtime make from source (`Shim::binaries_read`): that source, and the options it
-    /// was compiled with (a binary's build compiles nothing, whatever options it is given).
-    Binary(MadeFrom),
+    /// A program whose code the runtime made from a source srcsim knows, with options it
+    /// knows: created from binaries this run or an earlier one saw made from source
+    /// (`Shim::binaries_read`; a binary's build compiles nothing, whatever options it is
+    /// given), or linked from programs compiled from source (`Shim::program_linked`).
+    Known(MadeFrom),
     /// Anything else; the reason its kernels run unannotated.
     Opaque(&'static str),
 }
@@ -33,7 +34,7 @@ impl ProgramOrigin {
     pub(crate) fn source<'a>(&'a self, options: &'a str) -> Option<(&'a str, &'a str)> {
         match self {
             ProgramOrigin::Source(source) => Some((source, options)),
-            ProgramOrigin::Binary(made) => Some((&made.source, &made.options)),
+            ProgramOrigin::Known(made) => Some((&made.source, &made.options)),
             ProgramOrigin::Opaque(_) => None,
         }
     }
@@ -88,6 +89,18 @@ pub(crate) struct ProgramState {
     /// What the last successful build of a program with a source compiled: the binaries
     /// the application reads back are made from it (`Shim::binaries_read`).
     pub(crate) built_from: Option<MadeFrom>,
+    /// What `clCompileProgram` compiled into it (or, for a library `clLinkProgram` made,
+    /// into the programs it links): the units a later link joins.
+    pub(crate) units: Option<Vec<CompiledUnit>>,
+}
+
+/// One program `clCompileProgram` compiled from source: its source, options and the
+/// headers it was given by include name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CompiledUnit {
+    pub(crate) source: String,
+    pub(crate) options: String,
+    pub(crate) headers: Vec<(String, String)>,
 }
 
 /// An annotation under way on a thread of its own.

@@ -26,6 +26,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("newton_steps", 2000),
     ("clone_kernel", 4),
     ("from_binary", 2),
+    ("compile_link", 2),
 ];
 
 #[test]

@@ -24,6 +24,7 @@ pub use devices::DeviceLimits;
 pub(crate) mod groups;
 mod remembered;
 pub use remembered::Remembered;
+mod linked;
 mod twins;
 
 use copies::reduction_args;

@@ -28,6 +28,7 @@ impl Shim {
                 shadow: None,
                 annotating: None,
                 built_from: None,
+                units: None,
             },
         );
     }
@@ -106,7 +107,7 @@ impl Shim {
             lock(&self.state).binaries.insert(d, this.clone());
             made = Some(this);
         }
-        made.map_or(ProgramOrigin::Opaque(UNSEEN_BINARY), ProgramOrigin::Binary)
+        made.map_or(ProgramOrigin::Opaque(UNSEEN_BINARY), ProgramOrigin::Known)
     }
 
     /// Joins every annotation still under way (at exit: none may run on while the
