@@ -98,7 +98,9 @@ use crate::sidecar::Sidecar;
 /// 58: accesses are priced per width class too (`pipeline_model::rows`): a warp of a
 /// work-group narrower than 32 spans several rows, and the charges pick the launch's class.
 /// 59: each kernel names the arguments it reads through (`read_params`).
-pub const ANNOTATION_REVISION: &str = "59";
+/// 60: a kernel another kernel calls as a function is refused, with the kernels that run
+/// it (it kept its kernel signature with the counters' parameter: no twin built).
+pub const ANNOTATION_REVISION: &str = "60";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

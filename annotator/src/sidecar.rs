@@ -154,7 +154,66 @@ impl Sidecar {
                  an underestimate)"
             ));
         }
+        let opaque = self.opaque_calls(kernel);
+        if !opaque.is_empty() {
+            notes.push(format!(
+                "calls {} with no code for the GPU target (image built-ins have none on \
+                 NVPTX): each call is timed as one call instruction, not as the work it \
+                 does (an underestimate)",
+                opaque
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         (!notes.is_empty()).then(|| notes.join("; "))
+    }
+
+    /// The functions `kernel` (or a function it calls) calls that have no definition in
+    /// the compiled program, by their source names, each once.
+    fn opaque_calls(&self, kernel: &str) -> Vec<String> {
+        let a = &self.analysis;
+        let defined = |name: &str| a.kernels.iter().chain(&a.functions).any(|f| f.name == name);
+        let mut seen = vec![kernel.to_string()];
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < seen.len() {
+            let calls = a
+                .kernels
+                .iter()
+                .chain(&a.functions)
+                .find(|f| f.name == seen[at])
+                .map_or(&[][..], |f| &f.calls[..]);
+            for c in calls {
+                if defined(c) {
+                    if !seen.contains(c) {
+                        seen.push(c.clone());
+                    }
+                } else if !c.starts_with("__translate_sampler") {
+                    // (clang's conversion of a constant sampler is no work on a GPU.)
+                    let name = demangled_name(c).to_string();
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+            }
+            at += 1;
+        }
+        out
+    }
+}
+
+/// The source name of an Itanium-mangled function name (`_Z11read_imagef...` is
+/// `read_imagef`); a name that is not mangled, as it is.
+fn demangled_name(symbol: &str) -> &str {
+    let Some(rest) = symbol.strip_prefix("_Z") else {
+        return symbol;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    match rest[..digits].parse::<usize>() {
+        Ok(n) if digits + n <= rest.len() => &rest[digits..digits + n],
+        _ => symbol,
     }
 }
 

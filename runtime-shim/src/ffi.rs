@@ -4,7 +4,7 @@
 
 #![allow(non_camel_case_types)]
 
-use std::ffi::{c_char, c_void};
+use std::ffi::{c_char, c_void, CStr};
 
 pub type cl_int = i32;
 pub type cl_uint = u32;
@@ -99,4 +99,87 @@ pub(crate) fn guarded<R>(what: &str, f: impl FnOnce() -> R) -> Option<R> {
             None
         }
     }
+}
+
+/// The text of an optional NUL-terminated string (build options): empty for null.
+///
+/// # Safety
+/// `p` is null or points to a NUL-terminated string.
+pub(crate) unsafe fn c_text(p: *const c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: as the caller promises.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// The `n` values at `p` (none where `p` is null or `n` is 0): handles, pointers.
+///
+/// # Safety
+/// A non-null `p` points to `n` readable values.
+pub(crate) unsafe fn handles<T: Copy>(n: usize, p: *const T) -> Vec<T> {
+    if p.is_null() || n == 0 {
+        return Vec::new();
+    }
+    // SAFETY: as the caller promises; read unaligned, as an application's array may be.
+    (0..n)
+        .map(|i| unsafe { p.add(i).read_unaligned() })
+        .collect()
+}
+
+/// A program's source from `clCreateProgramWithSource`'s arguments: the `count` strings
+/// at `strings`, each of `lengths[i]` bytes, or NUL-terminated where `lengths` (or the
+/// length) is 0, joined.
+///
+/// # Safety
+/// As the runtime accepted them.
+pub(crate) unsafe fn source_text(
+    count: cl_uint,
+    strings: *const *const c_char,
+    lengths: *const usize,
+) -> String {
+    let mut source = String::new();
+    // SAFETY: as the caller promises.
+    let (strings, lengths) = unsafe {
+        (
+            handles(count as usize, strings),
+            handles(count as usize, lengths),
+        )
+    };
+    for (i, s) in strings.into_iter().enumerate() {
+        let len = lengths.get(i).copied().unwrap_or(0);
+        // SAFETY: string `i` is `len` bytes, or NUL-terminated where `len` is 0.
+        let bytes = unsafe {
+            if len == 0 {
+                CStr::from_ptr(s).to_bytes()
+            } else {
+                std::slice::from_raw_parts(s.cast::<u8>(), len)
+            }
+        };
+        source.push_str(&String::from_utf8_lossy(bytes));
+    }
+    source
+}
+
+/// The XXH3 digests of the `n` program binaries at `binaries`, of `lengths` bytes each
+/// (a null or empty one left out), by which the shim knows the source a binary was made
+/// from.
+///
+/// # Safety
+/// `binaries` and `lengths` hold `n` values each; each non-null binary has its length's
+/// readable bytes.
+pub(crate) unsafe fn binary_digests(
+    n: usize,
+    binaries: *const *const u8,
+    lengths: *const usize,
+) -> Vec<u128> {
+    // SAFETY: as the caller promises.
+    let (binaries, lengths) = unsafe { (handles(n, binaries), handles(n, lengths)) };
+    binaries
+        .into_iter()
+        .zip(lengths)
+        .filter(|&(p, len)| !p.is_null() && len > 0)
+        // SAFETY: as the caller promises.
+        .map(|(p, len)| xxhash_rust::xxh3::xxh3_128(unsafe { std::slice::from_raw_parts(p, len) }))
+        .collect()
 }

@@ -9,7 +9,7 @@ use std::sync::Once;
 
 use crate::cl::{Device, Kernel, Mem, NdRange, Platform, Program};
 use crate::ffi::*;
-use crate::ffi::{guarded, raw_bytes};
+use crate::ffi::{binary_digests, c_text, guarded, handles, raw_bytes, source_text};
 use crate::gpu_answers::answer_as_simulated_gpu;
 use crate::launch_call::launch;
 use crate::real;
@@ -27,29 +27,6 @@ fn exit_hook() {
         // SAFETY: registering a plain `extern "C"` function that takes no arguments.
         unsafe { libc::atexit(at_exit) };
     });
-}
-
-/// The XXH3 digest of the `n` bytes of a program binary at `p`, by which the shim knows
-/// the source it was made from.
-///
-/// # Safety
-/// `p` points to `n` readable bytes.
-unsafe fn binary_digest(p: *const u8, n: usize) -> u128 {
-    // SAFETY: as the caller promises.
-    xxhash_rust::xxh3::xxh3_128(unsafe { std::slice::from_raw_parts(p, n) })
-}
-
-/// The text of an optional NUL-terminated string (build options): empty for null.
-///
-/// # Safety
-/// `p` is null or points to a NUL-terminated string.
-unsafe fn c_text(p: *const c_char) -> String {
-    if p.is_null() {
-        String::new()
-    } else {
-        // SAFETY: as the caller promises.
-        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-    }
 }
 
 fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
@@ -321,26 +298,8 @@ interposed! {
             errcode_ret
         ));
         created(program, || {
-            let mut source = String::new();
-            for i in 0..count as usize {
-                // SAFETY: the runtime accepted `count` strings at `strings`, each of
-                // `lengths[i]` bytes, or NUL-terminated where `lengths` (or the length) is 0.
-                let bytes = unsafe {
-                    let s = *strings.add(i);
-                    let len = if lengths.is_null() {
-                        0
-                    } else {
-                        *lengths.add(i)
-                    };
-                    if len == 0 {
-                        CStr::from_ptr(s).to_bytes()
-                    } else {
-                        std::slice::from_raw_parts(s.cast::<u8>(), len)
-                    }
-                };
-                source.push_str(&String::from_utf8_lossy(bytes));
-            }
-            ProgramOrigin::Source(source)
+            // SAFETY: the runtime accepted `count` strings at `strings` with `lengths`.
+            ProgramOrigin::Source(unsafe { source_text(count, strings, lengths) })
         });
         program
     }
@@ -366,16 +325,9 @@ interposed! {
             errcode_ret
         ));
         created(program, || {
-            let digests: Vec<u128> = (0..num_devices as usize)
-                .filter_map(|i| {
-                    // SAFETY: the runtime accepted `num_devices` binaries at `binaries`, of
-                    // `lengths[i]` bytes each (it has created the program from them).
-                    unsafe {
-                        let (p, n) = (*binaries.add(i), *lengths.add(i));
-                        (!p.is_null() && n > 0).then(|| binary_digest(p, n))
-                    }
-                })
-                .collect();
+            // SAFETY: the runtime accepted `num_devices` binaries at `binaries` of
+            // `lengths` bytes (it has created the program from them).
+            let digests = unsafe { binary_digests(num_devices as usize, binaries, lengths) };
             shim().binary_origin(&digests)
         });
         program
@@ -400,18 +352,13 @@ interposed! {
         if code == CL_SUCCESS && param_name == CL_PROGRAM_BINARIES && !param_value.is_null() {
             guarded("clGetProgramInfo", || {
                 let sizes = Program(program).binary_sizes().unwrap_or_default();
-                let slots = (param_value_size / std::mem::size_of::<*const u8>()).min(sizes.len());
-                let digests: Vec<u128> = (0..slots)
-                    .filter_map(|i| {
-                        // SAFETY: the call succeeded with room for `slots` pointers at
-                        // `param_value`, and wrote each non-null one's binary there, of
-                        // its `CL_PROGRAM_BINARY_SIZES` bytes.
-                        unsafe {
-                            let p = param_value.cast::<*const u8>().add(i).read_unaligned();
-                            (!p.is_null() && sizes[i] > 0).then(|| binary_digest(p, sizes[i]))
-                        }
-                    })
-                    .collect();
+                let slots = param_value_size / std::mem::size_of::<*const u8>();
+                // SAFETY: the call succeeded with room for `slots` pointers at
+                // `param_value`, and wrote each non-null one's binary there, of its
+                // `CL_PROGRAM_BINARY_SIZES` bytes.
+                let digests = unsafe {
+                    binary_digests(slots.min(sizes.len()), param_value.cast(), sizes.as_ptr())
+                };
                 shim().binaries_read(Program(program), &digests)
             });
         }
@@ -484,11 +431,12 @@ interposed! {
             // SAFETY: the runtime accepted `options` (NUL-terminated or null) and
             // `num_input_headers` header programs with as many NUL-terminated names.
             let (options, headers) = unsafe {
-                let headers: Vec<(String, Program)> = (0..num_input_headers as usize)
-                    .map(|i| {
-                        let name = CStr::from_ptr(*header_include_names.add(i));
-                        (name.to_string_lossy().into_owned(), Program(*input_headers.add(i)))
-                    })
+                let names = handles(num_input_headers as usize, header_include_names);
+                let programs = handles(num_input_headers as usize, input_headers);
+                let headers: Vec<(String, Program)> = names
+                    .into_iter()
+                    .map(|n| CStr::from_ptr(n).to_string_lossy().into_owned())
+                    .zip(programs.into_iter().map(Program))
                     .collect();
                 (c_text(options), headers)
             };
@@ -529,16 +477,13 @@ interposed! {
             // `num_input_programs` programs at `input_programs` and the `num_devices`
             // devices at `device_list` (it has linked them).
             let (options, inputs, devices) = unsafe {
-                let inputs: Vec<Program> = (0..num_input_programs as usize)
-                    .map(|i| Program(*input_programs.add(i)))
-                    .collect();
-                let devices = (!device_list.is_null() && num_devices > 0).then(|| {
-                    std::slice::from_raw_parts(device_list, num_devices as usize)
-                        .iter()
-                        .map(|&d| Device(d))
-                        .collect::<Vec<_>>()
-                });
-                (c_text(options), inputs, devices)
+                let inputs = handles(num_input_programs as usize, input_programs);
+                let devices = handles(num_devices as usize, device_list);
+                (
+                    c_text(options),
+                    inputs.into_iter().map(Program).collect::<Vec<_>>(),
+                    (!devices.is_empty()).then(|| devices.into_iter().map(Device).collect()),
+                )
             };
             guarded("clLinkProgram", || {
                 shim().program_linked(Program(program), &inputs, &options, devices)
@@ -557,15 +502,9 @@ interposed! {
         pfn_notify: BuildNotify,
         user_data: *mut c_void,
     ) -> cl_int {
-        let text = if options.is_null() {
-            String::new()
-        } else {
-            // SAFETY: the caller passes `options` as a NUL-terminated string (the runtime
-            // reads it as one just after).
-            unsafe { CStr::from_ptr(options) }
-                .to_string_lossy()
-                .into_owned()
-        };
+        // SAFETY: the caller passes `options` as a NUL-terminated string or null (the
+        // runtime reads it as one just after).
+        let text = unsafe { c_text(options) };
         guarded("clBuildProgram", || {
             shim().program_building(Program(program), &text)
         });

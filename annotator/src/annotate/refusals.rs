@@ -137,7 +137,8 @@ impl Refusals {
 
     /// What the source itself refuses: a function declared again in an included file (its
     /// definition gets the counters' parameter, the declaration there cannot, so the
-    /// annotated file would not build), and a barrier in a branch whose condition may
+    /// annotated file would not build), a kernel another kernel calls (and the kernels
+    /// that run it), and a barrier in a branch whose condition may
     /// differ between the work-items of a work-group.
     pub(super) fn of_source(&mut self, source: &SourceFile, program: &str) {
         for d in &source.declared_elsewhere {
@@ -151,6 +152,28 @@ impl Refusals {
                 d.function, d.file, d.line
             );
             self.refuse(&d.function, program, line, reason, false);
+        }
+        // A kernel another kernel calls as a function: its twin would have to be both a
+        // kernel writing a record and a function taking its caller's counters.
+        let called: Vec<(String, String)> = self
+            .reach
+            .iter()
+            .flat_map(|(caller, reached)| {
+                reached
+                    .iter()
+                    .skip(1)
+                    .filter(|f| self.reach.contains_key(*f))
+                    .map(move |k| (k.clone(), caller.clone()))
+            })
+            .collect();
+        for (kernel, caller) in called {
+            let line = line_of(source, &kernel);
+            let reason = format!(
+                "{program}:{line}: `{kernel}` is a kernel that `{caller}` calls as a function; \
+                 srcsim cannot time a kernel both launched and called (its twin would be \
+                 both), so the kernels that run it run unannotated"
+            );
+            self.refuse(&kernel, program, line, reason, false);
         }
         for b in crate::uniformity::varying_barriers(source) {
             let waits = match &b.callee {

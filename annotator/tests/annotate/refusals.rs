@@ -212,3 +212,60 @@ fn a_helper_also_declared_in_a_header_refuses_only_its_kernels() {
         .check_syntax(&annotated, &options)
         .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
 }
+
+/// A kernel another kernel calls as a function (OpenCL allows it): its twin would be both
+/// a kernel that writes a record and a function that takes its caller's counters, so it
+/// and the kernels that call it are refused, naming the callee's line; the file's other
+/// kernels are annotated and the annotated file builds (before, the callee kept its
+/// kernel signature with the counters' parameter, and the whole twin failed to build).
+#[test]
+fn a_kernel_called_by_another_kernel_is_refused_with_its_callers() {
+    let src = "__kernel void scale(__global float *a, float s) {\n\
+               \x20 a[get_global_id(0)] *= s;\n}\n\
+               __kernel void twice(__global float *a) { scale(a, 2.0f); a[get_global_id(0)] += 1.0f; }\n\
+               __kernel void other(__global float *a) { a[get_global_id(0)] -= 1.0f; }\n";
+    let p = temp("kernel_calls_kernel.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "kernel_calls_kernel.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["other"]);
+    let mut refused: Vec<(&str, u32)> = a
+        .sidecar
+        .refused
+        .iter()
+        .map(|r| (r.name.as_str(), r.line))
+        .collect();
+    refused.sort();
+    assert_eq!(refused, [("scale", 1), ("twice", 1)]);
+    for r in &a.sidecar.refused {
+        assert!(
+            r.reason
+                .contains(":1: `scale` is a kernel that `twice` calls as a function"),
+            "{}",
+            r.reason
+        );
+    }
+}
+
+/// Image built-ins have no code for the GPU target (libclc has none for NVPTX): a kernel
+/// that reads and writes images is annotated with each call timed as a call, and its
+/// timing note says so, naming them, so that no report passes the estimate off as timed.
+#[test]
+fn calls_with_no_code_for_the_gpu_are_named_in_the_timing_note() {
+    let src = "__constant sampler_t smp = CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST;\n\
+               __kernel void blur(__read_only image2d_t src, __write_only image2d_t dst) {\n\
+               \x20 int2 p = (int2)(get_global_id(0), get_global_id(1));\n\
+               \x20 write_imagef(dst, p, read_imagef(src, smp, p) * 0.5f);\n}\n\
+               __kernel void plain(__global float *a) { a[get_global_id(0)] += 1.0f; }\n";
+    let p = temp("images.cl", src);
+    let a = annotate(&p).unwrap();
+    let note = a
+        .sidecar
+        .timing_note("blur")
+        .expect("a note for the image kernel");
+    assert!(
+        note.contains("calls `read_imagef`, `write_imagef` with no code for the GPU target"),
+        "{note}"
+    );
+    assert_eq!(a.sidecar.timing_note("plain"), None);
+}

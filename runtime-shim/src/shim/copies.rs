@@ -159,7 +159,14 @@ impl Shim {
                 &kept.cache,
                 &kept.builds,
             );
-            if !kept.lasting() || keeper::spawn(&job) {
+            if !kept.lasting() {
+                continue;
+            }
+            if keeper::spawn(&job) {
+                // The keeper builds them after this run; a run that starts before it is
+                // done builds them itself rather than put them off again (a first run
+                // once, however fast the keeper).
+                self.mark_wanted(&copies);
                 continue;
             }
             if context.is_none() {
