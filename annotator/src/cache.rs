@@ -100,7 +100,9 @@ use crate::sidecar::Sidecar;
 /// 59: each kernel names the arguments it reads through (`read_params`).
 /// 60: a kernel another kernel calls as a function is refused, with the kernels that run
 /// it (it kept its kernel signature with the counters' parameter: no twin built).
-pub const ANNOTATION_REVISION: &str = "60";
+/// 61: the GPU-target compile and parse know the 3D image writes and depth images PoCL
+/// supports (a file writing a 3D image failed whole).
+pub const ANNOTATION_REVISION: &str = "61";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

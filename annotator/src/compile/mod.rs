@@ -254,6 +254,7 @@ impl Compiler {
                 .arg(&self.libclc)
                 .arg("-include")
                 .arg(prelude)
+                .args(GPU_TARGET_EXTENSIONS)
                 .args(options.clang_args())
                 .args(if options.keep_loops {
                     &KEEP_LOOPS[..]
@@ -308,6 +309,16 @@ impl Compiler {
 }
 
 const PRELUDE: &str = include_str!("nvptx_prelude.h");
+
+/// OpenCL extensions clang's NVPTX target does not declare but the devices the twin runs
+/// on (PoCL's) support, enabled for the GPU-target compile and its parse: a kernel that
+/// writes a 3D image would otherwise fail the whole file there ("use of type
+/// '__write_only image3d_t' requires cl_khr_3d_image_writes support"). The image
+/// built-ins stay calls with no code (`Sidecar::timing_note` says so).
+pub const GPU_TARGET_EXTENSIONS: [&str; 2] = [
+    "-Xclang",
+    "-cl-ext=+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,+cl_khr_depth_images",
+];
 
 /// Writes the prelude once per process into a directory keyed by its content.
 fn prelude_path() -> std::io::Result<&'static Path> {

@@ -465,6 +465,7 @@ pub fn parse(
         "-isystem".to_string(),
         resource_dir.join("include").display().to_string(),
     ];
+    args.extend(crate::compile::GPU_TARGET_EXTENSIONS.map(String::from));
     args.extend(options.clang_args());
     let (mut functions, declared_elsewhere) = clang::parse_functions(path, &args)?;
     for f in &mut functions {

@@ -27,6 +27,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("clone_kernel", 4),
     ("from_binary", 2),
     ("compile_link", 2),
+    ("images", 2),
 ];
 
 #[test]
