@@ -313,11 +313,13 @@ const PRELUDE: &str = include_str!("nvptx_prelude.h");
 /// OpenCL extensions clang's NVPTX target does not declare but the devices the twin runs
 /// on (PoCL's) support, enabled for the GPU-target compile and its parse: a kernel that
 /// writes a 3D image would otherwise fail the whole file there ("use of type
-/// '__write_only image3d_t' requires cl_khr_3d_image_writes support"). The image
-/// built-ins stay calls with no code (`Sidecar::timing_note` says so).
+/// '__write_only image3d_t' requires cl_khr_3d_image_writes support"). OpenCL C 3.0's
+/// feature macros come with them (its 3D image writes require `__opencl_c_images`, or
+/// every OpenCL C 3.0 compile fails). The image built-ins stay calls with no code
+/// (`Sidecar::timing_note` says so).
 pub const GPU_TARGET_EXTENSIONS: [&str; 2] = [
     "-Xclang",
-    "-cl-ext=+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,+cl_khr_depth_images",
+    "-cl-ext=+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,+cl_khr_depth_images",
 ];
 
 /// Writes the prelude once per process into a directory keyed by its content.

@@ -277,3 +277,22 @@ fn calls_with_no_code_for_the_gpu_are_named_in_the_timing_note() {
     );
     assert_eq!(a.sidecar.timing_note("plain"), None);
 }
+
+/// The image extensions the GPU-target compile is given hold for every OpenCL C version:
+/// OpenCL C 3.0's 3D image writes need its images feature (without it every OpenCL C 3.0
+/// file failed: "feature __opencl_c_3d_image_writes requires support of __opencl_c_images
+/// feature", seen on 29 of the CTS's `test_compiler` launches).
+#[test]
+fn every_opencl_c_version_compiles_for_the_gpu_target() {
+    let p = temp(
+        "versions.cl",
+        "__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n",
+    );
+    let compiler = Compiler::locate().unwrap();
+    for std in ["CL1.1", "CL1.2", "CL2.0", "CL3.0"] {
+        let options = BuildOptions::parse(&format!("-cl-std={std}"));
+        let a = annotate_file(&compiler, &p, &options, &Architecture::default_arch())
+            .unwrap_or_else(|e| panic!("{std}: {e}"));
+        assert_eq!(a.sidecar.kernels.len(), 1, "{std}");
+    }
+}
