@@ -102,7 +102,9 @@ use crate::sidecar::Sidecar;
 /// it (it kept its kernel signature with the counters' parameter: no twin built).
 /// 61: the GPU-target compile and parse know the 3D image writes and depth images PoCL
 /// supports (a file writing a 3D image failed whole).
-pub const ANNOTATION_REVISION: &str = "61";
+/// 62: a kernel another kernel calls is annotated with a plain copy for its callers
+/// (`annotate::called_kernels`); refused as in 60 only where the copy cannot be made.
+pub const ANNOTATION_REVISION: &str = "62";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

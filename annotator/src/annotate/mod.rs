@@ -13,6 +13,7 @@ use crate::sidecar::Sidecar;
 use crate::source::cfg::Unsupported;
 use crate::source::SourceError;
 
+mod called_kernels;
 mod generate;
 mod pipeline;
 mod refusals;

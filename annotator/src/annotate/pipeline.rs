@@ -50,6 +50,9 @@ pub fn annotate_file_with(
     arch: &Architecture,
     how: AnnotateOptions,
 ) -> Result<Annotation, AnnotateError> {
+    if let Some(a) = with_called_kernels(compiler, path, options, arch, how) {
+        return Ok(a);
+    }
     let first = match annotate_compiled(compiler, path, options, arch, how) {
         // clang's NVPTX back end crashed: time the file as compiled at -O1 (a slightly
         // different binary) rather than not at all; should that crash too, clang's first
@@ -132,6 +135,44 @@ pub fn annotate_file_with(
     let mut a = second.finish()?;
     a.sidecar.timed_without_unrolling = Some(note);
     Ok(a)
+}
+
+/// The annotation of `path` rewritten with a plain copy of each kernel another kernel
+/// calls ([`super::called_kernels`]), where it has such kernels and the rewritten file
+/// annotates (else `None`: the file is annotated as written, those kernels refused). The
+/// copy is compiled from a directory of its own, with the file's directory on the include
+/// path; the sidecar names the file as given.
+fn with_called_kernels(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+    how: AnnotateOptions,
+) -> Option<Annotation> {
+    let text = std::fs::read_to_string(path).ok()?;
+    // No kernel calls a kernel in a file with fewer than two (the parse costs more).
+    if text.matches("kernel").count() < 2 {
+        return None;
+    }
+    let source = parse(path, options, compiler).ok()?;
+    let rewritten = super::called_kernels::with_called_kernels(&text, &source)?;
+    let dir = tempfile::tempdir().ok()?;
+    let copy = dir.path().join(path.file_name()?);
+    std::fs::write(&copy, rewritten).ok()?;
+    let mut options = options.clone();
+    if let Some(parent) = path.parent() {
+        options.include_dirs.push(parent.to_path_buf());
+    }
+    let a = annotate_file_with(compiler, &copy, &options, arch, how).ok()?;
+    // Every mention of the copy's path (messages, the source's name) is the file's.
+    let quoted = |p: &Path| serde_json::to_string(&p.display().to_string()).ok();
+    let (from, to) = (quoted(&copy)?, quoted(path)?);
+    let (from, to) = (from.trim_matches('"'), to.trim_matches('"'));
+    let sidecar = serde_json::to_string(&a.sidecar).ok()?.replace(from, to);
+    Some(Annotation {
+        source: a.source,
+        sidecar: serde_json::from_str(&sidecar).ok()?,
+    })
 }
 
 /// What [`annotate_compiled`] made: an annotation of the kernels it could time (none when

@@ -213,13 +213,13 @@ fn a_helper_also_declared_in_a_header_refuses_only_its_kernels() {
         .unwrap_or_else(|e| panic!("{e}\n{}", a.source));
 }
 
-/// A kernel another kernel calls as a function (OpenCL allows it): its twin would be both
-/// a kernel that writes a record and a function that takes its caller's counters, so it
-/// and the kernels that call it are refused, naming the callee's line; the file's other
-/// kernels are annotated and the annotated file builds (before, the callee kept its
-/// kernel signature with the counters' parameter, and the whole twin failed to build).
+/// A kernel another kernel calls as a function (OpenCL allows it; the CTS's compiler
+/// tests do it): the file is annotated with a plain copy of the callee for its callers
+/// (`__srcsim_called_scale`), so every kernel is timed, the annotated file builds, and the
+/// sidecar names the file as given. Before, the callee kept its kernel signature with the
+/// counters' parameter and the whole twin failed to build.
 #[test]
-fn a_kernel_called_by_another_kernel_is_refused_with_its_callers() {
+fn a_kernel_called_by_another_kernel_is_annotated_with_a_copy_for_its_callers() {
     let src = "__kernel void scale(__global float *a, float s) {\n\
                \x20 a[get_global_id(0)] *= s;\n}\n\
                __kernel void twice(__global float *a) { scale(a, 2.0f); a[get_global_id(0)] += 1.0f; }\n\
@@ -227,6 +227,35 @@ fn a_kernel_called_by_another_kernel_is_refused_with_its_callers() {
     let p = temp("kernel_calls_kernel.cl", src);
     let a = annotate(&p).unwrap();
     compiles(&a, "kernel_calls_kernel.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["scale", "twice", "other"]);
+    assert!(a.sidecar.refused.is_empty(), "{:?}", a.sidecar.refused);
+    assert_eq!(a.sidecar.source, p.display().to_string());
+    assert!(
+        a.source
+            .contains("__srcsim_called_scale(a, 2.0f, __srcsim);"),
+        "{}",
+        a.source
+    );
+    // The kernel itself stays a kernel with its record.
+    assert!(a.source.contains(
+        "__kernel void scale(__global float *a, float s, __global ulong *__srcsim_records)"
+    ));
+}
+
+/// Where the copy cannot be made (the call is in a macro's expansion), the file is
+/// annotated as written: the called kernel and the kernels that run it are refused, naming
+/// the callee's line, and the file's other kernels are annotated.
+#[test]
+fn a_kernel_called_through_a_macro_is_refused_with_its_callers() {
+    let src = "#define TWICE(a) scale(a, 2.0f)\n\
+               __kernel void scale(__global float *a, float s) {\n\
+               \x20 a[get_global_id(0)] *= s;\n}\n\
+               __kernel void twice(__global float *a) { TWICE(a); a[get_global_id(0)] += 1.0f; }\n\
+               __kernel void other(__global float *a) { a[get_global_id(0)] -= 1.0f; }\n";
+    let p = temp("kernel_calls_kernel_macro.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "kernel_calls_kernel_macro.timed.cl");
     let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(names, ["other"]);
     let mut refused: Vec<(&str, u32)> = a
@@ -236,11 +265,11 @@ fn a_kernel_called_by_another_kernel_is_refused_with_its_callers() {
         .map(|r| (r.name.as_str(), r.line))
         .collect();
     refused.sort();
-    assert_eq!(refused, [("scale", 1), ("twice", 1)]);
+    assert_eq!(refused, [("scale", 2), ("twice", 2)]);
     for r in &a.sidecar.refused {
         assert!(
             r.reason
-                .contains(":1: `scale` is a kernel that `twice` calls as a function"),
+                .contains(":2: `scale` is a kernel that `twice` calls as a function"),
             "{}",
             r.reason
         );

@@ -28,6 +28,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("from_binary", 2),
     ("compile_link", 2),
     ("images", 2),
+    ("kernel_calls", 3),
 ];
 
 #[test]

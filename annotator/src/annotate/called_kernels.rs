@@ -1,0 +1,178 @@
+//! Kernels that other kernels call as functions (OpenCL allows it; the CTS does it): the
+//! twin cannot have one function be both a kernel that writes a record and a function
+//! that takes its caller's counters, so the file is annotated as rewritten with a copy of
+//! each such kernel as a plain function, `__srcsim_called_<name>`, which the calls go to.
+//! The copies follow the file's last line and each gets a prototype on its kernel's last
+//! line, so every line of the file keeps its number; the kernels themselves are as
+//! written. Where the rewritten file cannot be annotated, the original is, and those
+//! kernels are refused ([`super::refusals`]).
+
+use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
+
+/// The prefix of a called kernel's copy.
+pub const COPY_PREFIX: &str = "__srcsim_called_";
+
+/// `text` (the file `source` was parsed from) with every kernel another function calls
+/// copied as a plain function and the calls sent to the copy; `None` where no kernel is
+/// called, or a call or a definition is not where the parse says (a macro).
+pub(super) fn with_called_kernels(text: &str, source: &SourceFile) -> Option<String> {
+    let kernels: Vec<&SourceFunction> = source
+        .functions
+        .iter()
+        .filter(|f| is_kernel(text, f))
+        .collect();
+    let mut calls = Vec::new();
+    for f in &source.functions {
+        collect_calls(&f.body, &kernels, &mut calls);
+    }
+    if calls.is_empty() {
+        return None;
+    }
+    let called: Vec<&SourceFunction> = kernels
+        .iter()
+        .copied()
+        .filter(|k| calls.iter().any(|(_, name)| *name == k.name))
+        .collect();
+    // Each call's callee name, at the call's start, becomes the copy's.
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for &(at, name) in &calls {
+        if text.get(at..at + name.len()) != Some(name) {
+            return None;
+        }
+        edits.push((at, name.len(), format!("{COPY_PREFIX}{name}")));
+    }
+    let mut copies = String::new();
+    for k in &called {
+        let (start, end) = (k.extent.start.offset as usize, k.extent.end.offset as usize);
+        let definition = edited(text, start, end, &edits);
+        let body_at = (k.body.extent.start.offset as usize).checked_sub(start)?;
+        let (header, body) = definition.split_at(body_at.min(definition.len()));
+        let header = plain_header(header, &k.name)?;
+        copies.push_str(&format!("\n{header}{body}"));
+        // The prototype, on the kernel's last line (after its closing brace).
+        edits.push((end, 0, format!(" {};", header.trim_end())));
+    }
+    let mut out = edited(text, 0, text.len(), &edits);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&copies);
+    out.push('\n');
+    Some(out)
+}
+
+/// Whether `f` is a kernel: `kernel` or `__kernel` in its definition before its body.
+fn is_kernel(text: &str, f: &SourceFunction) -> bool {
+    let header = text
+        .get(f.extent.start.offset as usize..f.body.extent.start.offset as usize)
+        .unwrap_or("");
+    header
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == "kernel" || w == "__kernel")
+}
+
+/// Every call of one of `kernels` under `node`: where it starts, and the kernel.
+fn collect_calls<'a>(
+    node: &AstNode,
+    kernels: &[&'a SourceFunction],
+    out: &mut Vec<(usize, &'a str)>,
+) {
+    if node.kind == NodeKind::Call && !node.in_macro {
+        if let Some(k) = kernels.iter().find(|k| k.name == node.spelling) {
+            out.push((node.extent.start.offset as usize, k.name.as_str()));
+        }
+    }
+    for c in &node.children {
+        collect_calls(c, kernels, out);
+    }
+}
+
+/// `text[start..end]` with the `edits` (at, length replaced, replacement) inside it.
+fn edited(text: &str, start: usize, end: usize, edits: &[(usize, usize, String)]) -> String {
+    let mut inside: Vec<&(usize, usize, String)> = edits
+        .iter()
+        .filter(|(at, len, _)| *at >= start && at + len <= end)
+        .collect();
+    inside.sort_by_key(|(at, _, _)| *at);
+    let mut out = String::with_capacity(end - start);
+    let mut from = start;
+    for (at, len, with) in inside {
+        out.push_str(&text[from..*at]);
+        out.push_str(with);
+        from = at + len;
+    }
+    out.push_str(&text[from..end]);
+    out
+}
+
+/// A kernel's header as a plain function's: without `kernel`/`__kernel` and the
+/// attributes only kernels take, and named as its copy.
+fn plain_header(header: &str, name: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = header;
+    while let Some(at) = rest.find("__attribute__") {
+        out.push_str(&rest[..at]);
+        // Skip the attribute's parenthesised list.
+        let after = &rest[at + "__attribute__".len()..];
+        let open = after.find('(')?;
+        let mut depth = 0;
+        let mut close = None;
+        for (i, c) in after.char_indices().skip(open) {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[close? + 1..];
+    }
+    out.push_str(rest);
+    let words: Vec<&str> = out
+        .split_inclusive(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .collect();
+    let mut plain = String::new();
+    let mut renamed = false;
+    for w in words {
+        let word = w.trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+        let tail = &w[word.len()..];
+        if word == "kernel" || word == "__kernel" {
+            plain.push_str(tail);
+        } else if word == name && !renamed {
+            plain.push_str(COPY_PREFIX);
+            plain.push_str(name);
+            plain.push_str(tail);
+            renamed = true;
+        } else {
+            plain.push_str(w);
+        }
+    }
+    renamed.then_some(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_header;
+
+    #[test]
+    fn a_kernel_header_becomes_a_plain_functions_named_as_its_copy() {
+        assert_eq!(
+            plain_header("__kernel void scale(__global float *a, float s) ", "scale").as_deref(),
+            Some(" void __srcsim_called_scale(__global float *a, float s) ")
+        );
+        assert_eq!(
+            plain_header(
+                "kernel __attribute__((reqd_work_group_size(64, 1, 1))) void k(global int *k_out)\n",
+                "k"
+            )
+            .as_deref(),
+            Some("  void __srcsim_called_k(global int *k_out)\n")
+        );
+        assert_eq!(plain_header("void other(int x)", "k"), None);
+    }
+}
