@@ -2,9 +2,9 @@
 //! twin cannot have one function be both a kernel that writes a record and a function
 //! that takes its caller's counters, so the file is annotated as rewritten with a copy of
 //! each such kernel as a plain function, `__srcsim_called_<name>`, which the calls go to.
-//! The copies follow the file's last line and each gets a prototype on its kernel's last
-//! line, so every line of the file keeps its number; the kernels themselves are as
-//! written. Where the rewritten file cannot be annotated, the original is, and those
+//! The copies follow the file's last line and each gets a prototype on the first line of
+//! every function that calls it, so every line of the file keeps its number; the kernels
+//! themselves are as written. Where the rewritten file cannot be annotated, the original is, and those
 //! kernels are refused ([`super::refusals`]).
 
 use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
@@ -21,9 +21,17 @@ pub(super) fn with_called_kernels(text: &str, source: &SourceFile) -> Option<Str
         .iter()
         .filter(|f| is_kernel(text, f))
         .collect();
+    // Every call, and the function it is in.
     let mut calls = Vec::new();
+    let mut callers: Vec<(&SourceFunction, &str)> = Vec::new();
     for f in &source.functions {
+        let before = calls.len();
         collect_calls(&f.body, &kernels, &mut calls);
+        for &(_, k) in &calls[before..] {
+            if !callers.iter().any(|(g, c)| g.name == f.name && *c == k) {
+                callers.push((f, k));
+            }
+        }
     }
     if calls.is_empty() {
         return None;
@@ -49,8 +57,25 @@ pub(super) fn with_called_kernels(text: &str, source: &SourceFile) -> Option<Str
         let (header, body) = definition.split_at(body_at.min(definition.len()));
         let header = plain_header(header, &k.name)?;
         copies.push_str(&format!("\n{header}{body}"));
-        // The prototype, on the kernel's last line (after its closing brace).
-        edits.push((end, 0, format!(" {};", header.trim_end())));
+        // The prototype on the first line of every function that calls it (a caller may
+        // come before the kernel, which it knew by an `extern` prototype: the units of a
+        // linked program, joined).
+        for (caller, _) in callers.iter().filter(|(_, c)| *c == k.name) {
+            let at = caller.extent.start.offset as usize;
+            edits.push((at, 0, format!("{}; ", header.trim())));
+        }
+    }
+    // The kernels' own prototypes go (blanked, their lines kept): nothing calls the
+    // kernels by name now, and the annotation gives a kernel's definition its records'
+    // parameter, which a prototype would contradict.
+    for k in &called {
+        for (at, len) in prototypes(text, source, &k.name) {
+            let blank: String = text[at..at + len]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' })
+                .collect();
+            edits.push((at, len, blank));
+        }
     }
     let mut out = edited(text, 0, text.len(), &edits);
     if !out.ends_with('\n') {
@@ -59,6 +84,69 @@ pub(super) fn with_called_kernels(text: &str, source: &SourceFile) -> Option<Str
     out.push_str(&copies);
     out.push('\n');
     Some(out)
+}
+
+/// The prototypes of kernel `name` outside every function: (start, length) of each
+/// declaration `... kernel void name(...);`, from the end of what comes before it.
+fn prototypes(text: &str, source: &SourceFile, name: &str) -> Vec<(usize, usize)> {
+    let inside = |at: usize| {
+        source
+            .functions
+            .iter()
+            .any(|f| (f.extent.start.offset as usize..f.extent.end.offset as usize).contains(&at))
+    };
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(found) = text[from..].find(name) {
+        let at = from + found;
+        from = at + name.len();
+        let before_ok = text[..at].chars().next_back().is_none_or(|c| !ident(c));
+        let after = text[from..].trim_start();
+        if !before_ok || !after.starts_with('(') || inside(at) {
+            continue;
+        }
+        // The declaration: from the last `;`, `}` or directive line before it to its `;`.
+        let start = text[..at].rfind([';', '}']).map_or(0, |i| i + 1).max(
+            // A preprocessor line ends a declaration's reach too.
+            text[..at]
+                .match_indices('\n')
+                .filter(|(i, _)| text[i + 1..].trim_start().starts_with('#'))
+                .map(|(i, _)| text[i + 1..].find('\n').map_or(text.len(), |e| i + 1 + e))
+                .filter(|&e| e <= at)
+                .max()
+                .unwrap_or(0),
+        );
+        let open = text.len() - after.len();
+        let Some(close) = matching_paren(text, open) else {
+            continue;
+        };
+        let rest = text[close + 1..].trim_start();
+        let words: Vec<&str> = text[start..at].split(|c: char| !ident(c)).collect();
+        if rest.starts_with(';') && words.iter().any(|w| *w == "kernel" || *w == "__kernel") {
+            let semi = text.len() - rest.len();
+            out.push((start, semi + 1 - start));
+        }
+    }
+    out
+}
+
+/// The index of the `)` that closes the `(` at `open`.
+fn matching_paren(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether `f` is a kernel: `kernel` or `__kernel` in its definition before its body.

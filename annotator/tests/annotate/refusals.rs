@@ -325,3 +325,21 @@ fn every_opencl_c_version_compiles_for_the_gpu_target() {
         assert_eq!(a.sidecar.kernels.len(), 1, "{std}");
     }
 }
+
+/// A caller before the kernel it calls, which it knows by an `extern` prototype (the CTS's
+/// separately compiled units, joined): the copy's prototype goes on the caller's first
+/// line, so the rewritten file compiles and every kernel is timed.
+#[test]
+fn a_kernel_called_before_its_definition_through_a_prototype_gets_its_copy() {
+    let src = "extern __kernel void copy(__global float *src, __global float *dst);\n\
+               __kernel void composite(__global float *src, __global float *dst) {\n\
+               \x20 copy(src, dst);\n}\n\
+               __kernel void copy(__global float *src, __global float *dst) {\n\
+               \x20 dst[get_global_id(0)] = src[get_global_id(0)];\n}\n";
+    let p = temp("composite.cl", src);
+    let a = annotate(&p).unwrap();
+    compiles(&a, "composite.timed.cl");
+    let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["composite", "copy"]);
+    assert!(a.sidecar.refused.is_empty(), "{:?}", a.sidecar.refused);
+}
