@@ -124,9 +124,11 @@ fn joined(units: &[CompiledUnit]) -> Result<MadeFrom, &'static str> {
             None => headers.push((name.clone(), text.clone())),
         }
     }
+    // One translation unit: a `#pragma once` header comes in once for all the units.
+    let mut once = Vec::new();
     let mut parts = Vec::with_capacity(units.len());
     for u in units {
-        parts.push(with_headers(&u.source, &headers, &mut Vec::new(), 0).ok_or(HEADERS_TOO_DEEP)?);
+        parts.push(with_headers(&u.source, &headers, &mut once, 0).ok_or(HEADERS_TOO_DEEP)?);
     }
     let (source, options) = (parts.join("\n"), first.options.trim().to_string());
     Ok(MadeFrom { source, options })
@@ -261,6 +263,19 @@ mod tests {
         ];
         assert_eq!(joined(&two), Err(HEADERS_DIFFER));
         assert_eq!(joined(&[]), Err(UNSEEN_UNIT));
+        // A `#pragma once` header two units include comes in once: they are one file now.
+        let once = [("o.h", "#pragma once\nfloat f(float);")];
+        let (ko, fo) = (
+            format!("#include \"o.h\"\n{k}"),
+            format!("#include \"o.h\"\n{f}"),
+        );
+        let made = joined(&[unit(&ko, "", &once), unit(&fo, "", &once)]).unwrap();
+        assert_eq!(
+            made.source.matches("float f(float);").count(),
+            1,
+            "{}",
+            made.source
+        );
     }
 
     #[test]
