@@ -4,8 +4,9 @@
 //! each such kernel as a plain function, `__srcsim_called_<name>`, which the calls go to.
 //! The copies follow the file's last line and each gets a prototype on the first line of
 //! every function that calls it, so every line of the file keeps its number; the kernels
-//! themselves are as written. Where the rewritten file cannot be annotated, the original is, and those
-//! kernels are refused ([`super::refusals`]).
+//! themselves are as written. The file is rewritten only where its first annotation refused
+//! such kernels; where the rewritten file cannot be annotated, that annotation stands
+//! ([`super::refusals`]).
 
 use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
 
@@ -95,7 +96,6 @@ fn prototypes(text: &str, source: &SourceFile, name: &str) -> Vec<(usize, usize)
             .iter()
             .any(|f| (f.extent.start.offset as usize..f.extent.end.offset as usize).contains(&at))
     };
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(found) = text[from..].find(name) {
@@ -123,7 +123,7 @@ fn prototypes(text: &str, source: &SourceFile, name: &str) -> Vec<(usize, usize)
         };
         let rest = text[close + 1..].trim_start();
         let words: Vec<&str> = text[start..at].split(|c: char| !ident(c)).collect();
-        if rest.starts_with(';') && words.iter().any(|w| *w == "kernel" || *w == "__kernel") {
+        if rest.starts_with(';') && words.into_iter().any(kernel_word) {
             let semi = text.len() - rest.len();
             out.push((start, semi + 1 - start));
         }
@@ -154,9 +154,17 @@ fn is_kernel(text: &str, f: &SourceFunction) -> bool {
     let header = text
         .get(f.extent.start.offset as usize..f.body.extent.start.offset as usize)
         .unwrap_or("");
-    header
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| w == "kernel" || w == "__kernel")
+    header.split(|c: char| !ident(c)).any(kernel_word)
+}
+
+/// Whether `c` can be part of an identifier.
+fn ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `w` is the kernel qualifier.
+fn kernel_word(w: &str) -> bool {
+    w == "kernel" || w == "__kernel"
 }
 
 /// Every call of one of `kernels` under `node`: where it starts, and the kernel.
@@ -202,34 +210,16 @@ fn plain_header(header: &str, name: &str) -> Option<String> {
         out.push_str(&rest[..at]);
         // Skip the attribute's parenthesised list.
         let after = &rest[at + "__attribute__".len()..];
-        let open = after.find('(')?;
-        let mut depth = 0;
-        let mut close = None;
-        for (i, c) in after.char_indices().skip(open) {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        rest = &after[close? + 1..];
+        rest = &after[matching_paren(after, after.find('(')?)? + 1..];
     }
     out.push_str(rest);
-    let words: Vec<&str> = out
-        .split_inclusive(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .collect();
+    let words: Vec<&str> = out.split_inclusive(|c: char| !ident(c)).collect();
     let mut plain = String::new();
     let mut renamed = false;
     for w in words {
-        let word = w.trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+        let word = w.trim_end_matches(|c: char| !ident(c));
         let tail = &w[word.len()..];
-        if word == "kernel" || word == "__kernel" {
+        if kernel_word(word) {
             plain.push_str(tail);
         } else if word == name && !renamed {
             plain.push_str(COPY_PREFIX);

@@ -50,9 +50,6 @@ pub fn annotate_file_with(
     arch: &Architecture,
     how: AnnotateOptions,
 ) -> Result<Annotation, AnnotateError> {
-    if let Some(a) = with_called_kernels(compiler, path, options, arch, how) {
-        return Ok(a);
-    }
     let first = match annotate_compiled(compiler, path, options, arch, how) {
         // clang's NVPTX back end crashed: time the file as compiled at -O1 (a slightly
         // different binary) rather than not at all; should that crash too, clang's first
@@ -88,6 +85,11 @@ pub fn annotate_file_with(
         }
         other => other?,
     };
+    if first.refusals.iter().any(|r| r.called) {
+        if let Some(a) = with_called_kernels(compiler, path, options, arch, how) {
+            return Ok(a);
+        }
+    }
     let Some(unrolled) = first.refusals.iter().find(|r| r.unrolled) else {
         return first.finish();
     };
@@ -138,8 +140,9 @@ pub fn annotate_file_with(
 }
 
 /// The annotation of `path` rewritten with a plain copy of each kernel another kernel
-/// calls ([`super::called_kernels`]), where it has such kernels and the rewritten file
-/// annotates (else `None`: the file is annotated as written, those kernels refused). The
+/// calls ([`super::called_kernels`]), for a file whose first annotation refused such
+/// kernels, where the rewritten file annotates (else `None`: the file is annotated as
+/// written, those kernels refused). The
 /// copy is compiled from a directory of its own, with the file's directory on the include
 /// path; the sidecar names the file as given.
 fn with_called_kernels(
@@ -150,10 +153,6 @@ fn with_called_kernels(
     how: AnnotateOptions,
 ) -> Option<Annotation> {
     let text = std::fs::read_to_string(path).ok()?;
-    // No kernel calls a kernel in a file with fewer than two (the parse costs more).
-    if text.matches("kernel").count() < 2 {
-        return None;
-    }
     let source = parse(path, options, compiler).ok()?;
     let rewritten = super::called_kernels::with_called_kernels(&text, &source)?;
     let dir = tempfile::tempdir().ok()?;

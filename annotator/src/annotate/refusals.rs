@@ -14,6 +14,9 @@ use crate::source::SourceFile;
 pub(super) struct Refusal {
     pub(super) kernel: RefusedKernel,
     pub(super) unrolled: bool,
+    /// Refused as a kernel another kernel calls, or a kernel that calls one: the file
+    /// rewritten with a copy of the callee may annotate it (`super::called_kernels`).
+    pub(super) called: bool,
 }
 
 /// Which functions of a file call which (by the calls written in their bodies).
@@ -101,6 +104,7 @@ impl Refusals {
                         reason: reason.clone(),
                     },
                     unrolled,
+                    called: false,
                 });
             }
         }
@@ -130,6 +134,7 @@ impl Refusals {
                         reason: reason.clone(),
                     },
                     unrolled: false,
+                    called: false,
                 });
             }
         }
@@ -173,7 +178,9 @@ impl Refusals {
                  srcsim cannot time a kernel both launched and called (its twin would be \
                  both), so the kernels that run it run unannotated"
             );
+            let before = self.list.len();
             self.refuse(&kernel, program, line, reason, false);
+            self.list[before..].iter_mut().for_each(|r| r.called = true);
         }
         for b in crate::uniformity::varying_barriers(source) {
             let waits = match &b.callee {

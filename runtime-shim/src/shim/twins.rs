@@ -42,13 +42,12 @@ impl Shim {
     /// LLVM work, and loading the twin's binaries waited for the application's compile
     /// (docs/performance.md, session 17).
     pub fn program_building(&'static self, program: Program, options: &str) {
-        let (source, build) = match lock(&self.state)
-            .programs
-            .get(&program)
-            .and_then(|p| p.origin.source(options))
-        {
-            Some((source, build)) => (source.to_string(), build.to_string()),
-            None => return,
+        let Some(MadeFrom {
+            source,
+            options: build,
+        }) = self.annotated_from(program, options)
+        else {
+            return;
         };
         let with = build.clone();
         let spawned = std::thread::Builder::new()
@@ -62,6 +61,17 @@ impl Shim {
         if let Some((_, earlier)) = earlier {
             let _ = earlier.join();
         }
+    }
+
+    /// The source `program` is annotated from, and the options to compile it with, where
+    /// the application builds it with `options` ([`ProgramOrigin::source`]).
+    fn annotated_from(&self, program: Program, options: &str) -> Option<MadeFrom> {
+        let state = lock(&self.state);
+        let (source, options) = state.programs.get(&program)?.origin.source(options)?;
+        Some(MadeFrom {
+            source: source.to_string(),
+            options: options.to_string(),
+        })
     }
 
     /// The application read back the binaries of `program` (`CL_PROGRAM_BINARIES`), whose
@@ -127,21 +137,14 @@ impl Shim {
     /// `None`): annotates it (or takes the annotation started with the build) and builds
     /// the annotated twin for the same devices.
     pub fn program_built(&self, program: Program, devices: Option<Vec<Device>>, options: &str) {
-        let (source, options) = match lock(&self.state)
-            .programs
-            .get(&program)
-            .and_then(|p| p.origin.source(options))
-        {
-            Some((source, build)) => (source.to_string(), build.to_string()),
-            None => return,
+        let Some(made) = self.annotated_from(program, options) else {
+            return;
         };
-        let options = options.as_str();
         if let Some(p) = lock(&self.state).programs.get_mut(&program) {
-            p.built_from = Some(MadeFrom {
-                source: source.clone(),
-                options: options.to_string(),
-            });
+            p.built_from = Some(made.clone());
         }
+        let MadeFrom { source, options } = made;
+        let options = options.as_str();
         let started = lock(&self.state)
             .programs
             .get_mut(&program)
