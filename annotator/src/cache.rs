@@ -104,7 +104,9 @@ use crate::sidecar::Sidecar;
 /// supports (a file writing a 3D image failed whole).
 /// 62: a kernel another kernel calls is annotated with a plain copy for its callers
 /// (`annotate::called_kernels`); refused as in 60 only where the copy cannot be made.
-pub const ANNOTATION_REVISION: &str = "62";
+/// 63: an image read or write is a texture-path instruction (`OpClass::Texture`), which
+/// waits for its coordinates and which its result's readers wait for.
+pub const ANNOTATION_REVISION: &str = "63";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use pipeline_model::rows::ROW_LANES;
-use pipeline_model::{Addressing, Instr, MemAccess, Reg};
+use pipeline_model::{Addressing, Instr, MemAccess, OpClass, Reg};
 
 use crate::access::{accesses_with, lane_values, values_along, Axis};
 use crate::addressing::absorbed_addressing;
@@ -40,10 +40,17 @@ impl<'f> RegisterFile<'f> {
             return Some(v);
         }
         let decl = self.decls.iter().find(|d| d.declares(name))?;
-        let v = (self.ids.len() as Reg, decl.is_predicate());
+        let v = (self.widths.len() as Reg, decl.is_predicate());
         self.ids.insert(name.to_string(), v);
         self.widths.push(decl.width_in_words());
         Some(v)
+    }
+
+    /// A register of no width that no PTX instruction names: it carries a dependence the
+    /// PTX passes through memory (an image call's arguments and result).
+    fn carrier(&mut self) -> Reg {
+        self.widths.push(0);
+        (self.widths.len() - 1) as Reg
     }
 }
 
@@ -73,7 +80,7 @@ pub fn classify_function(f: &Function) -> ClassifiedFunction {
     let mut accesses = accesses_with(f, &values, &cfg);
     with_reuse(&mut accesses, &reused_loads(f, &values, &cfg));
     let addressing = absorbed_addressing(f);
-    let blocks = f
+    let mut blocks: Vec<Vec<Classified>> = f
         .blocks
         .iter()
         .zip(accesses)
@@ -92,6 +99,7 @@ pub fn classify_function(f: &Function) -> ClassifiedFunction {
                 .collect()
         })
         .collect();
+    image_call_dependences(f, &mut blocks, &mut regs);
     ClassifiedFunction {
         blocks,
         register_widths: regs.widths,
@@ -140,6 +148,69 @@ fn with_reuse(accesses: &mut [Vec<Option<MemAccess>>], reused: &HashMap<(usize, 
             access.reuse_lines = Some(lines);
         }
     }
+}
+
+/// Gives each image call ([`OpClass::Texture`]) the dependences its `.param` traffic
+/// hides: PTX passes a call's arguments and result through parameter memory
+/// (`st.param [param2], {%r9, %r8}; call (retval0), read_imagef, (.., param2);
+/// ld.param {%f1, ..}, [retval0]`), so without this the fetch would not wait for its
+/// coordinates, nor its readers for the fetch. The call reads what the stores since the
+/// last call read, and writes a carrier register that the loads of its result read.
+fn image_call_dependences(
+    f: &Function,
+    blocks: &mut [Vec<Classified>],
+    regs: &mut RegisterFile<'_>,
+) {
+    let mut stored: Vec<Reg> = Vec::new();
+    let mut results: Vec<(String, Reg)> = Vec::new();
+    for (block, classified) in f.blocks.iter().zip(blocks.iter_mut()) {
+        for (instr, c) in block.instrs.iter().zip(classified.iter_mut()) {
+            let param_symbol = || instr.address().and_then(|a| a.symbols().first().copied());
+            match instr.base() {
+                "st" if on_param(instr) => {
+                    for &r in &c.instr.reads {
+                        if !stored.contains(&r) {
+                            stored.push(r);
+                        }
+                    }
+                }
+                "call" => {
+                    results.clear();
+                    if c.instr.class == OpClass::Texture {
+                        for &r in &stored {
+                            if !c.instr.reads.contains(&r) {
+                                c.instr.reads.push(r);
+                            }
+                        }
+                        // (A write returns nothing: it completes in the background.)
+                        if let Some(Operand::List(ret)) = instr.operands.first() {
+                            let carrier = regs.carrier();
+                            c.instr.writes.push(carrier);
+                            results.extend(
+                                ret.iter()
+                                    .flat_map(Operand::symbols)
+                                    .map(|s| (s.to_string(), carrier)),
+                            );
+                        }
+                    }
+                    stored.clear();
+                }
+                "ld" if on_param(instr) => {
+                    if let Some(&(_, carrier)) =
+                        param_symbol().and_then(|p| results.iter().find(|(name, _)| name == p))
+                    {
+                        c.instr.reads.push(carrier);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether a load or store addresses parameter memory (`ld.param`, `st.param`).
+fn on_param(instr: &Instruction) -> bool {
+    instr.modifiers().any(|m| m == "param")
 }
 
 /// Classifies `instr`, numbering its registers in `regs`.
@@ -299,5 +370,104 @@ mod tests {
         assert_eq!(c[2].instr.reads.len(), 0);
         assert_eq!(c[2].instr.operand_reads, 0);
         assert_eq!(c[3].instr.operand_reads, 1);
+    }
+
+    /// An image read and write as clang's NVPTX back end writes them (the box filter of
+    /// examples/hosts/kernels/images.cl): calls with their arguments and result in
+    /// parameter memory.
+    const IMAGE_CALLS: &str = "\
+.extern .func (.param .align 16 .b8 func_retval0[16]) _Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i
+(.param .b64 a, .param .b64 b, .param .align 8 .b8 c[8]);
+.extern .func _Z12write_imagef14ocl_image2d_woDv2_iDv4_f
+(.param .b64 a, .param .align 8 .b8 b[8], .param .align 16 .b8 c[16]);
+.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)
+{
+.reg .b32 %r<9>;
+.reg .f32 %f<9>;
+.reg .b64 %rd<9>;
+ld.param.u64 %rd1, [k_param_0];
+ld.param.u64 %rd2, [k_param_1];
+add.s32 %r1, %r2, 1;
+{
+.param .b64 param0;
+st.param.b64 [param0+0], %rd1;
+.param .align 8 .b8 param2[8];
+st.param.v2.b32 [param2+0], {%r1, %r3};
+.param .align 16 .b8 retval0[16];
+call.uni (retval0), _Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i, (param0, param2);
+ld.param.v4.f32 {%f1, %f2, %f3, %f4}, [retval0+0];
+}
+add.rn.f32 %f5, %f1, %f2;
+{
+.param .b64 param0;
+st.param.b64 [param0+0], %rd2;
+.param .align 16 .b8 param2[16];
+st.param.v4.f32 [param2+0], {%f5, %f2, %f3, %f4};
+call.uni _Z12write_imagef14ocl_image2d_woDv2_iDv4_f, (param0, param2);
+}
+ret;
+}
+";
+
+    #[test]
+    fn an_image_call_is_a_texture_access_that_waits_for_its_arguments_and_is_waited_for() {
+        let m = parse(IMAGE_CALLS).unwrap();
+        let f = m.function("k").unwrap();
+        let c = classify_function(f);
+        let all: Vec<&Instr> = c.blocks.iter().flatten().map(|c| &c.instr).collect();
+        let at = |op: &str, nth: usize| {
+            let i = f.blocks.iter().flat_map(|b| &b.instrs).enumerate();
+            i.filter(|(_, i)| i.opcode.starts_with(op))
+                .nth(nth)
+                .unwrap()
+                .0
+        };
+        let (read, write) = (at("call", 0), at("call", 1));
+        let (result, add) = (at("ld.param.v4", 0), at("add.rn", 0));
+        assert_eq!(all[read].class, OpClass::Texture);
+        assert_eq!(all[write].class, OpClass::Texture);
+        // The read waits for the image handle and both coordinates stored before it ...
+        let reg_of = |i: usize, n: usize| all[i].writes[n];
+        let handle = reg_of(at("ld.param.u64", 0), 0);
+        let x = reg_of(at("add.s32", 0), 0);
+        for r in [handle, x] {
+            assert!(all[read].reads.contains(&r), "the read waits for {r}");
+        }
+        // ... and writes one carrier, which the load of its result reads, and nothing else.
+        assert_eq!(all[read].writes.len(), 1);
+        let carrier = all[read].writes[0];
+        assert!(all[result].reads.contains(&carrier));
+        assert!(!all[add].reads.contains(&carrier));
+        assert_eq!(
+            c.register_widths[carrier as usize], 0,
+            "a carrier takes no register"
+        );
+        // The write waits for the value stored before it, not for the read's stores, and
+        // returns nothing.
+        let value = reg_of(add, 0);
+        assert!(all[write].reads.contains(&value));
+        assert!(!all[write].reads.contains(&x));
+        assert!(all[write].writes.is_empty());
+    }
+
+    #[test]
+    fn image_built_ins_are_named_by_their_demangled_names() {
+        use crate::opcode::is_image_access;
+        for f in [
+            "_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i",
+            "_Z12read_imageui14ocl_image3d_roDv4_i",
+            "_Z12write_imagef14ocl_image2d_woDv2_iDv4_f",
+            "write_imageh",
+        ] {
+            assert!(is_image_access(f), "{f}");
+        }
+        for f in [
+            "_Z15get_image_width14ocl_image2d_ro",
+            "_Z11read_imagex",
+            "vprintf",
+            "read_image",
+        ] {
+            assert!(!is_image_access(f), "{f}");
+        }
     }
 }

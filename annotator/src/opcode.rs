@@ -191,9 +191,47 @@ pub fn op_class(instr: &Instruction) -> (OpClass, bool) {
         "ld" | "ldu" | "st" | "atom" | "red" if space(instr) == Space::Shared => OpClass::SharedMem,
         "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "tex" | "tld4"
         | "suld" | "sust" | "sured" | "cp" | "ldmatrix" | "stmatrix" => OpClass::Mem,
+        "call" if image_access(instr) => OpClass::Texture,
         _ => OpClass::Other,
     };
     (class, KNOWN_OPCODES.binary_search(&base).is_ok())
+}
+
+/// The function a `call` calls (`call.uni (retval0), f, (param0)`: `f`).
+pub fn callee(instr: &Instruction) -> Option<&str> {
+    if instr.base() != "call" {
+        return None;
+    }
+    instr.operands.iter().find_map(Operand::symbol)
+}
+
+/// Whether `instr` calls an OpenCL image read or write (`read_imagef`, `write_imageui`,
+/// ...). NVPTX has no code for them: libclc leaves them undefined and the PTX keeps the
+/// call, where a GPU's compiler emits a texture fetch or a surface store.
+pub fn image_access(instr: &Instruction) -> bool {
+    callee(instr).is_some_and(is_image_access)
+}
+
+/// Whether a function of this (mangled or plain) name is an image read or write.
+pub fn is_image_access(symbol: &str) -> bool {
+    let name = demangled_name(symbol);
+    ["read_image", "write_image"].iter().any(|p| {
+        name.strip_prefix(p)
+            .is_some_and(|t| ["f", "i", "ui", "h"].contains(&t))
+    })
+}
+
+/// The source name of an Itanium-mangled function name (`_Z11read_imagef...` ->
+/// `read_imagef`); other names as they are.
+pub fn demangled_name(symbol: &str) -> &str {
+    let Some(rest) = symbol.strip_prefix("_Z") else {
+        return symbol;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    match rest[..digits].parse::<usize>() {
+        Ok(n) if digits + n <= rest.len() => &rest[digits..digits + n],
+        _ => symbol,
+    }
 }
 
 /// The state space a memory instruction names.

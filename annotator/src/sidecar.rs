@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::matching::BlockMap;
+use crate::opcode::{demangled_name, is_image_access};
 use crate::paths::PathTable;
 use crate::source::ParamKind;
 use crate::unroll::UnrolledLoop;
@@ -154,17 +155,28 @@ impl Sidecar {
                  an underestimate)"
             ));
         }
-        let opaque = self.opaque_calls(kernel);
+        let (images, opaque): (Vec<String>, Vec<String>) = self
+            .opaque_calls(kernel)
+            .into_iter()
+            .partition(|f| is_image_access(f));
+        let named = |fs: &[String]| {
+            fs.iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !images.is_empty() {
+            notes.push(format!(
+                "its image accesses ({}) are timed on the texture path as texture-cache hits; \
+                 the image's own traffic to L2 and DRAM is not counted",
+                named(&images)
+            ));
+        }
         if !opaque.is_empty() {
             notes.push(format!(
-                "calls {} with no code for the GPU target (image built-ins have none on \
-                 NVPTX): each call is timed as one call instruction, not as the work it \
-                 does (an underestimate)",
-                opaque
-                    .iter()
-                    .map(|f| format!("`{f}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "calls {} with no code for the GPU target: each call is timed as one call \
+                 instruction, not as the work it does (an underestimate)",
+                named(&opaque)
             ));
         }
         (!notes.is_empty()).then(|| notes.join("; "))
@@ -201,19 +213,6 @@ impl Sidecar {
             at += 1;
         }
         out
-    }
-}
-
-/// The source name of an Itanium-mangled function name (`_Z11read_imagef...` is
-/// `read_imagef`); a name that is not mangled, as it is.
-fn demangled_name(symbol: &str) -> &str {
-    let Some(rest) = symbol.strip_prefix("_Z") else {
-        return symbol;
-    };
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    match rest[..digits].parse::<usize>() {
-        Ok(n) if digits + n <= rest.len() => &rest[digits..digits + n],
-        _ => symbol,
     }
 }
 

@@ -10,7 +10,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use crate::arch::Architecture;
-use crate::instr::Instr;
+use crate::instr::{Instr, OpClass};
 
 /// A pipeline step of one instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -190,8 +190,9 @@ impl ExecutionGraph {
             // Results leave the execution pipelines in order, `writeback_width` a cycle. A
             // memory access the front end analysed writes back through the load/store
             // unit's own port when its data arrives, outside that order (GPGPU-Sim's
-            // ldst_unit::writeback), so a long miss holds back no later instruction.
-            if instr.access.is_none() {
+            // ldst_unit::writeback), so a long miss holds back no later instruction; so
+            // does a texture fetch.
+            if instr.access.is_none() && instr.class != OpClass::Texture {
                 if in_order_wb.len() >= wb_width {
                     let p = in_order_wb[in_order_wb.len() - wb_width];
                     edge((p, Writeback), (i, Writeback), 1);

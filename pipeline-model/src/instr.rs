@@ -44,8 +44,12 @@ pub enum OpClass {
     GlobalMem,
     /// A load, store or atomic on shared (OpenCL `__local`) memory.
     SharedMem,
+    /// An image read or write (OpenCL `read_image*`, `write_image*`): a texture fetch or
+    /// surface store on the SM's texture path. NVPTX has no code for them (the calls stay
+    /// calls), so the front end classifies the call itself.
+    Texture,
     /// Any other memory instruction: parameters, constants, private (local) memory,
-    /// textures, prefetches.
+    /// PTX texture and surface instructions, prefetches.
     Mem,
     /// Anything else: latency and unit from the `other` row.
     Other,
@@ -79,6 +83,7 @@ impl OpClass {
             OpClass::Sfu => OpRow::Sfu,
             OpClass::GlobalMem => OpRow::MemGlobal,
             OpClass::SharedMem => OpRow::MemShared,
+            OpClass::Texture => OpRow::Texture,
             OpClass::Mem => OpRow::Mem,
             OpClass::Other => OpRow::Other,
         }
@@ -156,6 +161,9 @@ op_rows! {
     MemGlobal = "mem_global", false;
     /// Those on shared (OpenCL local) memory, if they differ from `mem`.
     MemShared = "mem_shared", false;
+    /// Image reads and writes on the texture path (the texture cache's hit latency; the
+    /// initiation interval the texture units' rate gives), if they differ from `mem`.
+    Texture = "texture", false;
     /// Everything else (moves, compares, logic, conversions, branches).
     Other = "other", true;
 }

@@ -61,8 +61,9 @@ pub use arch::{
 /// of loads queues at once; the later rounds queue by what their transfer takes beyond the
 /// wave's run (`KernelResources::first_round_warp_bytes`). 11: what the L2 must hold is
 /// what the launch reads (`KernelResources::read_memory_bytes`); reads a little larger
-/// than it miss in the sets they overfill (`Architecture::l2_miss_share`).
-pub const MODEL_REVISION: u32 = 11;
+/// than it miss in the sets they overfill (`Architecture::l2_miss_share`). 12: image reads
+/// and writes are timed on the texture path (`OpClass::Texture`, the `texture` row).
+pub const MODEL_REVISION: u32 = 12;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

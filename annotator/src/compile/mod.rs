@@ -315,8 +315,8 @@ const PRELUDE: &str = include_str!("nvptx_prelude.h");
 /// writes a 3D image would otherwise fail the whole file there ("use of type
 /// '__write_only image3d_t' requires cl_khr_3d_image_writes support"). OpenCL C 3.0's
 /// feature macros come with them (its 3D image writes require `__opencl_c_images`, or
-/// every OpenCL C 3.0 compile fails). The image built-ins stay calls with no code
-/// (`Sidecar::timing_note` says so).
+/// every OpenCL C 3.0 compile fails). The image built-ins stay calls with no code: the
+/// classifier times their reads and writes on the texture path (`opcode::image_access`).
 pub const GPU_TARGET_EXTENSIONS: [&str; 2] = [
     "-Xclang",
     "-cl-ext=+__opencl_c_images,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes,+cl_khr_depth_images",

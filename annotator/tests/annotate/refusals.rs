@@ -277,31 +277,43 @@ fn a_kernel_called_through_a_macro_is_refused_with_its_callers() {
 }
 
 /// Image built-ins have no code for the GPU target (libclc has none for NVPTX): a kernel
-/// that reads and writes images (2D through a sampler, 3D writes) is annotated with each
-/// call timed as a call, and its timing note says so, naming them, so that no report
-/// passes the estimate off as timed.
+/// that reads and writes images (2D through a sampler, 3D writes) is annotated with its
+/// reads and writes timed on the texture path, and its timing note says what that leaves
+/// out; another call with no code (an image query) is named as timed as a call, so that
+/// no report passes the estimate off as complete.
 #[test]
-fn calls_with_no_code_for_the_gpu_are_named_in_the_timing_note() {
+fn image_accesses_and_calls_with_no_code_for_the_gpu_are_named_in_the_timing_note() {
     let src = "__constant sampler_t smp = CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST;\n\
                __kernel void blur(__read_only image2d_t src, __write_only image2d_t dst) {\n\
                \x20 int2 p = (int2)(get_global_id(0), get_global_id(1));\n\
                \x20 write_imagef(dst, p, read_imagef(src, smp, p) * 0.5f);\n}\n\
                __kernel void plain(__global float *a) { a[get_global_id(0)] += 1.0f; }\n\
                __kernel void fill3d(__write_only image3d_t v) {\n\
-               \x20 write_imagef(v, (int4)(get_global_id(0), 0, 0, 0), (float4)(1.0f));\n}\n";
+               \x20 write_imagef(v, (int4)(get_global_id(0), 0, 0, 0), (float4)(1.0f));\n}\n\
+               __kernel void width(__read_only image2d_t src, __global int *w) {\n\
+               \x20 w[get_global_id(0)] = get_image_width(src);\n}\n";
     let p = temp("images.cl", src);
     // Before the GPU-target compile knew cl_khr_3d_image_writes, `fill3d` failed the file.
     let a = annotate(&p).unwrap();
     let names: Vec<&str> = a.sidecar.kernels.iter().map(|k| k.name.as_str()).collect();
-    assert_eq!(names, ["blur", "plain", "fill3d"]);
+    assert_eq!(names, ["blur", "plain", "fill3d", "width"]);
     let note = a.sidecar.timing_note("fill3d").unwrap_or_default();
-    assert!(note.contains("calls `write_imagef` with no code"), "{note}");
+    assert!(
+        note.contains("its image accesses (`write_imagef`) are timed on the texture path"),
+        "{note}"
+    );
     let note = a
         .sidecar
         .timing_note("blur")
         .expect("a note for the image kernel");
     assert!(
-        note.contains("calls `read_imagef`, `write_imagef` with no code for the GPU target"),
+        note.contains("(`read_imagef`, `write_imagef`) are timed on the texture path as texture-cache hits; the image's own traffic to L2 and DRAM is not counted"),
+        "{note}"
+    );
+    assert!(!note.contains("with no code"), "{note}");
+    let note = a.sidecar.timing_note("width").unwrap_or_default();
+    assert!(
+        note.contains("calls `get_image_width` with no code for the GPU target"),
         "{note}"
     );
     assert_eq!(a.sidecar.timing_note("plain"), None);

@@ -39,6 +39,11 @@ impl Architecture {
     /// or bank-conflict pass), the last transaction's result arriving that much later.
     pub fn describe_instr(&self, instr: &Instr) -> InstrTiming {
         let mut t = self.describe(instr.class);
+        if instr.class == OpClass::Texture && instr.writes.is_empty() {
+            // An image write (a surface store) is a store: it completes in the
+            // background, as a global store does.
+            t.latency = self.describe(OpClass::Mem).latency;
+        }
         if let Some(access) = instr.access {
             // A global or local store (or reduction) writes no register: nothing waits for
             // it, and it completes in the background (the warp's exit may wait for it:
