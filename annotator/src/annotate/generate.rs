@@ -6,13 +6,11 @@ use std::collections::BTreeMap;
 
 use pipeline_model::Architecture;
 
+use super::mapping::{Mapper, Mapping};
 use super::{AnnotateOptions, Annotation};
 use crate::analysis::Analysis;
 use crate::codegen::{self, CodegenError, KernelTiming, Units};
 use crate::control::with_sampled_indices;
-use crate::lines::{attribute, function_lines};
-use crate::matching::match_blocks;
-use crate::paths::path_table;
 use crate::sampling::sampled_sites;
 use crate::sidecar::{
     AnnotatedKernel, KernelSample, LineShare, LineWeight, ProfileLayout, ProfiledBlock,
@@ -20,7 +18,6 @@ use crate::sidecar::{
 };
 use crate::source::cfg::{Insertion, SourceCfg};
 use crate::source::SourceFile;
-use crate::unroll::unrolled_loops;
 
 /// Line and column (1-based) of byte `offset` of `text`.
 fn line_col(text: &str, offset: u32) -> (u32, u32) {
@@ -118,6 +115,14 @@ pub(super) fn generate(
 ) -> Result<Annotation, CodegenError> {
     // Functions the kernels call rather than inline: timed as units of their own.
     let mut called = Vec::new();
+    let mapper = Mapper {
+        module,
+        source,
+        cfgs,
+        arch,
+        program,
+        profile: how.profile,
+    };
     for g in &analysis.functions {
         if removed.contains(&g.name.as_str()) {
             continue;
@@ -128,12 +133,11 @@ pub(super) fn generate(
         if !cfgs.iter().any(|c| c.function == g.name) {
             continue;
         }
-        let block_map = match_blocks(f, g, source, cfgs);
-        let unrolled = unrolled_loops(&block_map, g, cfgs);
-        let mut paths = path_table(g, &block_map);
-        if how.profile {
-            attribute(&mut paths, g, &function_lines(module, f, arch, program));
-        }
+        let Mapping {
+            block_map,
+            unrolled,
+            paths,
+        } = mapper.map(f, g);
         called.push(AnnotatedKernel {
             name: g.name.clone(),
             records_arg: 0,

@@ -4,7 +4,8 @@
 //!
 //! The rooms: `pipeline` runs the steps (and compiles again without unrolling where
 //! that lets a refused kernel be timed), `refusals` decides which kernels are refused and
-//! which functions go with them, `generate` assembles the annotated file and its sidecar;
+//! which functions go with them, `mapping` matches one kernel's or called function's
+//! blocks and builds its paths, `generate` assembles the annotated file and its sidecar;
 //! this file holds what a caller sees.
 
 use crate::analysis::AnalyzeError;
@@ -15,6 +16,7 @@ use crate::source::SourceError;
 
 mod called_kernels;
 mod generate;
+mod mapping;
 mod pipeline;
 mod refusals;
 #[cfg(test)]

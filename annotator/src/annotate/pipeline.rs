@@ -7,19 +7,16 @@ use std::path::Path;
 use pipeline_model::Architecture;
 
 use super::generate::generate;
+use super::mapping::{Mapper, Mapping};
 use super::refusals::{refused_by, CallGraph, Refusal, Refusals};
 use super::{AnnotateError, AnnotateOptions, Annotation};
 use crate::analysis::{analyze_file, AnalyzeError};
 use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
 use crate::control::path_inputs;
 use crate::divergence::divergent_arms;
-use crate::lines::{attribute, function_lines};
-use crate::matching::match_blocks;
-use crate::paths::path_table;
 use crate::sidecar::{AnnotatedKernel, RefusedKernel};
 use crate::source::cfg::build;
 use crate::source::{parse, ParamKind};
-use crate::unroll::unrolled_loops;
 
 /// Annotates the OpenCL C file `path` for `arch` (timing only, no profile).
 pub fn annotate_file(
@@ -235,6 +232,14 @@ fn annotate_compiled(
     let names: Vec<&str> = analysis.kernels.iter().map(|k| k.name.as_str()).collect();
     let mut inputs = path_inputs(&source, &names, &[]);
     let mut kernels = Vec::new();
+    let mapper = Mapper {
+        module: &module,
+        source: &source,
+        cfgs: &cfgs,
+        arch,
+        program: &program,
+        profile: how.profile,
+    };
     for k in &analysis.kernels {
         if refusals.refused(&k.name) {
             continue;
@@ -242,8 +247,11 @@ fn annotate_compiled(
         let f = module
             .function(&k.name)
             .expect("analyzed kernels are in the module");
-        let block_map = match_blocks(f, k, &source, &cfgs);
-        let unrolled = unrolled_loops(&block_map, k, &cfgs);
+        let Mapping {
+            block_map,
+            unrolled,
+            paths,
+        } = mapper.map(f, k);
         if let Some(u) = unrolled.iter().find(|u| u.shape.is_none()) {
             let cfg = cfgs
                 .iter()
@@ -261,10 +269,6 @@ fn annotate_compiled(
             };
             refusals.refuse(&k.name, &program, line, e.to_string(), true);
             continue;
-        }
-        let mut paths = path_table(k, &block_map);
-        if how.profile {
-            attribute(&mut paths, k, &function_lines(&module, f, arch, &program));
         }
         let function = source.function(&k.name);
         let params = function.map(|s| s.params.clone()).unwrap_or_default();
