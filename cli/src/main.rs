@@ -44,6 +44,10 @@ enum Command {
     KeepBinaries {
         /// The job's file.
         job: std::path::PathBuf,
+        /// Start the keeper as a process of its own and return at once (the shim waits
+        /// for this one, so that the keeper is no child of the application's).
+        #[arg(long)]
+        detach: bool,
     },
 }
 
@@ -65,9 +69,13 @@ fn main() -> ExitCode {
         }),
         Command::Report(args) => show_report::run(&args).map(|()| 0),
         Command::Sweep(args) => sweep_cmd::run(&args),
-        Command::KeepBinaries { job } => srcsim::keeper::keep(&job)
-            .map(|()| 0)
-            .map_err(anyhow::Error::msg),
+        Command::KeepBinaries { job, detach } => if detach {
+            srcsim::keeper::detach(&job)
+        } else {
+            srcsim::keeper::keep(&job)
+        }
+        .map(|()| 0)
+        .map_err(anyhow::Error::msg),
     };
     match result {
         Ok(code) => ExitCode::from(code),

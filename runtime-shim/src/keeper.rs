@@ -156,21 +156,47 @@ pub(crate) fn spawn(job: &KeepJob) -> bool {
     if !written {
         return false;
     }
+    // The process started here only starts the keeper and exits (`--detach`), and is
+    // waited for: the keeper is then no child of the application's, which may wait for
+    // any child of its own (`wait()`) and must never get srcsim's, nor keep its zombies
+    // (a CTS binary under the shim held 614).
+    let started = keeper_command(&program, &path)
+        .arg("--detach")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !started {
+        let _ = std::fs::remove_file(&path);
+    }
+    started
+}
+
+/// `srcsim keep-binaries JOB` (the options after it), quiet, in a process group of its
+/// own (a terminal's ^C to the application does not reach it), with none of the
+/// variables that would load srcsim into it.
+fn keeper_command(program: &Path, job: &Path) -> Command {
     use std::os::unix::process::CommandExt;
-    let started = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .arg("keep-binaries")
-        .arg(&path)
+        .arg(job)
         .env_remove("OPENCL_LAYERS")
         .env_remove("LD_PRELOAD")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .process_group(0)
-        .spawn();
-    if started.is_err() {
-        let _ = std::fs::remove_file(&path);
-    }
-    started.is_ok()
+        .process_group(0);
+    command
+}
+
+/// `srcsim keep-binaries --detach JOB`: starts the keeper of `job` as a process of its
+/// own and returns at once; this process then exits, and the keeper's parent becomes the
+/// system's (which reaps it), not the application's.
+pub fn detach(job_path: &Path) -> Result<(), String> {
+    let program = std::env::current_exe().map_err(|e| format!("this program: {e}"))?;
+    keeper_command(&program, job_path)
+        .spawn()
+        .map(drop)
+        .map_err(|e| format!("{}: {e}", program.display()))
 }
 
 /// Writes `bytes` to a new file at `path` (through a temporary file beside it, so that a

@@ -121,3 +121,19 @@ fn the_runtimes_compiler_output_about_the_twin_stays_off_the_programs_stderr() {
         "{shim_err}"
     );
 }
+
+/// The keeper srcsim starts to keep a first run's binaries (once the application
+/// releases its context) is no child of the application's: a host that waits for any
+/// child (`wait()`) gets exactly the two it forked, then ECHILD, as it does plainly.
+/// Before, `wait()` returned the keeper too and the host exited 1, and a CTS binary
+/// held 614 zombies of srcsim's.
+#[test]
+fn a_host_waiting_for_any_child_gets_only_its_own() {
+    let (before, after, report) = with_cold_caches("child_processes", "warn");
+    let plain = String::from_utf8_lossy(&before.stdout);
+    assert_eq!(before.status.code(), Some(0), "{plain}");
+    assert!(plain.contains("then wait() failed with ECHILD"), "{plain}");
+    assert_eq!(after.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&after.stdout), plain);
+    assert_all_simulated("child_processes", &report, 1);
+}
