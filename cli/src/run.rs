@@ -166,12 +166,37 @@ pub fn exit_code(status: ExitStatus) -> u8 {
     }
 }
 
+/// Says so where the program was killed by a signal: the shim writes its table and report
+/// as the program exits, so a run that ends that way has neither (a host that crashes
+/// inside the OpenCL runtime, as one of the conformance suite's tests does on PoCL).
+fn note_killed(program: &OsString, status: ExitStatus) {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(signal) = status.signal() {
+        let name = match signal {
+            2 => " (SIGINT)",
+            6 => " (SIGABRT)",
+            7 => " (SIGBUS)",
+            8 => " (SIGFPE)",
+            9 => " (SIGKILL)",
+            11 => " (SIGSEGV)",
+            15 => " (SIGTERM)",
+            _ => "",
+        };
+        eprintln!(
+            "srcsim: {} was killed by signal {signal}{name}: srcsim writes its estimates as \
+             the program exits, so this run has none",
+            PathBuf::from(program).display()
+        );
+    }
+}
+
 /// A run shows its progress only once it has taken this long (short runs stay quiet).
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
 pub fn run(args: &RunArgs) -> Result<u8> {
     if !std::io::stderr().is_terminal() || args.progress == ShowProgress::Never {
         let status = run_program(&args.shim, args.report.as_deref(), &[])?;
+        note_killed(&args.shim.program[0], status);
         return Ok(exit_code(status));
     }
     // On a terminal: the launches taken and estimated so far, as the shim writes them
@@ -221,5 +246,6 @@ pub fn run(args: &RunArgs) -> Result<u8> {
         }
         bar.finish_and_clear();
     }
+    note_killed(&args.shim.program[0], status);
     Ok(exit_code(status))
 }

@@ -172,3 +172,30 @@ fn srcsim_run_shows_its_progress_on_a_terminal_only() {
     assert!(piped.status.success());
     assert!(!String::from_utf8_lossy(&piped.stderr).contains("launches,"));
 }
+
+/// A program killed by a signal leaves no estimates (the shim writes them as the program
+/// exits): `srcsim run` exits as a shell does (128 + the signal) and says why there is no
+/// table, where before it was silent (the conformance suite's test_api, crashing inside
+/// PoCL, showed nothing).
+#[test]
+fn srcsim_run_says_why_a_killed_program_has_no_estimates() {
+    let out = Command::new(env!("CARGO_BIN_EXE_srcsim"))
+        .args(["run", "--", "sh", "-c", "kill -SEGV $$"])
+        .env_remove("SRCSIM_REPORT")
+        .output()
+        .expect("srcsim run");
+    assert_eq!(out.status.code(), Some(128 + 11));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("sh was killed by signal 11 (SIGSEGV): srcsim writes its estimates as the program exits, so this run has none"),
+        "{stderr}"
+    );
+    // A program that exits, however badly, gets no such note.
+    let out = Command::new(env!("CARGO_BIN_EXE_srcsim"))
+        .args(["run", "--", "sh", "-c", "exit 3"])
+        .env_remove("SRCSIM_REPORT")
+        .output()
+        .expect("srcsim run");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("killed by signal"));
+}
