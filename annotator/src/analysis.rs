@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::cfg::{Cfg, NaturalLoop};
 use crate::classify::{classify_function, narrow_classes, ClassifiedFunction};
 use crate::compile::{BuildOptions, CompileError, Compiler};
+use crate::opcode::callee;
 use crate::ptx::{self, Function, FunctionKind, Module};
 
 /// The version tag of the JSON schema; bumped on any incompatible change.
@@ -424,8 +425,7 @@ fn analyze_function(
         .blocks
         .iter()
         .flat_map(|b| &b.instrs)
-        .filter(|i| i.base() == "call")
-        .filter_map(|i| i.operands.iter().find_map(|o| o.symbol().map(String::from)))
+        .filter_map(|i| callee(i).map(String::from))
         .collect();
     calls.sort();
     calls.dedup();

@@ -165,7 +165,6 @@ fn image_call_dependences(
     let mut results: Vec<(String, Reg)> = Vec::new();
     for (block, classified) in f.blocks.iter().zip(blocks.iter_mut()) {
         for (instr, c) in block.instrs.iter().zip(classified.iter_mut()) {
-            let param_symbol = || instr.address().and_then(|a| a.symbols().first().copied());
             match instr.base() {
                 "st" if on_param(instr) => {
                     for &r in &c.instr.reads {
@@ -196,8 +195,9 @@ fn image_call_dependences(
                     stored.clear();
                 }
                 "ld" if on_param(instr) => {
+                    let from = instr.address().and_then(|a| a.symbols().first().copied());
                     if let Some(&(_, carrier)) =
-                        param_symbol().and_then(|p| results.iter().find(|(name, _)| name == p))
+                        from.and_then(|p| results.iter().find(|(name, _)| name == p))
                     {
                         c.instr.reads.push(carrier);
                     }

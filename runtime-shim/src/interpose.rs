@@ -4,7 +4,7 @@
 //! of srcsim's can change what the application sees. Functions not listed here are not
 //! interposed at all.
 
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, c_void};
 use std::sync::Once;
 
 use crate::cl::{Device, Kernel, Mem, NdRange, Platform, Program};
@@ -435,7 +435,7 @@ interposed! {
                 let programs = handles(num_input_headers as usize, input_headers);
                 let headers: Vec<(String, Program)> = names
                     .into_iter()
-                    .map(|n| CStr::from_ptr(n).to_string_lossy().into_owned())
+                    .map(|n| c_text(n))
                     .zip(programs.into_iter().map(Program))
                     .collect();
                 (c_text(options), headers)

@@ -137,12 +137,15 @@ fn joined(units: &[CompiledUnit]) -> Result<MadeFrom, &'static str> {
 /// Whether `source` defines or undefines a macro itself (a directive of its own text,
 /// not of the headers it includes).
 fn defines_macros(source: &str) -> bool {
-    source.lines().any(|line| {
-        line.trim_start().strip_prefix('#').is_some_and(|d| {
-            let d = d.trim_start();
-            d.starts_with("define") || d.starts_with("undef")
-        })
-    })
+    source
+        .lines()
+        .filter_map(directive)
+        .any(|d| d.starts_with("define") || d.starts_with("undef"))
+}
+
+/// What follows the `#` of a preprocessor line (`  #  include "a.h"`: `include "a.h"`).
+fn directive(line: &str) -> Option<&str> {
+    Some(line.trim_start().strip_prefix('#')?.trim_start())
 }
 
 /// `source` with each line that includes one of `headers` (`#include "name"` or
@@ -185,15 +188,12 @@ fn with_headers(
 
 /// Whether `line` is `#pragma once`.
 fn is_pragma_once(line: &str) -> bool {
-    line.trim_start()
-        .strip_prefix('#')
-        .is_some_and(|d| d.split_whitespace().collect::<Vec<_>>() == ["pragma", "once"])
+    directive(line).is_some_and(|d| d.split_whitespace().eq(["pragma", "once"]))
 }
 
 /// The name a line's `#include` directive names, if it is one.
 fn included(line: &str) -> Option<&str> {
-    let d = line.trim_start().strip_prefix('#')?.trim_start();
-    let rest = d.strip_prefix("include")?.trim_start();
+    let rest = directive(line)?.strip_prefix("include")?.trim_start();
     let (open, close) = match rest.chars().next()? {
         '"' => ('"', '"'),
         '<' => ('<', '>'),
