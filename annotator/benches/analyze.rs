@@ -10,10 +10,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use annotator::analysis::analyze_module;
+use annotator::analysis::blocks::analyze_module;
 use annotator::annotate::annotate_file;
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::ptx;
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::ptx;
 use pipeline_model::Architecture;
 
 fn median(mut v: Vec<Duration>) -> f64 {

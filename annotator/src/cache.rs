@@ -31,8 +31,8 @@ use std::sync::{Arc, Mutex};
 use pipeline_model::Architecture;
 
 use crate::annotate::{annotate_file_with, AnnotateError, AnnotateOptions, Annotation};
-use crate::compile::{BuildOptions, Compiler};
-use crate::sidecar::Sidecar;
+use crate::back::sidecar::Sidecar;
+use crate::front::compile::{BuildOptions, Compiler};
 
 /// The revision of what the annotator makes of a source, part of every key besides the
 /// tool version: bump it when a change makes the annotator annotate a source differently
@@ -165,8 +165,8 @@ fn write_plain(path: &Path, text: &[u8]) -> std::io::Result<()> {
 
 /// Whether `e` follows from the source, options and architecture alone.
 fn is_lasting(e: &AnnotateError) -> bool {
-    use crate::analysis::AnalyzeError;
-    use crate::compile::CompileError;
+    use crate::analysis::blocks::AnalyzeError;
+    use crate::front::compile::CompileError;
     !matches!(
         e,
         AnnotateError::Analyze(AnalyzeError::Compile(

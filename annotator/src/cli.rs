@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use pipeline_model::{ArchError, Architecture};
 
-use crate::compile::BuildOptions;
+use crate::front::compile::BuildOptions;
 
 /// How a kernel file is built, and for which GPU.
 #[derive(Debug, Clone, Args)]

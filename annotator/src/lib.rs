@@ -1,24 +1,31 @@
-//! The annotator of srcsim, in the order of its data flow: OpenCL C to PTX ([`compile`]),
-//! the PTX parser ([`ptx`]) and control-flow graph ([`mod@cfg`]); what each opcode says
-//! ([`opcode`]), the lanes' addresses ([`access`]), the address arithmetic native code folds
-//! away ([`addressing`]), instruction classification ([`classify`]), register pressure
-//! ([`registers`]), the arguments a kernel reads through ([`reads`]) and the static block
-//! analysis ([`analysis`]); the source side
-//! ([`source`]: libclang's AST and the source CFG); PTX blocks matched to source blocks
-//! ([`matching`], unrolled loops: [`unroll`]), the paths between them ([`paths`]) and
-//! their lines ([`lines`]); sampled accesses ([`sampling`]), divergent arms
-//! ([`divergence`]), what decides a kernel's paths ([`control`]); the annotated code ([`codegen`]) and the whole step ([`annotate`],
-//! cached: [`cache`]).
+//! The annotator of srcsim, in four phases, in the order of its data flow:
+//!
+//! - [`front`]: the kernel file read twice, as clang compiles it (OpenCL C to PTX,
+//!   [`front::compile`]; the PTX parser, [`front::ptx`]; its control-flow graph,
+//!   [`front::cfg`]; what each opcode says, [`front::opcode`]) and as it is written
+//!   (libclang's AST and the source CFG, [`front::source`]);
+//! - [`analysis`]: what the PTX and the source say once analysed: the lanes' addresses,
+//!   classification, register pressure, the arguments read, reuse, divergent arms, what
+//!   decides a kernel's paths, the accesses to sample, and the static block timings
+//!   ([`analysis::blocks`]);
+//! - [`mapping`]: PTX blocks matched to source blocks (unrolled loops included), the paths
+//!   between them and the lines they charge;
+//! - [`back`]: the annotated code ([`back::codegen`]), its records and sidecar, and the
+//!   paths the host evaluates from it ([`back::host_paths`]).
+//!
+//! The whole step, with the policy that refuses the kernels it cannot time, is
+//! [`annotate`]; its results are kept in [`cache`].
 //!
 //! One kernel from source to block timings:
 //!
 //! ```no_run
-//! use annotator::{analysis, compile::{BuildOptions, Compiler}};
+//! use annotator::analysis::blocks;
+//! use annotator::front::compile::{BuildOptions, Compiler};
 //! use pipeline_model::Architecture;
 //!
 //! let arch = Architecture::load("gtx480")?;
 //! let compiler = Compiler::locate()?;
-//! let (result, _ptx) = analysis::analyze_file(
+//! let (result, _ptx) = blocks::analyze_file(
 //!     &compiler, "examples/kernels/vector_add.cl".as_ref(), &BuildOptions::default(), &arch)?;
 //! for block in &result.kernels[0].blocks {
 //!     println!("B{}: {} cycles", block.id, block.cycles);
@@ -27,31 +34,11 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod access;
-pub mod addressing;
 pub mod analysis;
+pub mod back;
+pub mod front;
+pub mod mapping;
+
 pub mod annotate;
 pub mod cache;
-pub mod cfg;
-pub mod classify;
 pub mod cli;
-pub mod codegen;
-pub mod compile;
-pub mod control;
-pub mod divergence;
-pub mod host_paths;
-pub mod lines;
-pub mod matching;
-pub mod opcode;
-pub mod paths;
-pub mod ptx;
-pub mod reads;
-pub mod records;
-pub mod registers;
-pub mod reuse;
-pub mod rows;
-pub mod sampling;
-pub mod sidecar;
-pub mod source;
-pub mod uniformity;
-pub mod unroll;

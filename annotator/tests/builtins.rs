@@ -4,8 +4,8 @@
 //! and integer, for every shipped architecture's PTX target: everything parses, and no
 //! opcode is unknown.
 
-use annotator::analysis::analyze_file;
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::analysis::blocks::analyze_file;
+use annotator::front::compile::{BuildOptions, Compiler};
 use pipeline_model::{arch::BUILTIN_ARCHS, Architecture};
 
 const MATH_1: &[&str] = &[

@@ -4,7 +4,7 @@
 
 use annotator::annotate::AnnotateOptions;
 use annotator::cache::AnnotationCache;
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::front::compile::{BuildOptions, Compiler};
 use pipeline_model::Architecture;
 
 const SOURCE: &str = "__kernel void scale(__global float *x, const float s)\n{\n    int i = get_global_id(0);\n#ifdef TWICE\n    x[i] *= s;\n#endif\n    x[i] *= s;\n}\n";

@@ -1,13 +1,13 @@
-//! What decides a kernel's paths (`annotator::control`): each kernel below is written so
+//! What decides a kernel's paths (`annotator::analysis::control`): each kernel below is written so
 //! that the answer can be read off its source by hand; the analysis must find the value
 //! arguments its branches depend on, and call every kernel whose branches read memory (or
 //! whose values it cannot follow) dependent on memory.
 
 use std::path::PathBuf;
 
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::control::path_inputs;
-use annotator::source::parse;
+use annotator::analysis::control::path_inputs;
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::source::parse;
 
 fn inputs_of(text: &str) -> Vec<(String, Option<Vec<u32>>)> {
     let dir = std::env::temp_dir().join(format!("srcsim-control-{}", std::process::id()));

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use annotator::analysis::{analyze_file, analyze_module, model_function, Analysis};
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::ptx::{Function, Module};
+use annotator::analysis::blocks::{analyze_file, analyze_module, model_function, Analysis};
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::ptx::{Function, Module};
 use pipeline_model::{arch::BUILTIN_ARCHS, Architecture, ExecutionGraph, Instr};
 
 fn examples() -> Vec<PathBuf> {
@@ -88,7 +88,7 @@ fn block_lines_are_the_lines_that_produced_them() {
             for (b, block) in k.blocks.iter().zip(&f.blocks) {
                 for l in &b.lines {
                     assert!(
-                        annotator::analysis::same_file(&l.file, path.to_str().unwrap()),
+                        annotator::analysis::blocks::same_file(&l.file, path.to_str().unwrap()),
                         "{}: B{} has a line of another file {}",
                         k.name,
                         b.id,
@@ -278,7 +278,7 @@ fn analysis_is_deterministic_and_serialisable() {
     let again = analyze_module(&module, &arch, &a.source);
     let json = serde_json::to_value(&a).unwrap();
     assert_eq!(json, serde_json::to_value(&again).unwrap());
-    assert_eq!(json["schema"], annotator::analysis::SCHEMA);
+    assert_eq!(json["schema"], annotator::analysis::blocks::SCHEMA);
     assert_eq!(json["arch"]["ptx_target"], "sm_90");
     assert_eq!(json["resources"][0], "issue");
     // The tiled multiply: the tile loop and, inside it, the k loop.

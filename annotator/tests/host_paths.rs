@@ -1,4 +1,4 @@
-//! Paths evaluated on the host (`annotator::host_paths`): for each kernel below, which
+//! Paths evaluated on the host (`annotator::back::host_paths`): for each kernel below, which
 //! work-items take its branch is written out by hand in Rust (C's conversions included),
 //! and the cells the host cuts a launch into must give every work-item a path that
 //! partitions them exactly so. Kernels the host cannot evaluate get no skeleton, or no
@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use annotator::annotate::annotate_file;
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::host_paths::{Cells, HostPaths, PathLaunch};
+use annotator::back::host_paths::{Cells, HostPaths, PathLaunch};
+use annotator::front::compile::{BuildOptions, Compiler};
 use pipeline_model::Architecture;
 
 /// The skeleton of kernel `name` of `text`, if it has one.

@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use annotator::analysis::{analyze_file, Analysis, FunctionAnalysis};
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::matching::{match_blocks, BlockMap};
-use annotator::paths::{path_table, From, PathTable, To};
-use annotator::ptx::Module;
-use annotator::source::cfg::{build, SourceCfg};
-use annotator::source::{parse, SourceFile};
+use annotator::analysis::blocks::{analyze_file, Analysis, FunctionAnalysis};
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::ptx::Module;
+use annotator::front::source::cfg::{build, SourceCfg};
+use annotator::front::source::{parse, SourceFile};
+use annotator::mapping::matching::{match_blocks, BlockMap};
+use annotator::mapping::paths::{path_table, From, PathTable, To};
 use pipeline_model::Architecture;
 
 struct Matched {

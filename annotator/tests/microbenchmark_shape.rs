@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
-use annotator::analysis::{analyze_file, FunctionAnalysis};
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::analysis::blocks::{analyze_file, FunctionAnalysis};
+use annotator::front::compile::{BuildOptions, Compiler};
 use pipeline_model::{
     estimate, Architecture, Grain, KernelResources, LaunchGeometry, RecordFormat, Records,
 };

@@ -5,8 +5,8 @@
 
 use std::sync::OnceLock;
 
-use annotator::analysis::analyze_module;
-use annotator::ptx::{parse, Module};
+use annotator::analysis::blocks::analyze_module;
+use annotator::front::ptx::{parse, Module};
 use pipeline_model::Architecture;
 use proptest::prelude::*;
 use proptest::sample::Index;

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::source::{parse, AstNode, NodeKind, SourceFile};
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::source::{parse, AstNode, NodeKind, SourceFile};
 
 const SRC: &str = r#"#define SQ(x) ((x) * (x))
 float helper(float a) { return a > 0.0f ? SQ(a) : -a; }
@@ -139,7 +139,7 @@ fn errors_carry_the_diagnostics() {
 
 mod cfg {
     use super::*;
-    use annotator::source::cfg::{build, BlockRole, Insertion, SourceCfg};
+    use annotator::front::source::cfg::{build, BlockRole, Insertion, SourceCfg};
 
     const KERNEL: &str = r#"__kernel void k(__global float *out, int n)
 {

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use annotator::analysis::{self, Analysis, FunctionAnalysis, Timeline};
+use annotator::analysis::blocks::{self, Analysis, FunctionAnalysis, Timeline};
 use annotator::cli::BuildArgs;
-use annotator::compile::Compiler;
+use annotator::front::compile::Compiler;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, CellAlignment, Table};
@@ -42,7 +42,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     let file = &args.build.file;
     let compiler = Compiler::locate()?;
     let (mut analysis, module) =
-        analysis::analyze_file(&compiler, file, &args.build.build_options(), &arch)?;
+        blocks::analyze_file(&compiler, file, &args.build.build_options(), &arch)?;
 
     if let Some(name) = &args.kernel {
         if !analysis.kernels.iter().any(|k| &k.name == name) {
@@ -60,7 +60,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
             let f = module
                 .function(&kernel)
                 .context("the analyzed kernel is in the module")?;
-            Some(analysis::timeline(&module, f, block, &arch))
+            Some(blocks::timeline(&module, f, block, &arch))
         }
         None => None,
     };
@@ -150,8 +150,8 @@ fn fmt_usage(v: f64) -> String {
 
 fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     let kind = match f.kind {
-        annotator::ptx::FunctionKind::Kernel => "kernel",
-        annotator::ptx::FunctionKind::Function => "function",
+        annotator::front::ptx::FunctionKind::Kernel => "kernel",
+        annotator::front::ptx::FunctionKind::Function => "function",
     };
     let _ = writeln!(
         out,
@@ -182,7 +182,7 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
         let mut row = vec![
             format!("B{}", b.id),
             b.label.clone().unwrap_or_default(),
-            analysis::format_lines(&b.lines, &a.source),
+            blocks::format_lines(&b.lines, &a.source),
             b.instructions.to_string(),
             b.cycles.to_string(),
         ];

@@ -151,7 +151,7 @@ pub struct LaunchProfile {
     pub blocks: Vec<BlockCounts>,
 }
 
-pub use annotator::sidecar::{BlockTotals, LineAmount};
+pub use annotator::back::sidecar::{BlockTotals, LineAmount};
 
 /// One source block's counters, summed over a launch's work-items: the records' totals
 /// as the profile's layout sums them.

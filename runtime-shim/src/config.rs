@@ -113,8 +113,8 @@ pub struct Config {
     /// `SRCSIM_MEASURE_EVERY_LAUNCH=1`: run the annotated kernel at every launch, even
     /// where the kernel's paths depend on its geometry and value arguments alone and an
     /// earlier launch, or the last run of the same command line, had the same
-    /// (`annotator::control`, `crate::remembered`), or where the host could
-    /// evaluate its paths (`annotator::host_paths`): its estimate is the same either way,
+    /// (`annotator::analysis::control`, `crate::remembered`), or where the host could
+    /// evaluate its paths (`annotator::back::host_paths`): its estimate is the same either way,
     /// so this only checks the analysis, at the cost of speed.
     pub measure_every_launch: bool,
     /// `SRCSIM_RECORDS_MIB`: the most bytes of records of launches not yet modelled.

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use annotator::host_paths::{Cells, HostPaths, PathLaunch};
-use annotator::sidecar::ProfileLayout;
+use annotator::back::host_paths::{Cells, HostPaths, PathLaunch};
+use annotator::back::sidecar::ProfileLayout;
 use pipeline_model::sampling::{timing_records, timing_records_in_place, SampledLaunch};
 use pipeline_model::{
     estimate, estimate_summarized, Architecture, Grain, KernelEstimate, KernelResources,
@@ -77,7 +77,7 @@ pub(crate) struct KernelModel {
     pub(crate) code_instructions: u64,
     /// Bytes past the L1 a warp's first round of loads asks for (the first wave's burst).
     pub(crate) first_round_warp_bytes: Option<u64>,
-    /// The arguments it reads through (`annotator::reads`), `None` where unknown.
+    /// The arguments it reads through (`annotator::analysis::reads`), `None` where unknown.
     pub(crate) read_params: Option<Vec<u32>>,
     /// What the report must say of how the kernel was timed, if anything.
     pub(crate) note: Option<String>,
@@ -484,7 +484,7 @@ pub(crate) fn model_batch(
     models.report(done);
 }
 
-/// A launch whose paths the host evaluated (`annotator::host_paths`): its cells, from
+/// A launch whose paths the host evaluated (`annotator::back::host_paths`): its cells, from
 /// which the model's thread writes its warp records.
 pub(crate) struct EvaluatedLaunch {
     pub(crate) paths: Arc<HostPaths>,

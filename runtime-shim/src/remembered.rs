@@ -1,7 +1,7 @@
 //! Estimates kept across runs, for launches their geometry and value arguments decide.
 //!
 //! A kernel whose branches and sampled indices read no memory (`path_inputs`,
-//! `annotator::control`) leaves, for the same [`crate::shadow::PathKey`] (its geometry,
+//! `annotator::analysis::control`) leaves, for the same [`crate::shadow::PathKey`] (its geometry,
 //! deciding values, `__local` bytes and buffer sizes), the same records, hence the same
 //! estimate; within a run the shim already takes an earlier launch's estimate for such a
 //! launch. A run keeps those it measured in the cache, under its command line

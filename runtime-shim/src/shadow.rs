@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use rustc_hash::FxHashMap;
 
 use annotator::annotate::Annotation;
+use annotator::back::host_paths::HostPaths;
 use annotator::cache::MadeFrom;
-use annotator::host_paths::HostPaths;
-use annotator::source::ParamKind;
+use annotator::front::source::ParamKind;
 
 use crate::cl::{Context, Device, Kernel, Mem, NdRange, Program};
 use crate::modelling::{KernelModel, ProfiledProgram};
@@ -43,7 +43,7 @@ impl ProgramOrigin {
 /// The annotated twin of a built program.
 pub(crate) struct ShadowProgram {
     pub(crate) program: Program,
-    pub(crate) sidecar: annotator::sidecar::Sidecar,
+    pub(crate) sidecar: annotator::back::sidecar::Sidecar,
     /// With `SRCSIM_PROFILE=1`: what the profiles of its launches refer to.
     pub(crate) profile: Option<Arc<ProfiledProgram>>,
     /// Where the annotation has copies of kernels that reduce records to warps: their
@@ -68,7 +68,7 @@ impl ShadowProgram {
 }
 
 /// The program of the annotated file's copies that reduce records to warps
-/// (`annotator::codegen::WARPS_DEFINE`), built on first use.
+/// (`annotator::back::codegen::WARPS_DEFINE`), built on first use.
 pub(crate) struct WarpsProgram {
     pub(crate) context: Context,
     pub(crate) devices: Vec<Device>,
@@ -107,7 +107,7 @@ pub(crate) struct CompiledUnit {
 pub(crate) type Annotating = std::thread::JoinHandle<Result<Annotation, String>>;
 
 /// A kernel's annotated twin: the kernel itself, and where the annotation has one, its
-/// copy that reduces the records to warps (`annotator::sidecar::AnnotatedKernel::
+/// copy that reduces the records to warps (`annotator::back::sidecar::AnnotatedKernel::
 /// warp_kernel`), which takes the lanes and the warp size after its records.
 #[derive(Debug, Clone, Copy)]
 pub struct ShadowKernels {
@@ -151,16 +151,16 @@ pub(crate) struct Shadow {
     pub(crate) model: Arc<KernelModel>,
     /// The arguments whose values, with the launch's geometry, decide every path the
     /// kernel's work-items take, where nothing else does
-    /// (`annotator::sidecar::AnnotatedKernel::path_inputs`).
+    /// (`annotator::back::sidecar::AnnotatedKernel::path_inputs`).
     pub(crate) path_inputs: Option<Vec<u32>>,
     /// Whether the annotated kernel keeps its record's values in its record
-    /// (`annotator::sidecar::AnnotatedKernel::values_in_record`).
+    /// (`annotator::back::sidecar::AnnotatedKernel::values_in_record`).
     pub(crate) values_in_record: bool,
     /// Where the host evaluates its paths, the kernel's skeleton
-    /// (`annotator::sidecar::AnnotatedKernel::host_paths`).
+    /// (`annotator::back::sidecar::AnnotatedKernel::host_paths`).
     pub(crate) host_paths: Option<Arc<HostPaths>>,
     /// Whether its work-items cannot tell work-groups apart
-    /// (`annotator::sidecar::AnnotatedKernel::group_free`): the annotated kernel may run
+    /// (`annotator::back::sidecar::AnnotatedKernel::group_free`): the annotated kernel may run
     /// in work-groups other than the application's ([`crate::shim::groups`]).
     pub(crate) group_free: bool,
     /// What names its annotated program ([`ShadowProgram::identity`]).

@@ -585,11 +585,11 @@ pub struct TwinRun {
 
 /// How to run the annotated twin of `kernel` in `grain`: per work-item, `kernel` itself
 /// and its records; in warps, its copy that reduces them
-/// ([`annotator::sidecar::AnnotatedKernel::warp_kernel`], built with
-/// [`annotator::codegen::WARPS_DEFINE`]), its records, the lanes of a work-group and the
+/// ([`annotator::back::sidecar::AnnotatedKernel::warp_kernel`], built with
+/// [`annotator::back::codegen::WARPS_DEFINE`]), its records, the lanes of a work-group and the
 /// warp size. A launch in warps must give its work-group size, with whole groups.
 pub fn record_args(
-    sidecar: &annotator::sidecar::Sidecar,
+    sidecar: &annotator::back::sidecar::Sidecar,
     kernel: &str,
     range: &NdRange,
     grain: pipeline_model::Grain,
@@ -620,7 +620,7 @@ pub fn record_args(
             let records = grain.count(&geometry) as usize * format.warp_stride();
             TwinRun {
                 kernel: copy,
-                options: format!("-D{}", annotator::codegen::WARPS_DEFINE),
+                options: format!("-D{}", annotator::back::codegen::WARPS_DEFINE),
                 args: vec![
                     KernelArg::zeroed::<u64>(records),
                     KernelArg::local::<u64>(geometry.work_group_size() as usize * width),

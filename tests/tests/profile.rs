@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::sidecar::ProfileLayout;
+use annotator::back::sidecar::ProfileLayout;
+use annotator::front::compile::{BuildOptions, Compiler};
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::{Architecture, Grain};
 
@@ -385,15 +385,19 @@ __kernel void lines(__global const float *in, __global float *out)
     let path = dir.join("lines.cl");
     let arch = Architecture::default_arch();
     let compiler = Compiler::locate().expect("clang 19");
-    let (analysis, module) =
-        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
-            .unwrap();
+    let (analysis, module) = annotator::analysis::blocks::analyze_file(
+        &compiler,
+        &path,
+        &BuildOptions::default(),
+        &arch,
+    )
+    .unwrap();
     let k = &analysis.kernels[0];
     assert_eq!(k.blocks.len(), 3, "B0, B1, B2 expected");
     let f = module.function("lines").unwrap();
     let fractions: Vec<Vec<(u32, f64)>> = (0..3)
         .map(|b| {
-            let t = annotator::analysis::timeline(&module, f, b, &arch);
+            let t = annotator::analysis::blocks::timeline(&module, f, b, &arch);
             let mut lines: Vec<u32> = t.rows.iter().map(|r| r.line).collect();
             for i in 0..lines.len() {
                 if lines[i] == 0 {

@@ -1,14 +1,14 @@
 //! The counter record has one definition (`pipeline_model::records::RecordFormat`), and
 //! every side agrees with it: for a format, and for that format with one count changed at
 //! a time, the device writes its records with the very code an annotated kernel's exit
-//! uses (`annotator::codegen::record_probe`, run on PoCL), the sidecar states them and
+//! uses (`annotator::back::codegen::record_probe`, run on PoCL), the sidecar states them and
 //! reads back only what agrees, and the reader's views find every value where the device
 //! put it. The values expected are computed here from what the probe writes
 //! (`probe_value`: which kind, which value, which work-item) and the warp reduction's
 //! rules, not from the format's offsets.
 
-use annotator::codegen::{probe_value, record_probe};
-use annotator::sidecar::{KernelSample, ProfileLayout, ProfiledBlock, RecordLayout};
+use annotator::back::codegen::{probe_value, record_probe};
+use annotator::back::sidecar::{KernelSample, ProfileLayout, ProfiledBlock, RecordLayout};
 use kernel_runner::{from_bytes, run_kernel, KernelArg, NdRange};
 use pipeline_model::records::RecordFormat;
 use pipeline_model::{Architecture, SampledAccess};

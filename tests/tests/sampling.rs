@@ -4,7 +4,7 @@
 //! here from the index arrays the test builds, not by the code under test.
 
 use annotator::annotate::{annotate_file, Annotation};
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::front::compile::{BuildOptions, Compiler};
 use kernel_runner::{from_bytes, record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::sampling::{timing_records, timing_records_in_place, Measured, SampledLaunch};
 use pipeline_model::{estimate, Architecture, Grain, KernelResources, LaunchGeometry, Records};

@@ -44,7 +44,7 @@ fn predict_quick_covers_the_suite_with_parsable_ptx() {
         // The PTX the GPU loads: sm_90, parses, and has the kernel as an entry.
         let ptx = std::fs::read_to_string(out.join("ptx").join(&row["ptx"])).unwrap();
         assert!(ptx.contains(".target sm_90"), "{}", row["ptx"]);
-        let module = annotator::ptx::parse(&ptx).unwrap();
+        let module = annotator::front::ptx::parse(&ptx).unwrap();
         assert!(
             module.function(&row["kernel"]).is_some(),
             "{} has no kernel {}",

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use annotator::{analysis::analyze_module, ptx};
+use annotator::{analysis::blocks::analyze_module, front::ptx};
 use libfuzzer_sys::fuzz_target;
 use pipeline_model::Architecture;
 

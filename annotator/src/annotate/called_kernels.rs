@@ -8,7 +8,7 @@
 //! such kernels; where the rewritten file cannot be annotated, that annotation stands
 //! ([`super::refusals`]).
 
-use crate::source::{AstNode, NodeKind, SourceFile, SourceFunction};
+use crate::front::source::{AstNode, NodeKind, SourceFile, SourceFunction};
 
 /// The prefix of a called kernel's copy.
 pub const COPY_PREFIX: &str = "__srcsim_called_";

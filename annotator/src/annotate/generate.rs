@@ -8,16 +8,16 @@ use pipeline_model::Architecture;
 
 use super::mapping::{Mapper, Mapping};
 use super::{AnnotateOptions, Annotation};
-use crate::analysis::Analysis;
-use crate::codegen::{self, CodegenError, KernelTiming, Units};
-use crate::control::with_sampled_indices;
-use crate::sampling::sampled_sites;
-use crate::sidecar::{
+use crate::analysis::blocks::Analysis;
+use crate::analysis::control::with_sampled_indices;
+use crate::analysis::sampling::sampled_sites;
+use crate::back::codegen::{self, CodegenError, KernelTiming, Units};
+use crate::back::sidecar::{
     AnnotatedKernel, KernelSample, LineShare, LineWeight, ProfileLayout, ProfiledBlock,
     RecordLayout, Sidecar, SIDECAR_SCHEMA,
 };
-use crate::source::cfg::{Insertion, SourceCfg};
-use crate::source::SourceFile;
+use crate::front::source::cfg::{Insertion, SourceCfg};
+use crate::front::source::SourceFile;
 
 /// Line and column (1-based) of byte `offset` of `text`.
 fn line_col(text: &str, offset: u32) -> (u32, u32) {
@@ -31,7 +31,7 @@ fn line_col(text: &str, offset: u32) -> (u32, u32) {
 fn describe_profiled(
     file: &SourceFile,
     cfgs: &[SourceCfg],
-    blocks: &[crate::matching::SourceRef],
+    blocks: &[crate::mapping::matching::SourceRef],
     shares: &[Vec<codegen::LineShare>],
 ) -> Vec<ProfiledBlock> {
     blocks
@@ -104,7 +104,7 @@ fn describe_profiled(
 #[allow(clippy::too_many_arguments)] // the annotation's inputs, each a different thing
 pub(super) fn generate(
     analysis: &Analysis,
-    module: &crate::ptx::Module,
+    module: &crate::front::ptx::Module,
     source: &SourceFile,
     cfgs: &[SourceCfg],
     kernels: &[AnnotatedKernel],
@@ -154,7 +154,7 @@ pub(super) fn generate(
             group_free: false,
         });
     }
-    let kernel_functions: Vec<&crate::ptx::Function> = kernels
+    let kernel_functions: Vec<&crate::front::ptx::Function> = kernels
         .iter()
         .filter_map(|k| module.function(&k.name))
         .collect();
@@ -172,7 +172,7 @@ pub(super) fn generate(
             k
         })
         .collect();
-    let branch_free = crate::uniformity::branch_free_units(source);
+    let branch_free = crate::analysis::uniformity::branch_free_units(source);
     let timings: Vec<KernelTiming<'_>> = kernels
         .iter()
         .map(|k| (k, false))
@@ -255,9 +255,9 @@ pub(super) fn generate(
 /// none of `sampled` (the host's paths carry no sampled indices).
 fn host_paths(
     k: &AnnotatedKernel,
-    skeletons: &[(String, crate::host_paths::HostPaths)],
+    skeletons: &[(String, crate::back::host_paths::HostPaths)],
     sampled: &[String],
-) -> Option<crate::host_paths::HostPaths> {
+) -> Option<crate::back::host_paths::HostPaths> {
     k.path_inputs.as_ref()?;
     if sampled.contains(&k.name) {
         return None;

@@ -5,14 +5,14 @@
 
 use pipeline_model::Architecture;
 
-use crate::analysis::FunctionAnalysis;
-use crate::lines::{attribute, function_lines};
-use crate::matching::{match_blocks, BlockMap};
-use crate::paths::{path_table, PathTable};
-use crate::ptx::{Function, Module};
-use crate::source::cfg::SourceCfg;
-use crate::source::SourceFile;
-use crate::unroll::{unrolled_loops, UnrolledLoop};
+use crate::analysis::blocks::FunctionAnalysis;
+use crate::front::ptx::{Function, Module};
+use crate::front::source::cfg::SourceCfg;
+use crate::front::source::SourceFile;
+use crate::mapping::lines::{attribute, function_lines};
+use crate::mapping::matching::{match_blocks, BlockMap};
+use crate::mapping::paths::{path_table, PathTable};
+use crate::mapping::unroll::{unrolled_loops, UnrolledLoop};
 
 /// What the mapping gives a unit.
 pub(super) struct Mapping {

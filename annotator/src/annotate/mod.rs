@@ -8,11 +8,11 @@
 //! blocks and builds its paths, `generate` assembles the annotated file and its sidecar;
 //! this file holds what a caller sees.
 
-use crate::analysis::AnalyzeError;
-use crate::codegen::CodegenError;
-use crate::sidecar::Sidecar;
-use crate::source::cfg::Unsupported;
-use crate::source::SourceError;
+use crate::analysis::blocks::AnalyzeError;
+use crate::back::codegen::CodegenError;
+use crate::back::sidecar::Sidecar;
+use crate::front::source::cfg::Unsupported;
+use crate::front::source::SourceError;
 
 mod called_kernels;
 mod generate;
@@ -58,7 +58,7 @@ pub enum AnnotateError {
     #[error("{0}")]
     KeptSource(String),
     /// A barrier inside a branch whose condition may differ between the work-items of a
-    /// work-group ([`crate::uniformity`]): undefined behaviour in OpenCL (every work-item
+    /// work-group ([`crate::analysis::uniformity`]): undefined behaviour in OpenCL (every work-item
     /// of a work-group, or none, must reach a barrier), and the annotated twin of such a
     /// kernel cannot be trusted to compute what the kernel does on the OpenCL CPU
     /// runtime. Refused, so the kernel runs as it is.

@@ -10,13 +10,13 @@ use super::generate::generate;
 use super::mapping::{Mapper, Mapping};
 use super::refusals::{refused_by, CallGraph, Refusal, Refusals};
 use super::{AnnotateError, AnnotateOptions, Annotation};
-use crate::analysis::{analyze_file, AnalyzeError};
-use crate::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
-use crate::control::path_inputs;
-use crate::divergence::divergent_arms;
-use crate::sidecar::{AnnotatedKernel, RefusedKernel};
-use crate::source::cfg::build;
-use crate::source::{parse, ParamKind};
+use crate::analysis::blocks::{analyze_file, AnalyzeError};
+use crate::analysis::control::path_inputs;
+use crate::analysis::divergence::divergent_arms;
+use crate::back::sidecar::{AnnotatedKernel, RefusedKernel};
+use crate::front::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
+use crate::front::source::cfg::build;
+use crate::front::source::{parse, ParamKind};
 
 /// Annotates the OpenCL C file `path` for `arch` (timing only, no profile).
 pub fn annotate_file(
@@ -32,14 +32,14 @@ pub fn annotate_file(
 ///
 /// A kernel the annotator cannot time (a construct it does not handle, in the kernel or
 /// in a helper it calls) is refused alone: it is left out of the annotated file, with the
-/// helpers only it calls, and named in [`Sidecar::refused`](crate::sidecar::Sidecar::refused) with the reason; the other
+/// helpers only it calls, and named in [`Sidecar::refused`](crate::back::sidecar::Sidecar::refused) with the reason; the other
 /// kernels are annotated. Only when every kernel is refused, or the file itself cannot be
 /// compiled or parsed, is the result an error.
 ///
 /// Where the compiler unrolled a loop into a shape the annotator cannot count, the file is
 /// compiled again without unrolling ([`BuildOptions::keep_loops`]) and timed from that PTX:
 /// an estimate of a slightly different binary (loop overhead on every iteration) rather
-/// than none. The sidecar says so ([`Sidecar::timed_without_unrolling`](crate::sidecar::Sidecar::timed_without_unrolling)).
+/// than none. The sidecar says so ([`Sidecar::timed_without_unrolling`](crate::back::sidecar::Sidecar::timed_without_unrolling)).
 pub fn annotate_file_with(
     compiler: &Compiler,
     path: &Path,

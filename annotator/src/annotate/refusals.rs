@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::AnnotateError;
-use crate::codegen::CodegenError;
-use crate::sidecar::{AnnotatedKernel, RefusedKernel};
-use crate::source::SourceFile;
+use crate::back::codegen::CodegenError;
+use crate::back::sidecar::{AnnotatedKernel, RefusedKernel};
+use crate::front::source::SourceFile;
 
 /// One refusal while annotating: whether it was a loop unrolled past counting (which a
 /// compile without unrolling may time).
@@ -26,8 +26,8 @@ pub(super) struct CallGraph {
 
 impl CallGraph {
     pub(super) fn new(source: &SourceFile) -> Self {
-        fn walk(n: &crate::source::AstNode, names: &[&str], out: &mut Vec<String>) {
-            if n.kind == crate::source::NodeKind::Call
+        fn walk(n: &crate::front::source::AstNode, names: &[&str], out: &mut Vec<String>) {
+            if n.kind == crate::front::source::NodeKind::Call
                 && names.contains(&n.spelling.as_str())
                 && !out.contains(&n.spelling)
             {
@@ -182,7 +182,7 @@ impl Refusals {
             self.refuse(&kernel, program, line, reason, false);
             self.list[before..].iter_mut().for_each(|r| r.called = true);
         }
-        for b in crate::uniformity::varying_barriers(source) {
+        for b in crate::analysis::uniformity::varying_barriers(source) {
             let waits = match &b.callee {
                 Some(callee) => format!("calls `{callee}`, which waits at a barrier,"),
                 None => "waits at a barrier".to_string(),

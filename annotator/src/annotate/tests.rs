@@ -1,7 +1,7 @@
 //! Unit tests of the profile layout's totals and shares and of reading a sidecar
 //! without a profile.
 
-use crate::sidecar::{LineShare, LineWeight, ProfileLayout, ProfiledBlock, RecordLayout};
+use crate::back::sidecar::{LineShare, LineWeight, ProfileLayout, ProfiledBlock, RecordLayout};
 
 fn layout(blocks: usize) -> ProfileLayout {
     ProfileLayout {
@@ -74,7 +74,7 @@ fn block_totals_divide_each_share_over_its_lines() {
         (t[0].executions, t[0].cycles, t[0].instructions),
         (3, 160, 16)
     );
-    let lines = |b: &crate::records::BlockTotals| -> Vec<(u32, f64, f64)> {
+    let lines = |b: &crate::back::records::BlockTotals| -> Vec<(u32, f64, f64)> {
         b.lines
             .iter()
             .map(|l| (l.line, l.cycles, l.instructions))

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
 use annotator::cli::BuildArgs;
-use annotator::compile::Compiler;
-use annotator::paths::{From, To};
+use annotator::front::compile::Compiler;
+use annotator::mapping::paths::{From, To};
 use anyhow::{Context, Result};
 use clap::Parser;
 

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use annotator::annotate::{annotate_file, Annotation};
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::paths::To;
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::mapping::paths::To;
 use pipeline_model::Architecture;
 
 fn temp(name: &str, text: &str) -> PathBuf {

@@ -4,9 +4,9 @@
 //! on malformed input (an error with a sensible line, never a panic), and on what clang 19
 //! really emits for sm_20, sm_80 and sm_90.
 
-use annotator::analysis::analyze_module;
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::ptx::{
+use annotator::analysis::blocks::analyze_module;
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::ptx::{
     parse, Block, Function, FunctionKind, Instruction, Module, Operand, SourceLoc,
 };
 use pipeline_model::Architecture;

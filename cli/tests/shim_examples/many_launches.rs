@@ -5,10 +5,10 @@ use super::*;
 
 /// (program, launches it makes, launches the annotated kernels run, launches whose paths
 /// the host evaluates): programs of thousands of small launches, whose kernels' paths
-/// depend on their geometry and some value arguments alone (`annotator::control`), so
+/// depend on their geometry and some value arguments alone (`annotator::analysis::control`), so
 /// that a launch is measured once per kernel and distinct values of those (`red_black`:
 /// one kernel, two colours), on the device or, where its branches compare global ids
-/// with those values (`annotator::host_paths`), on the host.
+/// with those values (`annotator::back::host_paths`), on the host.
 const MANY_LAUNCHES: &[(&str, usize, usize, usize)] = &[
     // `inject`, launched without a local size, is evaluated too: its work-items
     // cannot tell work-groups apart, so the model's work-groups are theirs.

@@ -6,7 +6,7 @@
 //! machine code for the microbenchmark's kernel). A program that sweeps the work-group
 //! size, as a microbenchmark or an autotuner does, pays that at every size of its first
 //! run. A kernel whose work-items cannot tell work-groups apart
-//! (`annotator::sidecar::AnnotatedKernel::group_free`) writes the same records, and
+//! (`annotator::back::sidecar::AnnotatedKernel::group_free`) writes the same records, and
 //! computes the same results, in work-groups of any size that divides the launch; so where
 //! the application's size is new to the twin, it runs in a size it has run in before if
 //! that one is the largest power of two of at most [`RUN_IN_AT_MOST`] work-items that

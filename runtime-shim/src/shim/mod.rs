@@ -30,10 +30,10 @@ mod twins;
 use copies::reduction_args;
 
 use annotator::annotate::AnnotateOptions;
+use annotator::back::host_paths::{HostPaths, PathLaunch};
 use annotator::cache::MadeFrom;
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::host_paths::{HostPaths, PathLaunch};
-use annotator::source::ParamKind;
+use annotator::front::compile::{BuildOptions, Compiler};
+use annotator::front::source::ParamKind;
 use pipeline_model::records::WORD_BYTES;
 use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
@@ -82,7 +82,7 @@ pub enum LaunchOutcome {
     /// [`Shim::record_unsimulated`] with the reason if that succeeds.
     Fallback(String),
     /// The launch leaves the records an earlier launch of the kernel left (its paths depend
-    /// on the geometry and values that launch had, `annotator::control`): enqueue the
+    /// on the geometry and values that launch had, `annotator::analysis::control`): enqueue the
     /// application's kernel, then call [`Shim::record_repeat`] if that succeeds.
     Repeat {
         /// The kernel's name.
@@ -90,7 +90,7 @@ pub enum LaunchOutcome {
         /// The earlier launch's index in the report.
         of: usize,
     },
-    /// The host evaluated the launch's paths (`annotator::host_paths`): enqueue the
+    /// The host evaluated the launch's paths (`annotator::back::host_paths`): enqueue the
     /// application's kernel, then call [`Shim::record_evaluated`] if that succeeds.
     Evaluated(Box<Evaluation>),
     /// A previous run measured a launch that leaves the same records (`crate::remembered`):

@@ -282,7 +282,7 @@ impl Shim {
                     context,
                     devices: devices.clone(),
                     source: annotation.source.clone(),
-                    options: format!("{options} -D{}", annotator::codegen::WARPS_DEFINE),
+                    options: format!("{options} -D{}", annotator::back::codegen::WARPS_DEFINE),
                     built: Mutex::new(None),
                 })
             });

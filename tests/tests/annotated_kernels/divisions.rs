@@ -189,7 +189,7 @@ fn unrolled_loop_of_64_bit_remainders_is_counted() {
     let (a, analysis, module) = annotate_source("urem_sum.cl", src);
     let k = &analysis.kernels[0];
     let f = module.function("urem_sum").unwrap();
-    let rems = |l: &annotator::cfg::NaturalLoop| {
+    let rems = |l: &annotator::front::cfg::NaturalLoop| {
         l.body
             .iter()
             .flat_map(|&b| &f.blocks[b].instrs)

@@ -163,7 +163,7 @@ fn every_other_example_computes_the_same_when_annotated() {
     let k = kernel(&a, "private_array_call");
     assert_eq!(k.blocks.len(), 1);
     let compiler = Compiler::locate().unwrap();
-    let (_, module) = annotator::analysis::analyze_file(
+    let (_, module) = annotator::analysis::blocks::analyze_file(
         &compiler,
         &example("private_array_call.cl"),
         &BuildOptions::default(),

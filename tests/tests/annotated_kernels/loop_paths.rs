@@ -49,7 +49,7 @@ pub(crate) fn unrolled_path_time(
 /// more multiply-adds first, the factor their ratio.
 pub(crate) fn unrolled_fma_loops(
     k: &FunctionAnalysis,
-    f: &annotator::ptx::Function,
+    f: &annotator::front::ptx::Function,
 ) -> (usize, usize, usize) {
     let fmas = |b: usize| {
         f.blocks[b]
@@ -73,7 +73,7 @@ pub(crate) fn unrolled_fma_loops(
 
 /// The blocks of `f` holding `fma` instructions, with their counts: the copies of a loop
 /// body `acc = acc * b + a[i]` (or `acc += a[i] * b`) the compiler made.
-pub(crate) fn fma_blocks(f: &annotator::ptx::Function) -> Vec<(usize, usize)> {
+pub(crate) fn fma_blocks(f: &annotator::front::ptx::Function) -> Vec<(usize, usize)> {
     f.blocks
         .iter()
         .enumerate()
@@ -87,7 +87,11 @@ pub(crate) fn fma_blocks(f: &annotator::ptx::Function) -> Vec<(usize, usize)> {
 /// the loop the compiler made of it (`factor` copies), another block holding copies is
 /// the remainder (a loop, or a block that runs at most once), and the path walks the PTX
 /// CFG between them ([`unrolled_path_time`]).
-pub(crate) fn fma_loop_time(k: &FunctionAnalysis, f: &annotator::ptx::Function, n: usize) -> u64 {
+pub(crate) fn fma_loop_time(
+    k: &FunctionAnalysis,
+    f: &annotator::front::ptx::Function,
+    n: usize,
+) -> u64 {
     let mut copies = fma_blocks(f);
     copies.sort_by_key(|&(b, n)| (std::cmp::Reverse(n), b));
     match copies[..] {

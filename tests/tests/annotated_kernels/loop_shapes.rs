@@ -179,7 +179,7 @@ fn copies_path_time(k: &FunctionAnalysis, copies: &[(usize, usize, usize, usize)
 /// order (the order the compiler lays the unrolled copies out): each a block of the most
 /// multiply-adds (the loop of copies) followed by a block of one (the remainder loop), as
 /// `(main, remainder, factor)`.
-fn fma_copies(f: &annotator::ptx::Function) -> Vec<(usize, usize, usize)> {
+fn fma_copies(f: &annotator::front::ptx::Function) -> Vec<(usize, usize, usize)> {
     let blocks = fma_blocks(f);
     let most = blocks.iter().map(|&(_, n)| n).max().unwrap();
     blocks

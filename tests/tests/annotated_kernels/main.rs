@@ -6,10 +6,10 @@
 
 use std::path::Path;
 
-use annotator::analysis::FunctionAnalysis;
+use annotator::analysis::blocks::FunctionAnalysis;
 use annotator::annotate::{annotate_file, Annotation};
-use annotator::compile::{BuildOptions, Compiler};
-use annotator::host_paths::PathLaunch;
+use annotator::back::host_paths::PathLaunch;
+use annotator::front::compile::{BuildOptions, Compiler};
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::{estimate, Architecture, Grain, KernelResources, Records};
 
@@ -37,8 +37,8 @@ fn annotate_source(
     src: &str,
 ) -> (
     Annotation,
-    annotator::analysis::Analysis,
-    annotator::ptx::Module,
+    annotator::analysis::blocks::Analysis,
+    annotator::front::ptx::Module,
 ) {
     let dir = std::env::temp_dir().join(format!("srcsim-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -48,9 +48,13 @@ fn annotate_source(
     let arch = Architecture::default_arch();
     let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let (analysis, module) =
-        annotator::analysis::analyze_file(&compiler, &path, &BuildOptions::default(), &arch)
-            .unwrap();
+    let (analysis, module) = annotator::analysis::blocks::analyze_file(
+        &compiler,
+        &path,
+        &BuildOptions::default(),
+        &arch,
+    )
+    .unwrap();
     (a, analysis, module)
 }
 
@@ -238,7 +242,7 @@ fn args_of(args: &[KernelArg]) -> Vec<Option<Vec<u8>>> {
 }
 
 /// The warp records of a launch of `kernel` evaluated on the host
-/// (`annotator::host_paths`), every work-group's at its own place, where the annotation
+/// (`annotator::back::host_paths`), every work-group's at its own place, where the annotation
 /// has the kernel's skeleton and the launch's cells each take one path.
 fn host_evaluated(
     a: &Annotation,

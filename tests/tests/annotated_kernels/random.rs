@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use annotator::annotate::{annotate_file_with, AnnotateOptions};
-use annotator::records::ProfileLayout;
+use annotator::back::records::ProfileLayout;
 use pipeline_model::records::SAMPLE_COUNTERS as COUNTERS;
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestRunner};

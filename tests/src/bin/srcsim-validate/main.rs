@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use annotator::annotate::{annotate_file, Annotation};
-use annotator::compile::{BuildOptions, Compiler};
+use annotator::front::compile::{BuildOptions, Compiler};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use kernel_runner::{from_bytes, record_args, run_kernel, KernelArg};
@@ -136,7 +136,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
         if !annotations.contains_key(&file) {
             // The PTX of the original kernel, as the GPU will run it.
             let ptx = compiler.compile(&file, &options, &arch.compile.ptx_target)?;
-            annotator::ptx::parse(&ptx.ptx)
+            annotator::front::ptx::parse(&ptx.ptx)
                 .map_err(|e| anyhow::anyhow!("{}: PTX does not parse: {e}", file.display()))?;
             fs::write(ptx_dir.join(&ptx_name), &ptx.ptx)?;
             let annotation = annotate_file(&compiler, &file, &options, &arch)
@@ -257,7 +257,7 @@ fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
 /// sums them: static `__local` variables and `__local` arguments; the kernel's buffers, and
 /// what of them the L2 must hold for its reads.
 fn launch_resources(
-    analysis: &annotator::analysis::FunctionAnalysis,
+    analysis: &annotator::analysis::blocks::FunctionAnalysis,
     own: &[KernelArg],
     memory: &MemorySystem,
 ) -> KernelResources {
