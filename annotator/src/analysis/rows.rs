@@ -2,7 +2,7 @@
 //! ([`crate::analysis::access`]) takes a warp as 32 consecutive work-items of one row; a warp of a
 //! work-group 16 wide spans two rows, 8 wide four, and `a[y * n + x]` then touches a line
 //! per row. Each access is priced for every width class (`pipeline_model::rows`) from its
-//! values along the lanes and along the rows ([`crate::analysis::access::Axis::Rows`]).
+//! values along the lanes and along the rows (`access::Axis::Rows`).
 
 use std::collections::HashMap;
 

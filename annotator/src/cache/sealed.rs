@@ -7,7 +7,7 @@
 //! the host program. A file that a full disk, a killed copy, a synced home directory or an
 //! upgrade of any of those tools left behind must be a miss, never an input. So a file is
 //! only ever read whole and checked ([`read`]), and only ever written whole, to a
-//! temporary file in the same directory that is then renamed over the name ([`write`]):
+//! temporary file in the same directory that is then renamed over the name ([`write()`]):
 //! a reader sees the old file or the new one.
 
 use std::io::Write;
@@ -46,7 +46,7 @@ fn identity_hash(identity: &str) -> u128 {
     xxh3_128(identity.as_bytes())
 }
 
-/// `payload` with its header, as [`write`] keeps it.
+/// `payload` with its header, as [`write()`] keeps it.
 pub fn seal(identity: &str, payload: &[u8]) -> Vec<u8> {
     let header = format!(
         "{MAGIC} {:032x} {} {:032x}\n",
