@@ -41,4 +41,3 @@ pub mod mapping;
 
 pub mod annotate;
 pub mod cache;
-pub mod cli;

@@ -4,13 +4,14 @@
 use std::fmt::Write as _;
 
 use annotator::analysis::blocks::{self, Analysis, FunctionAnalysis, Timeline};
-use annotator::cli::BuildArgs;
 use annotator::front::compile::Compiler;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, CellAlignment, Table};
 use pipeline_model::Stage;
 use serde::Serialize;
+
+use crate::build_args::BuildArgs;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {

@@ -2,6 +2,8 @@
 //! the library crates and renders their results; it owns the exit-code policy.
 
 mod analyze;
+mod annotate;
+mod build_args;
 mod gate;
 mod run;
 mod show_report;
@@ -23,6 +25,9 @@ struct Cli {
 enum Command {
     /// Show the best-case timing of every PTX basic block of every kernel in a file.
     Analyze(analyze::AnalyzeArgs),
+    /// Write the best-case timing of every PTX block back into an OpenCL C file, with its
+    /// sidecar (the same as the `annotate` command).
+    Annotate(annotate::Args),
     /// Run an OpenCL host program under the shim and report every kernel launch's
     /// estimated time (the same as LD_PRELOAD=libsrcsim.so PROGRAM).
     Run(run::RunArgs),
@@ -61,6 +66,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args).map(|()| 0),
+        // Its errors and warnings are `annotate`'s, as the command on its own gives them.
+        Command::Annotate(args) => return annotate::exit(&args),
         Command::Run(args) => run::run(&args),
         // 1 means "slower"; anything that kept check from judging is 2.
         Command::Check(args) => gate::check(&args).or_else(|e| {

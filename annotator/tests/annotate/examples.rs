@@ -40,55 +40,6 @@ fn every_example_annotates_and_compiles_with_every_block_accounted_for() {
     assert!(n >= 9);
 }
 
-#[test]
-fn the_annotate_command_writes_both_files_and_explains() {
-    let dir = std::env::temp_dir().join(format!("srcsim-annotate-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("divergence.timed.cl");
-    let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kernels/divergence.cl");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_annotate"))
-        .arg(&kernel)
-        .arg("-o")
-        .arg(&out)
-        .arg("--explain")
-        .env_remove("SRCSIM_ARCH")
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let explain = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        explain.contains("kernel divergence: 4 PTX blocks, 4 mapped"),
-        "{explain}"
-    );
-    assert!(std::fs::read_to_string(&out)
-        .unwrap()
-        .contains("__srcsim_records"));
-    let sidecar: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
-            .unwrap();
-    assert_eq!(sidecar["kernels"][0]["name"], "divergence");
-
-    let bad = temp(
-        "bad_cli.cl",
-        "__kernel void k(__global int *a) { a[0] = nope; }\n",
-    );
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_annotate"))
-        .arg(&bad)
-        .arg("--explain")
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("bad_cli.cl:1:43: error: use of undeclared identifier 'nope'"),
-        "{err}"
-    );
-}
-
 /// The repository's root, and the example kernels (examples/kernels/*.cl) in name order.
 fn example_kernels() -> (PathBuf, Vec<PathBuf>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -149,23 +100,4 @@ fn sidecar_records_match_the_reviewed_snapshots() {
         }
     }
     snapshots.assert_unchanged();
-}
-
-/// `annotate --version` names the annotation's revision, which decides what an annotated
-/// file charges.
-#[test]
-fn the_annotate_version_names_the_annotation_revision() {
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_annotate"))
-        .arg("--version")
-        .output()
-        .unwrap();
-    assert!(run.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&run.stdout),
-        format!(
-            "annotate {} (annotation {})\n",
-            env!("CARGO_PKG_VERSION"),
-            annotator::cache::ANNOTATION_REVISION
-        )
-    );
 }

@@ -4,10 +4,9 @@
 
 use std::path::PathBuf;
 
+use annotator::front::compile::BuildOptions;
 use clap::Args;
 use pipeline_model::{ArchError, Architecture};
-
-use crate::front::compile::BuildOptions;
 
 /// How a kernel file is built, and for which GPU.
 #[derive(Debug, Clone, Args)]

@@ -1,22 +1,26 @@
-//! `annotate kernel.cl -o kernel.timed.cl`: writes the timing-annotated kernel file and its
-//! sidecar (`kernel.timed.json`); `--explain` shows how PTX blocks map to source blocks
-//! and where the time of the unmapped ones goes.
+//! `annotate kernel.cl -o kernel.timed.cl` (or `srcsim annotate`): writes the
+//! timing-annotated kernel file and its sidecar (`kernel.timed.json`); `--explain` shows
+//! how PTX blocks map to source blocks and where the time of the unmapped ones goes.
+//!
+//! Both binaries hold this module: `srcsim` as its subcommand, `annotate` (`bin/annotate.rs`)
+//! alone, as it is installed.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use annotator::annotate::{annotate_file_with, AnnotateOptions, Annotation};
-use annotator::cli::BuildArgs;
 use annotator::front::compile::Compiler;
 use annotator::mapping::paths::{From, To};
 use anyhow::{Context, Result};
 use clap::Parser;
 
+use crate::build_args::BuildArgs;
+
 /// Writes the best-case timing of every PTX block back into an OpenCL C file.
 #[derive(Parser)]
 #[command(name = "annotate", version = version())]
-struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     build: BuildArgs,
     /// The annotated file to write (its sidecar goes beside it, as .json).
@@ -44,8 +48,9 @@ fn version() -> &'static str {
     })
 }
 
-fn main() -> ExitCode {
-    match run(&Args::parse()) {
+/// Runs the command; its errors are `annotate`'s own, under either binary.
+pub(crate) fn exit(args: &Args) -> ExitCode {
+    match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("annotate: error: {e}");
