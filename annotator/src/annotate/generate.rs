@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use pipeline_model::Architecture;
 
-use super::mapping::{Mapper, Mapping};
 use super::{AnnotateOptions, Annotation};
 use crate::analysis::blocks::Analysis;
 use crate::analysis::control::with_sampled_indices;
@@ -18,6 +17,7 @@ use crate::back::sidecar::{
 };
 use crate::front::source::cfg::{Insertion, SourceCfg};
 use crate::front::source::SourceFile;
+use crate::mapping::{Mapper, Mapping};
 
 /// Line and column (1-based) of byte `offset` of `text`.
 fn line_col(text: &str, offset: u32) -> (u32, u32) {

@@ -4,9 +4,9 @@
 //!
 //! The rooms: `pipeline` runs the steps (and compiles again without unrolling where
 //! that lets a refused kernel be timed), `refusals` decides which kernels are refused and
-//! which functions go with them, `mapping` matches one kernel's or called function's
-//! blocks and builds its paths, `generate` assembles the annotated file and its sidecar;
-//! this file holds what a caller sees.
+//! which functions go with them, `generate` assembles the annotated file and its sidecar;
+//! this file holds what a caller sees. Each kernel's and called function's blocks are
+//! matched and its paths built by the mapping phase ([`crate::mapping`], `Mapper`).
 
 use crate::analysis::blocks::AnalyzeError;
 use crate::back::codegen::CodegenError;
@@ -16,7 +16,6 @@ use crate::front::source::SourceError;
 
 mod called_kernels;
 mod generate;
-mod mapping;
 mod pipeline;
 mod refusals;
 #[cfg(test)]

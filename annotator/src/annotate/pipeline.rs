@@ -7,7 +7,6 @@ use std::path::Path;
 use pipeline_model::Architecture;
 
 use super::generate::generate;
-use super::mapping::{Mapper, Mapping};
 use super::refusals::{refused_by, CallGraph, Refusal, Refusals};
 use super::{AnnotateError, AnnotateOptions, Annotation};
 use crate::analysis::blocks::{analyze_file, AnalyzeError};
@@ -17,6 +16,7 @@ use crate::back::sidecar::{AnnotatedKernel, RefusedKernel};
 use crate::front::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
 use crate::front::source::cfg::build;
 use crate::front::source::{parse, ParamKind};
+use crate::mapping::{Mapper, Mapping};
 
 /// Annotates the OpenCL C file `path` for `arch` (timing only, no profile).
 pub fn annotate_file(
