@@ -482,13 +482,43 @@ pub fn analyze_file(
     options: &BuildOptions,
     arch: &Architecture,
 ) -> Result<(Analysis, Module), AnalyzeError> {
+    let ptx = compile_ptx(compiler, path, options, arch)?;
+    let analysis = analyze_ptx(&ptx, arch, &path.display().to_string());
+    Ok((analysis, ptx.module))
+}
+
+/// The front end's half of [`analyze_file`]: the file compiled for `arch`'s PTX target and
+/// parsed, with what clang warned of.
+pub fn compile_ptx(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+) -> Result<CompiledPtx, AnalyzeError> {
     let compiled = compiler.compile(path, options, &arch.compile.ptx_target)?;
     let module = ptx::parse(&compiled.ptx).map_err(|source| AnalyzeError::Ptx {
         path: path.display().to_string(),
         source,
     })?;
-    let mut analysis = analyze_module(&module, arch, &path.display().to_string());
-    let clang_warnings: Vec<Warning> = compiled
+    Ok(CompiledPtx {
+        module,
+        warnings: compiled.warnings,
+    })
+}
+
+/// A kernel file's PTX, parsed, and clang's messages compiling it.
+pub struct CompiledPtx {
+    /// The parsed PTX.
+    pub module: Module,
+    /// What clang wrote to its error stream (its warnings among other lines).
+    pub warnings: String,
+}
+
+/// The analysis's half of [`analyze_file`]: the module's block timings, clang's warnings
+/// first among the analysis's.
+pub fn analyze_ptx(ptx: &CompiledPtx, arch: &Architecture, source: &str) -> Analysis {
+    let mut analysis = analyze_module(&ptx.module, arch, source);
+    let clang_warnings: Vec<Warning> = ptx
         .warnings
         .lines()
         .filter(|l| l.contains("warning:"))
@@ -500,7 +530,7 @@ pub fn analyze_file(
         })
         .collect();
     analysis.warnings.splice(0..0, clang_warnings);
-    Ok((analysis, module))
+    analysis
 }
 
 /// One row of a block's timeline: an instruction and the start of each stage.

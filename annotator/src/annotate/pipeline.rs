@@ -1,6 +1,10 @@
-//! The annotator's steps for one file: compile and analyze, parse, build the source CFGs,
-//! match and time each kernel, refusing those it cannot time; and the second compile
-//! without unrolling where a loop unrolled past counting refused a kernel.
+//! The annotator's steps for one file, its four phases in order: the front (`Front::read`:
+//! clang's PTX, parsed, and libclang's tree with its source CFGs), the analysis
+//! (`analyze_ptx`: block timings), the mapping (`map_kernels`: each kernel's blocks matched
+//! and its paths) and the back (`generate_kept`: the annotated file), with the refusal
+//! policy between them: a kernel the annotator cannot time is refused alone. Also the
+//! second compile without unrolling where a loop unrolled past counting refused a kernel,
+//! and the rewrite for kernels that other kernels call.
 
 use std::path::Path;
 
@@ -9,13 +13,13 @@ use pipeline_model::Architecture;
 use super::generate::generate;
 use super::refusals::{refused_by, CallGraph, Refusal, Refusals};
 use super::{AnnotateError, AnnotateOptions, Annotation};
-use crate::analysis::blocks::{analyze_file, AnalyzeError};
+use crate::analysis::blocks::{analyze_ptx, compile_ptx, Analysis, AnalyzeError, CompiledPtx};
 use crate::analysis::control::path_inputs;
 use crate::analysis::divergence::divergent_arms;
 use crate::back::sidecar::{AnnotatedKernel, RefusedKernel};
 use crate::front::compile::{BuildOptions, CompileError, Compiler, KEEP_LOOPS};
-use crate::front::source::cfg::build;
-use crate::front::source::{parse, ParamKind};
+use crate::front::source::cfg::{build, SourceCfg, Unsupported};
+use crate::front::source::{parse, ParamKind, SourceFile};
 use crate::mapping::{Mapper, Mapping};
 
 /// Annotates the OpenCL C file `path` for `arch` (timing only, no profile).
@@ -201,7 +205,8 @@ impl Compiled {
     }
 }
 
-/// Annotates `path` compiled with `options` exactly, refusing the kernels it cannot time.
+/// Annotates `path` compiled with `options` exactly, refusing the kernels it cannot time:
+/// the annotator's four phases, with the refusal policy between them.
 fn annotate_compiled(
     compiler: &Compiler,
     path: &Path,
@@ -209,35 +214,93 @@ fn annotate_compiled(
     arch: &Architecture,
     how: AnnotateOptions,
 ) -> Result<Compiled, AnnotateError> {
-    let (analysis, module) = analyze_file(compiler, path, options, arch)?;
     let program = path.display().to_string();
-    let source = parse(path, options, compiler)?;
-    let graph = CallGraph::new(&source);
-    let mut refusals = Refusals {
-        reach: analysis
-            .kernels
-            .iter()
-            .map(|k| (k.name.clone(), graph.reach(&k.name)))
-            .collect(),
-        list: Vec::new(),
-    };
-    refusals.of_source(&source, &program);
-    let mut cfgs = Vec::new();
-    for f in &source.functions {
-        match build(&source, f) {
-            Ok(cfg) => cfgs.push(cfg),
-            Err(e) => refusals.refuse(&f.name, &e.path, e.line, e.to_string(), false),
+    let front = Front::read(compiler, path, options, arch)?;
+    let analysis = analyze_ptx(&front.ptx, arch, &program);
+    let mut refusals = Refusals::of_front(&front, &analysis, &program);
+    let kernels = map_kernels(&front, &analysis, arch, how, &program, &mut refusals);
+    generate_kept(&front, &analysis, kernels, arch, how, &program, refusals)
+}
+
+/// The front phase: the kernel file as clang compiles it (its PTX, parsed) and as it is
+/// written (libclang's tree, each function's source CFG or why it has none).
+struct Front {
+    ptx: CompiledPtx,
+    source: SourceFile,
+    cfgs: Vec<SourceCfg>,
+    /// The functions whose source CFG could not be built, and why, in the file's order.
+    unbuilt: Vec<(String, Unsupported)>,
+}
+
+impl Front {
+    fn read(
+        compiler: &Compiler,
+        path: &Path,
+        options: &BuildOptions,
+        arch: &Architecture,
+    ) -> Result<Front, AnnotateError> {
+        let ptx = compile_ptx(compiler, path, options, arch)?;
+        let source = parse(path, options, compiler)?;
+        let mut cfgs = Vec::new();
+        let mut unbuilt = Vec::new();
+        for f in &source.functions {
+            match build(&source, f) {
+                Ok(cfg) => cfgs.push(cfg),
+                Err(e) => unbuilt.push((f.name.clone(), e)),
+            }
         }
+        Ok(Front {
+            ptx,
+            source,
+            cfgs,
+            unbuilt,
+        })
     }
+}
+
+impl Refusals {
+    /// The refusals the front and the analysis already decide: what the source holds
+    /// that the annotator cannot time, and the functions with no source CFG.
+    fn of_front(front: &Front, analysis: &Analysis, program: &str) -> Refusals {
+        let graph = CallGraph::new(&front.source);
+        let mut refusals = Refusals {
+            reach: analysis
+                .kernels
+                .iter()
+                .map(|k| (k.name.clone(), graph.reach(&k.name)))
+                .collect(),
+            list: Vec::new(),
+        };
+        refusals.of_source(&front.source, program);
+        for (name, e) in &front.unbuilt {
+            refusals.refuse(name, &e.path, e.line, e.to_string(), false);
+        }
+        refusals
+    }
+}
+
+/// The mapping phase: each kernel not refused, its PTX blocks matched to its source
+/// blocks, its paths and what its twin needs to know; a kernel whose unrolled loop cannot
+/// be counted is refused.
+fn map_kernels(
+    front: &Front,
+    analysis: &Analysis,
+    arch: &Architecture,
+    how: AnnotateOptions,
+    program: &str,
+    refusals: &mut Refusals,
+) -> Vec<AnnotatedKernel> {
+    let (module, source, cfgs) = (&front.ptx.module, &front.source, &front.cfgs);
+    let graph = CallGraph::new(source);
     let names: Vec<&str> = analysis.kernels.iter().map(|k| k.name.as_str()).collect();
-    let mut inputs = path_inputs(&source, &names, &[]);
+    let mut inputs = path_inputs(source, &names, &[]);
     let mut kernels = Vec::new();
     let mapper = Mapper {
-        module: &module,
-        source: &source,
-        cfgs: &cfgs,
+        module,
+        source,
+        cfgs,
         arch,
-        program: &program,
+        program,
         profile: how.profile,
     };
     for k in &analysis.kernels {
@@ -262,12 +325,12 @@ fn annotate_compiled(
                 .first()
                 .map_or(0, |r| r.start.line);
             let e = AnnotateError::UnrolledLoop {
-                path: program.clone(),
+                path: program.to_string(),
                 line,
                 kernel: k.name.clone(),
                 ptx_blocks: u.ptx_blocks.clone(),
             };
-            refusals.refuse(&k.name, &program, line, e.to_string(), true);
+            refusals.refuse(&k.name, program, line, e.to_string(), true);
             continue;
         }
         let function = source.function(&k.name);
@@ -294,8 +357,22 @@ fn annotate_compiled(
             group_free,
         });
     }
-    // Code generation may refuse more kernels (a return inside a macro, a function both
-    // inlined and called): each time, the kernels it names are left out and it runs again.
+    kernels
+}
+
+/// The back phase: the annotated file of the kernels kept. Code generation may refuse
+/// more kernels (a return inside a macro, a function both inlined and called): each
+/// time, the kernels it names are left out and it runs again.
+fn generate_kept(
+    front: &Front,
+    analysis: &Analysis,
+    mut kernels: Vec<AnnotatedKernel>,
+    arch: &Architecture,
+    how: AnnotateOptions,
+    program: &str,
+    mut refusals: Refusals,
+) -> Result<Compiled, AnnotateError> {
+    let (module, source, cfgs) = (&front.ptx.module, &front.source, &front.cfgs);
     loop {
         kernels.retain(|k| !refusals.refused(&k.name));
         if kernels.is_empty() {
@@ -306,7 +383,7 @@ fn annotate_compiled(
         }
         let removed = refusals.removed(&kernels);
         let e = match generate(
-            &analysis, &module, &source, &cfgs, &kernels, &removed, arch, how, &program,
+            analysis, module, source, cfgs, &kernels, &removed, arch, how, program,
         ) {
             Ok(a) => {
                 return Ok(Compiled {
@@ -316,14 +393,14 @@ fn annotate_compiled(
             }
             Err(e) => e,
         };
-        let Some((function, line, inlined)) = refused_by(&e, &source) else {
+        let Some((function, line, inlined)) = refused_by(&e, source) else {
             return Err(e.into());
         };
         let before = refusals.list.len();
         if inlined {
-            refusals.refuse_inlined(&kernels, &function, &program, line, e.to_string());
+            refusals.refuse_inlined(&kernels, &function, program, line, e.to_string());
         } else {
-            refusals.refuse(&function, &program, line, e.to_string(), false);
+            refusals.refuse(&function, program, line, e.to_string(), false);
         }
         if refusals.list.len() == before {
             return Err(e.into());
