@@ -1,13 +1,17 @@
-//! An application's launch carried out as the shim decided it ([`LaunchOutcome`]): the
-//! annotated twin enqueued in its place, or the application's own launch run and what
-//! the shim knows of it recorded. Called by the interposed `clEnqueueNDRangeKernel` and
-//! `clEnqueueTask`.
+//! The interposed `clEnqueueNDRangeKernel` and `clEnqueueTask`'s way into the shim: their
+//! arguments converted, the application's own launch handed to [`Shim::launch`], which
+//! decides and carries out the launch, and the event it gives written back. A panic of
+//! srcsim's costs the simulation of the launch, never the application's launch: that runs
+//! exactly once whatever panicked, and its code is what the application gets.
+//!
+//! [`Shim::launch`]: crate::shim::Shim::launch
 
 use crate::cl::{Event, Kernel, NdRange, Queue};
 use crate::ffi::*;
-use crate::shim::{shim, LaunchOutcome};
+use crate::shim::{shim, Launched};
 
-/// Enqueues through the shim, or the application's own kernel when the shim declines.
+/// Launches through the shim, which enqueues the annotated twin or runs `original`, the
+/// application's own launch.
 ///
 /// # Safety
 /// `event_wait_list` holds `num_events` events (or is null), `event` is null or writable.
@@ -32,11 +36,12 @@ pub(crate) unsafe fn launch(
             .map(|e| Event(*e))
             .collect()
     };
-    let outcome = guarded("the launch", || {
-        shim().launch(Queue(queue), Kernel(kernel), &range, &wait)
+    let mut own = OwnLaunch::new(original);
+    let launched = guarded("the launch", || {
+        shim().launch(Queue(queue), Kernel(kernel), &range, &wait, || own.run())
     });
-    match outcome {
-        Some(LaunchOutcome::Enqueued(ev)) => {
+    match launched {
+        Some(Launched::Twin(ev)) => {
             if event.is_null() {
                 ev.release();
             } else {
@@ -45,33 +50,57 @@ pub(crate) unsafe fn launch(
             }
             CL_SUCCESS
         }
-        Some(LaunchOutcome::Evaluated(evaluation)) => run_then_record(original, || {
-            shim().record_evaluated(evaluation, Queue(queue), &range)
-        }),
-        Some(LaunchOutcome::Remembered(remembered)) => run_then_record(original, || {
-            shim().record_remembered(remembered, Queue(queue), &range)
-        }),
-        Some(LaunchOutcome::Repeat { kernel: name, of }) => run_then_record(original, || {
-            shim().record_repeat(name, Queue(queue), &range, of)
-        }),
-        other => {
-            let reason = match other {
-                Some(LaunchOutcome::Fallback(reason)) => reason,
-                _ => "an internal error in srcsim".to_string(),
-            };
-            run_then_record(original, || {
-                shim().record_unsimulated(Kernel(kernel), Queue(queue), &range, reason)
-            })
+        Some(Launched::Own(code)) => code,
+        // srcsim panicked after the application's launch ran: its code stands, and the
+        // launch is not recorded.
+        None if own.ran() => own.run(),
+        // srcsim panicked before: the launch runs now, unsimulated.
+        None => {
+            let code = own.run();
+            if code == CL_SUCCESS {
+                guarded("the launch", || {
+                    let reason = "an internal error in srcsim".to_string();
+                    shim().record_unsimulated(Kernel(kernel), Queue(queue), &range, reason)
+                });
+            }
+            code
         }
     }
 }
 
-/// Runs the application's own launch (`original`), then, where it succeeded, what the
-/// shim records of it.
-fn run_then_record(original: impl FnOnce() -> cl_int, record: impl FnOnce()) -> cl_int {
-    let code = original();
-    if code == CL_SUCCESS {
-        guarded("the launch", record);
+/// The application's own launch, run at most once: a panic in the shim after it ran must
+/// not run it again, and the code it returned is the application's answer.
+struct OwnLaunch<F> {
+    call: Option<F>,
+    code: Option<cl_int>,
+}
+
+impl<F: FnOnce() -> cl_int> OwnLaunch<F> {
+    fn new(call: F) -> Self {
+        OwnLaunch {
+            call: Some(call),
+            code: None,
+        }
     }
-    code
+
+    /// Runs the launch the first time, and gives the code it returned every time.
+    fn run(&mut self) -> cl_int {
+        if let Some(code) = self.code {
+            return code;
+        }
+        // The call is a C function's (the real OpenCL entry point), which cannot unwind:
+        // taken and not returned cannot happen, and would not be run twice.
+        let call = self
+            .call
+            .take()
+            .expect("the application's launch runs once");
+        let code = call();
+        self.code = Some(code);
+        code
+    }
+
+    /// Whether the launch has run.
+    fn ran(&self) -> bool {
+        self.code.is_some()
+    }
 }

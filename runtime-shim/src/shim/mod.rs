@@ -1,7 +1,8 @@
 //! The shim's state and decisions: which programs and kernels have annotated twins, what a
 //! launch enqueues, and the background worker that reads the counter records back and
-//! hands them to the model thread (`modelling.rs`); the copies that reduce records to warps
-//! are `copies.rs`, the twins' making `twins.rs`. The interposers (`interpose.rs`) call
+//! hands them to the model thread (`modelling.rs`); a launch, planned, carried out and
+//! recorded, is `launch.rs`, the copies that reduce records to warps `copies.rs`, the
+//! twins' making `twins.rs`. The interposers (`interpose.rs`) call
 //! in here; modelling is `pipeline_model`'s and annotation `annotator`'s.
 //!
 //! Every application kernel whose program was built from source has a *shadow*: the same
@@ -22,28 +23,26 @@ mod copies;
 mod devices;
 pub use devices::DeviceLimits;
 pub(crate) mod groups;
+mod launch;
+pub use launch::Launched;
 mod remembered;
-pub use remembered::Remembered;
+use remembered::Remembered;
 mod linked;
 mod twins;
 
-use copies::reduction_args;
-
 use annotator::annotate::AnnotateOptions;
-use annotator::back::host_paths::{HostPaths, PathLaunch};
 use annotator::cache::MadeFrom;
 use annotator::front::compile::{BuildOptions, Compiler};
 use annotator::front::source::ParamKind;
-use pipeline_model::records::WORD_BYTES;
 use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
 
 use crate::batch::{Batches, Full};
-use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
+use crate::cl::{Context, Device, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::modelling::{
-    lock, model_batch, model_evaluated, EvaluatedLaunch, Job, KernelModel, KernelProfile, Modelled,
-    Models, Pending, ProfiledProgram, Stats, Sweep,
+    lock, model_batch, model_evaluated, Job, KernelModel, KernelProfile, Modelled, Models, Pending,
+    ProfiledProgram, Stats, Sweep,
 };
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
@@ -72,41 +71,6 @@ struct State {
 struct Worker {
     jobs: Sender<Job>,
     thread: JoinHandle<()>,
-}
-
-/// What `launch` did.
-pub enum LaunchOutcome {
-    /// The shadow was enqueued; the application gets this event.
-    Enqueued(Event),
-    /// Nothing was enqueued: enqueue the application's kernel, then call
-    /// [`Shim::record_unsimulated`] with the reason if that succeeds.
-    Fallback(String),
-    /// The launch leaves the records an earlier launch of the kernel left (its paths depend
-    /// on the geometry and values that launch had, `annotator::analysis::control`): enqueue the
-    /// application's kernel, then call [`Shim::record_repeat`] if that succeeds.
-    Repeat {
-        /// The kernel's name.
-        kernel: Arc<str>,
-        /// The earlier launch's index in the report.
-        of: usize,
-    },
-    /// The host evaluated the launch's paths (`annotator::back::host_paths`): enqueue the
-    /// application's kernel, then call [`Shim::record_evaluated`] if that succeeds.
-    Evaluated(Box<Evaluation>),
-    /// A previous run measured a launch that leaves the same records (`crate::remembered`):
-    /// enqueue the application's kernel, then call [`Shim::record_remembered`] if that
-    /// succeeds.
-    Remembered(Box<Remembered>),
-}
-
-/// A launch whose warp records the host computes from its cells, on the model's thread:
-/// the kernel, the key its deciding values make (noted as first seen once it is in the
-/// report), and what the model's thread is given.
-pub struct Evaluation {
-    kernel: Arc<str>,
-    shadow: Arc<Shadow>,
-    key: crate::shadow::PathKey,
-    launch: EvaluatedLaunch,
 }
 
 /// The shim.
@@ -209,241 +173,6 @@ impl Shim {
         self.log(Level::Info, reason);
     }
 
-    // ---- launches ------------------------------------------------------------------
-
-    /// Enqueues the shadow of `kernel` over `range` on `queue` after `wait`, binding a
-    /// fresh records buffer, and queues the records' read-back for the model.
-    pub fn launch(
-        &self,
-        queue: Queue,
-        kernel: Kernel,
-        range: &NdRange,
-        wait: &[Event],
-    ) -> LaunchOutcome {
-        let start = Instant::now();
-        let outcome = self.launch_annotated(queue, kernel, range, wait);
-        if matches!(outcome, LaunchOutcome::Enqueued(_)) {
-            self.stats.launches.fetch_add(1, Ordering::Relaxed);
-            Stats::add(&self.stats.launch_ns, start);
-        }
-        outcome
-    }
-
-    fn launch_annotated(
-        &self,
-        queue: Queue,
-        kernel: Kernel,
-        range: &NdRange,
-        wait: &[Event],
-    ) -> LaunchOutcome {
-        let (name, shadow) = match self.launched_shadow(kernel) {
-            Ok(found) => found,
-            Err(fallback) => return fallback,
-        };
-        let mut args = lock(&shadow.args);
-        if let Some(reason) = args.broken() {
-            return LaunchOutcome::Fallback(reason.clone());
-        }
-        // Its records would be an earlier launch's: no need to run the annotated kernel.
-        let keyed = if self.config.measure_every_launch {
-            None
-        } else {
-            args.path_key(&shadow, range)
-        };
-        if let Some(Some(of)) = keyed {
-            return LaunchOutcome::Repeat { kernel: name, of };
-        }
-        let key = keyed.map(|_| args.last_key.clone());
-        let geometry = geometry(range);
-        if let (Some(key), Some(paths)) = (&key, &shadow.host_paths) {
-            if let Some(launch) = self.evaluate(&shadow, paths, &args, range, &geometry) {
-                return LaunchOutcome::Evaluated(Box::new(Evaluation {
-                    kernel: name,
-                    shadow: Arc::clone(&shadow),
-                    key: key.clone(),
-                    launch,
-                }));
-            }
-        }
-        let remember = match self.recall(&shadow, &name, key.as_ref()) {
-            Ok(id) => id,
-            Err(remembered) => return remembered,
-        };
-        if self.config.log >= Level::Debug {
-            self.log(
-                Level::Debug,
-                &format!(
-                    "launch of `{name}`: global {:?}, local {:?}",
-                    geometry.global, geometry.local
-                ),
-            );
-        }
-        let context = match queue.context() {
-            Ok(c) => c,
-            Err(e) => return LaunchOutcome::Fallback(format!("queue context: {e}")),
-        };
-        let device = match queue.device() {
-            Ok(d) => d,
-            Err(e) => return LaunchOutcome::Fallback(format!("queue device: {e}")),
-        };
-        let (grain, twin) = self.grain(&shadow, range, &geometry, device, &mut args);
-        let stride = grain.stride(&shadow.model.format);
-        let words = grain.count(&geometry) as usize;
-        let Some(bytes) = words
-            .checked_mul(stride * WORD_BYTES)
-            .filter(|b| *b <= isize::MAX as usize)
-        else {
-            return LaunchOutcome::Fallback(format!(
-                "{} work-items need too large a records buffer",
-                geometry.work_items()
-            ));
-        };
-        self.make_room(context, device, bytes);
-        let slot = match self.batches.take(context, device, bytes) {
-            Ok(s) => s,
-            Err(e) => {
-                return LaunchOutcome::Fallback(format!("records buffer of {bytes} bytes: {e}"))
-            }
-        };
-        if let Err(e) = twin.set_buffer_arg(shadow.records_arg, slot.mem) {
-            self.abandon(slot);
-            return LaunchOutcome::Fallback(format!("binding the records buffer: {e}"));
-        }
-        if let Err(e) = reduction_args(&shadow, &mut args, grain, &geometry) {
-            self.abandon(slot);
-            return LaunchOutcome::Fallback(format!("binding the warps' arguments: {e}"));
-        }
-        let regroup = grain == Grain::WorkItem && shadow.group_free;
-        let run = self.shadow_range(&name, &shadow, &args, range, grain, (kernel, device));
-        let event = match queue.enqueue_kernel(twin, &run, wait) {
-            Ok(ev) => {
-                if regroup {
-                    groups::remember(&mut args.ran_in, &run);
-                }
-                ev
-            }
-            Err(e) => {
-                self.abandon(slot);
-                return LaunchOutcome::Fallback(format!(
-                    "the annotated kernel did not enqueue: {e}"
-                ));
-            }
-        };
-        let resources = kernel_resources(&shadow, &args);
-        let mut buffer_bytes: Vec<(u32, u64)> = Vec::new();
-        if !shadow.model.samples.is_empty() {
-            buffer_bytes.extend(
-                args.buffers
-                    .iter()
-                    .filter_map(|(&i, b)| b.map(|(_, size)| (i, size))),
-            );
-            buffer_bytes.sort_unstable();
-        }
-        drop(args);
-        // The read of the records waits on the launch from the shim's own queue: the
-        // application's queue must have submitted it (a flush, as OpenCL asks of events
-        // waited on across queues; the runtime does it anyway, so it costs little).
-        queue.flush();
-        let index = self.push_launch(name, queue, range, &geometry, None);
-        if let Some(key) = key {
-            lock(&shadow.args).first_with(key, index);
-        }
-        self.remember_later(index, remember);
-        // One reference for the application (or released for it), one for the read.
-        event.retain();
-        let pending = Pending {
-            index,
-            words: words * stride,
-            grain,
-            geometry,
-            resources,
-            buffer_bytes,
-            model: shadow.model.clone(),
-        };
-        let in_order = queue.in_order().then_some(queue);
-        if let Some(full) = self.batches.commit(slot, in_order, event, pending) {
-            self.read_back(full);
-        }
-        LaunchOutcome::Enqueued(event)
-    }
-
-    /// The kernel's name and shadow, or the launch's fallback where it has none.
-    fn launched_shadow(&self, kernel: Kernel) -> Result<(Arc<str>, Arc<Shadow>), LaunchOutcome> {
-        match lock(&self.state).kernels.get(&kernel) {
-            None => Err(LaunchOutcome::Fallback(
-                "the kernel was not created through srcsim".to_string(),
-            )),
-            Some(k) => match &k.shadow {
-                Ok(s) => Ok((k.name.clone(), Arc::clone(s))),
-                Err(reason) => Err(LaunchOutcome::Fallback(reason.clone())),
-            },
-        }
-    }
-
-    /// The cells of a launch of `shadow`, whose paths the host evaluates (`paths`), where
-    /// its work-groups are known (the application's, or any where its work-items cannot
-    /// tell them apart: the model's) and every cell takes one path, with what the model's
-    /// thread needs besides.
-    fn evaluate(
-        &self,
-        shadow: &Shadow,
-        paths: &Arc<HostPaths>,
-        args: &ShadowArgs,
-        range: &NdRange,
-        geometry: &LaunchGeometry,
-    ) -> Option<EvaluatedLaunch> {
-        let arch = self.arch.as_ref().ok()?;
-        if range.local.is_none() && !shadow.group_free {
-            return None;
-        }
-        let values = args.values();
-        let offset = range.offset.map(|o| o as u64);
-        let launch = PathLaunch {
-            work_dim: range.work_dim,
-            global: geometry.global,
-            local: geometry.local,
-            offset,
-            args: &values,
-        };
-        let cells = paths.cells(&launch)?;
-        let grain = Grain::Warp {
-            warp_size: arch.warp_size,
-        };
-        let words = usize::try_from(grain.count(geometry))
-            .ok()?
-            .checked_mul(paths.warp_stride())?;
-        Some(EvaluatedLaunch {
-            paths: Arc::clone(paths),
-            cells,
-            offset,
-            pending: Pending {
-                index: 0,
-                words,
-                grain,
-                geometry: *geometry,
-                resources: kernel_resources(shadow, args),
-                buffer_bytes: Vec::new(),
-                model: shadow.model.clone(),
-            },
-        })
-    }
-
-    /// Records a launch of the application's kernel whose paths the host evaluated: its
-    /// records are computed and modelled on the model's thread.
-    pub fn record_evaluated(&self, evaluation: Box<Evaluation>, queue: Queue, range: &NdRange) {
-        self.stats.evaluated.fetch_add(1, Ordering::Relaxed);
-        let Evaluation {
-            kernel,
-            shadow,
-            key,
-            mut launch,
-        } = *evaluation;
-        let index = self.push_launch(kernel, queue, range, &launch.pending.geometry, None);
-        lock(&shadow.args).first_with(key, index);
-        launch.pending.index = index;
-        self.submit(Job::Evaluated(launch));
-    }
-
     /// Holds a launch whose records would take the arenas in use past the budget
     /// (`SRCSIM_RECORDS_MIB`) until the model has given enough of them back: the
     /// part-filled arenas are read first, so that every launch already enqueued can come
@@ -512,47 +241,6 @@ impl Shim {
         self.build_deferred(Some(context));
         self.start_keepers();
         self.batches.retire(context);
-    }
-
-    /// Records a launch that ran unannotated.
-    pub fn record_unsimulated(
-        &self,
-        kernel: Kernel,
-        queue: Queue,
-        range: &NdRange,
-        reason: String,
-    ) {
-        let name = lock(&self.state)
-            .kernels
-            .get(&kernel)
-            .map(|k| Arc::clone(&k.name))
-            .unwrap_or_else(|| kernel.name().unwrap_or_default().into());
-        self.log(
-            Level::Info,
-            &format!("launch of `{name}` not simulated: {reason}"),
-        );
-        let geometry = geometry(range);
-        self.push_launch(
-            name,
-            queue,
-            range,
-            &geometry,
-            Some(Outcome::NotSimulated { reason }),
-        );
-    }
-
-    /// Records a launch of the application's kernel that left the records launch `of` of
-    /// the same kernel left: its estimate is that launch's.
-    pub fn record_repeat(&self, kernel: Arc<str>, queue: Queue, range: &NdRange, of: usize) {
-        self.stats.repeats.fetch_add(1, Ordering::Relaxed);
-        // The outcome is settled at exit (`Report::settle_repeats`).
-        let settled = Outcome::NotSimulated {
-            reason: String::new(),
-        };
-        let launch = self.launch_entry(kernel, queue, range, &geometry(range), Some(settled));
-        lock(&self.report).repeated(launch, of);
-        crate::progress::launched();
-        crate::progress::done(1);
     }
 
     fn push_launch(

@@ -7,7 +7,7 @@ use crate::shadow::PathKey;
 
 /// A launch that leaves the records a launch the last run measured left: its kernel, its
 /// key (noted as first seen once it is in the report) and that launch's outcome.
-pub struct Remembered {
+pub(super) struct Remembered {
     pub(super) kernel: Arc<str>,
     pub(super) shadow: Arc<Shadow>,
     pub(super) key: PathKey,
@@ -16,26 +16,26 @@ pub struct Remembered {
 
 impl Shim {
     /// For a launch of `shadow` (kernel `name`) with `key` (where its geometry and value
-    /// arguments decide its records) about to be measured: the outcome that runs the
-    /// application's kernel with the estimate the last run measured for the key, else
-    /// the key to keep this run's under.
+    /// arguments decide its records) about to be measured: the estimate the last run
+    /// measured for the key, for the application's kernel to run with, else the key to
+    /// keep this run's under.
     pub(super) fn recall(
         &self,
         shadow: &Arc<Shadow>,
         name: &Arc<str>,
         key: Option<&PathKey>,
-    ) -> Result<Option<String>, LaunchOutcome> {
+    ) -> Result<Option<String>, Box<Remembered>> {
         let (Some(key), Some(kept)) = (key, &self.cache().remembered) else {
             return Ok(None);
         };
         let id = kept.key(&shadow.program, name, &format!("{key:?}"));
         match kept.get(&id) {
-            Some(outcome) => Err(LaunchOutcome::Remembered(Box::new(Remembered {
+            Some(outcome) => Err(Box::new(Remembered {
                 kernel: Arc::clone(name),
                 shadow: Arc::clone(shadow),
                 key: key.clone(),
                 outcome: outcome.clone(),
-            }))),
+            })),
             None => Ok(Some(id)),
         }
     }
@@ -51,7 +51,12 @@ impl Shim {
 
     /// Records a launch of the application's kernel that took the estimate the last run
     /// measured for its key; later launches of the key in this run repeat it.
-    pub fn record_remembered(&self, remembered: Box<Remembered>, queue: Queue, range: &NdRange) {
+    pub(super) fn record_remembered(
+        &self,
+        remembered: Box<Remembered>,
+        queue: Queue,
+        range: &NdRange,
+    ) {
         self.stats.remembered.fetch_add(1, Ordering::Relaxed);
         let Remembered {
             kernel,
