@@ -391,8 +391,9 @@ pub struct KernelSummary {
 
 /// Where the shim puts what it learns of each launch, as it learns it: the launch when it
 /// is enqueued (or runs unsimulated), then its outcome and profile once the model is done
-/// with its records. The shim writes only through this; the views of `views` render what
-/// a sink collected. [`Report`] is the sink of a run.
+/// with its records (and, once, the program a profile refers to). The shim writes only
+/// through this; the views of `views` render what a sink collected. [`Report`] is the sink
+/// of a run.
 pub trait LaunchSink {
     /// Takes a launch (its outcome so far), gives it the next index and returns that.
     fn launched(&mut self, launch: Launch) -> usize;
@@ -402,6 +403,10 @@ pub trait LaunchSink {
     /// `of`'s (the annotated kernel did not run again); gives it the next index and
     /// returns that. `of` is a launch taken by [`LaunchSink::launched`], not a repeat.
     fn repeated(&mut self, launch: Launch, of: usize) -> usize;
+    /// The id of the program of these `blocks` and `source_lines`, which a profile given
+    /// to [`LaunchSink::estimated`] names ([`LaunchProfile::program`]): an equal one's if
+    /// the sink has it, else a new one's.
+    fn program(&mut self, blocks: &[SourceBlock], source_lines: &BTreeMap<u32, String>) -> usize;
 }
 
 impl LaunchSink for Report {
@@ -424,6 +429,10 @@ impl LaunchSink for Report {
         let index = self.launched(launch);
         self.repeats.push((index, of));
         index
+    }
+
+    fn program(&mut self, blocks: &[SourceBlock], source_lines: &BTreeMap<u32, String>) -> usize {
+        self.add_program(blocks, source_lines)
     }
 }
 

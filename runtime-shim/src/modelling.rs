@@ -340,18 +340,23 @@ impl Sweep {
     }
 }
 
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T: ?Sized>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A panic elsewhere while holding the lock leaves data that is still consistent
     // enough to report; never let it take the application down.
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// What the model's thread models with: the run's architecture, a sweep's, the report
-/// and the statistics.
+/// Where the shim and the model's thread write what they learn of launches: the run's
+/// report, seen only as a [`LaunchSink`], so that the writers use the interface the
+/// report crate defines for them and nothing else of the report.
+pub(crate) type Sink = Mutex<dyn LaunchSink + Send>;
+
+/// What the model's thread models with: the run's architecture, a sweep's, the sink of
+/// the launches' outcomes and the statistics.
 pub(crate) struct Models<'a> {
     pub(crate) arch: Option<&'a Architecture>,
     pub(crate) sweep: Option<&'a Sweep>,
-    pub(crate) report: &'a Mutex<Report>,
+    pub(crate) sink: &'a Sink,
     pub(crate) stats: &'a Stats,
 }
 
@@ -388,8 +393,7 @@ impl Models<'_> {
                 // The program's blocks and text go into the report once, with its first
                 // profiled launch.
                 let program = *profile.program.id.get_or_init(|| {
-                    lock(self.report)
-                        .add_program(&profile.program.blocks, &profile.program.source_lines)
+                    lock(self.sink).program(&profile.program.blocks, &profile.program.source_lines)
                 });
                 Some(profile.summarise(records, p.model.format.work_item_stride(), program))
             }
@@ -408,10 +412,10 @@ impl Models<'_> {
                 }
             }
         }
-        let mut report = lock(self.report);
+        let mut sink = lock(self.sink);
         let n = done.len() as u64;
         for (p, (outcome, profile, _)) in done {
-            report.estimated(p.index, outcome, profile);
+            sink.estimated(p.index, outcome, profile);
         }
         crate::progress::done(n);
     }
@@ -419,19 +423,19 @@ impl Models<'_> {
 
 /// Models every launch of `batch` once its records are back (reusing `last`'s estimate
 /// for a launch identical to its kernel's previous one) and puts the outcomes in
-/// `report`.
+/// `sink`.
 pub(crate) fn model_batch(
     arch: Option<&Architecture>,
     sweep: Option<&Sweep>,
     batch: &mut Batch<Pending>,
-    report: &Mutex<Report>,
+    sink: &Sink,
     last: &mut HashMap<*const KernelModel, Modelled>,
     stats: &Stats,
 ) {
     let models = Models {
         arch,
         sweep,
-        report,
+        sink,
         stats,
     };
     let start = Instant::now();

@@ -350,7 +350,7 @@ impl Shim {
             reason: String::new(),
         };
         let launch = self.launch_entry(kernel, queue, range, &geometry(range), Some(settled));
-        lock(&self.report).repeated(launch, of);
+        lock(&self.sink).repeated(launch, of);
         crate::progress::launched();
         crate::progress::done(1);
     }

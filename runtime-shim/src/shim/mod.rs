@@ -42,13 +42,13 @@ use crate::cl::{Context, Device, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::modelling::{
     lock, model_batch, model_evaluated, Job, KernelModel, KernelProfile, Modelled, Models, Pending,
-    ProfiledProgram, Stats, Sweep,
+    ProfiledProgram, Sink, Stats, Sweep,
 };
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
     ShadowArgs, ShadowProgram, WarpsProgram,
 };
-use srcsim_report::{Launch, LaunchSink, Outcome, Report};
+use srcsim_report::{Launch, Outcome, Report};
 
 #[derive(Default)]
 struct State {
@@ -82,7 +82,12 @@ pub struct Shim {
     /// The cache, opened at its first use ([`Shim::cache`]).
     cache: OnceLock<cache::ShimCache>,
     state: Mutex<State>,
+    /// The run's report, which the exit settles, prints and writes ([`Shim::finish`]).
     report: Arc<Mutex<Report>>,
+    /// The same report (one allocation, one lock) seen as a [`srcsim_report::LaunchSink`]:
+    /// every launch and outcome written, here and on the model's thread, goes through the
+    /// interface the report crate defines for writing them, not the report's own fields.
+    sink: Arc<Sink>,
     /// The records' buffers, and their reads back.
     batches: Arc<Batches<Pending>>,
     worker: Mutex<Option<Worker>>,
@@ -134,13 +139,15 @@ impl Shim {
             );
             None
         });
+        let report = Arc::new(Mutex::new(report));
         Shim {
             to_remember: Mutex::new(Vec::new()),
             sweep: sweep.map(Arc::new),
             cache: OnceLock::new(),
             compiler: Mutex::new(None),
             state: Mutex::new(State::default()),
-            report: Arc::new(Mutex::new(report)),
+            sink: Arc::clone(&report) as Arc<Sink>,
+            report,
             batches: Arc::new(Batches::new(config.records_budget, config.records_ceiling)),
             worker: Mutex::new(None),
             stats: Arc::new(Stats::default()),
@@ -222,10 +229,10 @@ impl Shim {
             }
             Ok(None) => {}
             Err((e, launches)) => {
-                let mut report = lock(&self.report);
+                let mut sink = lock(&self.sink);
                 for p in launches {
                     let reason = format!("reading the records back: {e}");
-                    report.estimated(p.index, Outcome::NotSimulated { reason }, None);
+                    sink.estimated(p.index, Outcome::NotSimulated { reason }, None);
                     crate::progress::done(1);
                 }
             }
@@ -253,7 +260,7 @@ impl Shim {
     ) -> usize {
         let settled = outcome.is_some();
         let launch = self.launch_entry(name, queue, range, geometry, outcome);
-        let index = lock(&self.report).launched(launch);
+        let index = lock(&self.sink).launched(launch);
         crate::progress::launched();
         if settled {
             crate::progress::done(1);
@@ -292,7 +299,7 @@ impl Shim {
         let w = worker.get_or_insert_with(|| {
             let (jobs, rx) = channel::<Job>();
             let arch = self.arch.clone().ok();
-            let report = Arc::clone(&self.report);
+            let sink = Arc::clone(&self.sink);
             let batches = Arc::clone(&self.batches);
             let stats = Arc::clone(&self.stats);
             let sweep = self.sweep.clone();
@@ -309,7 +316,7 @@ impl Shim {
                                     arch.as_ref(),
                                     sweep,
                                     &mut batch,
-                                    &report,
+                                    &sink,
                                     &mut last,
                                     &stats,
                                 );
@@ -320,7 +327,7 @@ impl Shim {
                                 let modelling = Models {
                                     arch: arch.as_ref(),
                                     sweep,
-                                    report: &report,
+                                    sink: &sink,
                                     stats: &stats,
                                 };
                                 model_evaluated(&modelling, &e, &mut evaluated);
