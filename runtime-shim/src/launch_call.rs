@@ -104,3 +104,42 @@ impl<F: FnOnce() -> cl_int> OwnLaunch<F> {
         self.code.is_some()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn the_applications_launch_runs_once_and_keeps_its_code_through_a_panic() {
+        let runs = Cell::new(0);
+        let mut own = OwnLaunch::new(|| {
+            runs.set(runs.get() + 1);
+            CL_INVALID_VALUE
+        });
+        assert!(!own.ran());
+        // srcsim panics after the launch ran: its code stands, and it does not run again.
+        let launched = guarded("a test", || {
+            own.run();
+            panic!("after the application's launch")
+        });
+        assert!(launched.is_none());
+        assert!(own.ran());
+        assert_eq!(own.run(), CL_INVALID_VALUE);
+        assert_eq!(runs.get(), 1);
+    }
+
+    #[test]
+    fn a_panic_before_the_launch_leaves_it_to_run() {
+        let runs = Cell::new(0);
+        let mut own = OwnLaunch::new(|| {
+            runs.set(runs.get() + 1);
+            CL_SUCCESS
+        });
+        let launched: Option<()> = guarded("a test", || panic!("before the launch"));
+        assert!(launched.is_none());
+        assert!(!own.ran());
+        assert_eq!(own.run(), CL_SUCCESS);
+        assert_eq!(runs.get(), 1);
+    }
+}
