@@ -14,8 +14,8 @@ use pipeline_model::records::WORD_BYTES;
 
 /// What [`Shim::launch`] did, for the interposer to answer the application with.
 pub enum Launched {
-    /// The annotated twin ran in the kernel's place: the application gets its event, and
-    /// the call succeeded (the application's own launch did not run).
+    /// The annotated twin was enqueued in the kernel's place: the application gets its
+    /// event, and the call succeeded (the application's own launch did not run).
     Twin(Event),
     /// The application's own launch ran and returned this code.
     Own(cl_int),
@@ -312,6 +312,7 @@ impl Shim {
         launch.pending.index = index;
         self.submit(Job::Evaluated(launch));
     }
+
     /// Records a launch of the application's kernel that ran unannotated, and why; also
     /// the interposer's, for a launch it ran itself after a panic of srcsim's
     /// (`crate::launch_call`).
