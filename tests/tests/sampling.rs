@@ -38,11 +38,12 @@ fn annotation(arch: &Architecture) -> Annotation {
     annotate_text(arch, "gather.cl", SRC)
 }
 
-/// `text` written to `file` in a directory of this process's, annotated for `arch`.
+/// `text` written to `file` in a directory of this call's own, annotated for `arch`. A
+/// directory per call: the tests run in threads of one process, and one writing the file
+/// while another's clang reads it gave that clang an empty file.
 fn annotate_text(arch: &Architecture, file: &str, text: &str) -> Annotation {
-    let dir = std::env::temp_dir().join(format!("srcsim-sampling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(file);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file);
     std::fs::write(&path, text).unwrap();
     let compiler = Compiler::locate().expect("clang 19");
     annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap()
