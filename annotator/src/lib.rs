@@ -37,6 +37,7 @@
 pub mod analysis;
 pub mod back;
 pub mod front;
+pub mod ids;
 pub mod mapping;
 
 pub mod annotate;

@@ -9,6 +9,7 @@ use annotator::front::compile::{BuildOptions, Compiler};
 use annotator::front::ptx::Module;
 use annotator::front::source::cfg::{build, SourceCfg};
 use annotator::front::source::{parse, SourceFile};
+use annotator::ids::PtxBlock;
 use annotator::mapping::matching::{match_blocks, BlockMap};
 use annotator::mapping::paths::{path_table, From, PathTable, To};
 use pipeline_model::Architecture;
@@ -55,10 +56,10 @@ impl Matched {
 
     /// The source text of the block a PTX block maps to.
     fn mapped_text(&self, ptx: usize) -> Option<String> {
-        let s = self.map.source_of(ptx)?;
+        let s = self.map.source_of(PtxBlock(ptx))?;
         let cfg = self.cfgs.iter().find(|c| c.function == s.function).unwrap();
         Some(
-            cfg.blocks[s.block]
+            cfg.block(s.block)
                 .regions
                 .iter()
                 .map(|r| self.source.text_of(r))
@@ -97,13 +98,19 @@ impl Matched {
         t
     }
 
+    /// The PTX blocks of the path from `from` to `to`, as indices.
+    fn hop(&self, from: usize, to: To) -> Vec<usize> {
+        let p = self.table.get(From::Block(PtxBlock(from)), to).unwrap();
+        p.blocks.iter().map(|b| b.index()).collect()
+    }
+
     /// What the timing points add along `points` (Start, the mapped blocks, Exit).
     fn charged(&self, mapped: &[usize]) -> u64 {
         let mut from = From::Start;
         let mut t = 0;
         for &m in mapped {
-            t += self.table.get(from, To::Block(m)).unwrap().cycles;
-            from = From::Block(m);
+            t += self.table.get(from, To::Block(PtxBlock(m))).unwrap().cycles;
+            from = From::Block(PtxBlock(m));
         }
         t + self.table.get(from, To::Exit).unwrap().cycles
     }
@@ -120,7 +127,11 @@ fn if_else_maps_each_branch_and_charges_the_executed_path() {
     let ks = &m.kernel().blocks;
     assert!(ks[entry].successors.contains(&then) && ks[entry].successors.contains(&els));
     // Every PTX block has a source home here.
-    assert!((0..ks.len()).all(|b| m.map.is_mapped(b)), "{:#?}", m.map);
+    assert!(
+        (0..ks.len()).all(|b| m.map.is_mapped(PtxBlock(b))),
+        "{:#?}",
+        m.map
+    );
     for (branch, other) in [(then, els), (els, then)] {
         let path = [entry, branch, join];
         assert_eq!(m.charged(&path), m.path_time(&path));
@@ -135,23 +146,22 @@ fn inlined_helper_and_early_returns() {
     let negative = m.ptx_block_mapped_to("x < 0.0f");
     let helper = m.ptx_block_mapped_to("clamp");
     assert_eq!(
-        m.map.source_of(helper).unwrap().function,
+        m.map.source_of(PtxBlock(helper)).unwrap().function,
         "smoothstep01",
         "the inlined helper's block maps into the helper"
     );
     // The early return: from the entry straight to the exit, through the unmapped
     // return block; its time is the PTX path's.
-    let exit_path = &m.table.get(From::Block(entry), To::Exit).unwrap().blocks;
     let mut path = vec![entry];
-    path.extend(exit_path);
+    path.extend(m.hop(entry, To::Exit));
     assert_eq!(m.charged(&[entry]), m.path_time(&path));
     // x < 0: entry, the test, then out through the merged store.
     let mut path = vec![entry, negative];
-    path.extend(&m.table.get(From::Block(negative), To::Exit).unwrap().blocks);
+    path.extend(m.hop(negative, To::Exit));
     assert_eq!(m.charged(&[entry, negative]), m.path_time(&path));
     // The helper path: its store and return are unmapped too (merged with the other).
     let mut path = vec![entry, negative, helper];
-    path.extend(&m.table.get(From::Block(helper), To::Exit).unwrap().blocks);
+    path.extend(m.hop(helper, To::Exit));
     assert!(path.len() > 3);
     assert_eq!(m.charged(&[entry, negative, helper]), m.path_time(&path));
 }
@@ -175,12 +185,7 @@ fn rotated_loop_body_maps_to_the_body_not_the_unrolled_inner_loop() {
         points.push(exit);
         let mut path = vec![0];
         for (i, &p) in points.iter().enumerate().skip(1) {
-            let hop = &m
-                .table
-                .get(From::Block(points[i - 1]), To::Block(p))
-                .unwrap()
-                .blocks;
-            path.extend(hop);
+            path.extend(m.hop(points[i - 1], To::Block(PtxBlock(p))));
         }
         assert_eq!(path.iter().filter(|&&b| b == body).count(), iterations);
         assert_eq!(m.charged(&points), m.path_time(&path));
@@ -191,6 +196,6 @@ fn rotated_loop_body_maps_to_the_body_not_the_unrolled_inner_loop() {
 fn straight_line_kernel_costs_exactly_t_b() {
     let m = matched("float4_vectors.cl", "scale_offset4");
     assert_eq!(m.kernel().blocks.len(), 1);
-    assert!(m.map.is_mapped(0));
+    assert!(m.map.is_mapped(PtxBlock(0)));
     assert_eq!(m.charged(&[0]), m.t(0));
 }

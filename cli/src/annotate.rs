@@ -181,7 +181,7 @@ fn explain(a: &Annotation) -> String {
                         .iter()
                         .chain(&a.sidecar.analysis.functions)
                         .filter(|f| f.name == k.name)
-                        .any(|f| f.loops.iter().any(|l| l.body.contains(&r)));
+                        .any(|f| f.loops.iter().any(|l| l.body.contains(&r.index())));
                     if in_loop {
                         format!(", B{r} is the remainder loop")
                     } else {

@@ -42,7 +42,7 @@ fn describe_profiled(
                 .iter()
                 .find(|c| c.function == r.function)
                 .expect("profiled blocks come from the CFGs");
-            let b = &cfg.blocks[r.block];
+            let b = cfg.block(r.block);
             let mut lines: Vec<u32> = b.lines().collect();
             lines.sort_unstable();
             lines.dedup();
@@ -89,7 +89,7 @@ fn describe_profiled(
                 .collect();
             ProfiledBlock {
                 function: r.function.clone(),
-                block: r.block,
+                block: r.block.index(),
                 lines,
                 line,
                 column,

@@ -320,7 +320,8 @@ fn map_kernels(
                 .iter()
                 .find(|c| c.function == u.source.function)
                 .expect("a CFG per function");
-            let line = cfg.blocks[u.source.block]
+            let line = cfg
+                .block(u.source.block)
                 .regions
                 .first()
                 .map_or(0, |r| r.start.line);
@@ -328,7 +329,7 @@ fn map_kernels(
                 path: program.to_string(),
                 line,
                 kernel: k.name.clone(),
-                ptx_blocks: u.ptx_blocks.clone(),
+                ptx_blocks: u.ptx_blocks.iter().map(|b| b.index()).collect(),
             };
             refusals.refuse(&k.name, program, line, e.to_string(), true);
             continue;

@@ -141,7 +141,7 @@ impl Sidecar {
             .map_or(&[][..], |k| &k.paths.uncounted_loops[..]);
         for &header in uncounted {
             let lines = analysis
-                .and_then(|a| a.blocks.get(header))
+                .and_then(|a| a.blocks.get(header.index()))
                 .map(|b| {
                     let mut l: Vec<String> = b.lines.iter().map(|l| l.line.to_string()).collect();
                     l.dedup();

@@ -28,6 +28,7 @@ use pipeline_model::{schedule, Architecture, Instr, Stage};
 
 use crate::analysis::blocks::FunctionAnalysis;
 use crate::front::ptx::{Function, Module, SourceLoc};
+use crate::ids::PtxBlock;
 use crate::mapping::paths::{From, LineCharge, PathTable};
 
 /// What one PTX block owes each source line.
@@ -144,8 +145,8 @@ pub fn function_lines(
 /// Sets the per-line charges of every path of `table`: each step's cost over the lines of
 /// the block it enters, in proportion to what that block owes them ([`BlockLines`]).
 pub fn attribute(table: &mut PathTable, analysis: &FunctionAnalysis, blocks: &[BlockLines]) {
-    let t = |b: usize| analysis.blocks[b].cycles;
-    let pair = |a: usize, b: usize| analysis.pair_cycles(a, b);
+    let t = |b: PtxBlock| analysis.blocks[b.index()].cycles;
+    let pair = |a: PtxBlock, b: PtxBlock| analysis.pair_cycles(a.index(), b.index());
     for path in &mut table.paths {
         let mut charges: BTreeMap<u32, (f64, u64)> = BTreeMap::new();
         let mut previous = match path.from {
@@ -158,7 +159,7 @@ pub fn attribute(table: &mut PathTable, analysis: &FunctionAnalysis, blocks: &[B
                 Some(u) => pair(u, v) - t(u),
             };
             previous = Some(v);
-            let owed = &blocks[v];
+            let owed = &blocks[v.index()];
             let total = owed.cycles();
             for (&line, &(cycles, instructions)) in &owed.lines {
                 let c = charges.entry(line).or_default();
@@ -189,6 +190,7 @@ mod tests {
     use super::*;
     use crate::analysis::blocks::analyze_module;
     use crate::front::ptx;
+    use crate::ids::SourceBlockId;
     use crate::mapping::matching::{BlockMap, BlockMatch, SourceRef};
     use crate::mapping::paths::{path_table, To};
 
@@ -289,10 +291,10 @@ $L__BB0_2:
             kernel: "k".into(),
             blocks: (0..3)
                 .map(|b| BlockMatch {
-                    ptx_block: b,
+                    ptx_block: PtxBlock(b),
                     source: (b != 0).then(|| SourceRef {
                         function: "k".into(),
-                        block: b,
+                        block: SourceBlockId(b),
                     }),
                     votes: Vec::new(),
                     homeless: 0,
@@ -307,9 +309,9 @@ $L__BB0_2:
         let mut table = path_table(k, &map);
         attribute(&mut table, k, &owed);
         let through = table
-            .get(From::Start, To::Block(1))
+            .get(From::Start, To::Block(PtxBlock(1)))
             .expect("start -> B0 -> B1");
-        assert_eq!(through.blocks, vec![0, 1]);
+        assert_eq!(through.blocks, vec![PtxBlock(0), PtxBlock(1)]);
         let sum: f64 = through.lines.iter().map(|l| l.cycles).sum();
         assert!((sum - through.cycles as f64).abs() < 1e-9);
         let n: u64 = through.lines.iter().map(|l| l.instructions).sum();
@@ -333,7 +335,9 @@ $L__BB0_2:
         let want4 = step as f64 * 12.0 / k.blocks[1].cycles as f64;
         assert!((through.lines[1].cycles - want4).abs() < 1e-9);
         // From B1 to B2: the return's line alone.
-        let ret = table.get(From::Block(1), To::Block(2)).unwrap();
+        let ret = table
+            .get(From::Block(PtxBlock(1)), To::Block(PtxBlock(2)))
+            .unwrap();
         assert_eq!(ret.lines.len(), 1);
         assert_eq!(ret.lines[0].line, 6);
         assert_eq!(ret.lines[0].cycles, ret.cycles as f64);

@@ -30,6 +30,7 @@ use crate::front::cfg::{natural_loop_body, Cfg, NaturalLoop};
 use crate::front::ptx::Function;
 use crate::front::source::cfg::{BlockRole, SourceCfg};
 use crate::front::source::{AstNode, SourceFile};
+use crate::ids::{PtxBlock, SourceBlockId};
 
 /// A source block: function and block index in that function's CFG.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -37,14 +38,14 @@ pub struct SourceRef {
     /// The source function (the kernel or an inlined helper).
     pub function: String,
     /// Its block.
-    pub block: usize,
+    pub block: SourceBlockId,
 }
 
 /// Why a PTX block is mapped where it is, or not at all (for `annotate --explain`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockMatch {
     /// The PTX block.
-    pub ptx_block: usize,
+    pub ptx_block: PtxBlock,
     /// Where it maps.
     pub source: Option<SourceRef>,
     /// Instructions whose position is in each source block it touches.
@@ -65,7 +66,7 @@ pub struct BlockMatch {
     /// block was folded into (it is then unmapped: its time is charged on the cheapest
     /// path through it).
     #[serde(default)]
-    pub within: Option<usize>,
+    pub within: Option<PtxBlock>,
     /// Per source position (line, column), the copies `copies` is the fewest of; not kept
     /// in the sidecar. Two blocks holding one loop body compare by it position by
     /// position: a position that does not recur in the copies (an induction variable's
@@ -85,13 +86,13 @@ pub struct BlockMap {
 
 impl BlockMap {
     /// The source block a PTX block maps to.
-    pub fn source_of(&self, ptx_block: usize) -> Option<&SourceRef> {
-        self.blocks[ptx_block].source.as_ref()
+    pub fn source_of(&self, ptx_block: PtxBlock) -> Option<&SourceRef> {
+        self.blocks[ptx_block.index()].source.as_ref()
     }
 
     /// Whether a PTX block is mapped.
-    pub fn is_mapped(&self, ptx_block: usize) -> bool {
-        self.blocks[ptx_block].source.is_some()
+    pub fn is_mapped(&self, ptx_block: PtxBlock) -> bool {
+        self.blocks[ptx_block.index()].source.is_some()
     }
 }
 
@@ -172,7 +173,7 @@ pub fn match_blocks(
                 let b = cfgs[c].block_at(l.line, l.col)?;
                 Some(SourceRef {
                     function: f.name.clone(),
-                    block: b,
+                    block: SourceBlockId(b),
                 })
             });
             match hit {
@@ -208,7 +209,7 @@ pub fn match_blocks(
         let position_copies = position_copies(&operations);
         block_operations.push(operations);
         blocks.push(BlockMatch {
-            ptx_block: id,
+            ptx_block: PtxBlock(id),
             source,
             votes,
             homeless,
@@ -220,7 +221,8 @@ pub fn match_blocks(
         });
     }
 
-    let source_depth = |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block]);
+    let source_depth =
+        |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block.index()]);
     unmap_moved_out_of_loops(&mut blocks, analysis, &source_depth);
     if let Some(kc) = kernel_cfg {
         preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
@@ -320,8 +322,9 @@ fn preserve_dominance(
                 .as_ref()
                 .filter(|sa| sa.function == kernel.name)
             {
-                let reason = if !kernel_cfg.dominates(sa.block, s.block)
-                    && !entered_loop(kernel_cfg, sa.block, s.block)
+                let (sa_block, s_block) = (sa.block.index(), s.block.index());
+                let reason = if !kernel_cfg.dominates(sa_block, s_block)
+                    && !entered_loop(kernel_cfg, sa_block, s_block)
                 {
                     Some(format!(
                         "its dominator B{a} maps to S{}, which does not dominate S{}",
@@ -329,7 +332,7 @@ fn preserve_dominance(
                     ))
                 } else if sa.block != s.block
                     && same_iteration(a, id)
-                    && kernel_cfg.post_dominates(s.block, sa.block)
+                    && kernel_cfg.post_dominates(s_block, sa_block)
                     && !ptx_post.post_dominates(id, a)
                 {
                     Some(format!(
@@ -492,7 +495,7 @@ fn fold_statement_regions(
         for b in members {
             blocks[b].source = None;
             blocks[b].confidence = 0.0;
-            blocks[b].within = Some(e);
+            blocks[b].within = Some(PtxBlock(e));
             blocks[b].reason = format!(
                 "compiler-made control flow inside {} S{} entered at B{e}: the cheapest path through it is charged",
                 s.function, s.block
@@ -553,7 +556,7 @@ fn choose(
     }
     let info = |s: &SourceRef| {
         let c = cfg_of(&s.function).expect("votes name parsed functions");
-        (c, depths[c][s.block], cfgs[c].blocks[s.block].role)
+        (c, depths[c][s.block.index()], cfgs[c].block(s.block).role)
     };
     // Helpers are inlined at call sites of unknown depth: their blocks pass the depth rule.
     let kernel_fn = votes
@@ -587,7 +590,7 @@ fn choose(
             cands
                 .iter()
                 .filter(|(o, _)| o.function == s.function)
-                .all(|(o, _)| cfgs[c].dominates(s.block, o.block))
+                .all(|(o, _)| cfgs[c].dominates(s.block.index(), o.block.index()))
         })
         .max_by_key(|(_, n)| *n);
     let pick = head.or_else(|| cands.iter().copied().max_by_key(|(_, n)| *n));

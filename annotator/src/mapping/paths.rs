@@ -9,6 +9,7 @@ use pipeline_model::rows::CLASSES;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::blocks::FunctionAnalysis;
+use crate::ids::PtxBlock;
 use crate::mapping::matching::BlockMap;
 
 /// What a timed path charges one source line.
@@ -30,7 +31,17 @@ pub enum From {
     /// The kernel's start, before its first block.
     Start,
     /// A mapped PTX block, the last one simulated.
-    Block(usize),
+    Block(PtxBlock),
+}
+
+impl From {
+    /// The PTX block it starts at, if not the start.
+    pub fn block(self) -> Option<PtxBlock> {
+        match self {
+            From::Start => None,
+            From::Block(b) => Some(b),
+        }
+    }
 }
 
 /// Where a timed path ends.
@@ -38,7 +49,7 @@ pub enum From {
 #[serde(rename_all = "snake_case")]
 pub enum To {
     /// A mapped PTX block.
-    Block(usize),
+    Block(PtxBlock),
     /// The kernel's end (a block without successors).
     Exit,
 }
@@ -51,7 +62,7 @@ pub struct TimedPath {
     /// Destination.
     pub to: To,
     /// The PTX blocks after the origin, in order (for `Exit`, up to the returning block).
-    pub blocks: Vec<usize>,
+    pub blocks: Vec<PtxBlock>,
     /// Cycles it adds: t_v0 for a path from the start, then
     /// `sum (t_(v_{i-1},v_i) - t_v_{i-1})`.
     pub cycles: u64,
@@ -77,8 +88,8 @@ pub struct PathTable {
     pub kernel: String,
     /// Every reachable (from, to) pair.
     pub paths: Vec<TimedPath>,
-    /// Loops made of unmapped blocks only: their iterations are not counted.
-    pub uncounted_loops: Vec<usize>,
+    /// Loops made of unmapped blocks only, by header: their iterations are not counted.
+    pub uncounted_loops: Vec<PtxBlock>,
 }
 
 impl PathTable {
@@ -117,13 +128,18 @@ impl Search {
 
 /// Builds the path table of `analysis` under `map`. Where several PTX paths lead from one
 /// timing point to the next, the cheapest is charged (the best case, like the rest of
-/// the static analysis).
+/// the static analysis). Inside, a PTX block is its `usize` index in `analysis.blocks`.
 pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
     let n = analysis.blocks.len();
+    let mapped = |b: usize| map.is_mapped(PtxBlock(b));
     let t = |b: usize| analysis.blocks[b].cycles;
     let pair = |a: usize, b: usize| analysis.pair_cycles(a, b);
     let mut origins = vec![From::Start];
-    origins.extend((0..n).filter(|&b| map.is_mapped(b)).map(From::Block));
+    origins.extend(
+        (0..n)
+            .filter(|&b| mapped(b))
+            .map(|b| From::Block(PtxBlock(b))),
+    );
     let mut paths = Vec::new();
     for origin in origins {
         // Dijkstra over the blocks reachable through unmapped ones; the weight of edge
@@ -133,6 +149,7 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
             From::Start if n > 0 => search.relax(0, t(0), None),
             From::Start => {}
             From::Block(o) => {
+                let o = o.index();
                 for &s in &analysis.blocks[o].successors {
                     search.relax(s, pair(o, s) - t(o), None);
                 }
@@ -144,7 +161,7 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
             }
             search.settled[b] = true;
             // Stop at a timing point; go on through unmapped blocks.
-            if map.is_mapped(b) {
+            if mapped(b) {
                 continue;
             }
             for &s in &analysis.blocks[b].successors {
@@ -160,18 +177,18 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
                 x = p;
             }
             blocks.reverse();
-            blocks
+            blocks.into_iter().map(PtxBlock).collect::<Vec<_>>()
         };
-        let instructions_of = |blocks: &[usize]| -> u64 {
+        let instructions_of = |blocks: &[PtxBlock]| -> u64 {
             blocks
                 .iter()
-                .map(|&b| analysis.blocks[b].instructions as u64)
+                .map(|&b| analysis.blocks[b.index()].instructions as u64)
                 .sum()
         };
-        let usage_of = |blocks: &[usize], class: Option<usize>| -> Vec<f64> {
+        let usage_of = |blocks: &[PtxBlock], class: Option<usize>| -> Vec<f64> {
             let r = analysis.blocks.first().map_or(0, |b| b.usage.len());
-            let of = |b: usize| {
-                let block = &analysis.blocks[b];
+            let of = |b: PtxBlock| {
+                let block = &analysis.blocks[b.index()];
                 class
                     .and_then(|c| block.narrow_usage.get(c))
                     .unwrap_or(&block.usage)
@@ -180,10 +197,10 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
                 .map(|k| blocks.iter().map(|&b| of(b)[k]).sum())
                 .collect()
         };
-        let narrow_of = |blocks: &[usize]| -> Vec<Vec<f64>> {
+        let narrow_of = |blocks: &[PtxBlock]| -> Vec<Vec<f64>> {
             if blocks
                 .iter()
-                .all(|&b| analysis.blocks[b].narrow_usage.is_empty())
+                .all(|&b| analysis.blocks[b.index()].narrow_usage.is_empty())
             {
                 return Vec::new();
             }
@@ -193,11 +210,11 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
         };
         for (b, d) in dist.iter().enumerate() {
             let Some(d) = *d else { continue };
-            if map.is_mapped(b) {
+            if mapped(b) {
                 let blocks = walk(b);
                 paths.push(TimedPath {
                     from: origin,
-                    to: To::Block(b),
+                    to: To::Block(PtxBlock(b)),
                     usage: usage_of(&blocks, None),
                     narrow_usage: narrow_of(&blocks),
                     instructions: instructions_of(&blocks),
@@ -211,7 +228,7 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
         // returning block (mapped or not: a return the compiler merged into another's
         // block is reached without that block's timing point).
         let at_end = match origin {
-            From::Block(o) if analysis.blocks[o].successors.is_empty() => Some((0, None)),
+            From::Block(o) if analysis.blocks[o.index()].successors.is_empty() => Some((0, None)),
             _ => None,
         };
         let exit = (0..n)
@@ -236,8 +253,8 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
     let uncounted_loops = analysis
         .loops
         .iter()
-        .filter(|l| l.body.iter().all(|&b| !map.is_mapped(b)))
-        .map(|l| l.header)
+        .filter(|l| l.body.iter().all(|&b| !mapped(b)))
+        .map(|l| PtxBlock(l.header))
         .collect();
     PathTable {
         kernel: map.kernel.clone(),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::blocks::FunctionAnalysis;
 use crate::front::source::cfg::SourceCfg;
+use crate::ids::{PtxBlock, SourceBlockId};
 use crate::mapping::matching::{innermost_loop, source_loops, BlockMap, BlockMatch, SourceRef};
 
 /// A source loop the compiler unrolled at run time: its body is the image of PTX blocks in
@@ -21,10 +22,10 @@ pub struct UnrolledLoop {
     /// The source block of the loop body.
     pub source: SourceRef,
     /// The PTX blocks mapped to it.
-    pub ptx_blocks: Vec<usize>,
+    pub ptx_blocks: Vec<PtxBlock>,
     /// The blocks of the source loop around the body (in the body's function): leaving
     /// them is when the count is charged.
-    pub source_loop: Vec<usize>,
+    pub source_loop: Vec<SourceBlockId>,
     /// How it is counted; `None` when the shape is not one the annotator can count. For
     /// a loop copied by the complete unrolling of enclosing loops, the first copy's.
     pub shape: Option<UnrollShape>,
@@ -56,9 +57,9 @@ pub struct LoopCopies {
     /// Per copy, in the order they run, its unrolled loop and remainder.
     pub shapes: Vec<UnrollShape>,
     /// The source block that enters the loop, once per pass of the loop around it.
-    pub enter: usize,
+    pub enter: SourceBlockId,
     /// The source block that enters the outermost loop the compiler unrolled completely.
-    pub reset: usize,
+    pub reset: SourceBlockId,
     /// How many loops around this one the compiler unrolled completely.
     pub unrolled_levels: usize,
 }
@@ -67,11 +68,11 @@ pub struct LoopCopies {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnrollShape {
     /// The block holding `factor` copies of the body.
-    pub main: usize,
+    pub main: PtxBlock,
     /// The block holding one copy (the remainder loop, or for two copies in `main` a
     /// block outside any loop: a remainder of at most one iteration), if the trip count
     /// needs one.
-    pub remainder: Option<usize>,
+    pub remainder: Option<PtxBlock>,
     /// Copies of the body in `main`.
     pub factor: u64,
 }
@@ -92,7 +93,7 @@ pub fn unrolled_loops(
     let mut by_source: BTreeMap<&SourceRef, Vec<usize>> = BTreeMap::new();
     for m in &map.blocks {
         if let Some(s) = &m.source {
-            by_source.entry(s).or_default().push(m.ptx_block);
+            by_source.entry(s).or_default().push(m.ptx_block.index());
         }
     }
     by_source
@@ -123,15 +124,15 @@ pub fn unrolled_loops(
                 return None;
             }
             let cfg = cfgs.iter().find(|c| c.function == s.function)?;
-            let source_loop = innermost_source_loop(cfg, s.block).unwrap_or_default();
-            let copied = loop_copies(map, analysis, cfg, s.block, &in_loop, &outside);
+            let source_loop = innermost_source_loop(cfg, s.block.index()).unwrap_or_default();
+            let copied = loop_copies(map, analysis, cfg, s.block.index(), &in_loop, &outside);
             // A PTX loop holding code of the body that lost its mapping (to dominance
             // preservation: a copy of the loop behind a copy of other code of the loops
             // around it) would run uncounted.
             let lost = map.blocks.iter().any(|m| {
                 m.source.is_none()
                     && m.within.is_none()
-                    && innermost_loop(m.ptx_block).is_some()
+                    && innermost_loop(m.ptx_block.index()).is_some()
                     && m.votes.iter().any(|(v, _)| v == s)
             });
             // Other source blocks of the loop must not map into the PTX loops: their timing
@@ -144,9 +145,11 @@ pub fn unrolled_loops(
                     .collect();
                 map.blocks.iter().all(|m| match &m.source {
                     Some(o)
-                        if o != s && o.function == s.function && source_loop.contains(&o.block) =>
+                        if o != s
+                            && o.function == s.function
+                            && source_loop.contains(&o.block.index()) =>
                     {
-                        !ptx_loops.contains(&m.ptx_block)
+                        !ptx_loops.contains(&m.ptx_block.index())
                     }
                     _ => true,
                 })
@@ -161,6 +164,7 @@ pub fn unrolled_loops(
                             .shapes
                             .iter()
                             .flat_map(|s| std::iter::once(s.main).chain(s.remainder))
+                            .map(PtxBlock::index)
                             .collect();
                         clean(&members)
                     })
@@ -174,8 +178,8 @@ pub fn unrolled_loops(
                         && clean(&[main]) =>
                 {
                     Some(UnrollShape {
-                        main,
-                        remainder: Some(remainder),
+                        main: PtxBlock(main),
+                        remainder: Some(PtxBlock(remainder)),
                         factor: 2,
                     })
                 }
@@ -189,15 +193,15 @@ pub fn unrolled_loops(
                         };
                         let factor = ratio(main, remainder);
                         (factor >= 2 && clean(&[main, remainder])).then_some(UnrollShape {
-                            main,
-                            remainder: Some(remainder),
+                            main: PtxBlock(main),
+                            remainder: Some(PtxBlock(remainder)),
                             factor,
                         })
                     }
                     // A loop of copies alone (a trip count the copies divide).
                     [main] if !source_loop.is_empty() && copies(main) > 1 => clean(&[main])
                         .then_some(UnrollShape {
-                            main,
+                            main: PtxBlock(main),
                             remainder: None,
                             factor: copies(main),
                         }),
@@ -206,8 +210,8 @@ pub fn unrolled_loops(
             };
             Some(UnrolledLoop {
                 source: s.clone(),
-                ptx_blocks: blocks,
-                source_loop,
+                ptx_blocks: blocks.into_iter().map(PtxBlock).collect(),
+                source_loop: source_loop.into_iter().map(SourceBlockId).collect(),
                 copies: copied.filter(|_| shape.is_some()),
                 shape,
             })
@@ -284,7 +288,8 @@ fn loop_copies(
     // loop's condition in each copy's guard): the matching cannot tell its copies apart.
     let alone = map.blocks.iter().all(|m| {
         m.source.as_ref().is_none_or(|o| {
-            o.function != cfg.function || o.block == body || !around[levels].contains(&o.block)
+            let o_block = o.block.index();
+            o.function != cfg.function || o_block == body || !around[levels].contains(&o_block)
         })
     });
     if !alone {
@@ -301,8 +306,8 @@ fn loop_copies(
     let shapes = copy_shapes(map, &order)?;
     Some(LoopCopies {
         shapes,
-        enter,
-        reset,
+        enter: SourceBlockId(enter),
+        reset: SourceBlockId(reset),
         unrolled_levels: levels,
     })
 }
@@ -392,8 +397,8 @@ fn copy_shapes(map: &BlockMap, order: &[usize]) -> Option<Vec<UnrollShape>> {
             return None;
         }
         shapes.push(UnrollShape {
-            main,
-            remainder,
+            main: PtxBlock(main),
+            remainder: remainder.map(PtxBlock),
             factor,
         });
     }

@@ -252,7 +252,13 @@ __kernel void stencil(__global const float *a, __global const int *counts, __glo
         let found: Vec<(usize, usize, usize)> = c
             .shapes
             .iter()
-            .map(|s| (s.main, s.remainder.unwrap(), s.factor as usize))
+            .map(|s| {
+                (
+                    s.main.index(),
+                    s.remainder.unwrap().index(),
+                    s.factor as usize,
+                )
+            })
             .collect();
         assert_eq!(found, ptx, "{name}");
 

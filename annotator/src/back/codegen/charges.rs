@@ -11,6 +11,7 @@ use super::edits::{wrap_returns, Edit, CLOSE};
 use super::profile::{Booking, Shares, Slots};
 use super::{CodegenError, KernelTiming, STATE};
 use crate::front::source::{AstNode, SourceFile};
+use crate::ids::PtxBlock;
 use crate::mapping::paths::{From, PathTable, TimedPath, To};
 use crate::mapping::unroll::{UnrollShape, UnrolledLoop};
 
@@ -256,7 +257,7 @@ impl Settle<'_, '_> {
 
     /// `count` iterations of PTX block `target`'s loop: entering it from the last block,
     /// then its passes around.
-    fn part(&mut self, out: &mut String, count: &str, target: usize, on: &str) {
+    fn part(&mut self, out: &mut String, count: &str, target: PtxBlock, on: &str) {
         let (values, ki, usage_scale) = (self.values, self.ki, self.usage_scale);
         let entries = self
             .table
@@ -337,7 +338,7 @@ pub(super) type ExitCharges = BTreeMap<u32, (u64, Vec<Amount>, Option<Booking>)>
 pub(super) fn encode(kernel: usize, from: From) -> u32 {
     let low = match from {
         From::Start => 0,
-        From::Block(b) => b as u32 + 1,
+        From::Block(b) => b.index() as u32 + 1,
     };
     ((kernel as u32) << 16) | low
 }

@@ -37,6 +37,7 @@ use pipeline_model::records::RecordFormat;
 use crate::analysis::sampling::Site;
 use crate::front::source::cfg::{Insertion, SourceBlock, SourceCfg};
 use crate::front::source::SourceFile;
+use crate::ids::{PtxBlock, SourceBlockId};
 use crate::mapping::matching::{BlockMap, SourceRef};
 use crate::mapping::paths::{From, PathTable, TimedPath, To};
 use crate::mapping::unroll::{UnrollShape, UnrolledLoop};
@@ -102,13 +103,10 @@ impl KernelTiming<'_> {
         let To::Block(v) = to else {
             return ArmCharge::default();
         };
-        let from = match from {
-            From::Block(u) => Some(u),
-            _ => None,
-        };
-        let entered = self.arm_tree.entered(self.arms, from, v);
+        let from = from.block().map(PtxBlock::index);
+        let entered = self.arm_tree.entered(self.arms, from, v.index());
         ArmCharge {
-            cycles: self.arms.get(v).copied().flatten(),
+            cycles: self.arms.get(v.index()).copied().flatten(),
             entered,
             sibling: entered.and_then(|a| self.arm_tree.sibling.get(a).copied().flatten()),
         }
@@ -397,7 +395,7 @@ fn entry_count(cfgs: &[SourceCfg], slots: &Slots, unit: &str, values: &str) -> S
         .find(|c| c.function == unit)
         .and_then(|c| c.blocks.first())
         .is_some_and(|b| b.insertion == Insertion::Nothing);
-    match slots.of(unit, 0) {
+    match slots.of(unit, SourceBlockId(0)) {
         Some(slot) if no_call => format!(" {values}->p[{}] += 1;", 3 * slot),
         _ => String::new(),
     }
@@ -467,18 +465,19 @@ impl Generation<'_> {
     /// (or it counts loop iterations or passes, or executions in profile mode), and its
     /// call.
     fn block_function(&mut self, cfg: &SourceCfg, block: &SourceBlock) {
+        let id = SourceBlockId(block.id);
         let loops = &self.loops;
         let here = |u: &UnrolledLoop| u.source.function == cfg.function;
         // Loops whose body this block is: count instead of charging.
         let counts: Vec<(usize, usize)> = loops
             .iter()
             .enumerate()
-            .filter(|(_, (_, u, _))| here(u) && u.source.block == block.id)
+            .filter(|(_, (_, u, _))| here(u) && u.source.block == id)
             .map(|(l, (ki, _, _))| (l, *ki))
             .collect();
-        let counted: Vec<(usize, usize)> = loops
+        let counted: Vec<(usize, PtxBlock)> = loops
             .iter()
-            .filter(|(_, u, _)| here(u) && u.source.block == block.id)
+            .filter(|(_, u, _)| here(u) && u.source.block == id)
             .flat_map(|(ki, _, shapes)| {
                 shapes.iter().flat_map(move |s| {
                     std::iter::once((*ki, s.main)).chain(s.remainder.map(|r| (*ki, r)))
@@ -494,10 +493,10 @@ impl Generation<'_> {
             .flat_map(|(l, (_, u, _))| {
                 let c = u.copies.as_ref();
                 let reset = c
-                    .filter(|c| c.reset == block.id)
+                    .filter(|c| c.reset == id)
                     .map(|_| format!("    s->n[{l}] = 0;"));
                 let enter = c
-                    .filter(|c| c.enter == block.id)
+                    .filter(|c| c.enter == id)
                     .map(|_| format!("    s->c[{l}] = s->n[{l}]++;"));
                 reset.into_iter().chain(enter)
             })
@@ -506,11 +505,11 @@ impl Generation<'_> {
         let settles: Vec<usize> = loops
             .iter()
             .enumerate()
-            .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&block.id))
+            .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&id))
             .map(|(l, _)| l)
             .collect();
         let cases = cases(self.kernels, self.usage_scale, cfg, block, &counted);
-        let slot = self.slots.of(&cfg.function, block.id);
+        let slot = self.slots.of(&cfg.function, id);
         if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
             return;
         }
@@ -766,18 +765,18 @@ fn cases<'a>(
     usage_scale: u64,
     cfg: &SourceCfg,
     block: &SourceBlock,
-    counted: &[(usize, usize)],
+    counted: &[(usize, PtxBlock)],
 ) -> BTreeMap<u32, Case<'a>> {
     let mut cases: BTreeMap<u32, Case<'a>> = BTreeMap::new();
     for (ki, k) in kernels.iter().enumerate() {
-        let targets: Vec<usize> = k
+        let targets: Vec<PtxBlock> = k
             .map
             .blocks
             .iter()
             .filter(|m| {
                 m.source
                     .as_ref()
-                    .is_some_and(|s| s.function == cfg.function && s.block == block.id)
+                    .is_some_and(|s| s.function == cfg.function && s.block.index() == block.id)
             })
             .map(|m| m.ptx_block)
             .filter(|&v| !counted.contains(&(ki, v)))

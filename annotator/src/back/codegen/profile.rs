@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::KernelTiming;
 use crate::front::source::cfg::{Insertion, SourceCfg};
+use crate::ids::SourceBlockId;
 use crate::mapping::matching::SourceRef;
 use crate::mapping::paths::{From, TimedPath};
 
@@ -27,18 +28,19 @@ pub fn profiled_blocks(cfgs: &[SourceCfg], kernels: &[KernelTiming<'_>]) -> Vec<
     let mut out = Vec::new();
     for cfg in cfgs {
         for block in &cfg.blocks {
+            let id = SourceBlockId(block.id);
             let mapped = kernels.iter().any(|k| {
                 k.map.blocks.iter().any(|m| {
                     m.source
                         .as_ref()
-                        .is_some_and(|s| s.function == cfg.function && s.block == block.id)
+                        .is_some_and(|s| s.function == cfg.function && s.block == id)
                 })
             });
             let entry = block.id == 0 && units.contains(&cfg.function.as_str());
             if mapped || entry || block.insertion != Insertion::Nothing {
                 out.push(SourceRef {
                     function: cfg.function.clone(),
-                    block: block.id,
+                    block: id,
                 });
             }
         }
@@ -47,7 +49,7 @@ pub fn profiled_blocks(cfgs: &[SourceCfg], kernels: &[KernelTiming<'_>]) -> Vec<
 }
 
 /// Profile slots by source block.
-pub(super) struct Slots(BTreeMap<(String, usize), usize>);
+pub(super) struct Slots(BTreeMap<(String, SourceBlockId), usize>);
 
 impl Slots {
     pub(super) fn new(blocks: &[SourceRef]) -> Self {
@@ -60,7 +62,7 @@ impl Slots {
         )
     }
 
-    pub(super) fn of(&self, function: &str, block: usize) -> Option<usize> {
+    pub(super) fn of(&self, function: &str, block: SourceBlockId) -> Option<usize> {
         self.0.get(&(function.to_string(), block)).copied()
     }
 
@@ -72,7 +74,7 @@ impl Slots {
                 let s = k.map.source_of(b)?;
                 self.of(&s.function, s.block)
             }
-            From::Start => self.of(&k.map.kernel, 0),
+            From::Start => self.of(&k.map.kernel, SourceBlockId(0)),
         }
     }
 }

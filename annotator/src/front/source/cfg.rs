@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{AstNode, Extent, NodeKind, SourceFile, SourceFunction};
 use crate::front::cfg::PostDominators;
+use crate::ids::SourceBlockId;
 
 /// How to insert code that runs exactly when a block runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +131,11 @@ pub struct SourceCfg {
 }
 
 impl SourceCfg {
+    /// The block `id` names (what a [`SourceBlockId`] from outside the front end indexes).
+    pub fn block(&self, id: SourceBlockId) -> &SourceBlock {
+        &self.blocks[id.index()]
+    }
+
     /// Whether block `a` dominates block `b`.
     pub fn dominates(&self, a: usize, b: usize) -> bool {
         self.dominators
