@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::access::lane_values;
 use crate::front::cfg::Cfg;
 use crate::front::ptx::{Function, Operand};
+use crate::ids::PtxBlock;
 
 /// At most this many arm counters per kernel (the record's size grows by one a counter);
 /// arms beyond them count as the code around them.
@@ -31,11 +32,30 @@ pub const MAX_ARMS: usize = 16;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Arms {
     /// Per PTX block, the arm counter it is charged to (its innermost arm), if any.
-    pub of_block: Vec<Option<usize>>,
+    pub of_block: BlockArms,
     /// Arm counters (at most [`MAX_ARMS`]).
     pub count: usize,
     /// How the arms nest and pair.
     pub tree: ArmTree,
+}
+
+/// Per PTX block (by its index), the arm counter it is charged to, if any; empty for a
+/// called function. A wrapper so that it is read by [`PtxBlock`], never by another id;
+/// serialized as the bare list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BlockArms(pub Vec<Option<usize>>);
+
+impl BlockArms {
+    /// The arm counter PTX block `b` is charged to, if any.
+    pub fn of(&self, b: PtxBlock) -> Option<usize> {
+        self.0.get(b.index()).copied().flatten()
+    }
+
+    /// How many arm counters the blocks use: one more than the highest.
+    pub fn counters(&self) -> usize {
+        self.0.iter().flatten().max().map_or(0, |m| m + 1)
+    }
 }
 
 /// How a kernel's arms nest and pair, per arm counter.
@@ -53,12 +73,12 @@ impl ArmTree {
     /// arm nested in it).
     pub fn entered(
         &self,
-        of_block: &[Option<usize>],
-        from: Option<usize>,
-        to: usize,
+        of_block: &BlockArms,
+        from: Option<PtxBlock>,
+        to: PtxBlock,
     ) -> Option<usize> {
-        let arm = of_block.get(to).copied().flatten()?;
-        let mut inside = from.and_then(|u| of_block.get(u).copied().flatten());
+        let arm = of_block.of(to)?;
+        let mut inside = from.and_then(|u| of_block.of(u));
         while let Some(a) = inside {
             if a == arm {
                 return None;
@@ -158,7 +178,7 @@ pub fn divergent_arms(f: &Function) -> Arms {
         })
         .collect();
     Arms {
-        of_block,
+        of_block: BlockArms(of_block),
         count: regions.len(),
         tree: ArmTree { parent, sibling },
     }
@@ -186,19 +206,28 @@ mod tests {
     fn both_sides_of_a_branch_on_the_lane_are_arms() {
         let a = arms(PARITY);
         assert_eq!(a.count, 2);
-        assert_eq!(a.of_block[0], None);
-        assert!(a.of_block[1].is_some() && a.of_block[2].is_some());
-        assert_ne!(a.of_block[1], a.of_block[2]);
-        assert_eq!(a.of_block[3], None, "the join is outside both arms");
-        let (then, other) = (a.of_block[2].unwrap(), a.of_block[1].unwrap());
+        assert_eq!(a.of_block.0[0], None);
+        assert!(a.of_block.0[1].is_some() && a.of_block.0[2].is_some());
+        assert_ne!(a.of_block.0[1], a.of_block.0[2]);
+        assert_eq!(a.of_block.0[3], None, "the join is outside both arms");
+        let (then, other) = (a.of_block.0[2].unwrap(), a.of_block.0[1].unwrap());
         assert_eq!(a.tree.sibling[then], Some(other));
         assert_eq!(a.tree.sibling[other], Some(then));
         assert_eq!(a.tree.parent, [None, None]);
         // Into a side from the branch: an entry; from the side to the join: none.
-        assert_eq!(a.tree.entered(&a.of_block, Some(0), 2), Some(then));
-        assert_eq!(a.tree.entered(&a.of_block, None, 1), Some(other));
-        assert_eq!(a.tree.entered(&a.of_block, Some(2), 3), None);
-        assert_eq!(a.tree.entered(&a.of_block, Some(2), 2), None);
+        assert_eq!(
+            a.tree.entered(&a.of_block, Some(PtxBlock(0)), PtxBlock(2)),
+            Some(then)
+        );
+        assert_eq!(a.tree.entered(&a.of_block, None, PtxBlock(1)), Some(other));
+        assert_eq!(
+            a.tree.entered(&a.of_block, Some(PtxBlock(2)), PtxBlock(3)),
+            None
+        );
+        assert_eq!(
+            a.tree.entered(&a.of_block, Some(PtxBlock(2)), PtxBlock(2)),
+            None
+        );
     }
 
     #[test]
@@ -238,7 +267,7 @@ mod tests {
         );
         // Blocks: 0 branch, 1 inner branch, 2 X, 3 Y, 4 Z, 5 W.
         assert_eq!(a.count, 4);
-        let arms: Vec<Option<usize>> = a.of_block.clone();
+        let arms: Vec<Option<usize>> = a.of_block.0.clone();
         assert_eq!(arms[0], None);
         assert_eq!(arms[5], None);
         let distinct: std::collections::BTreeSet<usize> =
@@ -258,8 +287,17 @@ mod tests {
         assert_eq!(a.tree.sibling[outer], Some(z));
         // Back from X into the outer side's blocks is no entry of it; into X from its
         // branch is.
-        assert_eq!(a.tree.entered(&a.of_block, Some(2), 1), None);
-        assert_eq!(a.tree.entered(&a.of_block, Some(1), 2), Some(x));
-        assert_eq!(a.tree.entered(&a.of_block, Some(0), 1), Some(outer));
+        assert_eq!(
+            a.tree.entered(&a.of_block, Some(PtxBlock(2)), PtxBlock(1)),
+            None
+        );
+        assert_eq!(
+            a.tree.entered(&a.of_block, Some(PtxBlock(1)), PtxBlock(2)),
+            Some(x)
+        );
+        assert_eq!(
+            a.tree.entered(&a.of_block, Some(PtxBlock(0)), PtxBlock(1)),
+            Some(outer)
+        );
     }
 }

@@ -145,7 +145,7 @@ pub(super) fn generate(
             block_map,
             paths,
             unrolled,
-            arms: Vec::new(),
+            arms: Default::default(),
             arm_tree: Default::default(),
             warp_records: false,
             path_inputs: None,

@@ -41,7 +41,7 @@ pub struct AnnotatedKernel {
     /// Per PTX block, the divergent arm whose counter its charges also go to
     /// ([`crate::analysis::divergence`]); empty for called functions.
     #[serde(default)]
-    pub arms: Vec<Option<usize>>,
+    pub arms: crate::analysis::divergence::BlockArms,
     /// How those arms nest and pair, which says when a path enters one and which
     /// branch's decisions it counts ([`crate::analysis::divergence::ArmTree`]).
     #[serde(default)]

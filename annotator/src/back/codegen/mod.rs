@@ -80,7 +80,7 @@ pub struct KernelTiming<'a> {
     /// Loops the compiler unrolled (each with a shape): counted, charged when left.
     pub unrolled: &'a [UnrolledLoop],
     /// Per PTX block, the divergent arm counter its charges also go to (empty: none).
-    pub arms: &'a [Option<usize>],
+    pub arms: &'a crate::analysis::divergence::BlockArms,
     /// How the arms nest and pair: which paths enter an arm.
     pub arm_tree: &'a crate::analysis::divergence::ArmTree,
     /// A function the kernels call (not inlined) rather than a kernel: it keeps the
@@ -103,10 +103,9 @@ impl KernelTiming<'_> {
         let To::Block(v) = to else {
             return ArmCharge::default();
         };
-        let from = from.block().map(PtxBlock::index);
-        let entered = self.arm_tree.entered(self.arms, from, v.index());
+        let entered = self.arm_tree.entered(self.arms, from.block(), v);
         ArmCharge {
-            cycles: self.arms.get(v.index()).copied().flatten(),
+            cycles: self.arms.of(v),
             entered,
             sibling: entered.and_then(|a| self.arm_tree.sibling.get(a).copied().flatten()),
         }
@@ -217,7 +216,7 @@ pub fn annotate(
     let arms = kernels
         .iter()
         .filter(|k| !k.called)
-        .filter_map(|k| k.arms.iter().flatten().max().map(|m| m + 1))
+        .map(|k| k.arms.counters())
         .max()
         .unwrap_or(0);
     let profiled = if profile {
