@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use annotator::front::compile::{BuildOptions, Compiler};
 use annotator::front::source::{parse, AstNode, NodeKind, SourceFile};
+use annotator::ids::SourceBlockId;
 
 const SRC: &str = r#"#define SQ(x) ((x) * (x))
 float helper(float a) { return a > 0.0f ? SQ(a) : -a; }
@@ -356,7 +357,7 @@ mod cfg {
         };
         let at = |needle: &str| {
             let (l, c) = pos(needle);
-            cfg.block_at(l, c)
+            cfg.block_at(l, c).map(|b| b.index())
         };
         assert_eq!(at("int i"), Some(0));
         assert_eq!(at("j < n"), Some(1));
@@ -365,8 +366,12 @@ mod cfg {
         assert_eq!(at("2.0f"), Some(9));
         assert_eq!(at("acc +="), Some(5));
         let (l, c) = pos("&& i)");
-        assert_eq!(cfg.block_at(l, c + 3), Some(10), "the right operand of &&");
-        assert_eq!(cfg.block_at(l, c), Some(7), "the && itself");
+        assert_eq!(
+            cfg.block_at(l, c + 3),
+            Some(SourceBlockId(10)),
+            "the right operand of &&"
+        );
+        assert_eq!(cfg.block_at(l, c), Some(SourceBlockId(7)), "the && itself");
         assert_eq!(at("j == i"), Some(4));
         assert_eq!(at("out[i] = acc"), Some(14));
     }

@@ -18,6 +18,7 @@ use crate::front::cfg::{Cfg, NaturalLoop};
 use crate::front::compile::{BuildOptions, CompileError, Compiler};
 use crate::front::opcode::callee;
 use crate::front::ptx::{self, Function, FunctionKind, Module};
+use crate::ids::PtxBlock;
 
 /// The version tag of the JSON schema; bumped on any incompatible change.
 pub const SCHEMA: &str = "srcsim.analysis/1";
@@ -128,9 +129,16 @@ impl FunctionAnalysis {
         )
     }
 
+    /// The analysis of PTX block `b` (the mapping's id of it; inside the analysis a block
+    /// is its `usize` index in `blocks`).
+    pub fn block(&self, b: PtxBlock) -> &BlockAnalysis {
+        &self.blocks[b.index()]
+    }
+
     /// t_(a,b): the pair time of the edge a -> b, or `t_a + t_b` (no overlap) where there
     /// is no such edge.
-    pub fn pair_cycles(&self, a: usize, b: usize) -> u64 {
+    pub fn pair_cycles(&self, a: PtxBlock, b: PtxBlock) -> u64 {
+        let (a, b) = (a.index(), b.index());
         self.edges
             .iter()
             .find(|e| e.from == a && e.to == b)

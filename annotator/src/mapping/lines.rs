@@ -145,8 +145,8 @@ pub fn function_lines(
 /// Sets the per-line charges of every path of `table`: each step's cost over the lines of
 /// the block it enters, in proportion to what that block owes them ([`BlockLines`]).
 pub fn attribute(table: &mut PathTable, analysis: &FunctionAnalysis, blocks: &[BlockLines]) {
-    let t = |b: PtxBlock| analysis.blocks[b.index()].cycles;
-    let pair = |a: PtxBlock, b: PtxBlock| analysis.pair_cycles(a.index(), b.index());
+    let t = |b: PtxBlock| analysis.block(b).cycles;
+    let pair = |a: PtxBlock, b: PtxBlock| analysis.pair_cycles(a, b);
     for path in &mut table.paths {
         let mut charges: BTreeMap<u32, (f64, u64)> = BTreeMap::new();
         let mut previous = match path.from {

@@ -170,10 +170,10 @@ pub fn match_blocks(
                         && (l.line, l.col) <= (f.extent.end.line, f.extent.end.col)
                 })?;
                 let c = cfg_of(&f.name)?;
-                let b = cfgs[c].block_at(l.line, l.col)?;
+                let block = cfgs[c].block_at(l.line, l.col)?;
                 Some(SourceRef {
                     function: f.name.clone(),
-                    block: SourceBlockId(b),
+                    block,
                 })
             });
             match hit {

@@ -133,7 +133,7 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
     let n = analysis.blocks.len();
     let mapped = |b: usize| map.is_mapped(PtxBlock(b));
     let t = |b: usize| analysis.blocks[b].cycles;
-    let pair = |a: usize, b: usize| analysis.pair_cycles(a, b);
+    let pair = |a: usize, b: usize| analysis.pair_cycles(PtxBlock(a), PtxBlock(b));
     let mut origins = vec![From::Start];
     origins.extend(
         (0..n)
@@ -182,13 +182,13 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
         let instructions_of = |blocks: &[PtxBlock]| -> u64 {
             blocks
                 .iter()
-                .map(|&b| analysis.blocks[b.index()].instructions as u64)
+                .map(|&b| analysis.block(b).instructions as u64)
                 .sum()
         };
         let usage_of = |blocks: &[PtxBlock], class: Option<usize>| -> Vec<f64> {
             let r = analysis.blocks.first().map_or(0, |b| b.usage.len());
             let of = |b: PtxBlock| {
-                let block = &analysis.blocks[b.index()];
+                let block = analysis.block(b);
                 class
                     .and_then(|c| block.narrow_usage.get(c))
                     .unwrap_or(&block.usage)
@@ -200,7 +200,7 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
         let narrow_of = |blocks: &[PtxBlock]| -> Vec<Vec<f64>> {
             if blocks
                 .iter()
-                .all(|&b| analysis.blocks[b.index()].narrow_usage.is_empty())
+                .all(|&b| analysis.block(b).narrow_usage.is_empty())
             {
                 return Vec::new();
             }
@@ -228,7 +228,7 @@ pub fn path_table(analysis: &FunctionAnalysis, map: &BlockMap) -> PathTable {
         // returning block (mapped or not: a return the compiler merged into another's
         // block is reached without that block's timing point).
         let at_end = match origin {
-            From::Block(o) if analysis.blocks[o.index()].successors.is_empty() => Some((0, None)),
+            From::Block(o) if analysis.block(o).successors.is_empty() => Some((0, None)),
             _ => None,
         };
         let exit = (0..n)

@@ -151,7 +151,7 @@ impl SourceCfg {
 
     /// The block whose innermost region contains the position (line, col); `None` when no
     /// region of the function does.
-    pub fn block_at(&self, line: u32, col: u32) -> Option<usize> {
+    pub fn block_at(&self, line: u32, col: u32) -> Option<SourceBlockId> {
         let key = (line, col);
         self.blocks
             .iter()
@@ -159,7 +159,7 @@ impl SourceCfg {
             .filter(|(_, r)| (r.start.line, r.start.col) <= key && key <= (r.end.line, r.end.col))
             // Innermost: the latest start, then the earliest end.
             .max_by_key(|(_, r)| (r.start.offset, std::cmp::Reverse(r.end.offset)))
-            .map(|(b, _)| b)
+            .map(|(b, _)| SourceBlockId(b))
     }
 }
 
