@@ -507,7 +507,7 @@ impl Generation<'_> {
             .filter(|(_, (_, u, _))| here(u) && !u.source_loop.contains(&id))
             .map(|(l, _)| l)
             .collect();
-        let cases = cases(self.kernels, self.usage_scale, cfg, block, &counted);
+        let cases = cases(self.kernels, self.usage_scale, cfg, id, &counted);
         let slot = self.slots.of(&cfg.function, id);
         if cases.is_empty() && counts.is_empty() && slot.is_none() && passes.is_empty() {
             return;
@@ -763,7 +763,7 @@ fn cases<'a>(
     kernels: &'a [KernelTiming<'a>],
     usage_scale: u64,
     cfg: &SourceCfg,
-    block: &SourceBlock,
+    block: SourceBlockId,
     counted: &[(usize, PtxBlock)],
 ) -> BTreeMap<u32, Case<'a>> {
     let mut cases: BTreeMap<u32, Case<'a>> = BTreeMap::new();
@@ -775,7 +775,7 @@ fn cases<'a>(
             .filter(|m| {
                 m.source
                     .as_ref()
-                    .is_some_and(|s| s.function == cfg.function && s.block.index() == block.id)
+                    .is_some_and(|s| s.function == cfg.function && s.block == block)
             })
             .map(|m| m.ptx_block)
             .filter(|&v| !counted.contains(&(ki, v)))

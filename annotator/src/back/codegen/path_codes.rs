@@ -23,6 +23,7 @@ use pipeline_model::RecordFormat;
 
 use super::{cases, encode, scaled, KernelTiming, NumberedLoops};
 use crate::front::source::cfg::SourceCfg;
+use crate::ids::SourceBlockId;
 use crate::mapping::paths::{From, To};
 
 use crate::back::host_paths::{Charge, Coding, HostPaths, PointAt};
@@ -63,7 +64,8 @@ impl PathCodes {
         // Every timing function's cases, once (they are of all the kernels).
         for cfg in cfgs {
             for block in &cfg.blocks {
-                for (from, (path, usage, to, arm)) in cases(kernels, usage_scale, cfg, block, &[]) {
+                let id = SourceBlockId(block.id);
+                for (from, (path, usage, to, arm)) in cases(kernels, usage_scale, cfg, id, &[]) {
                     let ki = (from >> 16) as usize;
                     let Some(Some(k)) = paths.get_mut(ki) else {
                         continue;
