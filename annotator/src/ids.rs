@@ -59,3 +59,24 @@ impl fmt::Display for SourceBlockId {
         self.0.fmt(f)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_serialize_and_print_as_the_bare_number() {
+        assert_eq!(serde_json::to_string(&PtxBlock(3)).unwrap(), "3");
+        assert_eq!(serde_json::to_string(&SourceBlockId(4)).unwrap(), "4");
+        assert_eq!(serde_json::from_str::<PtxBlock>("5").unwrap(), PtxBlock(5));
+        assert_eq!(
+            serde_json::from_str::<SourceBlockId>("6").unwrap(),
+            SourceBlockId(6)
+        );
+        // `annotate --explain` pads them (`B{:<3}`).
+        assert_eq!(
+            format!("B{:<3}|S{}", PtxBlock(7), SourceBlockId(8)),
+            "B7  |S8"
+        );
+    }
+}
