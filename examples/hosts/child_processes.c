@@ -77,26 +77,35 @@ int main(void)
         if (own[k] == 0)
             _exit(20 + k);
     }
-    int foreign = 0, waited = 0;
+    /* The children exit in either order, so their codes are printed sorted: the output
+     * of a run is the same whatever order wait() returned them in. */
+    int foreign = 0, waited = 0, codes[2], n_own = 0;
+    const char *failed = NULL;
     for (;;) {
         int status = 0;
         pid_t pid = wait(&status);
         if (pid < 0) {
             if (errno == EINTR)
                 continue;
-            printf("child_processes: then wait() failed with %s\n",
-                   errno == ECHILD ? "ECHILD (no child left)" : strerror(errno));
+            failed = errno == ECHILD ? "ECHILD (no child left)" : strerror(errno);
             break;
         }
         int ours = pid == own[0] || pid == own[1];
-        if (ours)
-            printf("child_processes: wait() returned a child of its own, exit code %d\n",
-                   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        else
-            printf("child_processes: wait() returned a child it did not start\n");
+        if (ours && n_own < 2)
+            codes[n_own++] = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         foreign += !ours;
         waited++;
     }
+    if (n_own == 2 && codes[0] > codes[1]) {
+        int t = codes[0];
+        codes[0] = codes[1];
+        codes[1] = t;
+    }
+    for (int k = 0; k < n_own; k++)
+        printf("child_processes: wait() returned a child of its own, exit code %d\n", codes[k]);
+    for (int k = 0; k < foreign; k++)
+        printf("child_processes: wait() returned a child it did not start\n");
+    printf("child_processes: then wait() failed with %s\n", failed);
     free(a);
     free(b);
     free(c);
