@@ -291,7 +291,6 @@ fn map_kernels(
     refusals: &mut Refusals,
 ) -> Vec<AnnotatedKernel> {
     let (module, source, cfgs) = (&front.ptx.module, &front.source, &front.cfgs);
-    let graph = CallGraph::new(source);
     let names: Vec<&str> = analysis.kernels.iter().map(|k| k.name.as_str()).collect();
     let mut inputs = path_inputs(source, &names, &[]);
     let mut kernels = Vec::new();
@@ -336,7 +335,8 @@ fn map_kernels(
         }
         let function = source.function(&k.name);
         let params = function.map(|s| s.params.clone()).unwrap_or_default();
-        let reach = graph.reach(&k.name);
+        // What the kernel calls, as the refusals took it from the front's call graph.
+        let reach = &refusals.reach[&k.name];
         let group_free = function.is_some()
             && k.shared_memory_bytes == 0
             && !params.contains(&ParamKind::Local)
