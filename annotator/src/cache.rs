@@ -106,7 +106,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// (`annotate::called_kernels`); refused as in 60 only where the copy cannot be made.
 /// 63: an image read or write is a texture-path instruction (`OpClass::Texture`), which
 /// waits for its coordinates and which its result's readers wait for.
-pub const ANNOTATION_REVISION: &str = "63";
+/// 64: a kernel with sampled accesses gets a copy that reduces its records to warps,
+/// keeping the lanes that ran a sampled access whole (`pipeline_model::KeptLanes`).
+pub const ANNOTATION_REVISION: &str = "64";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -343,7 +343,7 @@ fn check_records(
             arch: n_res,
         });
     }
-    if let Grain::Warp { warp_size } = records.grain {
+    if let Grain::Warp { warp_size, .. } = records.grain {
         if warp_size != arch.warp_size {
             return Err(ModelError::WarpSize {
                 records: warp_size,

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::records::RecordFormat;
+use crate::records::{KeptLanes, RecordFormat};
 
 /// The NDRange of a launch, in work-items; dimensions beyond the launch's are 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -70,9 +70,15 @@ pub enum Grain {
     /// local linear ids (`x + y * lx + z * lx * ly`) in runs of `warp_size`; group `g`
     /// (linear, x fastest) has its warps' records from `g * ceil(lx * ly * lz /
     /// warp_size)`.
+    ///
+    /// With `sampled` (a kernel with sampled accesses, whose counters the model reads lane
+    /// by lane), the warp records are of the lanes that ran none of them, and the lanes
+    /// that did are kept whole beside them ([`crate::records::KeptLanes`]).
     Warp {
         /// Work-items per warp the records were reduced with: the architecture's.
         warp_size: u32,
+        /// The lanes that ran a sampled access are kept whole.
+        sampled: bool,
     },
 }
 
@@ -97,7 +103,7 @@ impl<'a> Records<'a> {
     /// distinct groups: as many groups' as `data` holds).
     pub fn count(&self, geometry: &LaunchGeometry) -> u64 {
         match (self.shared, self.grain) {
-            (Some(_), Grain::Warp { warp_size }) => {
+            (Some(_), Grain::Warp { warp_size, .. }) => {
                 let group_warps = geometry.work_group_size().div_ceil(u64::from(warp_size));
                 let per_group = group_warps * self.stride() as u64;
                 (self.data.len() as u64).div_ceil(per_group.max(1)) * group_warps
@@ -120,10 +126,23 @@ impl Grain {
     pub fn count(self, geometry: &LaunchGeometry) -> u64 {
         match self {
             Grain::WorkItem => geometry.work_items(),
-            Grain::Warp { warp_size } => {
+            Grain::Warp { warp_size, .. } => {
                 let [x, y, z] = geometry.groups();
                 x * y * z * geometry.work_group_size().div_ceil(u64::from(warp_size))
             }
+        }
+    }
+
+    /// Values the device writes for a launch of `geometry` in this grain: its records,
+    /// and in warps with `sampled`, the kept lanes' part after them
+    /// ([`crate::records::KeptLanes::device_words`]).
+    pub fn words(self, format: &RecordFormat, geometry: &LaunchGeometry) -> u64 {
+        match self {
+            Grain::Warp {
+                warp_size,
+                sampled: true,
+            } => KeptLanes::of(format, geometry, warp_size).device_words(),
+            _ => self.count(geometry) * self.stride(format) as u64,
         }
     }
 }

@@ -69,6 +69,6 @@ pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpCla
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};
 pub use launch::{Grain, LaunchGeometry, Records};
 pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
-pub use records::RecordFormat;
+pub use records::{KeptLanes, RecordFormat};
 pub use sampling::{Measured, SampledAccess};
 pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

@@ -41,6 +41,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::launch::LaunchGeometry;
+
 /// Bytes of one record value (an OpenCL `ulong`).
 pub const WORD_BYTES: usize = 8;
 
@@ -119,6 +121,18 @@ impl RecordFormat {
     /// Values of a work-item's record.
     pub const fn work_item_stride(&self) -> usize {
         self.timing_width() + self.profile_counters + SAMPLE_COUNTERS * self.sampled_accesses
+    }
+
+    /// Values a work-item leaves in its work-group's lanes for the reduction to warps: its
+    /// timing values, and with `sampled` (a kernel with sampled accesses), after them
+    /// whether it ran one (non-zero: its record is kept whole, [`KeptLanes`]) and its
+    /// sampled accesses' counters.
+    pub const fn lane_values(&self, sampled: bool) -> usize {
+        if sampled {
+            self.timing_width() + 1 + SAMPLE_COUNTERS * self.sampled_accesses
+        } else {
+            self.timing_width()
+        }
     }
 
     /// Values of a warp's record: `[outside, t_max, use.., arm.., arm sum.., entries..,
@@ -355,6 +369,136 @@ impl<'a> WarpRecord<'a> {
     #[inline]
     pub fn bytes(&self) -> u64 {
         self.values[2 + self.resources + 4 * self.arms]
+    }
+}
+
+/// Where a launch in warps of a kernel with sampled accesses ([`crate::Grain::Warp`] with
+/// `sampled`) keeps the lanes it could not reduce. A sampled access's counters are read
+/// lane by lane, and what a lane's record comes to depends on what every warp did there
+/// (the launch's mean), so a lane that ran one stays whole until the model has measured
+/// the launch; the others (in a frontier-driven traversal most of them) are reduced where
+/// they ran. The device writes three parts:
+///
+/// | values | what |
+/// | --- | --- |
+/// | `warps` x [`RecordFormat::warp_stride`] | each warp's record, of the lanes that ran no sampled access |
+/// | `warps` | per warp, a mask: bit `l` set where its lane `l` ran one (warps of at most 64 lanes) |
+/// | work-groups x work-group size x [`RecordFormat::work_item_stride`] | per work-group, a place for each of its work-items' records: the marked lanes' records, from its start, in local linear id order |
+///
+/// The host then moves each work-group's marked lanes' records after the previous
+/// group's, to the start of the third part ([`KeptLanes::gathered_words`]), measures and
+/// corrects them, and folds each into its warp's record ([`RecordFormat::fold_lane`]):
+/// the warp records come out as the device would have reduced the corrected lanes. Kept
+/// together at the start of their group's place, the marked lanes touch a few pages of it
+/// (a BFS level's frontier, a tenth of the work-items, scattered over all of them, touched
+/// every page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeptLanes {
+    /// Warps of the launch.
+    pub warps: usize,
+    /// Warps of a work-group.
+    pub group_warps: usize,
+    /// Work-items of a work-group.
+    pub group_size: usize,
+    /// Values of a warp's record.
+    pub warp_stride: usize,
+    /// Values of a work-item's record.
+    pub item_stride: usize,
+}
+
+/// The most lanes a warp may have where its lanes are kept: one bit each in a mask.
+pub const KEPT_LANES_MAX_WARP: u32 = 64;
+
+impl KeptLanes {
+    /// The layout of the records of `format` of a launch of `geometry` (of whole
+    /// work-groups) in warps of `warp_size`.
+    pub fn of(format: &RecordFormat, geometry: &LaunchGeometry, warp_size: u32) -> Self {
+        let [x, y, z] = geometry.groups();
+        let group_size = geometry.work_group_size();
+        let group_warps = group_size.div_ceil(u64::from(warp_size.max(1))) as usize;
+        KeptLanes {
+            warps: (x * y * z) as usize * group_warps,
+            group_warps,
+            group_size: group_size as usize,
+            warp_stride: format.warp_stride(),
+            item_stride: format.work_item_stride(),
+        }
+    }
+
+    /// Where the masks are.
+    pub fn masks(&self) -> std::ops::Range<usize> {
+        let start = self.warps * self.warp_stride;
+        start..start + self.warps
+    }
+
+    /// Where the work-items' records start.
+    pub fn lanes(&self) -> usize {
+        self.masks().end
+    }
+
+    /// Values the device writes.
+    pub fn device_words(&self) -> u64 {
+        (self.lanes() + self.warps / self.group_warps.max(1) * self.group_size * self.item_stride)
+            as u64
+    }
+
+    /// Values once `kept` lanes are gathered.
+    pub fn gathered_words(&self, kept: usize) -> usize {
+        self.lanes() + kept * self.item_stride
+    }
+
+    /// Moves each work-group's marked lanes' records (`records` as the device wrote them)
+    /// after the previous group's, to the start of the third part; returns how many values
+    /// the records are then ([`KeptLanes::gathered_words`]). Each group's go to its own
+    /// place or an earlier one, so nothing still to be moved is overwritten.
+    pub fn gather(&self, records: &mut [u64]) -> usize {
+        let (start, stride) = (self.lanes(), self.item_stride);
+        let mut kept = 0;
+        for g in 0..self.warps / self.group_warps.max(1) {
+            let masks = &records[self.masks()][g * self.group_warps..][..self.group_warps];
+            let count = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+            let from = start + g * self.group_size * stride;
+            records.copy_within(from..from + count * stride, start + kept * stride);
+            kept += count;
+        }
+        self.gathered_words(kept)
+    }
+}
+
+impl RecordFormat {
+    /// Folds lane record `lane` (its timing values, [`RecordFormat::timing_width`] at
+    /// least) into warp record `warp`, as the device's reduction does for each lane: the
+    /// most of the times, the usage, the arms' cycles and decisions; the sums of the arms'
+    /// cycles and entries, and of the memory side's usage (`memory`, the resource the
+    /// warp's `bytes` sum).
+    pub fn fold_lane(&self, warp: &mut [u64], lane: &[u64], memory: Option<usize>) {
+        let t = lane[Self::T];
+        let outside = if self.arms == 0 {
+            t
+        } else {
+            let arms = (0..self.arms).fold(0u64, |s, a| s.wrapping_add(lane[self.arm(a)]));
+            t.saturating_sub(arms)
+        };
+        let most = |warp: &mut [u64], at: usize, v: u64| warp[at] = warp[at].max(v);
+        let add = |warp: &mut [u64], at: usize, v: u64| warp[at] = warp[at].wrapping_add(v);
+        most(warp, Self::WARP_OUTSIDE, outside);
+        most(warp, Self::WARP_T_MAX, t);
+        for r in 0..self.resources {
+            most(warp, self.warp_usage(r), lane[self.usage(r)]);
+        }
+        for a in 0..self.arms {
+            most(warp, self.warp_arm(a), lane[self.arm(a)]);
+            add(warp, self.warp_arm_sum(a), lane[self.arm(a)]);
+            add(warp, self.warp_arm_entries(a), lane[self.arm_entries(a)]);
+            most(
+                warp,
+                self.warp_arm_decisions(a),
+                lane[self.arm_decisions(a)],
+            );
+        }
+        if let Some(m) = memory {
+            add(warp, self.warp_bytes(), lane[self.usage(m)]);
+        }
     }
 }
 

@@ -109,6 +109,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         usage_scale: scale,
         grain: Grain::Warp {
             warp_size: arch.warp_size,
+            sampled: false,
         },
         shared: None,
     };
@@ -304,7 +305,10 @@ fn records_of_another_warp_size_are_refused() {
         data: &data,
         format: RecordFormat::timing(resources, 0),
         usage_scale: arch.usage_scale(),
-        grain: Grain::Warp { warp_size: 16 },
+        grain: Grain::Warp {
+            warp_size: 16,
+            sampled: false,
+        },
         shared: None,
     };
     let e = estimate(&arch, &geometry, &KernelResources::default(), &records);

@@ -247,6 +247,8 @@ struct Inner<T> {
     unbounded: bool,
     /// Arenas that came back so far (a waiting launch's sign of progress).
     recycled: u64,
+    /// Arenas in use of launches of large records ([`Inner::large`]), and their bytes.
+    large_in_use: (usize, usize),
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -301,11 +303,26 @@ impl<T> Inner<T> {
     }
 
     /// Whether fewer than [`ALWAYS_IN_USE`] arenas are in use, or `bytes` more of them
-    /// stay within `budget`.
+    /// stay within `budget`. A launch of small records counts only the arenas of small
+    /// ones: it keeps the budget among them, and does not wait for a large launch's
+    /// records to be modelled (a BFS level's frontier step, whose records take most of
+    /// the budget, held up the next small launch behind it until then, device and model
+    /// in turn).
     fn room_for(&self, bytes: usize, budget: usize) -> bool {
-        let in_use = self.alive_bytes - self.idle_bytes;
+        let mut in_use = self.alive_bytes - self.idle_bytes;
         let idle_arenas: usize = self.idle.values().map(Vec::len).sum();
-        self.alive_arenas - idle_arenas < ALWAYS_IN_USE || in_use + bytes <= budget
+        let mut arenas = self.alive_arenas - idle_arenas;
+        if !self.large(bytes) {
+            arenas -= self.large_in_use.0;
+            in_use -= self.large_in_use.1;
+        }
+        arenas < ALWAYS_IN_USE || in_use + bytes <= budget
+    }
+
+    /// Whether launches of `slot_bytes` of records are large: room for
+    /// [`LARGE_IN_FLIGHT`] of them is more than the budget.
+    fn large(&self, slot_bytes: usize) -> bool {
+        slot_bytes.saturating_mul(LARGE_IN_FLIGHT) > self.budget
     }
 }
 
@@ -340,6 +357,7 @@ impl<T> Batches<T> {
                 queues: HashMap::new(),
                 align: HashMap::new(),
                 retired: HashSet::new(),
+                large_in_use: (0, 0),
             }),
         }
     }
@@ -445,6 +463,10 @@ impl<T> Batches<T> {
                         a
                     }
                 };
+                if inner.large(key.slot_bytes) {
+                    inner.large_in_use.0 += 1;
+                    inner.large_in_use.1 += arena.bytes();
+                }
                 let count = arena.slots.len();
                 let id = inner.next_id;
                 inner.next_id += 1;
@@ -586,6 +608,10 @@ impl<T> Batches<T> {
         let mut inner = lock(&self.inner);
         inner.recycled += 1;
         let bytes = arena.bytes();
+        if inner.large(arena.key.slot_bytes) {
+            inner.large_in_use.0 -= 1;
+            inner.large_in_use.1 -= bytes;
+        }
         let keep = !inner.retired.contains(&arena.key.context)
             && inner.idle_bytes + bytes <= inner.budget_for(bytes).max(IDLE_BYTES);
         let freed = if keep {
@@ -703,5 +729,24 @@ mod tests {
         assert!(!inner.fits(small), "small ones keep the budget");
         (inner.alive_arenas, inner.alive_bytes) = (4, 16 << 20);
         assert!(!inner.fits(big), "a fifth waits");
+    }
+
+    #[test]
+    fn a_small_launch_does_not_wait_for_large_records_to_be_modelled() {
+        let batches: Batches<()> = Batches::new(1 << 20, 64 << 20);
+        let (context, device) = (Context(null_mut()), Device(null_mut()));
+        let mut inner = lock(&batches.inner);
+        inner.align.insert(device, 64);
+        let big = inner.key(context, device, 4 << 20).unwrap();
+        let small = inner.key(context, device, 64 << 10).unwrap();
+        assert!(inner.large(big.slot_bytes) && !inner.large(small.slot_bytes));
+        // Two large launches' arenas in use (being modelled) and two small ones, of 960
+        // KiB together: the small launch counts the small arenas alone.
+        (inner.alive_arenas, inner.alive_bytes) = (4, (8 << 20) + (960 << 10));
+        inner.large_in_use = (2, 8 << 20);
+        assert!(inner.fits(small), "within the budget among small arenas");
+        assert!(inner.fits(big), "a third large launch runs");
+        inner.alive_bytes = (8 << 20) + (1000 << 10);
+        assert!(!inner.fits(small), "past the budget among small arenas");
     }
 }

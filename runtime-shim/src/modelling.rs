@@ -10,9 +10,11 @@ use std::time::Instant;
 
 use annotator::back::host_paths::{Cells, HostPaths, PathLaunch};
 use annotator::back::sidecar::ProfileLayout;
-use pipeline_model::sampling::{timing_records, timing_records_in_place, SampledLaunch};
+use pipeline_model::sampling::{
+    timing_records, timing_records_in_place, warp_records, SampledLaunch,
+};
 use pipeline_model::{
-    estimate, estimate_summarized, Architecture, Grain, KernelEstimate, KernelResources,
+    estimate, estimate_summarized, Architecture, Grain, KeptLanes, KernelEstimate, KernelResources,
     LaunchGeometry, LaunchSummary, Measured, ModelError, RecordFormat, Records, SampledAccess,
 };
 
@@ -454,6 +456,17 @@ pub(crate) fn model_batch(
             continue;
         }
         let records = arena.records_mut(*slot, p.words);
+        // Lanes kept whole are gathered first: what lies between them is stale.
+        let records = match p.grain {
+            Grain::Warp {
+                warp_size,
+                sampled: true,
+            } => {
+                let len = KeptLanes::of(&p.model.format, &p.geometry, warp_size).gather(records);
+                &mut records[..len]
+            }
+            _ => records,
+        };
         let key = Arc::as_ptr(&p.model);
         let prior = last.get(&key).filter(|m| {
             Arc::ptr_eq(&m.model, &p.model)
@@ -513,7 +526,7 @@ pub(crate) fn model_evaluated(
     scratch: &mut (Vec<u64>, Vec<u32>),
 ) {
     let p = &e.pending;
-    let Grain::Warp { warp_size } = p.grain else {
+    let Grain::Warp { warp_size, .. } = p.grain else {
         unreachable!("evaluated launches have warp records")
     };
     let launch = PathLaunch {
@@ -666,12 +679,21 @@ pub(crate) fn model(
         buffer_bytes: &buffer_bytes,
         usage_scale: p.model.usage_scale,
     };
-    // Records reduced to warps are what the model reads (no sampled access, no profile).
+    // Records reduced to warps are what the model reads (no profile), with the lanes kept
+    // whole for their sampled accesses corrected and folded into them.
     let (format, samples) = (&p.model.format, &p.model.samples);
     let (data, measured) = match (p.grain, records) {
         (Grain::WorkItem, RecordsIn::Shared(r)) => timing_records(r, format, samples, &launch),
         (Grain::WorkItem, RecordsIn::Owned(r)) => {
             let (len, measured) = timing_records_in_place(r, format, samples, &launch);
+            (Cow::Borrowed(&r[..len]), measured)
+        }
+        (Grain::Warp { sampled: true, .. }, RecordsIn::Shared(r)) => {
+            let (warps, measured) = warp_records(r, format, samples, &launch);
+            (Cow::Owned(warps), measured)
+        }
+        (Grain::Warp { sampled: true, .. }, RecordsIn::Owned(r)) => {
+            let (len, measured) = launch.correct_warps(samples, r, format);
             (Cow::Borrowed(&r[..len]), measured)
         }
         (Grain::Warp { .. }, r) => (Cow::Borrowed(r.read()), vec![None; samples.len()]),

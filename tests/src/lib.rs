@@ -597,7 +597,6 @@ pub fn record_args(
     use pipeline_model::Grain;
     let format = sidecar.records.format;
     let geometry = range.geometry();
-    let width = format.timing_width();
     match grain {
         Grain::WorkItem => TwinRun {
             kernel: kernel.to_string(),
@@ -606,7 +605,7 @@ pub fn record_args(
                 geometry.work_items() as usize * format.work_item_stride(),
             )],
         },
-        Grain::Warp { warp_size } => {
+        Grain::Warp { warp_size, .. } => {
             let copy = sidecar
                 .kernels
                 .iter()
@@ -617,13 +616,16 @@ pub fn record_args(
                 range.local.is_some(),
                 "a launch in warps gives its work-group size"
             );
-            let records = grain.count(&geometry) as usize * format.warp_stride();
+            let records = grain.words(&format, &geometry) as usize;
+            let sampled = matches!(grain, Grain::Warp { sampled: true, .. });
             TwinRun {
                 kernel: copy,
                 options: format!("-D{}", annotator::back::codegen::WARPS_DEFINE),
                 args: vec![
                     KernelArg::zeroed::<u64>(records),
-                    KernelArg::local::<u64>(geometry.work_group_size() as usize * width),
+                    KernelArg::local::<u64>(
+                        geometry.work_group_size() as usize * format.lane_values(sampled),
+                    ),
                     KernelArg::scalar(warp_size),
                 ],
             }

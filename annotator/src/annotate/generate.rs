@@ -160,14 +160,17 @@ pub(super) fn generate(
         .collect();
     let sites = sampled_sites(module, &kernel_functions, source, program, arch);
     let sampled_kernels: Vec<String> = sites.iter().map(|s| s.kernel.clone()).collect();
-    // Records reduce to warps where the model needs nothing per work-item: no profile,
-    // no sampled access of the kernel (their counters are read lane by lane). A sampled
-    // access's counters depend on its indices as well as on the paths.
+    // Records reduce to warps where the model needs nothing per work-item: no profile.
+    // A kernel with sampled accesses (whose counters are read lane by lane, and depend on
+    // its indices as well as on its paths) keeps the lanes that ran one whole; not where
+    // it has a barrier, whose twin keeps its values in its record (`codegen::records`).
     let kernels: Vec<AnnotatedKernel> = kernels
         .iter()
         .cloned()
         .map(|mut k| {
-            k.warp_records &= !how.profile && !sampled_kernels.contains(&k.name);
+            let sampled = sampled_kernels.contains(&k.name);
+            let kept_in_record = sampled && source.has_barrier(&k.name);
+            k.warp_records &= !how.profile && !kept_in_record;
             k.path_inputs = with_sampled_indices(source, &k.name, k.path_inputs.take(), &sites);
             k
         })
@@ -185,6 +188,7 @@ pub(super) fn generate(
             arm_tree: &k.arm_tree,
             called,
             warp_records: k.warp_records,
+            sampled: sampled_kernels.contains(&k.name),
             branch_free: branch_free.contains(&k.name),
         })
         .collect();

@@ -3,12 +3,12 @@
 
 use std::borrow::Cow;
 
-use super::measure::{measure_groups, SetProbe};
+use super::measure::{measure_groups, measure_kept, SetProbe};
 use super::{Measured, SampledAccess, LINE};
 use crate::arch::Architecture;
 use crate::launch::LaunchGeometry;
 use crate::occupancy::{occupancy, KernelResources};
-use crate::records::{RecordFormat, SAMPLE_COUNTERS, SAMPLE_RUNS};
+use crate::records::{KeptLanes, RecordFormat, SAMPLE_COUNTERS, SAMPLE_RUNS};
 
 /// The values of a record of `format` (the usage in units of `1 / usage_scale` cycles)
 /// one execution of `access` moves from what it was charged to what `measured` says the
@@ -91,6 +91,14 @@ struct Corrections {
     alike: Vec<bool>,
 }
 
+/// The work-items' records a launch's sampled accesses are measured from: all of them,
+/// or in warps, the lanes kept whole ([`KeptLanes`]).
+#[derive(Clone, Copy)]
+enum Lanes<'r> {
+    All(&'r [u64]),
+    Kept { masks: &'r [u64], lanes: &'r [u64] },
+}
+
 /// One launch's sampled accesses and what the model knows of the launch.
 pub struct SampledLaunch<'a> {
     /// The GPU.
@@ -125,7 +133,7 @@ impl SampledLaunch<'_> {
     fn measured_all(
         &self,
         accesses: &[(usize, SampledAccess)],
-        records: &[u64],
+        records: Lanes<'_>,
         format: &RecordFormat,
     ) -> (Vec<Option<Measured>>, Vec<bool>) {
         let stride = format.work_item_stride();
@@ -155,15 +163,30 @@ impl SampledLaunch<'_> {
             .div_ceil(u64::from(self.arch.warp_size))
             * groups_per_sm;
         let l1 = self.l1_left();
-        let (measured, alike) = measure_groups(
-            &inside,
-            self.geometry,
-            warp_size,
-            records,
-            format,
-            fill,
-            probe,
-        );
+        let (measured, alike) = match records {
+            Lanes::All(records) => measure_groups(
+                &inside,
+                self.geometry,
+                warp_size,
+                records,
+                format,
+                fill,
+                probe,
+            ),
+            Lanes::Kept { masks, lanes } => {
+                let measured = measure_kept(
+                    &inside,
+                    self.geometry,
+                    warp_size,
+                    masks,
+                    lanes,
+                    format,
+                    fill,
+                    probe,
+                );
+                (measured, Vec::new())
+            }
+        };
         let mut measured = measured.into_iter();
         let measured = accesses
             .iter()
@@ -234,7 +257,7 @@ impl SampledLaunch<'_> {
     fn corrections(
         &self,
         accesses: &[(usize, SampledAccess)],
-        records: &[u64],
+        records: Lanes<'_>,
         format: &RecordFormat,
     ) -> Corrections {
         let memory_sides = self.memory_sides();
@@ -272,7 +295,7 @@ impl SampledLaunch<'_> {
             measured,
             moves: corrections,
             ..
-        } = self.corrections(accesses, records, format);
+        } = self.corrections(accesses, Lanes::All(records), format);
         for (rec, raw) in timing
             .chunks_exact_mut(width)
             .zip(records.chunks_exact(stride))
@@ -299,7 +322,7 @@ impl SampledLaunch<'_> {
             measured,
             moves: corrections,
             alike,
-        } = self.corrections(accesses, records, format);
+        } = self.corrections(accesses, Lanes::All(records), format);
         // Records go front to back (row by row of the NDRange, in linear global id
         // order), each to an earlier place or its own: packing overwrites nothing still
         // to be read. The row of a group alike to the one to its left takes that one's
@@ -329,6 +352,56 @@ impl SampledLaunch<'_> {
         }
         measured
     }
+
+    /// The warp records of a launch in warps whose lanes that ran a sampled access are
+    /// kept whole, gathered ([`KeptLanes::gather`]; `records`, laid out as [`KeptLanes`]
+    /// says), corrected in place: each kept lane corrected for every access of
+    /// `accesses` from what the warps did there, then folded into its warp's record, so
+    /// that the warp records (at the start of `records`, [`RecordFormat::warp_stride`]
+    /// each) are those of the corrected lanes reduced. Returns how many values the warp
+    /// records are, and what the warps did at each access.
+    pub fn correct_warps(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        records: &mut [u64],
+        format: &RecordFormat,
+    ) -> (usize, Vec<Option<Measured>>) {
+        let layout = KeptLanes::of(format, self.geometry, self.arch.warp_size);
+        let (warps, rest) = records.split_at_mut(layout.masks().start);
+        let (masks, lanes) = rest.split_at_mut(layout.warps);
+        let Corrections {
+            measured,
+            moves: corrections,
+            ..
+        } = self.corrections(accesses, Lanes::Kept { masks, lanes }, format);
+        let memory = self.arch.memory_side_resource();
+        let mut kept = lanes.chunks_exact_mut(layout.item_stride);
+        for (warp, &mask) in warps.chunks_exact_mut(layout.warp_stride).zip(&*masks) {
+            for _ in 0..mask.count_ones() {
+                let Some(rec) = kept.next() else { break };
+                for (slot, moved) in &corrections {
+                    apply(rec, rec[*slot + SAMPLE_RUNS], moved);
+                }
+                format.fold_lane(warp, rec, memory);
+            }
+        }
+        (warps.len(), measured)
+    }
+}
+
+/// [`SampledLaunch::correct_warps`] of records as they came (`records`, gathered: a
+/// sweep's points each correct them anew): the warp records, corrected, and what the
+/// warps did at each access.
+pub fn warp_records(
+    records: &[u64],
+    format: &RecordFormat,
+    samples: &[(usize, SampledAccess)],
+    launch: &SampledLaunch<'_>,
+) -> (Vec<u64>, Vec<Option<Measured>>) {
+    let mut own = records.to_vec();
+    let (len, measured) = launch.correct_warps(samples, &mut own, format);
+    own.truncate(len);
+    (own, measured)
 }
 
 /// What the model reads of `records` (of `format`): the timing values of each (`t`, the

@@ -232,12 +232,10 @@ pub(super) fn measure_groups(
     let stride = format.work_item_stride();
     let warp_size = warp_size.max(1) as usize;
     let lx = geometry.local[0] as usize;
-    // Per access: the weight, requests and sectors summed over warps, the warps, and the
-    // executions whose lines the lanes held (stream hits).
-    let mut sums = vec![(0.0, 0.0, 0.0, 0u64, 0.0); accesses.len()];
+    let mut sums = vec![Sums::default(); accesses.len()];
     // What each warp of the last group measured added, per access, in order: an alike
     // group adds the same, warp by warp (the sums come out as if measured).
-    let mut added: Vec<(usize, f64, f64, f64, f64)> = Vec::new();
+    let mut added: Vec<(usize, WarpAdds)> = Vec::new();
     // Per access and warp of a group, the last lane addresses measured there and what
     // they gave: a warp whose lanes address what the same warp of the previous group did
     // needs no measuring, alike groups or not.
@@ -278,54 +276,34 @@ pub(super) fn measure_groups(
             for (w, warp) in ids.chunks(warp_size).enumerate() {
                 let seen = &mut seen[w * accesses.len()..][..accesses.len()];
                 for (k, ((slot, access), seen)) in accesses.iter().zip(seen).enumerate() {
-                    let bytes = i64::from(access.element_bytes);
-                    first.clear();
-                    last.clear();
-                    let mut runs = 0u64;
-                    for (lane, &id) in warp.iter().enumerate() {
-                        let rec = format.item(&data[id as usize * stride..][..stride]);
-                        let counted = rec.sample(*slot);
-                        if counted.runs > 0 {
-                            runs = runs.max(counted.runs);
-                            let at = |index: u64| {
-                                let offset = (index as i64).wrapping_mul(bytes);
-                                if access.local {
-                                    interleaved(offset, lane, warp_size)
-                                } else {
-                                    offset
-                                }
-                            };
-                            first.push(at(counted.first));
-                            last.push(at(counted.last));
-                        }
-                    }
+                    let lanes = warp
+                        .iter()
+                        .enumerate()
+                        .map(|(lane, &id)| (lane, &data[id as usize * stride..][..stride]));
+                    let runs = lane_addresses(
+                        access,
+                        *slot,
+                        format,
+                        lanes,
+                        warp_size,
+                        (&mut first, &mut last),
+                    );
                     if runs == 0 {
                         continue;
                     }
                     if probed {
                         group_lines[k].extend(first.iter().map(|a| a.div_euclid(LINE)));
                     }
-                    let (requests, in_sectors) = match seen.measured {
+                    let requests = match seen.measured {
                         Some(m) if seen.first == first && seen.last == last => m,
                         _ => {
-                            let (t1, s1) =
-                                warp_access_with(&first, access.width, access.shared, &mut scratch);
-                            let (t2, s2) =
-                                warp_access_with(&last, access.width, access.shared, &mut scratch);
+                            let m = warp_requests(access, &first, &last, &mut scratch);
                             seen.first.clone_from(&first);
                             seen.last.clone_from(&last);
-                            *seen.measured.insert((t1 + t2, s1 + s2))
+                            *seen.measured.insert(m)
                         }
                     };
-                    let w = runs as f64;
-                    let held = stream_misses(&first, &last, runs, fill).map_or(0.0, |m| w - m);
-                    added.push((
-                        k,
-                        w,
-                        w * f64::from(requests) / 2.0,
-                        w * f64::from(in_sectors) / 2.0,
-                        held,
-                    ));
+                    added.push((k, warp_adds(requests, &first, &last, runs, fill)));
                 }
             }
         }
@@ -334,32 +312,179 @@ pub(super) fn measure_groups(
                 sm.extend(lines);
             }
         }
-        for &(k, w, requests, in_sectors, held) in &added {
-            let (weight, transactions, sectors, warps_run, hits) = &mut sums[k];
-            *weight += w;
-            *transactions += requests;
-            *sectors += in_sectors;
-            *warps_run += 1;
-            *hits += held;
+        for &(k, adds) in &added {
+            sums[k].add(adds);
         }
     });
-    let measured = sums
-        .into_iter()
-        .zip(&sm_lines)
-        .map(
-            |((weight, transactions, sectors, warps_run, hits), lines)| {
-                (warps_run > 0).then(|| Measured {
-                    transactions: transactions / weight,
-                    sectors: sectors / weight,
-                    warps: warps_run,
-                    stream_hits: hits / weight,
-                    l1_share: 0.0,
-                    set_lines: probe.map_or(0, |p| p.most_in_a_set(lines)),
-                })
-            },
-        )
-        .collect();
-    (measured, alike)
+    (finish(sums, &sm_lines, probe), alike)
+}
+
+/// [`measure_groups`] of a launch in warps whose lanes that ran a sampled access are kept
+/// whole ([`crate::records::KeptLanes`]): `masks` marks them per warp, `lanes` holds their records
+/// gathered, warp by warp and lane by lane. The lanes not kept ran none of the
+/// accesses, which adds nothing, so the sums come out as [`measure_groups`]'s of the
+/// launch's work-item records, in the same order.
+#[allow(clippy::too_many_arguments)] // measure_groups' inputs, the records in two parts
+pub(super) fn measure_kept(
+    accesses: &[(usize, &SampledAccess)],
+    geometry: &LaunchGeometry,
+    warp_size: u64,
+    masks: &[u64],
+    lanes: &[u64],
+    format: &RecordFormat,
+    fill: i64,
+    probe: Option<SetProbe>,
+) -> Vec<Option<Measured>> {
+    let stride = format.work_item_stride();
+    let warp_size = warp_size.max(1) as usize;
+    let group_warps = geometry.work_group_size().div_ceil(warp_size as u64).max(1) as usize;
+    let mut sums = vec![Sums::default(); accesses.len()];
+    let mut sm_lines = vec![BTreeSet::new(); accesses.len()];
+    let (mut first, mut last, mut scratch) = (
+        Vec::with_capacity(warp_size),
+        Vec::with_capacity(warp_size),
+        Vec::with_capacity(2 * warp_size),
+    );
+    let mut kept = lanes.chunks_exact(stride);
+    for (w, &mask) in masks.iter().enumerate() {
+        if mask == 0 {
+            continue;
+        }
+        let marked: Vec<(usize, &[u64])> = (0..64)
+            .filter(|l| mask >> l & 1 == 1)
+            .map(|l| (l, kept.next().unwrap_or(&[])))
+            .collect();
+        let probed = probe.is_some_and(|p| p.holds(w / group_warps));
+        for (k, (slot, access)) in accesses.iter().enumerate() {
+            let lanes = marked.iter().map(|&(l, rec)| (l, rec));
+            let runs = lane_addresses(
+                access,
+                *slot,
+                format,
+                lanes,
+                warp_size,
+                (&mut first, &mut last),
+            );
+            if runs == 0 {
+                continue;
+            }
+            if probed {
+                sm_lines[k].extend(first.iter().map(|a| a.div_euclid(LINE)));
+            }
+            let requests = warp_requests(access, &first, &last, &mut scratch);
+            sums[k].add(warp_adds(requests, &first, &last, runs, fill));
+        }
+    }
+    finish(sums, &sm_lines, probe)
+}
+
+/// Per access, what the warps that ran it add up to: the weight (their executions),
+/// requests and sectors weighted, the warps, and the executions whose lines the lanes
+/// held (stream hits).
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    weight: f64,
+    transactions: f64,
+    sectors: f64,
+    warps: u64,
+    hits: f64,
+}
+
+/// What one warp adds at an access ([`warp_adds`]): its weight, requests, sectors and
+/// held executions.
+type WarpAdds = (f64, f64, f64, f64);
+
+impl Sums {
+    fn add(&mut self, (w, requests, sectors, held): WarpAdds) {
+        self.weight += w;
+        self.transactions += requests;
+        self.sectors += sectors;
+        self.warps += 1;
+        self.hits += held;
+    }
+}
+
+/// The lanes' first and last addresses at `access` (its counters at `slot` of each
+/// lane's record of `format`), into `first` and `last`, of the `lanes` (each with its
+/// place in the warp) that ran it; returns the most times a lane did (0: none).
+fn lane_addresses<'r>(
+    access: &SampledAccess,
+    slot: usize,
+    format: &RecordFormat,
+    lanes: impl Iterator<Item = (usize, &'r [u64])>,
+    warp_size: usize,
+    (first, last): (&mut Vec<i64>, &mut Vec<i64>),
+) -> u64 {
+    let bytes = i64::from(access.element_bytes);
+    first.clear();
+    last.clear();
+    let mut runs = 0u64;
+    for (lane, rec) in lanes {
+        let counted = format.item(rec).sample(slot);
+        if counted.runs > 0 {
+            runs = runs.max(counted.runs);
+            let at = |index: u64| {
+                let offset = (index as i64).wrapping_mul(bytes);
+                if access.local {
+                    interleaved(offset, lane, warp_size)
+                } else {
+                    offset
+                }
+            };
+            first.push(at(counted.first));
+            last.push(at(counted.last));
+        }
+    }
+    runs
+}
+
+/// The requests and sectors of a warp's first access and its last, summed.
+fn warp_requests(
+    access: &SampledAccess,
+    first: &[i64],
+    last: &[i64],
+    scratch: &mut Vec<i64>,
+) -> (u32, u32) {
+    let (t1, s1) = warp_access_with(first, access.width, access.shared, scratch);
+    let (t2, s2) = warp_access_with(last, access.width, access.shared, scratch);
+    (t1 + t2, s1 + s2)
+}
+
+/// What a warp whose lanes' first and last addresses are `first` and `last`, and which ran
+/// the access `runs` times, adds: its executions as the weight, its requests and sectors
+/// (first and last summed: `requests`) weighted by them, and the executions whose lines
+/// its lanes held.
+fn warp_adds(requests: (u32, u32), first: &[i64], last: &[i64], runs: u64, fill: i64) -> WarpAdds {
+    let w = runs as f64;
+    let held = stream_misses(first, last, runs, fill).map_or(0.0, |m| w - m);
+    (
+        w,
+        w * f64::from(requests.0) / 2.0,
+        w * f64::from(requests.1) / 2.0,
+        held,
+    )
+}
+
+/// Per access, the mean of what its warps did, weighted by their executions (`None` where
+/// no warp ran it), with the most lines the first SM's warps first touched in one L1 set.
+fn finish(
+    sums: Vec<Sums>,
+    sm_lines: &[BTreeSet<i64>],
+    probe: Option<SetProbe>,
+) -> Vec<Option<Measured>> {
+    sums.into_iter()
+        .zip(sm_lines)
+        .map(|(s, lines)| {
+            (s.warps > 0).then(|| Measured {
+                transactions: s.transactions / s.weight,
+                sectors: s.sectors / s.weight,
+                warps: s.warps,
+                stream_hits: s.hits / s.weight,
+                l1_share: 0.0,
+                set_lines: probe.map_or(0, |p| p.most_in_a_set(lines)),
+            })
+        })
+        .collect()
 }
 
 /// The lanes' first and last addresses one warp position of a work-group last had at an

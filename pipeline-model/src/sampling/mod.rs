@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 mod correct;
 mod measure;
 
-pub use correct::{timing_records, timing_records_in_place, SampledLaunch};
+pub use correct::{timing_records, timing_records_in_place, warp_records, SampledLaunch};
 pub use measure::{for_each_warp, measure, measure_all, warp_access};
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use pipeline_model::records::WORD_BYTES;
+use pipeline_model::records::{KEPT_LANES_MAX_WARP, WORD_BYTES};
 use pipeline_model::{Grain, LaunchGeometry};
 
 use super::Shim;
@@ -49,6 +49,12 @@ impl Shim {
             return own;
         };
         let whole = (0..3).all(|d| range.global[d].is_multiple_of(l[d]));
+        // A kernel with sampled accesses keeps the lanes that ran one, marked in a word
+        // per warp (`pipeline_model::KeptLanes`).
+        let sampled = !shadow.model.samples.is_empty();
+        if sampled && arch.warp_size > KEPT_LANES_MAX_WARP {
+            return own;
+        }
         let item_bytes =
             geometry.work_items() * (shadow.model.format.work_item_stride() * WORD_BYTES) as u64;
         let many = args.repeated.1 >= COPY_FROM_LAUNCH;
@@ -96,6 +102,7 @@ impl Shim {
             Some(warps) => (
                 Grain::Warp {
                     warp_size: arch.warp_size,
+                    sampled,
                 },
                 warps,
             ),
@@ -246,9 +253,10 @@ fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {
 }
 
 /// Bytes of the lanes a kernel that reduces its records to warps holds per work-group:
-/// its timing values per work-item.
+/// its values per work-item (`RecordFormat::lane_values`).
 fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
-    geometry.work_group_size() * (shadow.model.format.timing_width() * WORD_BYTES) as u64
+    let sampled = !shadow.model.samples.is_empty();
+    geometry.work_group_size() * (shadow.model.format.lane_values(sampled) * WORD_BYTES) as u64
 }
 
 /// Sets the lanes and the warp size of the copy that reduces the records to warps, where
@@ -259,7 +267,7 @@ pub(super) fn reduction_args(
     grain: Grain,
     geometry: &LaunchGeometry,
 ) -> Result<(), ClError> {
-    let (Grain::Warp { warp_size }, Some(Ok(warps))) = (grain, &args.warps) else {
+    let (Grain::Warp { warp_size, .. }, Some(Ok(warps))) = (grain, &args.warps) else {
         return Ok(());
     };
     let warps = *warps;

@@ -162,10 +162,9 @@ impl Shim {
             Err(e) => return unsimulated(format!("queue device: {e}")),
         };
         let (grain, twin) = self.grain(&shadow, range, &geometry, device, &mut args);
-        let stride = grain.stride(&shadow.model.format);
-        let words = grain.count(&geometry) as usize;
+        let words = grain.words(&shadow.model.format, &geometry) as usize;
         let Some(bytes) = words
-            .checked_mul(stride * WORD_BYTES)
+            .checked_mul(WORD_BYTES)
             .filter(|b| *b <= isize::MAX as usize)
         else {
             return unsimulated(format!(
@@ -224,7 +223,7 @@ impl Shim {
         event.retain();
         let pending = Pending {
             index,
-            words: words * stride,
+            words,
             grain,
             geometry,
             resources,
@@ -277,6 +276,7 @@ impl Shim {
         let cells = paths.cells(&launch)?;
         let grain = Grain::Warp {
             warp_size: arch.warp_size,
+            sampled: false,
         };
         let words = usize::try_from(grain.count(geometry))
             .ok()?

@@ -11,7 +11,9 @@ use annotator::annotate::{annotate_file, Annotation};
 use annotator::back::host_paths::PathLaunch;
 use annotator::front::compile::{BuildOptions, Compiler};
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
-use pipeline_model::{estimate, Architecture, Grain, KernelResources, Records};
+use pipeline_model::records::SAMPLE_RUNS;
+use pipeline_model::sampling::{timing_records, warp_records, SampledLaunch};
+use pipeline_model::{estimate, Architecture, Grain, KeptLanes, KernelResources, Records};
 
 fn example(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -143,7 +145,11 @@ fn run_source_both(
 
 /// Where `kernel` can reduce its records to warps and the launch gives whole work-groups:
 /// run so, the annotated kernel computes what the original does, and its warp records
-/// give the estimate that its work-items' `records` give.
+/// give the estimate that its work-items' `records` give. A kernel with sampled accesses
+/// keeps the lanes that ran one whole (`KeptLanes`): its masks mark exactly them, its
+/// kept records are theirs, its warp records are the other lanes' reduced, and the model
+/// corrects the kept lanes and folds them into the warps to the estimate (and the
+/// measured accesses) of the work-items' records corrected.
 #[allow(clippy::too_many_arguments)] // the launch, both runs' outputs
 fn in_warps_alike(
     name: &str,
@@ -154,40 +160,51 @@ fn in_warps_alike(
     original: &[Vec<u8>],
     records: &[u64],
 ) {
-    let warp_records = a
+    let has_copy = a
         .sidecar
         .kernels
         .iter()
         .any(|k| k.name == kernel && k.warp_records);
     let Some(local) = range.local else { return };
     let dims = range.work_dim as usize;
-    if !warp_records || (0..dims).any(|d| !range.global[d].is_multiple_of(local[d])) {
+    if !has_copy || (0..dims).any(|d| !range.global[d].is_multiple_of(local[d])) {
         return;
     }
     let arch = Architecture::default_arch();
+    let layout = &a.sidecar.records;
+    let samples = layout.samples_of(kernel);
     let grain = Grain::Warp {
         warp_size: arch.warp_size,
+        sampled: !samples.is_empty(),
     };
     let twin = record_args(&a.sidecar, kernel, range, grain);
     let mut warp_args = args;
     warp_args.extend(twin.args);
     let mut out = run_kernel(&a.source, &twin.options, &twin.kernel, &warp_args, range)
         .unwrap_or_else(|e| panic!("{name} annotated, in warps: {e}"));
-    let warps = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
+    let mut warps = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
     assert!(
         out.buffers == original,
         "{name}: in warps, the annotated kernel computes something else"
     );
     let geometry = range.geometry();
-    let layout = &a.sidecar.records;
-    let width = layout.timing_width();
-    // The timing values of each work-item's record: the file's other kernels may have
-    // sampled accesses, whose counters follow in every record (this kernel has none).
-    let timing: Vec<u64> = records
-        .chunks_exact(layout.stride)
-        .flat_map(|r| &r[..width])
-        .copied()
+    let format = layout.format;
+    let width = format.timing_width();
+    // Lanes that ran a sampled access (none where the kernel has none).
+    let ran = |r: &[u64]| samples.iter().any(|(slot, _)| r[slot + SAMPLE_RUNS] > 0);
+    let items: Vec<&[u64]> = records.chunks_exact(layout.stride).collect();
+    // The timing values of each work-item's record, the kept lanes' left out (zero: a
+    // reduction's maxima and sums are then the other lanes'). The file's other kernels may
+    // have sampled accesses, whose counters follow in every record.
+    let timing: Vec<u64> = items
+        .iter()
+        .flat_map(|r| {
+            let kept = ran(r);
+            r[..width].iter().map(move |&v| if kept { 0 } else { v })
+        })
         .collect();
+    let memory = arch.memory_side_resource();
+    let reduced = reduce_whole_groups(&timing, range, width, format.arms, memory, arch.warp_size);
     let kernel_resources = KernelResources {
         registers_per_work_item: 32,
         local_memory_bytes: 0,
@@ -196,39 +213,138 @@ fn in_warps_alike(
         code_instructions: 0,
         first_round_warp_bytes: None,
     };
-    let records = Records {
-        data: &timing,
-        format: layout.format.timing_only(),
-        usage_scale: layout.usage_scale,
-        grain: Grain::WorkItem,
-        shared: None,
-    };
-    let in_warps = Records {
-        data: &warps,
-        format: layout.format.timing_only(),
-        usage_scale: layout.usage_scale,
-        grain,
-        shared: None,
-    };
-    let arms = layout.format.arms;
-    let memory = arch.memory_side_resource();
-    assert!(
-        warps == reduce_whole_groups(&timing, range, width, arms, memory, arch.warp_size),
-        "{name}: the device's warp records are not its work-items' reduced"
-    );
-    if let Some(evaluated) = host_evaluated(a, kernel, &args_of(&warp_args), range, &arch) {
+    if samples.is_empty() {
         assert!(
-            evaluated == warps,
-            "{name}: the warp records evaluated on the host are not the device's"
+            warps == reduced,
+            "{name}: the device's warp records are not its work-items' reduced"
         );
+        if let Some(evaluated) = host_evaluated(a, kernel, &args_of(&warp_args), range, &arch) {
+            assert!(
+                evaluated == warps,
+                "{name}: the warp records evaluated on the host are not the device's"
+            );
+        }
+        let by_item = estimate(
+            &arch,
+            &geometry,
+            &kernel_resources,
+            &Records::per_work_item(&timing, format.timing_only(), layout.usage_scale),
+        );
+        let by_warp = estimate(
+            &arch,
+            &geometry,
+            &kernel_resources,
+            &Records {
+                data: &warps,
+                format: format.timing_only(),
+                usage_scale: layout.usage_scale,
+                grain,
+                shared: None,
+            },
+        );
+        assert_eq!(
+            by_item, by_warp,
+            "{name}: the warp records estimate otherwise"
+        );
+        assert!(by_item.is_ok(), "{name}: {by_item:?}");
+        return;
     }
-    let by_item = estimate(&arch, &geometry, &kernel_resources, &records);
-    let by_warp = estimate(&arch, &geometry, &kernel_resources, &in_warps);
+    // Kept lanes: each group's marked lanes in local linear id order, warp by warp.
+    let kept_layout = KeptLanes::of(&format, &geometry, arch.warp_size);
+    let (mut masks, mut kept) = (Vec::new(), Vec::new());
+    for ids in group_ids(range) {
+        for warp in ids.chunks(arch.warp_size as usize) {
+            let mut mask = 0u64;
+            for (l, &id) in warp.iter().enumerate() {
+                if ran(items[id]) {
+                    mask |= 1 << l;
+                    kept.extend_from_slice(items[id]);
+                }
+            }
+            masks.push(mask);
+        }
+    }
+    assert!(
+        masks.iter().any(|&m| m != 0),
+        "{name}: no lane ran a sampled access"
+    );
+    assert_eq!(
+        &warps[..kept_layout.masks().start],
+        &reduced[..],
+        "{name}: the device's warp records are not its other lanes' reduced"
+    );
+    assert_eq!(&warps[kept_layout.masks()], &masks[..], "{name}: the masks");
+    let len = kept_layout.gather(&mut warps);
+    assert_eq!(
+        &warps[kept_layout.lanes()..len],
+        &kept[..],
+        "{name}: the kept lanes"
+    );
+    let buffer_bytes = |_: u32| None;
+    let launch = SampledLaunch {
+        arch: &arch,
+        geometry: &geometry,
+        resources: &kernel_resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let (corrected, measured_by_item) = timing_records(records, &format, &samples, &launch);
+    let (in_warps, measured_in_warps) = warp_records(&warps[..len], &format, &samples, &launch);
+    assert_eq!(
+        measured_by_item, measured_in_warps,
+        "{name}: what the warps did"
+    );
+    let by_item = estimate(
+        &arch,
+        &geometry,
+        &kernel_resources,
+        &Records::per_work_item(&corrected, format.timing_only(), layout.usage_scale),
+    );
+    let by_warp = estimate(
+        &arch,
+        &geometry,
+        &kernel_resources,
+        &Records {
+            data: &in_warps,
+            format: format.timing_only(),
+            usage_scale: layout.usage_scale,
+            grain,
+            shared: None,
+        },
+    );
     assert_eq!(
         by_item, by_warp,
-        "{name}: the warp records estimate otherwise"
+        "{name}: the kept lanes' warp records estimate otherwise"
     );
     assert!(by_item.is_ok(), "{name}: {by_item:?}");
+}
+
+/// Per work-group of a launch of whole groups (linear, x fastest), its work-items'
+/// linear global ids in local linear id order.
+fn group_ids(range: &NdRange) -> Vec<Vec<usize>> {
+    let (global, local) = (range.global, range.local.unwrap_or([1; 3]));
+    let groups: Vec<usize> = (0..3).map(|d| global[d] / local[d]).collect();
+    (0..groups.iter().product::<usize>())
+        .map(|g| {
+            let (bx, by, bz) = (
+                g % groups[0],
+                g / groups[0] % groups[1],
+                g / (groups[0] * groups[1]),
+            );
+            let mut ids = Vec::new();
+            for z in 0..local[2] {
+                for y in 0..local[1] {
+                    for x in 0..local[0] {
+                        let id = ((bz * local[2] + z) * global[1] + by * local[1] + y) * global[0]
+                            + bx * local[0]
+                            + x;
+                        ids.push(id);
+                    }
+                }
+            }
+            ids
+        })
+        .collect()
 }
 
 /// The by-value arguments' bytes, by position.

@@ -233,3 +233,116 @@ fn a_warp_of_a_narrow_work_group_is_charged_a_line_per_row() {
         "{used:?}"
     );
 }
+
+/// A frontier step (`examples/hosts/kernels/bfs_frontier.cl`'s `expand`), whose gathers the
+/// run samples: its copy reduces the lanes off the frontier to warps and keeps those on
+/// it whole, and the model makes of them what it makes of the work-items' records
+/// (checked in `in_warps_alike`), in groups of 64 and of 96 (a warp and two, three).
+#[test]
+fn a_frontier_step_keeps_its_sampled_lanes_whole() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hosts/kernels/bfs_frontier.cl"),
+    )
+    .unwrap();
+    let (a, _, _) = annotate_source("bfs_frontier.cl", &src);
+    assert!(
+        a.source.contains("__srcsim_reduce_kept(__srcsim_records"),
+        "expand's copy keeps its sampled lanes:\n{}",
+        a.source
+    );
+    // A ring of 384 nodes, each with three more edges; every fifth node on the frontier.
+    let n = 384usize;
+    let mut row = vec![0i32];
+    let mut col = Vec::new();
+    for v in 0..n {
+        col.extend([
+            (v + 1) % n,
+            (v + n - 1) % n,
+            (v * 7 + 3) % n,
+            (v * 13 + 5) % n,
+        ]);
+        row.push(col.len() as i32);
+    }
+    let col: Vec<i32> = col.into_iter().map(|c| c as i32).collect();
+    let frontier: Vec<u8> = (0..n).map(|v| u8::from(v % 5 == 0)).collect();
+    let visited: Vec<u8> = (0..n).map(|v| u8::from(v % 3 == 0)).collect();
+    let depth: Vec<i32> = (0..n).map(|v| (v % 4) as i32).collect();
+    for local in [64, 96] {
+        let both = run_source_both(
+            "bfs_frontier.cl",
+            &src,
+            "expand",
+            vec![
+                KernelArg::from_slice(&row),
+                KernelArg::from_slice(&col),
+                KernelArg::from_slice(&frontier),
+                KernelArg::zeroed::<u8>(n),
+                KernelArg::from_slice(&visited),
+                KernelArg::from_slice(&depth),
+                KernelArg::scalar(n as i32),
+            ],
+            NdRange::d1(n).with_local([local, 1, 1]),
+            &a,
+        );
+        let slow = (0..n).filter(|&w| both.t(w) > both.t(1)).count();
+        let on_frontier = frontier.iter().filter(|&&f| f == 1).count();
+        assert_eq!(
+            slow, on_frontier,
+            "the frontier's lanes ran the loop (groups of {local})"
+        );
+    }
+}
+
+/// A gather over rows of a two-dimensional grid, run only where a flag is set: work-groups
+/// of 16 x 4 (two warps, each of two rows), so that a group's lanes are not one run of
+/// linear ids, and the lanes kept whole come from rows apart.
+#[test]
+fn kept_lanes_of_two_dimensional_groups_come_in_their_warps_order() {
+    let src = r#"
+__kernel void flagged_rows(__global const int *start, __global const int *idx,
+                           __global const float *in, __global const uchar *flag,
+                           __global float *out)
+{
+    int w = get_global_size(0);
+    int i = get_global_id(1) * w + get_global_id(0);
+    if (!flag[i])
+        return;
+    float s = 0.0f;
+    for (int e = start[i]; e < start[i + 1]; e++)
+        s += in[idx[e]];
+    out[i] = s;
+}
+"#;
+    let (a, _, _) = annotate_source("flagged_rows.cl", src);
+    assert!(a.source.contains("__srcsim_reduce_kept(__srcsim_records"));
+    let (w, h) = (32usize, 8usize);
+    let n = w * h;
+    let mut start = vec![0i32];
+    let mut idx = Vec::new();
+    for i in 0..n {
+        for k in 0..(i % 4) {
+            idx.push(((i * 31 + k * 17) % n) as i32);
+        }
+        start.push(idx.len() as i32);
+    }
+    let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let flag: Vec<u8> = (0..n).map(|i| u8::from(i % 7 == 2 || i / w == 5)).collect();
+    let both = run_source_both(
+        "flagged_rows.cl",
+        src,
+        "flagged_rows",
+        vec![
+            KernelArg::from_slice(&start),
+            KernelArg::from_slice(&idx),
+            KernelArg::from_slice(&input),
+            KernelArg::from_slice(&flag),
+            KernelArg::zeroed::<f32>(n),
+        ],
+        NdRange::d2([w, h]).with_local([16, 4, 1]),
+        &a,
+    );
+    assert!(
+        (0..n).any(|i| both.t(i) > both.t(0)),
+        "flagged lanes took longer"
+    );
+}

@@ -89,6 +89,9 @@ pub struct KernelTiming<'a> {
     /// A kernel that gets a copy reducing its records to warps (the module `warps`),
     /// which takes the lanes and the warp size after its records.
     pub warp_records: bool,
+    /// It has sampled accesses: its copy keeps the lanes that ran one whole (module
+    /// `warps`).
+    pub sampled: bool,
     /// Write its exit (and its unrolled loops' settling) without a branch: it waits at a
     /// barrier inside a branch, or runs in a kernel that does
     /// ([`crate::analysis::uniformity::branch_free_units`]).
@@ -276,9 +279,12 @@ pub fn annotate(
         .filter(|&ki| kernels[ki].warp_records && !kernels[ki].called)
         .collect();
     if !copies.is_empty() {
-        let counters = copies.iter().any(|&ki| g.paths.of(ki).is_none());
+        let sampled = copies.iter().any(|&ki| kernels[ki].sampled);
+        let counters = copies
+            .iter()
+            .any(|&ki| g.paths.of(ki).is_none() && !kernels[ki].sampled);
         g.functions
-            .push_str(&warps::functions(&format, memory, counters));
+            .push_str(&warps::functions(&format, memory, counters, sampled));
     }
     let host_paths = g.paths.host_paths(file, kernels, cfgs, &format, memory);
     g.sample_calls(sites);
@@ -678,7 +684,8 @@ impl Generation<'_> {
             functions.push_str("    default: break;\n    }\n");
         }
         if lanes {
-            warps::lane_write(functions, format, &values, self.kernels[ki].branch_free);
+            let k = &self.kernels[ki];
+            warps::lane_write(functions, format, &values, k.branch_free, k.sampled);
         }
         if in_record {
             // The record is where the values already are; the copy writes none.
@@ -733,7 +740,8 @@ impl Generation<'_> {
         let copy = if to_warps {
             let mut copy = param_edits(file, f, &warps::params());
             copy.push(state(""));
-            warps::exits(file, f, name, coded.is_some(), &mut copy)?;
+            let sampled = self.kernels[ki].sampled;
+            warps::exits(file, f, name, coded.is_some(), sampled, &mut copy)?;
             Some(copy)
         } else {
             None

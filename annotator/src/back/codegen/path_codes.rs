@@ -55,7 +55,11 @@ impl PathCodes {
         let calls = kernels.iter().any(|k| k.called);
         let may = |ki: usize| {
             let k = &kernels[ki];
-            k.warp_records && !k.called && !calls && !loops.iter().any(|(lk, _, _)| *lk == ki)
+            k.warp_records
+                && !k.called
+                && !k.sampled
+                && !calls
+                && !loops.iter().any(|(lk, _, _)| *lk == ki)
         };
         let mut paths: Vec<Option<KernelPaths>> = (0..kernels.len())
             .map(|ki| may(ki).then(KernelPaths::default))

@@ -104,17 +104,30 @@ pub(super) fn enter_record(format: &RecordFormat) -> String {
 /// The end of the exit function of a kernel that keeps its values private: its record,
 /// from them.
 pub(super) fn record_write(functions: &mut String, format: &RecordFormat) {
+    record_values(functions, format, "records", "    ");
+    functions.push_str("}\n");
+}
+
+/// The statements that write the work-item's record into its place among the records
+/// from `base` (a `__global ulong *`), each line indented by `indent`.
+pub(super) fn record_values(
+    functions: &mut String,
+    format: &RecordFormat,
+    base: &str,
+    indent: &str,
+) {
     let _ = writeln!(
         functions,
-        "    size_t id = {LINEAR_ID_OPENCL};\n    __global ulong *rec = records + id * {stride};\n    rec[{t}] = s->t;",
+        "{indent}size_t id = {id};\n{indent}__global ulong *rec = {base} + id * {stride};\n{indent}rec[{t}] = s->t;",
+        id = LINEAR_ID_OPENCL,
         stride = format.work_item_stride(),
         t = RecordFormat::T
     );
     for r in 0..format.resources {
-        let _ = writeln!(functions, "    rec[{}] = s->u[{r}];", format.usage(r));
+        let _ = writeln!(functions, "{indent}rec[{}] = s->u[{r}];", format.usage(r));
     }
     for i in 0..format.arm_values() {
-        let _ = writeln!(functions, "    rec[{}] = s->a[{i}];", format.arm(0) + i);
+        let _ = writeln!(functions, "{indent}rec[{}] = s->a[{i}];", format.arm(0) + i);
     }
     // A statement per counter, no loop: a run-time index into the private state keeps
     // it out of registers, and PoCL then keeps it in memory across barriers.
@@ -122,9 +135,8 @@ pub(super) fn record_write(functions: &mut String, format: &RecordFormat) {
     let sampled = (0..SAMPLE_COUNTERS * format.sampled_accesses)
         .map(|i| ('x', i, format.sample_offset(0) + i));
     for (array, i, at) in profile.chain(sampled) {
-        let _ = writeln!(functions, "    rec[{at}] = s->{array}[{i}];");
+        let _ = writeln!(functions, "{indent}rec[{at}] = s->{array}[{i}];");
     }
-    functions.push_str("}\n");
 }
 
 /// The annotated file's head: what it is, the state type (its counters sized by `format`
@@ -210,7 +222,7 @@ pub fn record_probe(format: &RecordFormat, memory: Option<usize>) -> String {
         array("p", format.profile_counters),
         array("x", SAMPLE_COUNTERS * format.sampled_accesses),
     );
-    out.push_str(&warps::functions(format, memory, true));
+    out.push_str(&warps::functions(format, memory, true, false));
     out.push_str("static inline __attribute__((always_inline)) void __srcsim_probe_fill(__private __srcsim_state *s, ulong i)\n{\n");
     let value = |kind: u64, j: usize| format!("{}ul + i", probe_value(kind, j as u64, 0));
     let _ = writeln!(out, "    s->t = {};", value(1, 0));
@@ -227,7 +239,7 @@ pub fn record_probe(format: &RecordFormat, memory: Option<usize>) -> String {
     }
     out.push_str("}\n");
     out.push_str("static inline __attribute__((always_inline)) void __srcsim_probe_write(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)\n{\n");
-    warps::lane_write(&mut out, format, "s", false);
+    warps::lane_write(&mut out, format, "s", false, false);
     record_write(&mut out, format);
     let _ = write!(
         out,

@@ -24,6 +24,7 @@
 use std::fmt::Write as _;
 
 use super::edits::{apply, wrap_returns, Edit};
+use pipeline_model::records::{SAMPLE_COUNTERS, SAMPLE_RUNS};
 use pipeline_model::RecordFormat;
 
 use super::{CodegenError, RECORDS, STATE};
@@ -33,6 +34,11 @@ use crate::front::source::{NodeKind, SourceFunction};
 /// program holds only the copies (and what they call), so that the copies' slow compile
 /// is paid only where they are used.
 pub const DEFINE: &str = "__SRCSIM_WARPS";
+
+/// The launch's warps (`n` the work-group's size, `warp` the warp size): the kept lanes'
+/// records start after a record and a mask word per warp.
+const KEPT_START: &str =
+    "(get_num_groups(0) * get_num_groups(1) * get_num_groups(2) * ((n + warp - 1) / warp))";
 
 /// The name of the work-group's lanes parameter.
 pub(super) const LANES: &str = "__srcsim_lanes";
@@ -57,11 +63,16 @@ pub(super) fn params() -> String {
 ///
 /// With `branch_free`, the copies' build (the only one that passes lanes) writes them and
 /// returns without a branch on `warp` (see `charges::select_charges`).
+///
+/// With `sampled` (a kernel with sampled accesses), the work-item also leaves whether it
+/// ran one, and where it did, its sampled accesses' counters (`RecordFormat::lane_values`):
+/// the reduction writes its whole record (`pipeline_model::KeptLanes`).
 pub(super) fn lane_write(
     functions: &mut String,
     format: &RecordFormat,
     values: &str,
     branch_free: bool,
+    sampled: bool,
 ) {
     let guard = if branch_free {
         format!("#ifdef {DEFINE}\n    {{")
@@ -86,6 +97,25 @@ pub(super) fn lane_write(
             "        lane[{} * n] = {values}->a[{i}];",
             format.arm(0) + i
         );
+    }
+    if sampled {
+        let runs: Vec<String> = (0..format.sampled_accesses)
+            .map(|k| format!("s->x[{}]", SAMPLE_COUNTERS * k + SAMPLE_RUNS))
+            .collect();
+        let flag = format.timing_width();
+        let _ = writeln!(
+            functions,
+            "        ulong ran = {};\n        lane[{flag} * n] = ran;\n        if (ran != 0) {{",
+            runs.join(" | ")
+        );
+        for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
+            let _ = writeln!(
+                functions,
+                "            lane[{} * n] = s->x[{c}];",
+                flag + 1 + c
+            );
+        }
+        functions.push_str("        }\n");
     }
     functions.push_str("        return;\n    }\n");
     if branch_free {
@@ -119,16 +149,26 @@ pub(super) fn reducer(suffix: &str, format: &RecordFormat, body: &str) -> String
 }
 
 /// The functions every kernel that reduces to warps calls: the local linear id, and (with
-/// `counters`, where some copy keeps counters, not paths) the reduction of each warp's
+/// `counters`, where some copy of a kernel without sampled accesses keeps counters, not
+/// paths) the reduction of each warp's
 /// lanes into its record `[outside, t_max, use.., arm.., bytes]` (`memory`: the resource
 /// whose usage is summed as the bytes past the L1), in one pass over the warp's lanes.
-pub(super) fn functions(format: &RecordFormat, memory: Option<usize>, counters: bool) -> String {
+///
+/// With `sampled` (a copy of a kernel with sampled accesses), also their reduction,
+/// `__srcsim_reduce_kept`: the lanes that ran a sampled access are left out of their
+/// warp's record and marked in its mask (`pipeline_model::KeptLanes`).
+pub(super) fn functions(
+    format: &RecordFormat,
+    memory: Option<usize>,
+    counters: bool,
+    sampled: bool,
+) -> String {
     let local_id = "static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 {
     return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
 }
 ";
-    if !counters {
+    if !counters && !sampled {
         return local_id.to_string();
     }
     let (resources, arms) = (format.resources, format.arms);
@@ -186,24 +226,83 @@ pub(super) fn functions(format: &RecordFormat, memory: Option<usize>, counters: 
     // The compiler is told to leave the loop over the lanes as written: vectorised, it
     // was a third of PoCL's compile of the copies for a program binary (`reduction`'s:
     // 845 against 540 ms), where PoCL vectorises the copy across its work-items anyway.
-    let body = format!(
-        "        ulong {outside_decl}whole = 0, bytes = 0{declared};
+    let body = |kept: bool| {
+        let (kept_decl, skip, mask) = if kept {
+            (
+                ", kept = 0",
+                format!(
+                    "\n            if ({} != 0) {{ kept |= (ulong)1 << (i - first); continue; }}",
+                    lane(format.timing_width())
+                ),
+                kept_write(format),
+            )
+        } else {
+            ("", String::new(), String::new())
+        };
+        format!(
+            "        ulong {outside_decl}whole = 0, bytes = 0{declared}{kept_decl};
 #pragma clang loop vectorize(disable) interleave(disable)
-        for (size_t i = first; i < end; ++i) {{
+        for (size_t i = first; i < end; ++i) {{{skip}
             ulong t = lanes[i];
             whole = max(whole, t);{outside}{bytes}{maxima}{sums}
         }}
         r[{outside_at}] = {first};
         r[{t_max_at}] = whole;{written}
         r[{bytes_at}] = bytes;
+{mask}",
+            first = if arms == 0 { "whole" } else { "outside" },
+            outside_decl = if arms == 0 { "" } else { "outside = 0, " },
+            outside_at = RecordFormat::WARP_OUTSIDE,
+            t_max_at = RecordFormat::WARP_T_MAX,
+            bytes_at = format.warp_bytes()
+        )
+    };
+    let kept = if sampled {
+        reducer("kept", format, &body(true))
+    } else {
+        String::new()
+    };
+    let warp = if counters {
+        reducer("warp", format, &body(false))
+    } else {
+        String::new()
+    };
+    format!("{local_id}{warp}{kept}")
+}
+
+/// What the reduction of a kernel with sampled accesses writes after each warp's record:
+/// its mask of kept lanes (`kept`), and their records, from their work-group's place
+/// after those of its earlier warps' kept lanes (`pipeline_model::KeptLanes`).
+fn kept_write(format: &RecordFormat) -> String {
+    let flag = format.timing_width();
+    let item = format.work_item_stride();
+    let mut out = format!(
+        "        records[{KEPT_START} * {stride} + group * warps + k] = kept;
+        if (kept != 0) {{
+            size_t at = 0;
+            for (size_t i = 0; i < first; ++i) at += lanes[{flag} * n + i] != 0;
+            __global ulong *place = records + {KEPT_START} * {per_warp} + group * n * {item};
+            for (size_t i = first; i < end; ++i) {{
+                if (lanes[{flag} * n + i] == 0) continue;
+                __global ulong *rec = place + at * {item};
+                at += 1;
 ",
-        first = if arms == 0 { "whole" } else { "outside" },
-        outside_decl = if arms == 0 { "" } else { "outside = 0, " },
-        outside_at = RecordFormat::WARP_OUTSIDE,
-        t_max_at = RecordFormat::WARP_T_MAX,
-        bytes_at = format.warp_bytes()
+        stride = format.warp_stride(),
+        per_warp = format.warp_stride() + 1,
     );
-    format!("{local_id}{}", reducer("warp", format, &body))
+    for v in 0..flag {
+        let _ = writeln!(out, "                rec[{v}] = lanes[{v} * n + i];");
+    }
+    for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
+        let _ = writeln!(
+            out,
+            "                rec[{}] = lanes[{} * n + i];",
+            format.sample_offset(0) + c,
+            flag + 1 + c
+        );
+    }
+    out.push_str("            }\n        }\n");
+    out
 }
 
 /// The copy's exits: each return calls the exit function with the lanes (or, keeping
@@ -214,6 +313,7 @@ pub(super) fn exits(
     f: &SourceFunction,
     name: &str,
     paths: bool,
+    sampled: bool,
     edits: &mut Vec<Edit>,
 ) -> Result<(), CodegenError> {
     // A kernel keeping paths (module `path_codes`) leaves its bits and has a reducer of
@@ -226,7 +326,7 @@ pub(super) fn exits(
     } else {
         (
             format!("__srcsim_exit_{name}({STATE}, {RECORDS}, {LANES}, {WARP});"),
-            "__srcsim_reduce_warp".to_string(),
+            format!("__srcsim_reduce_{}", if sampled { "kept" } else { "warp" }),
         )
     };
     let label = format!("__srcsim_end_{name}");
