@@ -319,6 +319,15 @@ impl<T> Inner<T> {
         arenas < ALWAYS_IN_USE || in_use + bytes <= budget
     }
 
+    /// Bytes of the idle arenas of large records, or of small ones.
+    fn idle_bytes_of(&self, large: bool) -> usize {
+        self.idle
+            .iter()
+            .filter(|(k, _)| self.large(k.slot_bytes) == large)
+            .flat_map(|(_, arenas)| arenas.iter().map(Arena::bytes))
+            .sum()
+    }
+
     /// Whether launches of `slot_bytes` of records are large: room for
     /// [`LARGE_IN_FLIGHT`] of them is more than the budget.
     fn large(&self, slot_bytes: usize) -> bool {
@@ -612,8 +621,12 @@ impl<T> Batches<T> {
             inner.large_in_use.0 -= 1;
             inner.large_in_use.1 -= bytes;
         }
+        // Idle arenas of small records and of large ones are kept apart: a large one kept
+        // for the next large launch must not crowd out the small ones (a BFS's small
+        // launches made a fresh arena each, between its large ones).
+        let large = inner.large(arena.key.slot_bytes);
         let keep = !inner.retired.contains(&arena.key.context)
-            && inner.idle_bytes + bytes <= inner.budget_for(bytes).max(IDLE_BYTES);
+            && inner.idle_bytes_of(large) + bytes <= inner.budget_for(bytes).max(IDLE_BYTES);
         let freed = if keep {
             inner.idle_bytes += bytes;
             inner.idle.entry(arena.key).or_default().push(arena);

@@ -15,6 +15,13 @@
 //! work-item's cycles and usage from what was charged to what the warps did, execution
 //! by execution (module `correct`).
 //!
+//! A launch in warps of such a kernel ([`crate::Grain::Warp`] with `sampled`) keeps the
+//! lanes that ran a sampled access whole beside the warps' records
+//! ([`crate::records::KeptLanes`]): the lanes that ran none add nothing to the measure
+//! and are not corrected, so [`SampledLaunch::correct_warps`] measures and corrects the
+//! kept lanes alone and folds each into its warp, to the estimate their work-items'
+//! records give.
+//!
 //! Two samples per work-item stand for all of its executions: the lanes of a warp run the
 //! access together, so their first addresses are one warp access and their last another;
 //! the ones between are taken to be alike (a chase whose alignment drifts, a gather that

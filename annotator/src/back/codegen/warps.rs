@@ -15,6 +15,12 @@
 //! first asks for one (the runtime compiles every kernel of a program whose binary is
 //! kept, and the copies' barriers make that slow).
 //!
+//! A kernel with sampled accesses, whose counters the model reads lane by lane, reduces
+//! only the lanes that ran none of them (`__srcsim_reduce_kept`): each lane also leaves
+//! whether it ran one and their counters in `lanes`, and the reducer marks those lanes
+//! in a mask per warp and writes their whole records from their work-group's place
+//! (`pipeline_model::KeptLanes`).
+//!
 //! The barrier is one all work-items reach: the kernel's returns jump to it, which is safe
 //! only where the kernel has no barrier of its own (a work-item that returned early would
 //! otherwise wait at a barrier its work-group passes elsewhere): a kernel with both gets no
