@@ -303,19 +303,21 @@ impl<T> Inner<T> {
     }
 
     /// Whether fewer than [`ALWAYS_IN_USE`] arenas are in use, or `bytes` more of them
-    /// stay within `budget`. A launch of small records counts only the arenas of small
-    /// ones: it keeps the budget among them, and does not wait for a large launch's
-    /// records to be modelled (a BFS level's frontier step, whose records take most of
-    /// the budget, held up the next small launch behind it until then, device and model
-    /// in turn).
+    /// stay within `budget`. Launches of small records and of large ones each count the
+    /// arenas of their own kind: a small launch keeps the budget among small ones, and
+    /// does not wait for a large launch's records to be modelled (a BFS level's frontier
+    /// step, whose records take most of the budget, held up the next small launch behind
+    /// it until then, device and model in turn); a large one has room for
+    /// [`LARGE_IN_FLIGHT`] of its kind, whatever small ones are in use.
     fn room_for(&self, bytes: usize, budget: usize) -> bool {
-        let mut in_use = self.alive_bytes - self.idle_bytes;
+        let in_use = self.alive_bytes - self.idle_bytes;
         let idle_arenas: usize = self.idle.values().map(Vec::len).sum();
-        let mut arenas = self.alive_arenas - idle_arenas;
-        if !self.large(bytes) {
-            arenas -= self.large_in_use.0;
-            in_use -= self.large_in_use.1;
-        }
+        let arenas = self.alive_arenas - idle_arenas;
+        let (arenas, in_use) = if self.large(bytes) {
+            self.large_in_use
+        } else {
+            (arenas - self.large_in_use.0, in_use - self.large_in_use.1)
+        };
         arenas < ALWAYS_IN_USE || in_use + bytes <= budget
     }
 
@@ -387,7 +389,7 @@ impl<T> Batches<T> {
 
     /// Waits for arenas to come back until such a launch fits half the budget (so that the
     /// program then enqueues several launches at a time, instead of waking for every
-    /// arena back: `lu_steps` 4% faster), calling `read_filled` every [`WAIT_SLICE`]
+    /// arena back: `lu_steps` 4% faster; a launch of large records, until it fits), calling `read_filled` every [`WAIT_SLICE`]
     /// without the lock held (to read arenas other threads have filled since). Where none
     /// comes back for [`STALL`], launches stop waiting for good: returns false.
     pub fn wait_for_room(
@@ -402,9 +404,13 @@ impl<T> Batches<T> {
             return true;
         };
         let (mut recycled, mut since) = (inner.recycled, Instant::now());
-        while !inner.unbounded
-            && !inner.room_for(key.slot_bytes, inner.budget_for(key.slot_bytes) / 2)
-        {
+        // A large launch waits only until it fits: each arena back is a fifth of its room.
+        let budget = if inner.large(key.slot_bytes) {
+            inner.budget_for(key.slot_bytes)
+        } else {
+            inner.budget_for(key.slot_bytes) / 2
+        };
+        while !inner.unbounded && !inner.room_for(key.slot_bytes, budget) {
             if inner.recycled != recycled {
                 (recycled, since) = (inner.recycled, Instant::now());
             }
@@ -705,19 +711,31 @@ mod tests {
         let big = inner.key(context, device, 4 << 20).unwrap();
         let small = inner.key(context, device, 64 << 10).unwrap();
         assert!(inner.fits(big) && inner.fits(small), "nothing in use");
+        // Arenas of small records in use (a budget of 1 MiB makes a launch of 4 MiB
+        // large, one of 64 KiB small).
+        assert!(inner.large(big.slot_bytes) && !inner.large(small.slot_bytes));
+        (inner.alive_arenas, inner.alive_bytes) = (1, 1 << 20);
+        assert!(
+            inner.fits(small),
+            "one in use: the next runs while it is modelled"
+        );
+        (inner.alive_arenas, inner.alive_bytes) = (2, 2 << 20);
+        assert!(!inner.fits(small), "two in use, past the budget");
+        (inner.alive_arenas, inner.alive_bytes) = (3, 512 << 10);
+        assert!(inner.fits(small), "within the budget");
+        // Large ones: two in use, past their room (four of 4 MiB within a ceiling of 1
+        // MiB: the budget).
         (inner.alive_arenas, inner.alive_bytes) = (1, 4 << 20);
+        inner.large_in_use = (1, 4 << 20);
         assert!(
             inner.fits(big),
             "one in use: the next runs while it is modelled"
         );
         (inner.alive_arenas, inner.alive_bytes) = (2, 8 << 20);
-        assert!(
-            !inner.fits(big) && !inner.fits(small),
-            "two in use, past the budget"
-        );
-        (inner.alive_arenas, inner.alive_bytes) = (3, 512 << 10);
-        assert!(inner.fits(small), "within the budget");
-        assert!(!inner.fits(big), "past it");
+        inner.large_in_use = (2, 8 << 20);
+        assert!(!inner.fits(big), "two in use, past the budget");
+        assert!(inner.fits(small), "small ones count their own");
+        (inner.alive_arenas, inner.alive_bytes, inner.large_in_use) = (3, 512 << 10, (0, 0));
         // A waiting launch waits for half the budget (512 KiB), and is woken once the
         // arenas in use are within it.
         assert!(!inner.room_for(small.slot_bytes, 512 << 10));
@@ -738,10 +756,13 @@ mod tests {
         let big = inner.key(context, device, 4 << 20).unwrap();
         let small = inner.key(context, device, 64 << 10).unwrap();
         (inner.alive_arenas, inner.alive_bytes) = (3, 12 << 20);
-        assert!(inner.fits(big), "a fourth large launch runs");
         assert!(!inner.fits(small), "small ones keep the budget");
-        (inner.alive_arenas, inner.alive_bytes) = (4, 16 << 20);
+        inner.large_in_use = (3, 12 << 20);
+        assert!(inner.fits(big), "a fourth large launch runs");
+        (inner.alive_arenas, inner.alive_bytes) = (5, (16 << 20) + (960 << 10));
+        inner.large_in_use = (4, 16 << 20);
         assert!(!inner.fits(big), "a fifth waits");
+        assert!(inner.fits(small), "small ones count their own");
     }
 
     #[test]
