@@ -345,18 +345,23 @@ pub(super) fn measure_kept(
         Vec::with_capacity(warp_size),
         Vec::with_capacity(2 * warp_size),
     );
-    let mut kept = lanes.chunks_exact(stride);
+    // The marked lanes of a warp: each with its place in the warp, its record's.
+    let mut marked: Vec<(usize, usize)> = Vec::with_capacity(warp_size);
+    let mut next = 0;
     for (w, &mask) in masks.iter().enumerate() {
         if mask == 0 {
             continue;
         }
-        let marked: Vec<(usize, &[u64])> = (0..64)
-            .filter(|l| mask >> l & 1 == 1)
-            .map(|l| (l, kept.next().unwrap_or(&[])))
-            .collect();
+        marked.clear();
+        let mut bits = mask;
+        while bits != 0 {
+            marked.push((bits.trailing_zeros() as usize, next));
+            next += stride;
+            bits &= bits - 1;
+        }
         let probed = probe.is_some_and(|p| p.holds(w / group_warps));
         for (k, (slot, access)) in accesses.iter().enumerate() {
-            let lanes = marked.iter().map(|&(l, rec)| (l, rec));
+            let lanes = marked.iter().map(|&(l, at)| (l, &lanes[at..at + stride]));
             let runs = lane_addresses(
                 access,
                 *slot,
