@@ -71,9 +71,19 @@ fn warp_access_with(
         let degree = per_bank.into_iter().max().unwrap_or(0);
         return (degree.max(1), 0);
     }
-    blocks(LINE.trailing_zeros(), scratch);
-    let lines = scratch.len() as u32;
+    // The lines are the sectors' lines (a line holds whole sectors): one sort, and the
+    // sorted sectors' lines counted where they change.
     blocks(SECTOR.trailing_zeros(), scratch);
+    let per_line = (LINE / SECTOR).trailing_zeros();
+    let mut lines = 0u32;
+    let mut last = None;
+    for &sector in scratch.iter() {
+        let line = sector >> per_line;
+        if last != Some(line) {
+            lines += 1;
+            last = Some(line);
+        }
+    }
     (lines, scratch.len() as u32)
 }
 

@@ -77,6 +77,28 @@ fn consecutive_words_are_one_line_and_four_sectors() {
     assert_eq!(warp_access(&a, 8, false), (2, 8));
 }
 
+proptest::proptest! {
+    /// Lines and sectors are the distinct 128- and 32-byte blocks the lanes' bytes fall
+    /// in, counted byte by byte here (negative addresses and lanes that straddle blocks
+    /// included).
+    #[test]
+    fn a_warp_access_counts_the_blocks_its_bytes_fall_in(
+        addresses in proptest::collection::vec(-4096i64..4096, 1..40),
+        width in 1u32..40,
+    ) {
+        let blocks = |size: i64| {
+            let mut set = std::collections::BTreeSet::new();
+            for &a in &addresses {
+                for byte in a..a + i64::from(width) {
+                    set.insert(byte.div_euclid(size));
+                }
+            }
+            set.len() as u32
+        };
+        proptest::prop_assert_eq!(warp_access(&addresses, width, false), (blocks(128), blocks(32)));
+    }
+}
+
 #[test]
 fn a_scatter_is_a_line_a_lane() {
     let a: Vec<i64> = (0..32).map(|l| l * 4096 + 12).collect();
