@@ -205,14 +205,6 @@ fn in_warps_alike(
         .collect();
     let memory = arch.memory_side_resource();
     let reduced = reduce_whole_groups(&timing, range, width, format.arms, memory, arch.warp_size);
-    let kernel_resources = KernelResources {
-        registers_per_work_item: 32,
-        local_memory_bytes: 0,
-        global_memory_bytes: Some(1 << 20),
-        read_memory_bytes: None,
-        code_instructions: 0,
-        first_round_warp_bytes: None,
-    };
     if samples.is_empty() {
         assert!(
             warps == reduced,
@@ -224,29 +216,7 @@ fn in_warps_alike(
                 "{name}: the warp records evaluated on the host are not the device's"
             );
         }
-        let by_item = estimate(
-            &arch,
-            &geometry,
-            &kernel_resources,
-            &Records::per_work_item(&timing, format.timing_only(), layout.usage_scale),
-        );
-        let by_warp = estimate(
-            &arch,
-            &geometry,
-            &kernel_resources,
-            &Records {
-                data: &warps,
-                format: format.timing_only(),
-                usage_scale: layout.usage_scale,
-                grain,
-                shared: None,
-            },
-        );
-        assert_eq!(
-            by_item, by_warp,
-            "{name}: the warp records estimate otherwise"
-        );
-        assert!(by_item.is_ok(), "{name}: {by_item:?}");
+        same_estimate(name, &arch, &geometry, layout, &timing, &warps, grain);
         return;
     }
     // Kept lanes: each group's marked lanes in local linear id order, warp by warp.
@@ -284,7 +254,7 @@ fn in_warps_alike(
     let launch = SampledLaunch {
         arch: &arch,
         geometry: &geometry,
-        resources: &kernel_resources,
+        resources: &KERNEL_RESOURCES,
         buffer_bytes: &buffer_bytes,
         usage_scale: layout.usage_scale,
     };
@@ -294,27 +264,48 @@ fn in_warps_alike(
         measured_by_item, measured_in_warps,
         "{name}: what the warps did"
     );
+    same_estimate(name, &arch, &geometry, layout, &corrected, &in_warps, grain);
+}
+
+/// The resources the estimates of [`in_warps_alike`] take the kernel to use.
+const KERNEL_RESOURCES: KernelResources = KernelResources {
+    registers_per_work_item: 32,
+    local_memory_bytes: 0,
+    global_memory_bytes: Some(1 << 20),
+    read_memory_bytes: None,
+    code_instructions: 0,
+    first_round_warp_bytes: None,
+};
+
+/// The estimate of a launch of `geometry` from its work-items' timing values `items` and
+/// from its warps' records `warps` (of `grain`) are one, and an estimate.
+fn same_estimate(
+    name: &str,
+    arch: &Architecture,
+    geometry: &pipeline_model::LaunchGeometry,
+    layout: &annotator::back::records::RecordLayout,
+    items: &[u64],
+    warps: &[u64],
+    grain: Grain,
+) {
+    let format = layout.format.timing_only();
     let by_item = estimate(
-        &arch,
-        &geometry,
-        &kernel_resources,
-        &Records::per_work_item(&corrected, format.timing_only(), layout.usage_scale),
+        arch,
+        geometry,
+        &KERNEL_RESOURCES,
+        &Records::per_work_item(items, format, layout.usage_scale),
     );
-    let by_warp = estimate(
-        &arch,
-        &geometry,
-        &kernel_resources,
-        &Records {
-            data: &in_warps,
-            format: format.timing_only(),
-            usage_scale: layout.usage_scale,
-            grain,
-            shared: None,
-        },
-    );
+    let in_warps = Records {
+        data: warps,
+        format,
+        usage_scale: layout.usage_scale,
+        grain,
+        shared: None,
+    };
+    let by_warp = estimate(arch, geometry, &KERNEL_RESOURCES, &in_warps);
     assert_eq!(
         by_item, by_warp,
-        "{name}: the kept lanes' warp records estimate otherwise"
+        "{name}: the warp records estimate otherwise"
     );
     assert!(by_item.is_ok(), "{name}: {by_item:?}");
 }
