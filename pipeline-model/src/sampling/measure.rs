@@ -290,19 +290,11 @@ pub(super) fn measure_groups(
                         .iter()
                         .enumerate()
                         .map(|(lane, &id)| (lane, &data[id as usize * stride..][..stride]));
-                    let runs = lane_addresses(
-                        access,
-                        *slot,
-                        format,
-                        lanes,
-                        warp_size,
-                        (&mut first, &mut last),
-                    );
+                    let lines = probed.then_some(&mut group_lines[k]);
+                    let at = (&mut first, &mut last);
+                    let runs = lane_addresses(access, *slot, format, lanes, warp_size, at, lines);
                     if runs == 0 {
                         continue;
-                    }
-                    if probed {
-                        group_lines[k].extend(first.iter().map(|a| a.div_euclid(LINE)));
                     }
                     let requests = match seen.measured {
                         Some(m) if seen.first == first && seen.last == last => m,
@@ -372,19 +364,11 @@ pub(super) fn measure_kept(
         let probed = probe.is_some_and(|p| p.holds(w / group_warps));
         for (k, (slot, access)) in accesses.iter().enumerate() {
             let lanes = marked.iter().map(|&(l, at)| (l, &lanes[at..at + stride]));
-            let runs = lane_addresses(
-                access,
-                *slot,
-                format,
-                lanes,
-                warp_size,
-                (&mut first, &mut last),
-            );
+            let lines = probed.then_some(&mut sm_lines[k]);
+            let at = (&mut first, &mut last);
+            let runs = lane_addresses(access, *slot, format, lanes, warp_size, at, lines);
             if runs == 0 {
                 continue;
-            }
-            if probed {
-                sm_lines[k].extend(first.iter().map(|a| a.div_euclid(LINE)));
             }
             let requests = warp_requests(access, &first, &last, &mut scratch);
             sums[k].add(warp_adds(requests, &first, &last, runs, fill));
@@ -421,7 +405,8 @@ impl Sums {
 
 /// The lanes' first and last addresses at `access` (its counters at `slot` of each
 /// lane's record of `format`), into `first` and `last`, of the `lanes` (each with its
-/// place in the warp) that ran it; returns the most times a lane did (0: none).
+/// place in the warp) that ran it, and the lines of the first ones into `lines` where
+/// given (the first SM's, [`SetProbe`]); returns the most times a lane ran it (0: none).
 fn lane_addresses<'r>(
     access: &SampledAccess,
     slot: usize,
@@ -429,6 +414,7 @@ fn lane_addresses<'r>(
     lanes: impl Iterator<Item = (usize, &'r [u64])>,
     warp_size: usize,
     (first, last): (&mut Vec<i64>, &mut Vec<i64>),
+    lines: Option<&mut BTreeSet<i64>>,
 ) -> u64 {
     let bytes = i64::from(access.element_bytes);
     first.clear();
@@ -449,6 +435,9 @@ fn lane_addresses<'r>(
             first.push(at(counted.first));
             last.push(at(counted.last));
         }
+    }
+    if let Some(lines) = lines.filter(|_| runs > 0) {
+        lines.extend(first.iter().map(|a| a.div_euclid(LINE)));
     }
     runs
 }
