@@ -385,13 +385,12 @@ impl<'a> WarpRecord<'a> {
 /// | `warps` | per warp, a mask: bit `l` set where its lane `l` ran one (warps of at most 64 lanes) |
 /// | work-groups x work-group size x [`RecordFormat::work_item_stride`] | per work-group, a place for each of its work-items' records: the marked lanes' records, from its start, in local linear id order |
 ///
-/// The host then moves each work-group's marked lanes' records after the previous
-/// group's, to the start of the third part ([`KeptLanes::gathered_words`]), measures and
-/// corrects them, and folds each into its warp's record ([`RecordFormat::fold_lane`]):
-/// the warp records come out as the device would have reduced the corrected lanes. Kept
-/// together at the start of their group's place, the marked lanes touch a few pages of it
-/// (a BFS level's frontier, a tenth of the work-items, scattered over all of them, touched
-/// every page).
+/// The host measures and corrects the marked lanes where they are ([`KeptLanes::runs`]),
+/// and folds each into its warp's record ([`RecordFormat::fold_lane`]): the warp records
+/// come out as the device would have reduced the corrected lanes. Kept together at the
+/// start of their group's place, the marked lanes touch a few pages of it (a BFS level's
+/// frontier, a tenth of the work-items, scattered over all of them, touched every page;
+/// gathered to the start of the part, they faulted in its pages once more).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeptLanes {
     /// Warps of the launch.
@@ -442,26 +441,24 @@ impl KeptLanes {
             as u64
     }
 
-    /// Values once `kept` lanes are gathered.
-    pub fn gathered_words(&self, kept: usize) -> usize {
-        self.lanes() + kept * self.item_stride
+    /// Where work-group `g`'s place for its kept lanes' records starts.
+    pub fn group_lanes(&self, g: usize) -> usize {
+        self.lanes() + g * self.group_size * self.item_stride
     }
 
-    /// Moves each work-group's marked lanes' records (`records` as the device wrote them)
-    /// after the previous group's, to the start of the third part; returns how many values
-    /// the records are then ([`KeptLanes::gathered_words`]). Each group's go to its own
-    /// place or an earlier one, so nothing still to be moved is overwritten.
-    pub fn gather(&self, records: &mut [u64]) -> usize {
-        let (start, stride) = (self.lanes(), self.item_stride);
-        let mut kept = 0;
-        for g in 0..self.warps / self.group_warps.max(1) {
-            let masks = &records[self.masks()][g * self.group_warps..][..self.group_warps];
-            let count = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>();
-            let from = start + g * self.group_size * stride;
-            records.copy_within(from..from + count * stride, start + kept * stride);
-            kept += count;
-        }
-        self.gathered_words(kept)
+    /// Each work-group's kept lanes' records in `records` (as the device wrote them), one
+    /// run a group, in order: what the records hold, the values between them stale.
+    pub fn runs<'r>(&self, records: &'r [u64]) -> impl Iterator<Item = &'r [u64]> + 'r {
+        let layout = *self;
+        let masks = &records[self.masks()];
+        masks
+            .chunks(self.group_warps.max(1))
+            .enumerate()
+            .map(move |(g, masks)| {
+                let kept = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+                let start = layout.group_lanes(g);
+                &records[start..start + kept * layout.item_stride]
+            })
     }
 }
 

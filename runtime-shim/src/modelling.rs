@@ -233,6 +233,27 @@ impl RecordsHash {
         ((at * (len - Self::RUN) as u128) >> 64) as usize
     }
 
+    /// The hash of records kept in parts, `head` and then `runs` (a launch in warps with
+    /// lanes kept whole: its warp records and masks, then each work-group's kept lanes,
+    /// the values between them stale): sampled in `head`, whole (all the parts, in
+    /// order) where `prior` has the same sample.
+    fn of_parts<'r>(
+        head: &[u64],
+        runs: impl Iterator<Item = &'r [u64]>,
+        prior: Option<&RecordsHash>,
+    ) -> RecordsHash {
+        let RecordsHash { sample, .. } = Self::of(head, None);
+        let whole = prior.filter(|p| p.sample == sample).map(|_| {
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            h.update(bytemuck::cast_slice(head));
+            for run in runs {
+                h.update(bytemuck::cast_slice(run));
+            }
+            h.digest128()
+        });
+        RecordsHash { sample, whole }
+    }
+
     /// The hash of `records`, whole where `prior` (the previous launch's, if it could be
     /// the same) has the same sample.
     fn of(records: &[u64], prior: Option<&RecordsHash>) -> RecordsHash {
@@ -456,17 +477,6 @@ pub(crate) fn model_batch(
             continue;
         }
         let records = arena.records_mut(*slot, p.words);
-        // Lanes kept whole are gathered first: what lies between them is stale.
-        let records = match p.grain {
-            Grain::Warp {
-                warp_size,
-                sampled: true,
-            } => {
-                let len = KeptLanes::of(&p.model.format, &p.geometry, warp_size).gather(records);
-                &mut records[..len]
-            }
-            _ => records,
-        };
         let key = Arc::as_ptr(&p.model);
         let prior = last.get(&key).filter(|m| {
             Arc::ptr_eq(&m.model, &p.model)
@@ -475,7 +485,19 @@ pub(crate) fn model_batch(
                 && m.resources == p.resources
                 && m.buffer_bytes == p.buffer_bytes
         });
-        let hash = RecordsHash::of(records, prior.map(|m| &m.records));
+        let prior_hash = prior.map(|m| &m.records);
+        let hash = match p.grain {
+            // Lanes kept whole: only the runs of them are records, the rest is stale.
+            Grain::Warp {
+                warp_size,
+                sampled: true,
+            } => {
+                let layout = KeptLanes::of(&p.model.format, &p.geometry, warp_size);
+                let head = &records[..layout.lanes()];
+                RecordsHash::of_parts(head, layout.runs(records), prior_hash)
+            }
+            _ => RecordsHash::of(records, prior_hash),
+        };
         if let Some(m) = prior.filter(|m| hash.same(&m.records)) {
             done.push((p, (m.outcome.clone(), m.profile.clone(), m.points.clone())));
             stats.reused.fetch_add(1, Ordering::Relaxed);
@@ -757,6 +779,24 @@ pub(crate) fn outcome(
 #[cfg(test)]
 mod tests {
     use super::RecordsHash;
+
+    #[test]
+    fn kept_lanes_are_known_by_their_runs_not_by_what_lies_between() {
+        let head: Vec<u64> = (0..5000u64).map(|i| i % 17).collect();
+        let (a, b) = (vec![1u64, 2, 3], vec![4u64, 5]);
+        let hash = |runs: [&[u64]; 2], prior| RecordsHash::of_parts(&head, runs.into_iter(), prior);
+        let first = hash([&a, &b], None);
+        let second = hash([&a, &b], Some(&first));
+        let third = hash([&a, &b], Some(&second));
+        assert!(!second.same(&first) && third.same(&second));
+        // The same runs, whatever was around them: the same records.
+        let stale = [vec![9u64, 1, 2, 3, 9], vec![7u64, 4, 5]];
+        assert!(hash([&stale[0][1..4], &stale[1][1..]], Some(&third)).same(&third));
+        // A kept lane that differs: the sample (the head) is the same, the whole not.
+        let other = vec![4u64, 6];
+        let h = hash([&a, &other], Some(&third));
+        assert!(h.whole.is_some() && !h.same(&third));
+    }
 
     #[test]
     fn identical_records_are_known_from_the_third_launch_and_a_change_anywhere_tells() {

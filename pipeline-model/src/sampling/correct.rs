@@ -92,11 +92,12 @@ struct Corrections {
 }
 
 /// The work-items' records a launch's sampled accesses are measured from: all of them,
-/// or in warps, the lanes kept whole ([`KeptLanes`]).
+/// or in warps, the lanes kept whole (the records from the masks on, as [`KeptLanes`]
+/// lays them out).
 #[derive(Clone, Copy)]
 enum Lanes<'r> {
     All(&'r [u64]),
-    Kept { masks: &'r [u64], lanes: &'r [u64] },
+    Kept(&'r KeptLanes, &'r [u64]),
 }
 
 /// One launch's sampled accesses and what the model knows of the launch.
@@ -173,17 +174,9 @@ impl SampledLaunch<'_> {
                 fill,
                 probe,
             ),
-            Lanes::Kept { masks, lanes } => {
-                let measured = measure_kept(
-                    &inside,
-                    self.geometry,
-                    warp_size,
-                    masks,
-                    lanes,
-                    format,
-                    fill,
-                    probe,
-                );
+            Lanes::Kept(layout, records) => {
+                let measured =
+                    measure_kept(&inside, layout, warp_size, records, format, fill, probe);
                 (measured, Vec::new())
             }
         };
@@ -354,12 +347,12 @@ impl SampledLaunch<'_> {
     }
 
     /// The warp records of a launch in warps whose lanes that ran a sampled access are
-    /// kept whole, gathered ([`KeptLanes::gather`]; `records`, laid out as [`KeptLanes`]
-    /// says), corrected in place: each kept lane corrected for every access of
-    /// `accesses` from what the warps did there, then folded into its warp's record, so
-    /// that the warp records (at the start of `records`, [`RecordFormat::warp_stride`]
-    /// each) are those of the corrected lanes reduced. Returns how many values the warp
-    /// records are, and what the warps did at each access.
+    /// kept whole (`records`, as [`KeptLanes`] lays them out), corrected in place: each
+    /// kept lane corrected for every access of `accesses` from what the warps did there,
+    /// then folded into its warp's record, so that the warp records (at the start of
+    /// `records`, [`RecordFormat::warp_stride`] each) are those of the corrected lanes
+    /// reduced. Returns how many values the warp records are, and what the warps did at
+    /// each access. The kept lanes' records are read, not changed.
     pub fn correct_warps(
         &self,
         accesses: &[(usize, SampledAccess)],
@@ -367,41 +360,70 @@ impl SampledLaunch<'_> {
         format: &RecordFormat,
     ) -> (usize, Vec<Option<Measured>>) {
         let layout = KeptLanes::of(format, self.geometry, self.arch.warp_size);
-        let (warps, rest) = records.split_at_mut(layout.masks().start);
-        let (masks, lanes) = rest.split_at_mut(layout.warps);
+        // The warp records corrected beside the masks and the lanes as they came.
+        let (warps, tail) = records.split_at_mut(layout.masks().start);
+        let measured = self.fold_kept(accesses, &layout, tail, format, warps);
+        (warps.len(), measured)
+    }
+
+    /// Corrects the kept lanes of `tail` (the records from the masks on, as `layout` lays
+    /// them out) and folds each into its warp's record in `warps`.
+    fn fold_kept(
+        &self,
+        accesses: &[(usize, SampledAccess)],
+        layout: &KeptLanes,
+        tail: &[u64],
+        format: &RecordFormat,
+        warps: &mut [u64],
+    ) -> Vec<Option<Measured>> {
         let Corrections {
             measured,
             moves: corrections,
             ..
-        } = self.corrections(accesses, Lanes::Kept { masks, lanes }, format);
+        } = self.corrections(accesses, Lanes::Kept(layout, tail), format);
         let memory = self.arch.memory_side_resource();
-        let mut kept = lanes.chunks_exact_mut(layout.item_stride);
-        for (warp, &mask) in warps.chunks_exact_mut(layout.warp_stride).zip(&*masks) {
+        let stride = layout.item_stride;
+        let mut lane = vec![0u64; stride];
+        let base = layout.masks().start;
+        let masks = &tail[..layout.warps];
+        let group_warps = layout.group_warps.max(1);
+        let mut next = 0;
+        for (w, (warp, &mask)) in warps
+            .chunks_exact_mut(layout.warp_stride)
+            .zip(masks)
+            .enumerate()
+        {
+            if w % group_warps == 0 {
+                next = layout.group_lanes(w / group_warps) - base;
+            }
             for _ in 0..mask.count_ones() {
-                let Some(rec) = kept.next() else { break };
+                lane.copy_from_slice(&tail[next..next + stride]);
+                next += stride;
                 for (slot, moved) in &corrections {
-                    apply(rec, rec[*slot + SAMPLE_RUNS], moved);
+                    let runs = lane[*slot + SAMPLE_RUNS];
+                    apply(&mut lane, runs, moved);
                 }
-                format.fold_lane(warp, rec, memory);
+                format.fold_lane(warp, &lane, memory);
             }
         }
-        (warps.len(), measured)
+        measured
     }
 }
 
-/// [`SampledLaunch::correct_warps`] of records as they came (`records`, gathered: a
-/// sweep's points each correct them anew): the warp records, corrected, and what the
-/// warps did at each access.
+/// [`SampledLaunch::correct_warps`] of records as they came (`records`: a sweep's points
+/// each correct them anew): the warp records, corrected, and what the warps did at each
+/// access.
 pub fn warp_records(
     records: &[u64],
     format: &RecordFormat,
     samples: &[(usize, SampledAccess)],
     launch: &SampledLaunch<'_>,
 ) -> (Vec<u64>, Vec<Option<Measured>>) {
-    let mut own = records.to_vec();
-    let (len, measured) = launch.correct_warps(samples, &mut own, format);
-    own.truncate(len);
-    (own, measured)
+    let layout = KeptLanes::of(format, launch.geometry, launch.arch.warp_size);
+    let (warps, tail) = records.split_at(layout.masks().start);
+    let mut warps = warps.to_vec();
+    let measured = launch.fold_kept(samples, &layout, tail, format, &mut warps);
+    (warps, measured)
 }
 
 /// What the model reads of `records` (of `format`): the timing values of each (`t`, the

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Measured, SampledAccess, LINE, SECTOR};
 use crate::arch::L1Sets;
 use crate::launch::LaunchGeometry;
-use crate::records::{linear_id, RecordFormat};
+use crate::records::{linear_id, KeptLanes, RecordFormat};
 use crate::warps::rows_alike;
 
 /// Shared-memory banks, each 4 bytes wide.
@@ -322,24 +322,25 @@ pub(super) fn measure_groups(
 }
 
 /// [`measure_groups`] of a launch in warps whose lanes that ran a sampled access are kept
-/// whole ([`crate::records::KeptLanes`]): `masks` marks them per warp, `lanes` holds their records
-/// gathered, warp by warp and lane by lane. The lanes not kept ran none of the
-/// accesses, which adds nothing, so the sums come out as [`measure_groups`]'s of the
-/// launch's work-item records, in the same order.
-#[allow(clippy::too_many_arguments)] // measure_groups' inputs, the records in two parts
+/// whole (`tail`, the records from the masks on, as [`KeptLanes`] lays them out): its
+/// masks mark them per warp, and
+/// each work-group's place holds their records, warp by warp and lane by lane. The lanes
+/// not kept ran none of the accesses, which adds nothing, so the sums come out as
+/// [`measure_groups`]'s of the launch's work-item records, in the same order.
 pub(super) fn measure_kept(
     accesses: &[(usize, &SampledAccess)],
-    geometry: &LaunchGeometry,
+    layout: &KeptLanes,
     warp_size: u64,
-    masks: &[u64],
-    lanes: &[u64],
+    tail: &[u64],
     format: &RecordFormat,
     fill: i64,
     probe: Option<SetProbe>,
 ) -> Vec<Option<Measured>> {
     let stride = format.work_item_stride();
     let warp_size = warp_size.max(1) as usize;
-    let group_warps = geometry.work_group_size().div_ceil(warp_size as u64).max(1) as usize;
+    let group_warps = layout.group_warps.max(1);
+    let base = layout.masks().start;
+    let masks = &tail[..layout.warps];
     let mut sums = vec![Sums::default(); accesses.len()];
     let mut sm_lines = vec![BTreeSet::new(); accesses.len()];
     let (mut first, mut last, mut scratch) = (
@@ -351,6 +352,9 @@ pub(super) fn measure_kept(
     let mut marked: Vec<(usize, usize)> = Vec::with_capacity(warp_size);
     let mut next = 0;
     for (w, &mask) in masks.iter().enumerate() {
+        if w % group_warps == 0 {
+            next = layout.group_lanes(w / group_warps) - base;
+        }
         if mask == 0 {
             continue;
         }
@@ -363,7 +367,7 @@ pub(super) fn measure_kept(
         }
         let probed = probe.is_some_and(|p| p.holds(w / group_warps));
         for (k, (slot, access)) in accesses.iter().enumerate() {
-            let lanes = marked.iter().map(|&(l, at)| (l, &lanes[at..at + stride]));
+            let lanes = marked.iter().map(|&(l, at)| (l, &tail[at..at + stride]));
             let lines = probed.then_some(&mut sm_lines[k]);
             let at = (&mut first, &mut last);
             let runs = lane_addresses(access, *slot, format, lanes, warp_size, at, lines);

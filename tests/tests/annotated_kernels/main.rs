@@ -182,7 +182,7 @@ fn in_warps_alike(
     warp_args.extend(twin.args);
     let mut out = run_kernel(&a.source, &twin.options, &twin.kernel, &warp_args, range)
         .unwrap_or_else(|e| panic!("{name} annotated, in warps: {e}"));
-    let mut warps = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
+    let warps = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
     assert!(
         out.buffers == original,
         "{name}: in warps, the annotated kernel computes something else"
@@ -244,12 +244,8 @@ fn in_warps_alike(
         "{name}: the device's warp records are not its other lanes' reduced"
     );
     assert_eq!(&warps[kept_layout.masks()], &masks[..], "{name}: the masks");
-    let len = kept_layout.gather(&mut warps);
-    assert_eq!(
-        &warps[kept_layout.lanes()..len],
-        &kept[..],
-        "{name}: the kept lanes"
-    );
+    let runs: Vec<u64> = kept_layout.runs(&warps).flatten().copied().collect();
+    assert_eq!(runs, kept, "{name}: the kept lanes");
     let buffer_bytes = |_: u32| None;
     let launch = SampledLaunch {
         arch: &arch,
@@ -259,7 +255,19 @@ fn in_warps_alike(
         usage_scale: layout.usage_scale,
     };
     let (corrected, measured_by_item) = timing_records(records, &format, &samples, &launch);
-    let (in_warps, measured_in_warps) = warp_records(&warps[..len], &format, &samples, &launch);
+    let (in_warps, measured_in_warps) = warp_records(&warps, &format, &samples, &launch);
+    // The shim's correction, in the records themselves, comes to the same.
+    let mut in_place = warps.clone();
+    let (len, measured_in_place) = launch.correct_warps(&samples, &mut in_place, &format);
+    assert_eq!(
+        &in_place[..len],
+        &in_warps[..],
+        "{name}: corrected in place"
+    );
+    assert_eq!(
+        measured_in_place, measured_in_warps,
+        "{name}: measured in place"
+    );
     assert_eq!(
         measured_by_item, measured_in_warps,
         "{name}: what the warps did"
