@@ -28,6 +28,13 @@ impl LaunchGeometry {
     pub fn groups(&self) -> [u64; 3] {
         [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d]))
     }
+
+    /// Where this launch's records of `format` in warps of `warp_size` keep the lanes that
+    /// ran a sampled access ([`Grain::Warp`] with `sampled`; whole work-groups).
+    pub fn kept_lanes(&self, format: &RecordFormat, warp_size: u32) -> KeptLanes {
+        let [x, y, z] = self.groups();
+        KeptLanes::new(format, x * y * z, self.work_group_size(), warp_size)
+    }
 }
 
 /// The counter records of a launch, in one of two grains ([`Grain`]), laid out as
@@ -141,7 +148,7 @@ impl Grain {
             Grain::Warp {
                 warp_size,
                 sampled: true,
-            } => KeptLanes::of(format, geometry, warp_size).device_words(),
+            } => geometry.kept_lanes(format, warp_size).device_words(),
             _ => self.count(geometry) * self.stride(format) as u64,
         }
     }

@@ -41,8 +41,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::launch::LaunchGeometry;
-
 /// Bytes of one record value (an OpenCL `ulong`).
 pub const WORD_BYTES: usize = 8;
 
@@ -409,14 +407,13 @@ pub struct KeptLanes {
 pub const KEPT_LANES_MAX_WARP: u32 = 64;
 
 impl KeptLanes {
-    /// The layout of the records of `format` of a launch of `geometry` (of whole
-    /// work-groups) in warps of `warp_size`.
-    pub fn of(format: &RecordFormat, geometry: &LaunchGeometry, warp_size: u32) -> Self {
-        let [x, y, z] = geometry.groups();
-        let group_size = geometry.work_group_size();
+    /// The layout of the records of `format` of a launch of `groups` whole work-groups of
+    /// `group_size` work-items, in warps of `warp_size`
+    /// ([`crate::LaunchGeometry::kept_lanes`]).
+    pub fn new(format: &RecordFormat, groups: u64, group_size: u64, warp_size: u32) -> Self {
         let group_warps = group_size.div_ceil(u64::from(warp_size.max(1))) as usize;
         KeptLanes {
-            warps: (x * y * z) as usize * group_warps,
+            warps: groups as usize * group_warps,
             group_warps,
             group_size: group_size as usize,
             warp_stride: format.warp_stride(),

@@ -23,6 +23,7 @@ mod modelling;
 mod ndrange;
 pub mod progress;
 mod quiet;
+mod records_hash;
 mod remembered;
 mod shadow;
 pub mod shim;

@@ -168,9 +168,8 @@ pub(super) fn generate(
         .iter()
         .cloned()
         .map(|mut k| {
-            let sampled = sampled_kernels.contains(&k.name);
-            let kept_in_record = sampled && source.has_barrier(&k.name);
-            k.warp_records &= !how.profile && !kept_in_record;
+            let in_record = sampled_kernels.contains(&k.name) && source.has_barrier(&k.name);
+            k.warp_records &= !how.profile && !in_record;
             k.path_inputs = with_sampled_indices(source, &k.name, k.path_inputs.take(), &sites);
             k
         })

@@ -359,7 +359,7 @@ impl SampledLaunch<'_> {
         records: &mut [u64],
         format: &RecordFormat,
     ) -> (usize, Vec<Option<Measured>>) {
-        let layout = KeptLanes::of(format, self.geometry, self.arch.warp_size);
+        let layout = self.geometry.kept_lanes(format, self.arch.warp_size);
         // The warp records corrected beside the masks and the lanes as they came.
         let (warps, tail) = records.split_at_mut(layout.masks().start);
         let measured = self.fold_kept(accesses, &layout, tail, format, warps);
@@ -419,7 +419,7 @@ pub fn warp_records(
     samples: &[(usize, SampledAccess)],
     launch: &SampledLaunch<'_>,
 ) -> (Vec<u64>, Vec<Option<Measured>>) {
-    let layout = KeptLanes::of(format, launch.geometry, launch.arch.warp_size);
+    let layout = launch.geometry.kept_lanes(format, launch.arch.warp_size);
     let (warps, tail) = records.split_at(layout.masks().start);
     let mut warps = warps.to_vec();
     let measured = launch.fold_kept(samples, &layout, tail, format, &mut warps);

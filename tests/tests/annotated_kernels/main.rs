@@ -13,7 +13,7 @@ use annotator::front::compile::{BuildOptions, Compiler};
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
 use pipeline_model::records::SAMPLE_RUNS;
 use pipeline_model::sampling::{timing_records, warp_records, SampledLaunch};
-use pipeline_model::{estimate, Architecture, Grain, KeptLanes, KernelResources, Records};
+use pipeline_model::{estimate, Architecture, Grain, KernelResources, Records};
 
 fn example(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -220,7 +220,7 @@ fn in_warps_alike(
         return;
     }
     // Kept lanes: each group's marked lanes in local linear id order, warp by warp.
-    let kept_layout = KeptLanes::of(&format, &geometry, arch.warp_size);
+    let kept_layout = geometry.kept_lanes(&format, arch.warp_size);
     let (mut masks, mut kept) = (Vec::new(), Vec::new());
     for ids in group_ids(range) {
         for warp in ids.chunks(arch.warp_size as usize) {
