@@ -452,7 +452,9 @@ impl KeptLanes {
             .chunks(self.group_warps.max(1))
             .enumerate()
             .map(move |(g, masks)| {
+                // Never past the group's place, whatever the masks hold.
                 let kept = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+                let kept = kept.min(layout.group_size);
                 let start = layout.group_lanes(g);
                 &records[start..start + kept * layout.item_stride]
             })
