@@ -127,10 +127,23 @@ impl RecordFormat {
     /// sampled accesses' counters.
     pub const fn lane_values(&self, sampled: bool) -> usize {
         if sampled {
-            self.timing_width() + 1 + SAMPLE_COUNTERS * self.sampled_accesses
+            self.lane_sample(SAMPLE_COUNTERS * self.sampled_accesses)
         } else {
             self.timing_width()
         }
+    }
+
+    /// Index, among a work-item's lane values, of whether it ran a sampled access (a
+    /// kernel with sampled accesses; its timing values come first, at their record
+    /// indices).
+    pub const fn lane_ran(&self) -> usize {
+        self.timing_width()
+    }
+
+    /// Index, among a work-item's lane values, of its sampled accesses' counter `c` (of
+    /// `3 S`, in the record's order).
+    pub const fn lane_sample(&self, c: usize) -> usize {
+        self.lane_ran() + 1 + c
     }
 
     /// Values of a warp's record: `[outside, t_max, use.., arm.., arm sum.., entries..,
@@ -383,7 +396,7 @@ impl<'a> WarpRecord<'a> {
 /// | `warps` | per warp, a mask: bit `l` set where its lane `l` ran one (warps of at most 64 lanes) |
 /// | work-groups x work-group size x [`RecordFormat::work_item_stride`] | per work-group, a place for each of its work-items' records: the marked lanes' records, from its start, in local linear id order |
 ///
-/// The host measures and corrects the marked lanes where they are ([`KeptLanes::runs`]),
+/// The host measures and corrects the marked lanes where they are ([`KeptLanes::warps_of`]),
 /// and folds each into its warp's record ([`RecordFormat::fold_lane`]): the warp records
 /// come out as the device would have reduced the corrected lanes. Kept together at the
 /// start of their group's place, the marked lanes touch a few pages of it (a BFS level's
@@ -443,20 +456,25 @@ impl KeptLanes {
         self.lanes() + g * self.group_size * self.item_stride
     }
 
-    /// Each work-group's kept lanes' records in `records` (as the device wrote them), one
-    /// run a group, in order: what the records hold, the values between them stale.
-    pub fn runs<'r>(&self, records: &'r [u64]) -> impl Iterator<Item = &'r [u64]> + 'r {
+    /// Each warp's mask and its kept lanes' records (one per bit of the mask, in lane
+    /// order), from `tail`: the records from the masks on, as the device wrote them. Never
+    /// past a group's place, whatever the masks hold.
+    pub fn warps_of<'r>(&self, tail: &'r [u64]) -> impl Iterator<Item = (u64, &'r [u64])> + 'r {
         let layout = *self;
-        let masks = &records[self.masks()];
-        masks
-            .chunks(self.group_warps.max(1))
+        let (base, group_warps) = (self.masks().start, self.group_warps.max(1));
+        let mut next = 0;
+        tail[..self.warps]
+            .iter()
             .enumerate()
-            .map(move |(g, masks)| {
-                // Never past the group's place, whatever the masks hold.
-                let kept = masks.iter().map(|m| m.count_ones() as usize).sum::<usize>();
-                let kept = kept.min(layout.group_size);
-                let start = layout.group_lanes(g);
-                &records[start..start + kept * layout.item_stride]
+            .map(move |(w, &mask)| {
+                let group = layout.group_lanes(w / group_warps) - base;
+                if w % group_warps == 0 {
+                    next = group;
+                }
+                let group_end = group + layout.group_size * layout.item_stride;
+                let start = next.min(group_end);
+                next = (start + mask.count_ones() as usize * layout.item_stride).min(group_end);
+                (mask, &tail[start..next])
             })
     }
 }

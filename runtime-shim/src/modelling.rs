@@ -414,14 +414,15 @@ pub(crate) fn model_batch(
         });
         let prior_hash = prior.map(|m| &m.records);
         let hash = match p.grain {
-            // Lanes kept whole: only the runs of them are records, the rest is stale.
+            // Lanes kept whole: only theirs are records, the values between them stale.
             Grain::Warp {
                 warp_size,
                 sampled: true,
             } => {
                 let layout = p.geometry.kept_lanes(&p.model.format, warp_size);
-                let head = &records[..layout.lanes()];
-                RecordsHash::of_parts(head, layout.runs(records), prior_hash)
+                let tail = &records[layout.masks().start..];
+                let kept = layout.warps_of(tail).map(|(_, kept)| kept);
+                RecordsHash::of_parts(&records[..layout.lanes()], kept, prior_hash)
             }
             _ => RecordsHash::of(records, prior_hash),
         };

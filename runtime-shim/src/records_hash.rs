@@ -29,8 +29,8 @@ impl RecordsHash {
     }
 
     /// The hash of records kept in parts, `head` and then `runs` (a launch in warps with
-    /// lanes kept whole: its warp records and masks, then each work-group's kept lanes,
-    /// the values between them stale): sampled in `head`, whole (all the parts, in
+    /// lanes kept whole: its warp records and masks, then each warp's kept lanes, the
+    /// values between them stale): sampled in `head`, whole (all the parts, in
     /// order) where `prior` has the same sample.
     pub(crate) fn of_parts<'r>(
         head: &[u64],

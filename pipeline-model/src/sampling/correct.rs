@@ -384,21 +384,10 @@ impl SampledLaunch<'_> {
         let memory = self.arch.memory_side_resource();
         let stride = layout.item_stride;
         let mut lane = vec![0u64; stride];
-        let base = layout.masks().start;
-        let masks = &tail[..layout.warps];
-        let group_warps = layout.group_warps.max(1);
-        let mut next = 0;
-        for (w, (warp, &mask)) in warps
-            .chunks_exact_mut(layout.warp_stride)
-            .zip(masks)
-            .enumerate()
-        {
-            if w % group_warps == 0 {
-                next = layout.group_lanes(w / group_warps) - base;
-            }
-            for _ in 0..mask.count_ones() {
-                lane.copy_from_slice(&tail[next..next + stride]);
-                next += stride;
+        let warps = warps.chunks_exact_mut(layout.warp_stride);
+        for (warp, (_, kept)) in warps.zip(layout.warps_of(tail)) {
+            for rec in kept.chunks_exact(stride) {
+                lane.copy_from_slice(rec);
                 for (slot, moved) in &corrections {
                     let runs = lane[*slot + SAMPLE_RUNS];
                     apply(&mut lane, runs, moved);

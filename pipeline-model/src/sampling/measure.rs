@@ -339,8 +339,6 @@ pub(super) fn measure_kept(
     let stride = format.work_item_stride();
     let warp_size = warp_size.max(1) as usize;
     let group_warps = layout.group_warps.max(1);
-    let base = layout.masks().start;
-    let masks = &tail[..layout.warps];
     let mut sums = vec![Sums::default(); accesses.len()];
     let mut sm_lines = vec![BTreeSet::new(); accesses.len()];
     let (mut first, mut last, mut scratch) = (
@@ -348,26 +346,18 @@ pub(super) fn measure_kept(
         Vec::with_capacity(warp_size),
         Vec::with_capacity(2 * warp_size),
     );
-    // The marked lanes of a warp: each with its place in the warp, its record's.
-    let mut marked: Vec<(usize, usize)> = Vec::with_capacity(warp_size);
-    let mut next = 0;
-    for (w, &mask) in masks.iter().enumerate() {
-        if w % group_warps == 0 {
-            next = layout.group_lanes(w / group_warps) - base;
-        }
+    // The kept lanes of a warp: each with its place in the warp, and its record.
+    let mut marked: Vec<(usize, &[u64])> = Vec::with_capacity(warp_size);
+    for (w, (mask, kept)) in layout.warps_of(tail).enumerate() {
         if mask == 0 {
             continue;
         }
+        let lanes = (0..64).filter(|l| mask >> l & 1 == 1);
         marked.clear();
-        let mut bits = mask;
-        while bits != 0 {
-            marked.push((bits.trailing_zeros() as usize, next));
-            next += stride;
-            bits &= bits - 1;
-        }
+        marked.extend(lanes.zip(kept.chunks_exact(stride)));
         let probed = probe.is_some_and(|p| p.holds(w / group_warps));
         for (k, (slot, access)) in accesses.iter().enumerate() {
-            let lanes = marked.iter().map(|&(l, at)| (l, &tail[at..at + stride]));
+            let lanes = marked.iter().copied();
             let lines = probed.then_some(&mut sm_lines[k]);
             let at = (&mut first, &mut last);
             let runs = lane_addresses(access, *slot, format, lanes, warp_size, at, lines);

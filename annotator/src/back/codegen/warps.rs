@@ -108,7 +108,7 @@ pub(super) fn lane_write(
         let runs: Vec<String> = (0..format.sampled_accesses)
             .map(|k| format!("s->x[{}]", SAMPLE_COUNTERS * k + SAMPLE_RUNS))
             .collect();
-        let flag = format.timing_width();
+        let flag = format.lane_ran();
         let _ = writeln!(
             functions,
             "        ulong ran = {};\n        lane[{flag} * n] = ran;\n        if (ran != 0) {{",
@@ -118,7 +118,7 @@ pub(super) fn lane_write(
             let _ = writeln!(
                 functions,
                 "            lane[{} * n] = s->x[{c}];",
-                flag + 1 + c
+                format.lane_sample(c)
             );
         }
         functions.push_str("        }\n");
@@ -238,7 +238,7 @@ pub(super) fn functions(
                 ", kept = 0",
                 format!(
                     "\n            if ({} != 0) {{ kept |= (ulong)1 << (i - first); continue; }}",
-                    lane(format.timing_width())
+                    lane(format.lane_ran())
                 ),
                 kept_write(format),
             )
@@ -280,7 +280,7 @@ pub(super) fn functions(
 /// its mask of kept lanes (`kept`), and their records, from their work-group's place
 /// after those of its earlier warps' kept lanes (`pipeline_model::KeptLanes`).
 fn kept_write(format: &RecordFormat) -> String {
-    let flag = format.timing_width();
+    let flag = format.lane_ran();
     let item = format.work_item_stride();
     let mut out = format!(
         "        records[{KEPT_START} * {stride} + group * warps + k] = kept;
@@ -296,7 +296,7 @@ fn kept_write(format: &RecordFormat) -> String {
         stride = format.warp_stride(),
         per_warp = format.warp_stride() + 1,
     );
-    for v in 0..flag {
+    for v in 0..format.timing_width() {
         let _ = writeln!(out, "                rec[{v}] = lanes[{v} * n + i];");
     }
     for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
@@ -304,7 +304,7 @@ fn kept_write(format: &RecordFormat) -> String {
             out,
             "                rec[{}] = lanes[{} * n + i];",
             format.sample_offset(0) + c,
-            flag + 1 + c
+            format.lane_sample(c)
         );
     }
     out.push_str("            }\n        }\n");
