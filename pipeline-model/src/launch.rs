@@ -63,7 +63,7 @@ pub struct Records<'a> {
 }
 
 /// Whose counts a launch's records hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Grain {
     /// One record per work-item, as [`Records`] describes.
     WorkItem,

@@ -189,14 +189,20 @@ impl Stats {
     }
 }
 
-/// The last launch the worker modelled of one kernel: a launch of the same geometry and
-/// resources that left the same records gets the same estimate (and profile) without
-/// running the model again. A time-stepped program launches the same kernels thousands
-/// of times, mostly with the same counts.
+/// The last launch the worker modelled of each kernel, per grain of its records
+/// ([`Modelled`]). Per grain: a kernel whose records come per work-item at first and in
+/// warps from its third launch on has them read back from arenas of two sizes, not in
+/// launch order (`pagerank_pull`'s second launch, modelled after its eighth, broke the
+/// run of identical launches in warps).
+pub(crate) type LastModelled = HashMap<(*const KernelModel, Grain), Modelled>;
+
+/// The last launch the worker modelled of one kernel in one grain: a launch of the same
+/// geometry and resources that left the same records gets the same estimate (and
+/// profile) without running the model again. A time-stepped program launches the same
+/// kernels thousands of times, mostly with the same counts.
 pub(crate) struct Modelled {
     /// Held, so that the kernel (and the address it is known by) stays.
     pub(crate) model: Arc<KernelModel>,
-    pub(crate) grain: Grain,
     pub(crate) geometry: LaunchGeometry,
     pub(crate) resources: KernelResources,
     pub(crate) buffer_bytes: Vec<(u32, u64)>,
@@ -379,7 +385,7 @@ pub(crate) fn model_batch(
     sweep: Option<&Sweep>,
     batch: &mut Batch<Pending>,
     sink: &Sink,
-    last: &mut HashMap<*const KernelModel, Modelled>,
+    last: &mut LastModelled,
     stats: &Stats,
 ) {
     let models = Models {
@@ -404,10 +410,9 @@ pub(crate) fn model_batch(
             continue;
         }
         let records = arena.records_mut(*slot, p.words);
-        let key = Arc::as_ptr(&p.model);
+        let key = (Arc::as_ptr(&p.model), p.grain);
         let prior = last.get(&key).filter(|m| {
             Arc::ptr_eq(&m.model, &p.model)
-                && m.grain == p.grain
                 && m.geometry == p.geometry
                 && m.resources == p.resources
                 && m.buffer_bytes == p.buffer_bytes
@@ -436,7 +441,6 @@ pub(crate) fn model_batch(
             key,
             Modelled {
                 model: Arc::clone(&p.model),
-                grain: p.grain,
                 geometry: p.geometry,
                 resources: p.resources,
                 buffer_bytes: p.buffer_bytes.clone(),

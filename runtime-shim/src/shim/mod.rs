@@ -11,7 +11,7 @@
 //! argument info, work-group info) sees the original; argument settings are mirrored onto
 //! the shadow, and launches enqueue the shadow.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -41,8 +41,8 @@ use crate::batch::{Batches, Full};
 use crate::cl::{Context, Device, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::modelling::{
-    lock, model_batch, model_evaluated, Job, KernelModel, KernelProfile, Modelled, Models, Pending,
-    ProfiledProgram, Sink, Stats, Sweep,
+    lock, model_batch, model_evaluated, Job, KernelModel, KernelProfile, LastModelled, Models,
+    Pending, ProfiledProgram, Sink, Stats, Sweep,
 };
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
@@ -306,7 +306,7 @@ impl Shim {
             let thread = std::thread::Builder::new()
                 .name("srcsim-model".to_string())
                 .spawn(move || {
-                    let mut last: HashMap<*const KernelModel, Modelled> = HashMap::new();
+                    let mut last = LastModelled::new();
                     let mut evaluated = (Vec::new(), Vec::new());
                     for job in rx {
                         let sweep = sweep.as_deref();
