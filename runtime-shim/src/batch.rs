@@ -642,9 +642,10 @@ impl<T> Batches<T> {
             inner.alive_arenas -= 1;
             Some(arena)
         };
-        // A waiting launch waits for half the budget free (or fewer than two arenas in
-        // use): waking it before only puts it back to sleep.
-        if inner.room_for(0, inner.budget / 2) {
+        // A waiting small launch waits for half the budget free among small arenas (or
+        // fewer than two in use): waking it before only puts it back to sleep. A large
+        // one waits until it fits among large arenas: one coming back may be enough.
+        if large || inner.room_for(0, inner.budget / 2) {
             self.room.notify_all();
         }
         drop(inner);
