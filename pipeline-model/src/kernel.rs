@@ -22,7 +22,8 @@
 //! - contention: `use_W(r)` = max over the warp's work-items. A resource of each sub-core
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
-//!   and over every SM (and sub-core) of that sum)`, with the latency term as below.
+//!   and over every SM (and sub-core) of that sum)`, with the latency term as below; the
+//!   code's first run (`[icache]`) is added after the maximum (it holds up every warp).
 //! - launch: the architecture's fixed cost of a launch (`[launch] fixed_cycles`: grid set-up,
 //!   work distribution, fill and drain) is added to `t_kernel`.
 //! - memory side (`Scope::Device`): the bytes past the L1 of all work-items (sectors or
@@ -70,18 +71,22 @@ pub enum Bound {
 /// The model's estimate for one launch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KernelEstimate {
-    /// `t_kernel`, rounded up to whole cycles: the launch cost plus the larger of the
-    /// latency and contention terms.
+    /// `t_kernel`, rounded up to whole cycles: the launch cost, the code's first run
+    /// (`icache_cycles`) and the larger of the paths (the latency term without the code's
+    /// first run) and the contention terms.
     pub cycles: u64,
     /// `t_kernel` in microseconds at the architecture's clock.
     pub micros: f64,
-    /// The latency term: `t_opt` plus the first wave's queueing (`queue_cycles`).
+    /// The latency term: `t_opt` plus the first wave's queueing (`queue_cycles`) and the
+    /// code's first run (`icache_cycles`).
     pub latency_cycles: u64,
     /// The cycles the first wave's memory requests wait, in the latency term: its bytes
     /// past the L1 over the bandwidth of the level that serves them.
     pub queue_cycles: u64,
-    /// The cycles the SMs wait for the kernel's code on its first run, in the latency term
-    /// (`[icache]`: every line of code a miss; 0 where the architecture has none).
+    /// The cycles the SMs wait for the kernel's code on its first run (`[icache]`: every
+    /// line of code a miss; 0 where the architecture has none): in the latency term, and
+    /// added to whichever term bounds the launch, since no warp issues and no request
+    /// leaves while a line all of them reach is fetched.
     pub icache_cycles: u64,
     /// Whether the buffers the launch reads fit in the L2 (`memory.l2_bytes`), so that it
     /// is served from there and moves nothing from DRAM.
@@ -282,12 +287,14 @@ fn finish_estimate(
             |best, (r, c)| if c > best.1 { (r, c) } else { best },
         );
     // The code's first run: every line a DRAM trip where the instruction cache fetches
-    // none ahead.
+    // none ahead. The SM's warps run the same code, so a missing line holds up every one
+    // that reaches it: while it is fetched no warp issues and no request leaves, and the
+    // misses add to whichever term bounds the launch rather than hide under it.
     let icache_cycles = arch.icache.as_ref().map_or(0, |c| {
         c.cold_cycles(resources.code_instructions, arch.memory.dram)
     });
-    let t_lat = dealt.t_opt + traffic.queue_cycles + icache_cycles;
-    let (t_kernel, bound) = if worst > t_lat as f64 {
+    let t_paths = dealt.t_opt + traffic.queue_cycles;
+    let (t_work, bound) = if worst > t_paths as f64 {
         (
             worst,
             Bound::Resource {
@@ -295,8 +302,10 @@ fn finish_estimate(
             },
         )
     } else {
-        (t_lat as f64, Bound::Latency)
+        (t_paths as f64, Bound::Latency)
     };
+    let t_lat = t_paths + icache_cycles;
+    let t_kernel = t_work + icache_cycles as f64;
     let launch_cycles = u64::from(arch.launch.fixed_cycles);
     let bound = if launch_cycles as f64 > t_kernel {
         Bound::Launch

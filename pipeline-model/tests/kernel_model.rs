@@ -242,12 +242,18 @@ fn a_work_group_the_gpu_would_not_launch_is_invalid() {
 /// The GTX 480's instruction cache (GPGPU-Sim's: 128-byte lines, 8 bytes a PTX instruction,
 /// 2 misses at a time, nothing fetched ahead) makes a kernel of 80 instructions (640
 /// bytes, 5 lines) wait for the 4 lines after the first, a DRAM trip (500 cycles) each, two
-/// at a time: 1000 cycles on the latency path, once per launch however many work-groups
-/// run. The H100's file has no such cache: the code size changes nothing there.
+/// at a time: 1000 cycles, once per launch however many work-groups run. Every warp waits
+/// for the same lines, so the wait adds to the launch's time whether its paths bound it
+/// (one warp) or a resource does (20 warps an SM, each using every resource 100 cycles).
+/// The H100's file has no such cache: the code size changes nothing there.
 #[test]
 fn a_cold_instruction_cache_charges_each_line_after_the_first_once() {
-    let run = |arch: &Architecture, code_instructions: u64, items: u64| {
-        let data = vec![100u64; items as usize * (1 + arch.resources().len())];
+    // Each work-item's record: `t` 100 cycles, then `usage` on every resource.
+    let run_using = |arch: &Architecture, code_instructions: u64, items: u64, usage: u64| {
+        let per_item = 1 + arch.resources().len();
+        let data: Vec<u64> = (0..items as usize * per_item)
+            .map(|i| if i % per_item == 0 { 100 } else { usage })
+            .collect();
         estimate(
             arch,
             &LaunchGeometry {
@@ -262,6 +268,9 @@ fn a_cold_instruction_cache_charges_each_line_after_the_first_once() {
         )
         .unwrap()
     };
+    let run = |arch: &Architecture, code_instructions: u64, items: u64| {
+        run_using(arch, code_instructions, items, 100)
+    };
     let gtx480 = Architecture::load("gtx480").unwrap();
     assert_eq!(gtx480.memory.dram, 500);
     for items in [32, 32 * 15 * 20] {
@@ -270,6 +279,24 @@ fn a_cold_instruction_cache_charges_each_line_after_the_first_once() {
         assert_eq!(bare.icache_cycles, 0);
         assert_eq!(coded.icache_cycles, 1000, "{items} work-items");
         assert_eq!(coded.latency_cycles, bare.latency_cycles + 1000);
+        assert_eq!(coded.cycles, bare.cycles + 1000, "{items} work-items");
+        // Where a resource bounds the launch by far more than the wait (each warp using
+        // every resource 5000 cycles), the wait still adds to it: kept in the latency
+        // term alone it would have moved nothing.
+        let (bare, coded) = (
+            run_using(&gtx480, 0, items, 5000),
+            run_using(&gtx480, 80, items, 5000),
+        );
+        assert!(
+            matches!(bare.bound, Bound::Resource { .. }),
+            "{:?}",
+            bare.bound
+        );
+        assert!(bare.cycles > coded.launch_cycles + coded.latency_cycles);
+        assert_eq!(
+            (coded.cycles, &coded.bound),
+            (bare.cycles + 1000, &bare.bound)
+        );
         // One line (16 instructions) is fetched while the launch sets up.
         assert_eq!(run(&gtx480, 16, items).icache_cycles, 0);
         assert_eq!(run(&gtx480, 17, items).icache_cycles, 250);
