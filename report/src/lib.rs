@@ -254,7 +254,7 @@ pub struct Estimate {
     pub queue_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run, where the
     /// architecture's instruction cache fetches no line ahead (`[icache]`), included in
-    /// `latency_cycles` (absent: 0).
+    /// `latency_cycles` and added to whichever term bounds the launch (absent: 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub icache_cycles: u64,
     /// Whether the launch's buffers fit in the L2 (the architecture gives
