@@ -349,13 +349,29 @@ interposed! {
             param_value,
             param_value_size_ret
         ));
+        if code == CL_SUCCESS && param_name == CL_PROGRAM_BINARY_SIZES && !param_value.is_null()
+        {
+            guarded("clGetProgramInfo", || {
+                let n = param_value_size / std::mem::size_of::<usize>();
+                // SAFETY: the call succeeded and wrote a size for each of the program's
+                // devices at `param_value`, which has room for `n` of them.
+                let sizes = unsafe { handles(n, param_value.cast::<usize>()) };
+                shim().binary_sizes_read(Program(program), sizes);
+            });
+        }
         if code == CL_SUCCESS && param_name == CL_PROGRAM_BINARIES && !param_value.is_null() {
             guarded("clGetProgramInfo", || {
-                let sizes = Program(program).binary_sizes().unwrap_or_default();
+                // The bytes the application made room for, as its last size query told
+                // it: PoCL's binary also holds the kernels compiled so far, so it may
+                // have grown since (a launch compiled between the two queries), and what
+                // the application keeps is that many bytes.
+                let sizes = shim()
+                    .binary_sizes_seen(Program(program))
+                    .unwrap_or_else(|| Program(program).binary_sizes().unwrap_or_default());
                 let slots = param_value_size / std::mem::size_of::<*const u8>();
                 // SAFETY: the call succeeded with room for `slots` pointers at
-                // `param_value`, and wrote each non-null one's binary there, of its
-                // `CL_PROGRAM_BINARY_SIZES` bytes.
+                // `param_value`, and wrote each non-null one's binary there, into room
+                // for the `CL_PROGRAM_BINARY_SIZES` bytes the application last read.
                 let digests = unsafe {
                     binary_digests(slots.min(sizes.len()), param_value.cast(), sizes.as_ptr())
                 };

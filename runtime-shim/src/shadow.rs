@@ -89,6 +89,9 @@ pub(crate) struct ProgramState {
     /// What the last successful build of a program with a source compiled: the binaries
     /// the application reads back are made from it (`Shim::binaries_read`).
     pub(crate) built_from: Option<MadeFrom>,
+    /// The binaries' sizes the application last read (`CL_PROGRAM_BINARY_SIZES`): the
+    /// room it gives the binaries it reads next.
+    pub(crate) binary_sizes_seen: Option<Vec<usize>>,
     /// What `clCompileProgram` compiled into it (or, for a library `clLinkProgram` made,
     /// into the programs it links): the units a later link joins.
     pub(crate) units: Option<Vec<CompiledUnit>>,

@@ -28,6 +28,7 @@ impl Shim {
                 shadow: None,
                 annotating: None,
                 built_from: None,
+                binary_sizes_seen: None,
                 units: None,
             },
         );
@@ -72,6 +73,21 @@ impl Shim {
             source: source.to_string(),
             options: options.to_string(),
         })
+    }
+
+    /// The application read the sizes of `program`'s binaries (`CL_PROGRAM_BINARY_SIZES`).
+    pub fn binary_sizes_read(&self, program: Program, sizes: Vec<usize>) {
+        if let Some(p) = lock(&self.state).programs.get_mut(&program) {
+            p.binary_sizes_seen = Some(sizes);
+        }
+    }
+
+    /// The sizes of `program`'s binaries the application last read, if it did.
+    pub fn binary_sizes_seen(&self, program: Program) -> Option<Vec<usize>> {
+        lock(&self.state)
+            .programs
+            .get(&program)
+            .and_then(|p| p.binary_sizes_seen.clone())
     }
 
     /// The application read back the binaries of `program` (`CL_PROGRAM_BINARIES`), whose
