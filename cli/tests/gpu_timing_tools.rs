@@ -32,7 +32,9 @@ fn cltime() -> PathBuf {
 
 /// `scan` (three launches of two kernels) under cltime.so: its output and exit code are
 /// the plain run's, and one line per launch in launch order names the kernel, its
-/// dimensions, global and local sizes and a positive time. compare.py then joins those
+/// dimensions, global and local sizes and a positive time; with `CLTIME_BINARIES` its one
+/// program's binary (PoCL's here, the vendor's PTX on a GPU) and kernel names are written
+/// there, the binary as the runtime gives it back. compare.py then joins those
 /// lines with srcsim's report of the program: per program the launches, the measured
 /// time (the lines' sum) and srcsim's (the report's microseconds summed).
 #[test]
@@ -44,13 +46,27 @@ fn cltime_times_every_launch_and_compare_joins_them_with_the_report() {
     let scan = examples().join("scan");
     let plain = Command::new(&scan).output().expect("scan runs");
     std::fs::write(&times, "== scan\n").unwrap();
+    let binaries = dir.join("binaries");
+    std::fs::create_dir_all(&binaries).unwrap();
     let timed = Command::new(&scan)
         .env("LD_PRELOAD", cltime())
         .env("CLTIME_OUT", &times)
+        .env("CLTIME_BINARIES", &binaries)
         .output()
         .expect("scan runs under cltime.so");
     assert_eq!(timed.status.code(), plain.status.code());
     assert_eq!(timed.stdout, plain.stdout);
+    let mut written: Vec<String> = std::fs::read_dir(&binaries)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["scan-0-0.bin", "scan-0.kernels"]);
+    assert_eq!(
+        std::fs::read_to_string(binaries.join("scan-0.kernels")).unwrap(),
+        "scan_blocks;add_offsets\n"
+    );
+    assert!(std::fs::metadata(binaries.join("scan-0-0.bin")).unwrap().len() > 1000);
     let text = std::fs::read_to_string(&times).unwrap();
     let lines: Vec<Vec<&str>> = text
         .lines()

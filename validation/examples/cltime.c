@@ -10,6 +10,15 @@
  *
  *     cltime <index> <kernel> <work_dim> <global x,y,z> <local x,y,z | -> <microseconds>
  *
+ * Where $CLTIME_BINARIES names a directory, every program the application builds has its
+ * binaries written there after a successful clBuildProgram, one file a device:
+ *
+ *     <program name>-<build index>-<device index>.bin
+ *
+ * and a `.kernels` file beside them with the program's kernel names. On NVIDIA's OpenCL a
+ * binary is the PTX its compiler made from the OpenCL C: set beside the PTX clang makes for
+ * srcsim, it shows what the vendor's compiler did with the same source.
+ *
  * Build: cc -O2 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -shared -fPIC -o cltime.so cltime.c -ldl
  *        -lpthread
  * Nothing of what the program computes changes: only the queues' profiling property and
@@ -91,6 +100,76 @@ static void collect(cl_command_queue wait_for)
             l->done = 1;
     }
     write_done();
+}
+
+/* Writes the binaries (one a device) and kernel names of `program`, built `index`-th by this
+ * process, into `dir`. Failures are silent: the timing must go on whatever the disk says. */
+static void write_binaries(const char *dir, cl_program program, unsigned index)
+{
+    extern char *program_invocation_short_name;
+    cl_uint devices = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof devices, &devices, NULL) !=
+            CL_SUCCESS ||
+        devices == 0 || devices > 64)
+        return;
+    size_t sizes[64] = {0};
+    unsigned char *binaries[64] = {0};
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, devices * sizeof *sizes, sizes,
+                         NULL) != CL_SUCCESS)
+        return;
+    for (cl_uint d = 0; d < devices; d++)
+        binaries[d] = malloc(sizes[d] ? sizes[d] : 1);
+    char path[4096];
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, devices * sizeof *binaries, binaries,
+                         NULL) == CL_SUCCESS) {
+        for (cl_uint d = 0; d < devices; d++) {
+            snprintf(path, sizeof path, "%s/%s-%u-%u.bin", dir, program_invocation_short_name,
+                     index, d);
+            FILE *f = fopen(path, "wb");
+            if (f) {
+                fwrite(binaries[d], 1, sizes[d], f);
+                fclose(f);
+            }
+        }
+    }
+    for (cl_uint d = 0; d < devices; d++)
+        free(binaries[d]);
+    size_t names = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &names) == CL_SUCCESS &&
+        names > 0) {
+        char *text = malloc(names);
+        if (text && clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, names, text, NULL) ==
+                        CL_SUCCESS) {
+            snprintf(path, sizeof path, "%s/%s-%u.kernels", dir, program_invocation_short_name,
+                     index);
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fprintf(f, "%s\n", text);
+                fclose(f);
+            }
+        }
+        free(text);
+    }
+}
+
+cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                      const char *options,
+                      void(CL_CALLBACK *notify)(cl_program program, void *user_data),
+                      void *user_data)
+{
+    static unsigned builds;
+    cl_int code =
+        REAL(clBuildProgram)(program, num_devices, device_list, options, notify, user_data);
+    const char *dir = getenv("CLTIME_BINARIES");
+    if (code == CL_SUCCESS && dir && *dir) {
+        pthread_mutex_lock(&lock);
+        unsigned index = builds++;
+        pthread_mutex_unlock(&lock);
+        /* A build with a callback may still be under way: the binaries are whatever it
+         * has made when the call returned, which for the examples is all of it. */
+        write_binaries(dir, program, index);
+    }
+    return code;
 }
 
 cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
