@@ -66,7 +66,12 @@ fn cltime_times_every_launch_and_compare_joins_them_with_the_report() {
         std::fs::read_to_string(binaries.join("scan-0.kernels")).unwrap(),
         "scan_blocks;add_offsets\n"
     );
-    assert!(std::fs::metadata(binaries.join("scan-0-0.bin")).unwrap().len() > 1000);
+    assert!(
+        std::fs::metadata(binaries.join("scan-0-0.bin"))
+            .unwrap()
+            .len()
+            > 1000
+    );
     let text = std::fs::read_to_string(&times).unwrap();
     let lines: Vec<Vec<&str>> = text
         .lines()

@@ -12,6 +12,7 @@ use crate::ffi::*;
 use crate::ffi::{binary_digests, c_text, guarded, handles, raw_bytes, source_text};
 use crate::gpu_answers::answer_as_simulated_gpu;
 use crate::launch_call::launch;
+use crate::program_binaries::program_info_read;
 use crate::real;
 use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin, SetArgRef};
 use crate::shim::shim;
@@ -349,33 +350,13 @@ interposed! {
             param_value,
             param_value_size_ret
         ));
-        if code == CL_SUCCESS && param_name == CL_PROGRAM_BINARY_SIZES && !param_value.is_null()
-        {
+        if code == CL_SUCCESS && !param_value.is_null() {
             guarded("clGetProgramInfo", || {
-                let n = param_value_size / std::mem::size_of::<usize>();
-                // SAFETY: the call succeeded and wrote a size for each of the program's
-                // devices at `param_value`, which has room for `n` of them.
-                let sizes = unsafe { handles(n, param_value.cast::<usize>()) };
-                shim().binary_sizes_read(Program(program), sizes);
-            });
-        }
-        if code == CL_SUCCESS && param_name == CL_PROGRAM_BINARIES && !param_value.is_null() {
-            guarded("clGetProgramInfo", || {
-                // The bytes the application made room for, as its last size query told
-                // it: PoCL's binary also holds the kernels compiled so far, so it may
-                // have grown since (a launch compiled between the two queries), and what
-                // the application keeps is that many bytes.
-                let sizes = shim()
-                    .binary_sizes_seen(Program(program))
-                    .unwrap_or_else(|| Program(program).binary_sizes().unwrap_or_default());
-                let slots = param_value_size / std::mem::size_of::<*const u8>();
-                // SAFETY: the call succeeded with room for `slots` pointers at
-                // `param_value`, and wrote each non-null one's binary there, into room
-                // for the `CL_PROGRAM_BINARY_SIZES` bytes the application last read.
-                let digests = unsafe {
-                    binary_digests(slots.min(sizes.len()), param_value.cast(), sizes.as_ptr())
-                };
-                shim().binaries_read(Program(program), &digests)
+                // SAFETY: the call succeeded: it wrote `param_name`'s value at
+                // `param_value`, which has room for `param_value_size` bytes.
+                unsafe {
+                    program_info_read(Program(program), param_name, param_value, param_value_size)
+                }
             });
         }
         code

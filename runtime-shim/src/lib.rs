@@ -21,6 +21,7 @@ mod launch_call;
 mod layer;
 mod modelling;
 mod ndrange;
+mod program_binaries;
 pub mod progress;
 mod quiet;
 mod records_hash;
