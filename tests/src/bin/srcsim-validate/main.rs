@@ -126,6 +126,8 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
         "contention_cycles",
         "dram_bytes",
         "checksums",
+        "queue_cycles",
+        "icache_cycles",
     ])?;
     let options = BuildOptions::default();
     let mut annotations: HashMap<PathBuf, Annotation> = HashMap::new();
@@ -231,6 +233,8 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 &contention,
                 &e.dram_bytes.map(|b| b.to_string()).unwrap_or_default(),
                 &checksums,
+                &e.queue_cycles.to_string(),
+                &e.icache_cycles.to_string(),
             ])?;
             csv.flush()?;
         }
