@@ -23,14 +23,20 @@ struct Matched {
 }
 
 fn matched(example: &str, kernel: &str) -> Matched {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples/kernels")
-        .join(example);
+    matched_at(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples/kernels")
+            .join(example),
+        kernel,
+    )
+}
+
+fn matched_at(path: &Path, kernel: &str) -> Matched {
     let compiler = Compiler::locate().unwrap();
     let arch = Architecture::default_arch();
     let (analysis, module): (Analysis, Module) =
-        analyze_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
-    let source = parse(&path, &BuildOptions::default(), &compiler).unwrap();
+        analyze_file(&compiler, path, &BuildOptions::default(), &arch).unwrap();
+    let source = parse(path, &BuildOptions::default(), &compiler).unwrap();
     let cfgs: Vec<SourceCfg> = source
         .functions
         .iter()
@@ -137,6 +143,57 @@ fn if_else_maps_each_branch_and_charges_the_executed_path() {
         assert_eq!(m.charged(&path), m.path_time(&path));
         assert_ne!(m.path_time(&path), m.path_time(&[entry, other, join]));
     }
+}
+
+/// `if (lid == 0) {..} else if (lid == width - 1) {..}` after code of an inlined helper:
+/// clang leaves the first condition's last instruction in a block of its own on the way
+/// to the first arm, which carries the first condition's position. Every work-item runs
+/// that condition in the source, so were the block mapped there, a work-item taking
+/// neither arm would pass its timing point, then the second condition's, with no PTX
+/// path between the two: it would be charged the first arm's path instead of its own.
+#[test]
+fn a_condition_s_block_on_one_arm_s_way_only_is_not_its_timing_point() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/else_if_arms.cl");
+    let m = matched_at(&path, "else_if_arms");
+    let ks = &m.kernel().blocks;
+    let entry = 0;
+    let second = m.ptx_block_mapped_to("width - 1");
+    let join = m.ptx_block_mapped_to("barrier");
+    let first: Vec<usize> = (0..ks.len())
+        .filter(|&b| m.mapped_text(b).is_some_and(|t| t.contains("lid == 0")))
+        .collect();
+    // The first condition's timing point, if any, lies on every path to the second's.
+    for &b in &first {
+        let mut seen = vec![false; ks.len()];
+        let mut stack = vec![entry];
+        while let Some(x) = stack.pop() {
+            if x == b || std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            stack.extend(ks[x].successors.iter().copied());
+        }
+        assert!(
+            !seen[second],
+            "B{second} is reached around B{b}: {:#?}",
+            m.map
+        );
+    }
+    // Neither arm: the PTX path is entry, the second condition, the join.
+    assert!(ks[entry].successors.contains(&second) && ks[second].successors.contains(&join));
+    let neither: Vec<usize> = [entry]
+        .into_iter()
+        .chain(first.iter().copied())
+        .chain([second, join])
+        .collect();
+    assert_eq!(m.charged(&neither), m.path_time(&[entry, second, join]));
+    // The first arm: its path from the entry to the join goes round the second condition
+    // and costs the arm's loads, more than taking neither.
+    let arm: Vec<usize> = [entry]
+        .into_iter()
+        .chain(m.hop(entry, To::Block(PtxBlock(join))))
+        .collect();
+    assert!(!arm.contains(&second), "{arm:?}");
+    assert!(m.path_time(&arm) > m.path_time(&[entry, second, join]) + 100);
 }
 
 #[test]

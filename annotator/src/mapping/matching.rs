@@ -226,6 +226,7 @@ pub fn match_blocks(
     unmap_moved_out_of_loops(&mut blocks, analysis, &source_depth);
     if let Some(kc) = kernel_cfg {
         preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
+        reflect_dominance(&mut blocks, kernel, &ptx_cfg, &cfgs[kc], &depths[kc]);
     }
     fold_statement_regions(
         &mut blocks,
@@ -351,6 +352,67 @@ fn preserve_dominance(
                 break;
             }
             d = ptx_cfg.immediate_dominator(a);
+        }
+    }
+}
+
+/// Dominance reflected, for blocks mapped into the kernel's own body outside its loops
+/// (an unrolled loop's copies are images of one source block each, and a later copy
+/// dominates no earlier one): where source block `Sa` runs before `Sb` on every path
+/// (dominates it), some image of `Sa` must dominate each image of `Sb`. An image of `Sa` that runs on
+/// fewer paths than `Sa` breaks it: the branch of `if (c)` that the compiler left holding
+/// the condition's last instruction (`if (lid == 0) {..} else if (lid == n - 1) {..}`:
+/// the one-instruction block on the way to the first arm carries the first condition's
+/// position, while the second condition runs after the first in the source). Mapped, its
+/// source block's probe (which every work-item passes) would charge the first arm's path
+/// to every work-item; unmapped, its time is charged on the paths through it.
+fn reflect_dominance(
+    blocks: &mut [BlockMatch],
+    kernel: &Function,
+    ptx_cfg: &Cfg,
+    kernel_cfg: &SourceCfg,
+    source_depths: &[usize],
+) {
+    let source = |b: &BlockMatch| {
+        b.source
+            .as_ref()
+            .filter(|s| s.function == kernel.name)
+            .map(|s| s.block.index())
+            .filter(|&s| source_depths[s] == 0)
+    };
+    let mapped: Vec<(usize, usize)> = blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(id, m)| Some((id, source(m)?)))
+        .collect();
+    let mut broken: Vec<(usize, String)> = Vec::new();
+    for &(b, sb) in &mapped {
+        let dominators = mapped.iter().filter(|&&(_, sa)| {
+            sa != sb && kernel_cfg.dominates(sa, sb) && !entered_loop(kernel_cfg, sa, sb)
+        });
+        // Per dominating source block, its images in this iteration; broken where none
+        // of them dominates `b`.
+        let mut by_source: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &(a, sa) in dominators {
+            by_source.entry(sa).or_default().push(a);
+        }
+        for (sa, images) in by_source {
+            if images.iter().all(|&a| !ptx_cfg.dominates(a, b)) {
+                for a in images {
+                    let reason = format!(
+                        "S{sa} runs before S{sb} on every path, but B{a} does not dominate \
+                         B{b}, which maps there"
+                    );
+                    broken.push((a, reason));
+                }
+            }
+        }
+    }
+    for (a, reason) in broken {
+        if blocks[a].source.is_some() {
+            blocks[a].reason = reason;
+            blocks[a].source = None;
+            blocks[a].confidence = 0.0;
         }
     }
 }
