@@ -196,6 +196,31 @@ fn a_condition_s_block_on_one_arm_s_way_only_is_not_its_timing_point() {
     assert!(m.path_time(&arm) > m.path_time(&[entry, second, join]) + 100);
 }
 
+/// `int j = get_global_id(1) + 1;` used only under `if (i < nx - 1)`: the compiler computes
+/// it in the arm, whose PTX block then votes for the statements before the `if` too.
+/// Taken for control flow the compiler made inside those statements, the arm's loads
+/// were charged as its cheapest path (none of them): every work-item was charged the
+/// path that skips the arm.
+#[test]
+fn an_arm_holding_code_sunk_into_it_is_the_arm_s() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/sunk_into_arm.cl");
+    let m = matched_at(&path, "sunk_into_arm");
+    let ks = &m.kernel().blocks;
+    let entry = 0;
+    let arm = m.ptx_block_mapped_to("b[AT(i, j, k)]");
+    assert!(ks[entry].successors.contains(&arm), "{:#?}", m.map);
+    assert!(m.map.blocks[arm].within.is_none());
+    // The arm's work-items are charged its loads; the others the path around it.
+    let mut taken = vec![entry, arm];
+    taken.extend(m.hop(arm, To::Exit));
+    assert_eq!(m.charged(&[entry, arm]), m.path_time(&taken));
+    let mut skipped = vec![entry];
+    skipped.extend(m.hop(entry, To::Exit));
+    assert!(!skipped.contains(&arm));
+    assert_eq!(m.charged(&[entry]), m.path_time(&skipped));
+    assert!(m.charged(&[entry, arm]) > m.charged(&[entry]) + 1000);
+}
+
 #[test]
 fn inlined_helper_and_early_returns() {
     let m = matched("helper_early_return.cl", "helper_early_return");

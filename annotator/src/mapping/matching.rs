@@ -15,7 +15,12 @@
 //!   block maps to a source block dominated by (or equal to) that block's image, else it
 //!   stays unmapped; post-dominance too, within one PTX loop iteration: a PTX block whose
 //!   image runs whenever that block's image runs must post-dominate that block (the exit
-//!   block of a guarded loop, skipped when the loop runs zero times, does not).
+//!   block of a guarded loop, skipped when the loop runs zero times, does not);
+//! - and reflected, outside loops: where a source block dominates another, one of its
+//!   images dominates the other's (a block on one arm's way that holds the last
+//!   instruction of `if (c)` is no image of the condition every work-item runs);
+//! - a branch's arm that holds code the compiler sank into it from before the branch maps
+//!   to the arm's statements, not to that code's block (where its dominator's image is).
 //!
 //! Unmapped PTX blocks are not lost: their time is charged on the paths between mapped
 //! blocks ([`crate::mapping::paths::PathTable`]), so that `t = t_v0 + sum (t_(v_{i-1},v_i) - t_v_{i-1})` over the
@@ -225,6 +230,7 @@ pub fn match_blocks(
         |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block.index()]);
     unmap_moved_out_of_loops(&mut blocks, analysis, &source_depth);
     if let Some(kc) = kernel_cfg {
+        prefer_the_conditional_block(&mut blocks, kernel, &ptx_cfg, &cfgs[kc]);
         preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
         reflect_dominance(&mut blocks, kernel, &ptx_cfg, &cfgs[kc], &depths[kc]);
     }
@@ -278,6 +284,73 @@ fn unmap_moved_out_of_loops(
             "code moved out of the loop of {} S{}, which a deeper block runs",
             s.function, s.block
         );
+    }
+}
+
+/// The block of a branch's arm that also holds code the compiler sank into it from
+/// before the branch (`int j = get_global_id(1)`, used only under `if (i < n)`): it
+/// votes for the code's source block and for the arm's, and the first to run (the
+/// code's) is what its dominator maps to already. It runs on some paths from that
+/// dominator only, which the code's block does not, so it is the arm's: of the source
+/// blocks it votes for that the dominator's image dominates and that run on some of its
+/// paths only (a statement sequence, not an operand), the one with the most votes. Left with the code's block, it would be
+/// taken for control flow the compiler made inside it, and the arm's time charged as its
+/// cheapest path (none of it).
+fn prefer_the_conditional_block(
+    blocks: &mut [BlockMatch],
+    kernel: &Function,
+    ptx_cfg: &Cfg,
+    kernel_cfg: &SourceCfg,
+) {
+    let ptx_post = ptx_cfg.post_dominators();
+    for id in 0..blocks.len() {
+        let Some(s) = blocks[id]
+            .source
+            .clone()
+            .filter(|s| s.function == kernel.name)
+        else {
+            continue;
+        };
+        let Some(d) = ptx_cfg.immediate_dominator(id).filter(|&d| d != id) else {
+            continue;
+        };
+        if blocks[d].source.as_ref() != Some(&s) || ptx_post.post_dominates(id, d) {
+            continue;
+        }
+        let sb = s.block.index();
+        let arm = blocks[id]
+            .votes
+            .iter()
+            .filter(|(t, _)| {
+                let tb = t.block.index();
+                // Statements only: the CFG joins an operand of `||` or `?:` as a value
+                // (the branch on it follows the join), so no statement after the
+                // branch is dominated by it.
+                t.function == kernel.name
+                    && tb != sb
+                    && matches!(
+                        kernel_cfg.block(t.block).role,
+                        BlockRole::Sequence | BlockRole::CaseLabel
+                    )
+                    && kernel_cfg.dominates(sb, tb)
+                    && !kernel_cfg.post_dominates(tb, sb)
+            })
+            .max_by_key(|(_, n)| *n)
+            .map(|(t, _)| t.clone());
+        if let Some(t) = arm {
+            blocks[id].reason = format!(
+                "runs on some paths from B{d} only, which maps to S{}: the arm S{} it votes for",
+                s.block, t.block
+            );
+            let total: usize = blocks[id].votes.iter().map(|(_, n)| n).sum();
+            let mine = blocks[id]
+                .votes
+                .iter()
+                .find(|(v, _)| *v == t)
+                .map_or(0, |(_, n)| *n);
+            blocks[id].confidence = mine as f64 / total.max(1) as f64;
+            blocks[id].source = Some(t);
+        }
     }
 }
 
