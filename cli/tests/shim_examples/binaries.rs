@@ -12,7 +12,12 @@ fn cycles(program: &str, report: &Report) -> Vec<u64> {
         .iter()
         .map(|l| match &l.outcome {
             Outcome::Simulated(e) => e.cycles,
-            Outcome::NotSimulated { reason } => panic!("{program}: not simulated: {reason}"),
+            // The cache's notes say what became of a kept binary's source (a fault
+            // reading it, or one not kept): what a miss here needs to be told apart.
+            Outcome::NotSimulated { reason } => panic!(
+                "{program}: not simulated: {reason}\ncache notes: {:#?}",
+                report.cache
+            ),
         })
         .collect()
 }
