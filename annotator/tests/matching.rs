@@ -32,11 +32,15 @@ fn matched(example: &str, kernel: &str) -> Matched {
 }
 
 fn matched_at(path: &Path, kernel: &str) -> Matched {
+    matched_with(path, kernel, &BuildOptions::default())
+}
+
+fn matched_with(path: &Path, kernel: &str, options: &BuildOptions) -> Matched {
     let compiler = Compiler::locate().unwrap();
     let arch = Architecture::default_arch();
     let (analysis, module): (Analysis, Module) =
-        analyze_file(&compiler, path, &BuildOptions::default(), &arch).unwrap();
-    let source = parse(path, &BuildOptions::default(), &compiler).unwrap();
+        analyze_file(&compiler, path, options, &arch).unwrap();
+    let source = parse(path, options, &compiler).unwrap();
     let cfgs: Vec<SourceCfg> = source
         .functions
         .iter()
@@ -57,7 +61,11 @@ fn matched_at(path: &Path, kernel: &str) -> Matched {
 
 impl Matched {
     fn kernel(&self) -> &FunctionAnalysis {
-        &self.analysis.kernels[0]
+        self.analysis
+            .kernels
+            .iter()
+            .find(|k| k.name == self.map.kernel)
+            .expect("the matched kernel is analysed")
     }
 
     /// The source text of the block a PTX block maps to.
@@ -219,6 +227,41 @@ fn an_arm_holding_code_sunk_into_it_is_the_arm_s() {
     assert!(!skipped.contains(&arm));
     assert_eq!(m.charged(&[entry]), m.path_time(&skipped));
     assert!(m.charged(&[entry, arm]) > m.charged(&[entry]) + 1000);
+}
+
+/// A loop the compiler knows runs (`for (int q = 0; q < 16; q++) histogram[q] = 0;`, kept a
+/// loop as the annotator's fallback compile keeps loops) is entered unguarded, so its body
+/// dominates the code after it in the PTX, though not in the source; that holds too where
+/// the loop lies in another (SHOC sort's `bottom_scan`: a histogram cleared at the top of
+/// every pass of a `while`), whose next pass the code after it runs on into. The code
+/// after the clearing loop keeps its timing points: before, the `if` after it and every
+/// block after that were unmapped, and the loop of the last statement was not counted.
+#[test]
+fn code_after_a_loop_entered_unguarded_inside_another_loop_stays_mapped() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../validation/gpgpusim/corpus/shoc/sort.cl");
+    let options = BuildOptions {
+        keep_loops: true,
+        ..BuildOptions::default()
+    };
+    let m = matched_with(&path, "bottom_scan", &options);
+    let clear = m.ptx_block_mapped_to("histogram[q] = 0");
+    // The clearing loop is a PTX loop: its block charges its next iteration.
+    assert!(m
+        .table
+        .get(From::Block(PtxBlock(clear)), To::Block(PtxBlock(clear)))
+        .is_some());
+    // The `if (i < block_stop)` after the clearing loop, its arm, the scan of each digit
+    // and the final loop adding the counts.
+    for after in [
+        "i < block_stop",
+        "val_4 = in4[i]",
+        "histogram[digit] = scanLocalMem",
+        "l_block_counts[q] += histogram[q]",
+    ] {
+        let b = m.ptx_block_mapped_to(after);
+        assert!(b > clear, "`{after}` maps before the clearing loop");
+    }
 }
 
 #[test]

@@ -491,27 +491,17 @@ fn reflect_dominance(
 }
 
 /// Whether source block `a` lies in a loop that the code before `b` runs through: a loop
-/// whose header dominates both. A compiler that proves such a loop runs at least once
-/// (`for (i = lid; i < N; i += size)` with `N` at least the largest work-group) enters its
-/// body unguarded, so in the PTX the body dominates the code after the loop, though in
-/// the source it may not.
+/// whose header dominates `b`, with `a` in its body and `b` after it. A compiler that
+/// proves such a loop runs at least once (`for (i = lid; i < N; i += size)` with `N` at
+/// least the largest work-group, `for (q = 0; q < 16; q++)`) enters its body unguarded,
+/// so in the PTX the body dominates the code after the loop, though in the source it may
+/// not. The loop may itself lie in another (a histogram cleared at the top of every pass
+/// of a `while`): `b` runs on into the outer loop's next pass, but not into this loop.
 fn entered_loop(cfg: &SourceCfg, a: usize, b: usize) -> bool {
-    let reaches = |from: usize, to: usize| {
-        let mut seen = vec![false; cfg.blocks.len()];
-        let mut stack = vec![from];
-        while let Some(x) = stack.pop() {
-            if x == to {
-                return true;
-            }
-            if std::mem::replace(&mut seen[x], true) {
-                continue;
-            }
-            stack.extend(cfg.blocks[x].successors.iter().copied());
-        }
-        false
-    };
-    (0..cfg.blocks.len()).any(|h| {
-        h != a && cfg.dominates(h, a) && cfg.dominates(h, b) && reaches(a, h) && !reaches(b, h)
+    source_loops(cfg).iter().any(|body| {
+        // `natural_loop_body` lists the header first.
+        let h = body[0];
+        h != a && body.contains(&a) && !body.contains(&b) && cfg.dominates(h, b)
     })
 }
 
