@@ -264,6 +264,31 @@ fn code_after_a_loop_entered_unguarded_inside_another_loop_stays_mapped() {
     }
 }
 
+/// `if (c >= weight && prev[c - weight] + value > keep)`: the `&&`'s second operand loads
+/// in a block of its own, which runs on some paths only; mapped to the operand (no mapped
+/// code follows under it), the work-items that evaluate it are charged its load, where
+/// before it was taken for control flow inside the statement before and never charged.
+#[test]
+fn an_operand_s_block_that_leads_nothing_maps_to_the_operand() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hosts/kernels/corpus/dp.cl");
+    let m = matched_at(&path, "knapsack_row");
+    let first = m.ptx_block_mapped_to("int keep = prev[c]");
+    // The operand's block is the one whose source is the operand alone (the `if`'s
+    // statement holds the whole condition).
+    let operand = (0..m.kernel().blocks.len())
+        .find(|&b| m.mapped_text(b).as_deref() == Some("prev[c - weight] + value > keep"))
+        .unwrap_or_else(|| panic!("the operand is no timing point: {:#?}", m.map));
+    let store = m.ptx_block_mapped_to("next[c] = keep");
+    let entry = 0;
+    let taken = [entry, first, operand, store];
+    let skipped = [entry, first, store];
+    assert_eq!(m.charged(&taken), m.path_time(&taken));
+    assert_eq!(m.charged(&skipped), m.path_time(&skipped));
+    // Its load overlaps the first one's (both leave before either is used), so it adds
+    // less than its own time, but it adds.
+    assert!(m.charged(&taken) > m.charged(&skipped));
+}
+
 #[test]
 fn inlined_helper_and_early_returns() {
     let m = matched("helper_early_return.cl", "helper_early_return");

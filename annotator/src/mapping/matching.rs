@@ -20,7 +20,9 @@
 //!   images dominates the other's (a block on one arm's way that holds the last
 //!   instruction of `if (c)` is no image of the condition every work-item runs);
 //! - a branch's arm that holds code the compiler sank into it from before the branch maps
-//!   to the arm's statements, not to that code's block (where its dominator's image is).
+//!   to the arm's statements, not to that code's block (where its dominator's image is);
+//!   or to the operand of `&&`, `||` or `?:` it evaluates, where no mapped code lies
+//!   under it.
 //!
 //! Unmapped PTX blocks are not lost: their time is charged on the paths between mapped
 //! blocks ([`crate::mapping::paths::PathTable`]), so that `t = t_v0 + sum (t_(v_{i-1},v_i) - t_v_{i-1})` over the
@@ -318,20 +320,30 @@ fn prefer_the_conditional_block(
             continue;
         }
         let sb = s.block.index();
+        // Whether `id` dominates another block mapped into the kernel: the code after a
+        // branch on an operand, which the source CFG does not put under the operand.
+        let leads = (0..blocks.len()).any(|b| {
+            b != id
+                && ptx_cfg.dominates(id, b)
+                && blocks[b]
+                    .source
+                    .as_ref()
+                    .is_some_and(|t| t.function == kernel.name)
+        });
         let arm = blocks[id]
             .votes
             .iter()
             .filter(|(t, _)| {
                 let tb = t.block.index();
-                // Statements only: the CFG joins an operand of `||` or `?:` as a value
-                // (the branch on it follows the join), so no statement after the
-                // branch is dominated by it.
+                // An operand of `&&`, `||` or `?:` only where no mapped code follows
+                // under the block (`if (c >= w && a[c - w] > k)`): the CFG joins an
+                // operand as a value (the branch on it follows the join), so no
+                // statement after the branch is dominated by it.
+                let role = kernel_cfg.block(t.block).role;
                 t.function == kernel.name
                     && tb != sb
-                    && matches!(
-                        kernel_cfg.block(t.block).role,
-                        BlockRole::Sequence | BlockRole::CaseLabel
-                    )
+                    && (matches!(role, BlockRole::Sequence | BlockRole::CaseLabel)
+                        || role == BlockRole::ConditionalOperand && !leads)
                     && kernel_cfg.dominates(sb, tb)
                     && !kernel_cfg.post_dominates(tb, sb)
             })
