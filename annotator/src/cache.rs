@@ -108,7 +108,7 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// waits for its coordinates and which its result's readers wait for.
 /// 64: a kernel with sampled accesses gets a copy that reduces its records to warps,
 /// keeping the lanes that ran a sampled access whole (`pipeline_model::KeptLanes`).
-pub const ANNOTATION_REVISION: &str = "67";
+pub const ANNOTATION_REVISION: &str = "68";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

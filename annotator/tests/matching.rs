@@ -23,12 +23,18 @@ struct Matched {
 }
 
 fn matched(example: &str, kernel: &str) -> Matched {
-    matched_at(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../examples/kernels")
-            .join(example),
-        kernel,
-    )
+    matched_in("../examples/kernels", example, kernel)
+}
+
+/// A kernel of this crate's test kernels (tests/kernels), matched.
+fn matched_test_kernel(file: &str, kernel: &str) -> Matched {
+    matched_in("tests/kernels", file, kernel)
+}
+
+/// `kernel` of `file` in `dir` (relative to this crate), matched.
+fn matched_in(dir: &str, file: &str, kernel: &str) -> Matched {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(file);
+    matched_at(&path, kernel)
 }
 
 fn matched_at(path: &Path, kernel: &str) -> Matched {
@@ -161,8 +167,7 @@ fn if_else_maps_each_branch_and_charges_the_executed_path() {
 /// path between the two: it would be charged the first arm's path instead of its own.
 #[test]
 fn a_condition_s_block_on_one_arm_s_way_only_is_not_its_timing_point() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/else_if_arms.cl");
-    let m = matched_at(&path, "else_if_arms");
+    let m = matched_test_kernel("else_if_arms.cl", "else_if_arms");
     let ks = &m.kernel().blocks;
     let entry = 0;
     let second = m.ptx_block_mapped_to("width - 1");
@@ -211,8 +216,7 @@ fn a_condition_s_block_on_one_arm_s_way_only_is_not_its_timing_point() {
 /// path that skips the arm.
 #[test]
 fn an_arm_holding_code_sunk_into_it_is_the_arm_s() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/sunk_into_arm.cl");
-    let m = matched_at(&path, "sunk_into_arm");
+    let m = matched_test_kernel("sunk_into_arm.cl", "sunk_into_arm");
     let ks = &m.kernel().blocks;
     let entry = 0;
     let arm = m.ptx_block_mapped_to("b[AT(i, j, k)]");
@@ -270,8 +274,7 @@ fn code_after_a_loop_entered_unguarded_inside_another_loop_stays_mapped() {
 /// before it was taken for control flow inside the statement before and never charged.
 #[test]
 fn an_operand_s_block_that_leads_nothing_maps_to_the_operand() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/hosts/kernels/corpus/dp.cl");
-    let m = matched_at(&path, "knapsack_row");
+    let m = matched_in("../examples/hosts/kernels/corpus", "dp.cl", "knapsack_row");
     let first = m.ptx_block_mapped_to("int keep = prev[c]");
     // The operand's block is the one whose source is the operand alone (the `if`'s
     // statement holds the whole condition).

@@ -82,6 +82,38 @@ pub struct BlockMatch {
     pub position_copies: BTreeMap<(u32, u32), usize>,
 }
 
+impl BlockMatch {
+    /// Leaves the block unmapped, for `reason` (its time is then charged on the paths
+    /// through it).
+    fn unmap(&mut self, reason: String) {
+        self.source = None;
+        self.confidence = 0.0;
+        self.reason = reason;
+    }
+}
+
+/// The share of `votes` (a block's instructions per source block) that `source` has.
+fn vote_share(votes: &[(SourceRef, usize)], source: &SourceRef) -> f64 {
+    let total: usize = votes.iter().map(|(_, n)| n).sum();
+    let mine = votes
+        .iter()
+        .find(|(v, _)| v == source)
+        .map_or(0, |(_, n)| *n);
+    mine as f64 / total.max(1) as f64
+}
+
+/// What a block holds of `source`'s operations, from its positions per source block.
+fn operations_of(
+    positions: &BTreeMap<(SourceRef, Operation), usize>,
+    source: Option<&SourceRef>,
+) -> Operations {
+    positions
+        .iter()
+        .filter(|((p, _), _)| Some(p) == source)
+        .map(|((_, op), n)| (op.clone(), *n))
+        .collect()
+}
+
 /// The mapping of one kernel's PTX blocks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockMap {
@@ -166,6 +198,7 @@ pub fn match_blocks(
 
     let mut blocks: Vec<BlockMatch> = Vec::with_capacity(kernel.blocks.len());
     let mut block_operations: Vec<Operations> = Vec::with_capacity(kernel.blocks.len());
+    let mut block_positions = Vec::with_capacity(kernel.blocks.len());
     for (id, block) in kernel.blocks.iter().enumerate() {
         let mut votes: BTreeMap<SourceRef, usize> = BTreeMap::new();
         let mut positions: BTreeMap<(SourceRef, Operation), usize> = BTreeMap::new();
@@ -198,23 +231,12 @@ pub fn match_blocks(
         let votes: Vec<(SourceRef, usize)> = votes.into_iter().collect();
         let ptx_depth = analysis.blocks[id].loop_depth;
         let (source, reason) = choose(&votes, ptx_depth, cfgs, &depths, &cfg_of);
-        let total: usize = votes.iter().map(|(_, n)| n).sum();
-        let confidence = match &source {
-            Some(s) => {
-                votes.iter().find(|(v, _)| v == s).map_or(0, |(_, n)| *n) as f64 / total as f64
-            }
-            None => 0.0,
-        };
-        let operations: Operations = source.as_ref().map_or_else(BTreeMap::new, |s| {
-            positions
-                .into_iter()
-                .filter(|((p, _), _)| p == s)
-                .map(|((_, op), n)| (op, n))
-                .collect()
-        });
+        let confidence = source.as_ref().map_or(0.0, |s| vote_share(&votes, s));
+        let operations = operations_of(&positions, source.as_ref());
         let copies = copies_in(&operations);
         let position_copies = position_copies(&operations);
         block_operations.push(operations);
+        block_positions.push(positions);
         blocks.push(BlockMatch {
             ptx_block: PtxBlock(id),
             source,
@@ -232,7 +254,13 @@ pub fn match_blocks(
         |s: &SourceRef| cfg_of(&s.function).map_or(0, |c| depths[c][s.block.index()]);
     unmap_moved_out_of_loops(&mut blocks, analysis, &source_depth);
     if let Some(kc) = kernel_cfg {
-        prefer_the_conditional_block(&mut blocks, kernel, &ptx_cfg, &cfgs[kc]);
+        // A block given another source block counts that block's operations.
+        for id in prefer_the_conditional_block(&mut blocks, kernel, &ptx_cfg, &cfgs[kc]) {
+            let operations = operations_of(&block_positions[id], blocks[id].source.as_ref());
+            blocks[id].copies = copies_in(&operations);
+            blocks[id].position_copies = position_copies(&operations);
+            block_operations[id] = operations;
+        }
         preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
         reflect_dominance(&mut blocks, kernel, &ptx_cfg, &cfgs[kc], &depths[kc]);
     }
@@ -280,12 +308,11 @@ fn unmap_moved_out_of_loops(
         })
         .collect();
     for b in moved {
-        let s = blocks[b].source.take().expect("mapped");
-        blocks[b].confidence = 0.0;
-        blocks[b].reason = format!(
+        let s = blocks[b].source.clone().expect("mapped");
+        blocks[b].unmap(format!(
             "code moved out of the loop of {} S{}, which a deeper block runs",
             s.function, s.block
-        );
+        ));
     }
 }
 
@@ -295,16 +322,18 @@ fn unmap_moved_out_of_loops(
 /// code's) is what its dominator maps to already. It runs on some paths from that
 /// dominator only, which the code's block does not, so it is the arm's: of the source
 /// blocks it votes for that the dominator's image dominates and that run on some of its
-/// paths only (a statement sequence, not an operand), the one with the most votes. Left with the code's block, it would be
-/// taken for control flow the compiler made inside it, and the arm's time charged as its
-/// cheapest path (none of it).
+/// paths only (a statement sequence, or an operand where no mapped block lies under it),
+/// the one with the most votes. Left with the code's block, it would be taken for control
+/// flow the compiler made inside it, and the arm's time charged as its cheapest path
+/// (none of it). Returns the blocks it gave another source block.
 fn prefer_the_conditional_block(
     blocks: &mut [BlockMatch],
     kernel: &Function,
     ptx_cfg: &Cfg,
     kernel_cfg: &SourceCfg,
-) {
+) -> Vec<usize> {
     let ptx_post = ptx_cfg.post_dominators();
+    let mut remapped = Vec::new();
     for id in 0..blocks.len() {
         let Some(s) = blocks[id]
             .source
@@ -354,16 +383,12 @@ fn prefer_the_conditional_block(
                 "runs on some paths from B{d} only, which maps to S{}: the arm S{} it votes for",
                 s.block, t.block
             );
-            let total: usize = blocks[id].votes.iter().map(|(_, n)| n).sum();
-            let mine = blocks[id]
-                .votes
-                .iter()
-                .find(|(v, _)| *v == t)
-                .map_or(0, |(_, n)| *n);
-            blocks[id].confidence = mine as f64 / total.max(1) as f64;
+            blocks[id].confidence = vote_share(&blocks[id].votes, &t);
             blocks[id].source = Some(t);
+            remapped.push(id);
         }
     }
+    remapped
 }
 
 /// Dominance preservation, for blocks mapped into the kernel's own body (`kernel_cfg` is
@@ -430,9 +455,7 @@ fn preserve_dominance(
                     None
                 };
                 if let Some(reason) = reason {
-                    blocks[id].reason = reason;
-                    blocks[id].source = None;
-                    blocks[id].confidence = 0.0;
+                    blocks[id].unmap(reason);
                 }
                 break;
             }
@@ -444,8 +467,8 @@ fn preserve_dominance(
 /// Dominance reflected, for blocks mapped into the kernel's own body outside its loops
 /// (an unrolled loop's copies are images of one source block each, and a later copy
 /// dominates no earlier one): where source block `Sa` runs before `Sb` on every path
-/// (dominates it), some image of `Sa` must dominate each image of `Sb`. An image of `Sa` that runs on
-/// fewer paths than `Sa` breaks it: the branch of `if (c)` that the compiler left holding
+/// (dominates it), some image of `Sa` must dominate each image of `Sb`. An image of `Sa`
+/// that runs on fewer paths than `Sa` breaks it: the branch of `if (c)` that the compiler left holding
 /// the condition's last instruction (`if (lid == 0) {..} else if (lid == n - 1) {..}`:
 /// the one-instruction block on the way to the first arm carries the first condition's
 /// position, while the second condition runs after the first in the source). Mapped, its
@@ -475,8 +498,8 @@ fn reflect_dominance(
         let dominators = mapped.iter().filter(|&&(_, sa)| {
             sa != sb && kernel_cfg.dominates(sa, sb) && !entered_loop(kernel_cfg, sa, sb)
         });
-        // Per dominating source block, its images in this iteration; broken where none
-        // of them dominates `b`.
+        // Per dominating source block, its images; broken where none of them dominates
+        // `b`.
         let mut by_source: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for &(a, sa) in dominators {
             by_source.entry(sa).or_default().push(a);
@@ -493,11 +516,10 @@ fn reflect_dominance(
             }
         }
     }
+    // An image that breaks it for several blocks keeps the first reason.
     for (a, reason) in broken {
         if blocks[a].source.is_some() {
-            blocks[a].reason = reason;
-            blocks[a].source = None;
-            blocks[a].confidence = 0.0;
+            blocks[a].unmap(reason);
         }
     }
 }
@@ -630,13 +652,11 @@ fn fold_statement_regions(
         blocks[e].position_copies = position_copies(&along);
         let s = blocks[e].source.clone().expect("an entry is mapped");
         for b in members {
-            blocks[b].source = None;
-            blocks[b].confidence = 0.0;
-            blocks[b].within = Some(PtxBlock(e));
-            blocks[b].reason = format!(
+            blocks[b].unmap(format!(
                 "compiler-made control flow inside {} S{} entered at B{e}: the cheapest path through it is charged",
                 s.function, s.block
-            );
+            ));
+            blocks[b].within = Some(PtxBlock(e));
         }
     }
 }
