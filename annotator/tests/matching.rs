@@ -256,11 +256,12 @@ fn code_after_a_loop_entered_unguarded_inside_another_loop_stays_mapped() {
         .get(From::Block(PtxBlock(clear)), To::Block(PtxBlock(clear)))
         .is_some());
     // The `if (i < block_stop)` after the clearing loop, its arm, the scan of each digit
-    // and the final loop adding the counts.
+    // (the inlined `scanLocalMem`'s steps: the code of the statement calling it follows
+    // them, and is charged on the paths from them) and the final loop adding the counts.
     for after in [
         "i < block_stop",
         "val_4 = in4[i]",
-        "histogram[digit] = scanLocalMem",
+        "t = lmem[idx -  i]",
         "l_block_counts[q] += histogram[q]",
     ] {
         let b = m.ptx_block_mapped_to(after);
@@ -351,4 +352,57 @@ fn straight_line_kernel_costs_exactly_t_b() {
     assert_eq!(m.kernel().blocks.len(), 1);
     assert!(m.map.is_mapped(PtxBlock(0)));
     assert_eq!(m.charged(&[0]), m.t(0));
+}
+
+/// SHOC sort's `top_scan`: `FPTYPE res = scanLocalMem(val, lmem, 1);` starts a source
+/// block whose probe the annotated kernel passes before the call, so before the inlined
+/// scan's own probes, while its PTX (the `if` after the call) all follows the scan. Were
+/// that block a timing point, the probes would pass the timing points in another order
+/// than the PTX (every other pass of the digit loop charged the scan, the others the code
+/// between: the launch 45% below GPGPU-Sim). Taken in the order the annotated kernel passes
+/// them, the timing points of one pass each follow the last on a PTX path, and the pass
+/// adds that path's time, the code after the call included.
+#[test]
+fn code_after_a_call_of_a_timed_helper_is_charged_after_the_helper() {
+    let m = matched_in("../validation/gpgpusim/corpus/shoc", "sort.cl", "top_scan");
+    let ks = &m.kernel().blocks;
+    let images = |text: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        (0..ks.len())
+            .filter(|&b| m.mapped_text(b).is_some_and(|t| text(&t)))
+            .collect()
+    };
+    let one = |needle: &str| {
+        let found = images(&|t| t.contains(needle));
+        assert_eq!(found.len(), 1, "`{needle}`: {:#?}", m.map);
+        found[0]
+    };
+    let pass = one("FPTYPE val = 0");
+    let load = one("val = isums");
+    let scan = one("lmem[idx] = 0");
+    let step = one("t = lmem[idx -  i]");
+    let store = one("= res + s_seed");
+    let last_thread = one("| last_thread");
+    let next = images(&|t| t == "barrier(CLK_LOCAL_MEM_FENCE)");
+    assert_eq!(next.len(), 1, "{:#?}", m.map);
+    // A work-item that loads, scans in two steps and stores, as the annotated kernel
+    // passes its probes: the call's block (if it had a timing point) before the scan's.
+    let mut points = vec![pass, load];
+    points.extend(images(&|t| t.contains("scanLocalMem(val, lmem, 1)")));
+    points.extend([scan, step, step, store, last_thread, next[0], pass]);
+    let mut charged = 0;
+    let mut path = vec![pass];
+    for w in points.windows(2) {
+        let hop = m
+            .table
+            .get(From::Block(PtxBlock(w[0])), To::Block(PtxBlock(w[1])))
+            .unwrap_or_else(|| panic!("no PTX path B{} -> B{}: {:#?}", w[0], w[1], m.map));
+        charged += hop.cycles;
+        path.extend(m.hop(w[0], To::Block(PtxBlock(w[1]))));
+    }
+    assert_eq!(charged, m.path_time(&path) - m.t(pass));
+    // The code after the call lies between the scan's last step and the store, once.
+    let after = m.hop(step, To::Block(PtxBlock(store)));
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert!(!m.map.is_mapped(PtxBlock(after[0])));
+    assert_eq!(path.iter().filter(|&&b| b == after[0]).count(), 1);
 }

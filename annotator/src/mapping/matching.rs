@@ -22,7 +22,9 @@
 //! - a branch's arm that holds code the compiler sank into it from before the branch maps
 //!   to the arm's statements, not to that code's block (where its dominator's image is);
 //!   or to the operand of `&&`, `||` or `?:` it evaluates, where no mapped code lies
-//!   under it.
+//!   under it;
+//! - and a block's code after a call of a helper timed in its own right is no timing
+//!   point: the block's probe runs before the call, so before the helper's.
 //!
 //! Unmapped PTX blocks are not lost: their time is charged on the paths between mapped
 //! blocks ([`crate::mapping::paths::PathTable`]), so that `t = t_v0 + sum (t_(v_{i-1},v_i) - t_v_{i-1})` over the
@@ -36,7 +38,7 @@ use crate::analysis::blocks::FunctionAnalysis;
 use crate::front::cfg::{natural_loop_body, Cfg, NaturalLoop};
 use crate::front::ptx::Function;
 use crate::front::source::cfg::{BlockRole, SourceCfg};
-use crate::front::source::{AstNode, SourceFile};
+use crate::front::source::{AstNode, NodeKind, SourceFile};
 use crate::ids::{PtxBlock, SourceBlockId};
 
 /// A source block: function and block index in that function's CFG.
@@ -196,6 +198,20 @@ pub fn match_blocks(
     let ptx_cfg = Cfg::new(kernel);
     let kernel_cfg = cfg_of(&kernel.name);
 
+    // The source block at a position: of the function whose extent holds it.
+    let source_at = |line: u32, col: u32| {
+        let f = file.functions.iter().find(|f| {
+            (f.extent.start.line, f.extent.start.col) <= (line, col)
+                && (line, col) <= (f.extent.end.line, f.extent.end.col)
+        })?;
+        let c = cfg_of(&f.name)?;
+        let block = cfgs[c].block_at(line, col)?;
+        Some(SourceRef {
+            function: f.name.clone(),
+            block,
+        })
+    };
+
     let mut blocks: Vec<BlockMatch> = Vec::with_capacity(kernel.blocks.len());
     let mut block_operations: Vec<Operations> = Vec::with_capacity(kernel.blocks.len());
     let mut block_positions = Vec::with_capacity(kernel.blocks.len());
@@ -204,18 +220,11 @@ pub fn match_blocks(
         let mut positions: BTreeMap<(SourceRef, Operation), usize> = BTreeMap::new();
         let mut homeless = 0;
         for i in &block.instrs {
-            let hit = i.loc.as_ref().filter(|l| l.line > 0).and_then(|l| {
-                let f = file.functions.iter().find(|f| {
-                    (f.extent.start.line, f.extent.start.col) <= (l.line, l.col)
-                        && (l.line, l.col) <= (f.extent.end.line, f.extent.end.col)
-                })?;
-                let c = cfg_of(&f.name)?;
-                let block = cfgs[c].block_at(l.line, l.col)?;
-                Some(SourceRef {
-                    function: f.name.clone(),
-                    block,
-                })
-            });
+            let hit = i
+                .loc
+                .as_ref()
+                .filter(|l| l.line > 0)
+                .and_then(|l| source_at(l.line, l.col));
             match hit {
                 Some(s) => {
                     let l = i.loc.as_ref().expect("positioned");
@@ -230,7 +239,7 @@ pub fn match_blocks(
         }
         let votes: Vec<(SourceRef, usize)> = votes.into_iter().collect();
         let ptx_depth = analysis.blocks[id].loop_depth;
-        let (source, reason) = choose(&votes, ptx_depth, cfgs, &depths, &cfg_of);
+        let (source, reason) = choose(&votes, &kernel.name, ptx_depth, cfgs, &depths, &cfg_of);
         let confidence = source.as_ref().map_or(0.0, |s| vote_share(&votes, s));
         let operations = operations_of(&positions, source.as_ref());
         let copies = copies_in(&operations);
@@ -264,6 +273,7 @@ pub fn match_blocks(
         preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
         reflect_dominance(&mut blocks, kernel, &ptx_cfg, &cfgs[kc], &depths[kc]);
     }
+    unmap_code_after_calls(&mut blocks, file, &ptx_cfg, cfgs, &source_at);
     fold_statement_regions(
         &mut blocks,
         &block_operations,
@@ -524,6 +534,106 @@ fn reflect_dominance(
     }
 }
 
+/// A block's code after a call it makes to a helper timed in its own right (one with a
+/// source CFG, inlined into the kernel): the block's probe runs where the block starts,
+/// before the call, so in the annotated kernel the helper's probes follow it. An image of
+/// the block that the helper's code dominates (SHOC sort's `FPTYPE res =
+/// scanLocalMem(val, lmem, 1);` and the `if` after it, whose PTX all follows the scan)
+/// would be a timing point after the helper's, which the probes never pass in that order:
+/// in the loop around it every other pass charged the scan and the others the code
+/// between. Unmapped, its time is charged on the paths from the helper's blocks to the
+/// next timing point. The helper's code counts as this call's where it runs after code
+/// of a source block that runs before the caller's on every path: code of the helper
+/// that runs before all of them (mapped to it from the kernel's first block, as in
+/// `else_if_arms`) belongs to another call.
+fn unmap_code_after_calls(
+    blocks: &mut [BlockMatch],
+    file: &SourceFile,
+    ptx_cfg: &Cfg,
+    cfgs: &[SourceCfg],
+    source_at: &dyn Fn(u32, u32) -> Option<SourceRef>,
+) {
+    let cfg_of = |name: &str| cfgs.iter().find(|c| c.function == name);
+    let callers = timed_calls(file, &|name| cfg_of(name).is_some(), source_at);
+    let mut after: Vec<(usize, String)> = Vec::new();
+    for (b, m) in blocks.iter().enumerate() {
+        let Some(source) = &m.source else {
+            continue;
+        };
+        let Some(cfg) = cfg_of(&source.function) else {
+            continue;
+        };
+        // Images of the source blocks that run before this one on every path.
+        let before: Vec<usize> = blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| {
+                a.source.as_ref().is_some_and(|s| {
+                    s.function == source.function
+                        && s.block != source.block
+                        && cfg.dominates(s.block.index(), source.block.index())
+                })
+            })
+            .map(|(a, _)| a)
+            .collect();
+        for (_, helper) in callers.iter().filter(|(s, _)| s == source) {
+            let dominated_by = blocks.iter().enumerate().find(|(h, q)| {
+                *h != b
+                    && q.source.as_ref().is_some_and(|s| &s.function == helper)
+                    && ptx_cfg.dominates(*h, b)
+                    && before.iter().any(|&a| ptx_cfg.dominates(a, *h))
+            });
+            if let Some((h, _)) = dominated_by {
+                after.push((
+                    b,
+                    format!(
+                        "{}:S{} calls `{helper}`, whose code (B{h}) runs before this block's; \
+                         its probe runs before the call",
+                        source.function,
+                        source.block.index()
+                    ),
+                ));
+                break;
+            }
+        }
+    }
+    for (b, reason) in after {
+        blocks[b].unmap(reason);
+    }
+}
+
+/// The source blocks that call a function `timed` accepts (not themselves), each with
+/// the function: where `source_at` puts the call's position.
+fn timed_calls(
+    file: &SourceFile,
+    timed: &dyn Fn(&str) -> bool,
+    source_at: &dyn Fn(u32, u32) -> Option<SourceRef>,
+) -> Vec<(SourceRef, String)> {
+    fn calls_in(n: &AstNode, caller: &str, timed: &dyn Fn(&str) -> bool, out: &mut Vec<AstNode>) {
+        if n.kind == NodeKind::Call && n.spelling != caller && timed(&n.spelling) {
+            out.push(n.clone());
+        }
+        for c in &n.children {
+            calls_in(c, caller, timed, out);
+        }
+    }
+    let mut callers: Vec<(SourceRef, String)> = Vec::new();
+    for f in &file.functions {
+        let mut calls = Vec::new();
+        calls_in(&f.body, &f.name, timed, &mut calls);
+        for call in calls {
+            let at = source_at(call.extent.start.line, call.extent.start.col);
+            if let Some(s) = at.filter(|s| s.function == f.name) {
+                let caller = (s, call.spelling);
+                if !callers.contains(&caller) {
+                    callers.push(caller);
+                }
+            }
+        }
+    }
+    callers
+}
+
 /// Whether source block `a` lies in a loop that the code before `b` runs through: a loop
 /// whose header dominates `b`, with `a` in its body and `b` after it. A compiler that
 /// proves such a loop runs at least once (`for (i = lid; i < N; i += size)` with `N` at
@@ -703,6 +813,7 @@ fn fewest_along(
 
 fn choose(
     votes: &[(SourceRef, usize)],
+    kernel_fn: &str,
     ptx_depth: usize,
     cfgs: &[SourceCfg],
     depths: &[Vec<usize>],
@@ -716,11 +827,6 @@ fn choose(
         (c, depths[c][s.block.index()], cfgs[c].block(s.block).role)
     };
     // Helpers are inlined at call sites of unknown depth: their blocks pass the depth rule.
-    let kernel_fn = votes
-        .iter()
-        .map(|(s, _)| s.function.as_str())
-        .next()
-        .unwrap_or_default();
     let mut cands: Vec<&(SourceRef, usize)> = votes
         .iter()
         .filter(|(s, _)| s.function != kernel_fn || info(s).1 == ptx_depth)
