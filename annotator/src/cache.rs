@@ -108,7 +108,7 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// waits for its coordinates and which its result's readers wait for.
 /// 64: a kernel with sampled accesses gets a copy that reduces its records to warps,
 /// keeping the lanes that ran a sampled access whole (`pipeline_model::KeptLanes`).
-/// 65-68: block mapping rules (`annotator/src/mapping/matching.rs`): dominance reflected,
+/// 65-68: block mapping rules (`annotator/src/mapping/matching/`): dominance reflected,
 /// the conditional block preferred, loops entered unguarded, operands leading nothing.
 /// 69: a block's code after its call of a timed helper is unmapped (its probe runs
 /// before the call).
