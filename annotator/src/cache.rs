@@ -112,7 +112,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// the conditional block preferred, loops entered unguarded, operands leading nothing.
 /// 69: a block's code after its call of a timed helper is unmapped (its probe runs
 /// before the call).
-pub const ANNOTATION_REVISION: &str = "69";
+/// 70: of two images of one source block on one path outside loops, the later is
+/// unmapped (the block's probe runs once).
+pub const ANNOTATION_REVISION: &str = "70";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -124,6 +124,31 @@ impl Matched {
         p.blocks.iter().map(|b| b.index()).collect()
     }
 
+    /// What the annotated kernel's probes add where its source blocks run in `order`
+    /// (block indices in the kernel's source CFG), each once: a probe charges the
+    /// transition from the state to the image of its block that the table reaches from
+    /// there, if any, and takes that image for the state; else it charges nothing and
+    /// leaves the state. Returns the charges and the state.
+    fn probes(&self, order: &[usize]) -> (u64, From) {
+        let mut state = From::Start;
+        let mut t = 0;
+        for &s in order {
+            let images = (0..self.kernel().blocks.len()).filter(|&b| {
+                self.map
+                    .source_of(PtxBlock(b))
+                    .is_some_and(|r| r.function == self.map.kernel && r.block.index() == s)
+            });
+            let hit = images
+                .filter_map(|b| Some((b, self.table.get(state, To::Block(PtxBlock(b)))?)))
+                .next();
+            if let Some((b, p)) = hit {
+                t += p.cycles;
+                state = From::Block(PtxBlock(b));
+            }
+        }
+        (t, state)
+    }
+
     /// What the timing points add along `points` (Start, the mapped blocks, Exit).
     fn charged(&self, mapped: &[usize]) -> u64 {
         let mut from = From::Start;
@@ -405,4 +430,73 @@ fn code_after_a_call_of_a_timed_helper_is_charged_after_the_helper() {
     assert_eq!(after.len(), 2, "{after:?}");
     assert!(!m.map.is_mapped(PtxBlock(after[0])));
     assert_eq!(path.iter().filter(|&&b| b == after[0]).count(), 1);
+}
+
+/// Parboil's `histo_prescan`: `avg /= count;` after a `while` has two images, the loop's
+/// exit block and the join of the exit with the path that skips the loop. The block's
+/// probe runs once: mapped twice, the state reached the exit block's image and never the
+/// join's, from which every later transition left, so a work-item that ran the loop was
+/// charged nothing after it. As the probes run, the loop's path and the path around it
+/// each add their PTX path's time.
+#[test]
+fn a_block_with_two_images_on_one_path_is_charged_on_every_path() {
+    let m = matched_in(
+        "../validation/gpgpusim/corpus/parboil",
+        "histo_prescan.cl",
+        "histo_prescan_kernel",
+    );
+    let ks = &m.kernel().blocks;
+    let block_of = |needle: &str| {
+        let b = m.ptx_block_mapped_to(needle);
+        m.map.source_of(PtxBlock(b)).unwrap().block.index()
+    };
+    let (entry, loop1, after1) = (
+        block_of("__local float Avg"),
+        block_of("avg += input[addr]"),
+        block_of("avg /= count"),
+    );
+    let (loop2, after2) = (block_of("stddev += "), block_of("stddev /= count"));
+    let first = m.ptx_block_mapped_to("avg += input[addr]");
+    let second = m.ptx_block_mapped_to("stddev += ");
+    let last = m.ptx_block_mapped_to("stddev /= count");
+    // The PTX paths of a work-item that runs each loop once and of one that runs
+    // neither: the shortest ways from the entry through the loops' blocks to `last`.
+    let route = |from: usize, to: usize| {
+        let mut came = vec![usize::MAX; ks.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(b) = queue.pop_front() {
+            for &s in &ks[b].successors {
+                if came[s] == usize::MAX && s != from {
+                    came[s] = b;
+                    queue.push_back(s);
+                }
+            }
+        }
+        let mut path = vec![to];
+        while *path.last().unwrap() != from {
+            path.push(came[*path.last().unwrap()]);
+        }
+        path.reverse();
+        path
+    };
+    let walk = |through: &[usize]| {
+        let mut path = vec![0];
+        for &w in through.iter().chain([&last]) {
+            path.extend(route(*path.last().unwrap(), w).into_iter().skip(1));
+        }
+        path
+    };
+    let once = walk(&[first, second]);
+    assert_eq!(
+        once.iter().filter(|&&b| b == first || b == second).count(),
+        2
+    );
+    let (t, state) = m.probes(&[entry, loop1, after1, loop2, after2]);
+    assert_eq!(state, From::Block(PtxBlock(last)), "{:#?}", m.map);
+    assert_eq!(t, m.path_time(&once), "{once:?}: {:#?}", m.map);
+    let neither = walk(&[]);
+    assert!(!neither.contains(&first) && !neither.contains(&second));
+    let (t, state) = m.probes(&[entry, after1, after2]);
+    assert_eq!(state, From::Block(PtxBlock(last)));
+    assert_eq!(t, m.path_time(&neither), "{neither:?}");
 }

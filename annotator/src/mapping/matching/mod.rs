@@ -24,7 +24,9 @@
 //!   or to the operand of `&&`, `||` or `?:` it evaluates, where no mapped code lies
 //!   under it;
 //! - and a block's code after a call of a helper timed in its own right is no timing
-//!   point: the block's probe runs before the call, so before the helper's.
+//!   point: the block's probe runs before the call, so before the helper's; nor, outside
+//!   loops, is an image of a block that runs after another image of it on every path
+//!   (the block's probe runs once).
 //!
 //! Unmapped PTX blocks are not lost: their time is charged on the paths between mapped
 //! blocks ([`crate::mapping::paths::PathTable`]), so that `t = t_v0 + sum (t_(v_{i-1},v_i) - t_v_{i-1})` over the
@@ -274,6 +276,7 @@ pub fn match_blocks(
         }
         order::preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
         order::reflect_dominance(&mut blocks, kernel, &ptx_cfg, &cfgs[kc], &depths[kc]);
+        order::unmap_chained_images(&mut blocks, kernel, &ptx_cfg, &depths[kc]);
     }
     order::unmap_code_after_calls(&mut blocks, file, &ptx_cfg, cfgs, &source_at);
     fold_statement_regions(

@@ -146,6 +146,52 @@ pub(super) fn reflect_dominance(
     }
 }
 
+/// Two images of one source block on one path, outside loops (AMD's `blockAddition`: the
+/// kernel's first block and, after `if (localId == 0) {..}`, the join that the compiler
+/// sank the first block's `get_global_id` into; Parboil's `histo_prescan`: the exit of a
+/// `while` and the join after it): the block's probe runs once, where the block starts,
+/// so the state reaches the first image and never the later one, whose transitions to
+/// every later timing point are dead (`histo_prescan` was charged nothing after its first
+/// loop, `blockAddition` nothing after its `if`). An image that post-dominates another
+/// image of its source block is unmapped: its time is charged on the paths through it.
+pub(super) fn unmap_chained_images(
+    blocks: &mut [BlockMatch],
+    kernel: &Function,
+    ptx_cfg: &Cfg,
+    source_depths: &[usize],
+) {
+    let source = |b: &BlockMatch| {
+        b.source
+            .as_ref()
+            .filter(|s| s.function == kernel.name)
+            .map(|s| s.block.index())
+            .filter(|&s| source_depths[s] == 0)
+    };
+    let mapped: Vec<(usize, usize)> = blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(id, m)| Some((id, source(m)?)))
+        .collect();
+    let post = ptx_cfg.post_dominators();
+    // Each later image, with an earlier one it follows on every path.
+    let later: Vec<(usize, usize)> = mapped
+        .iter()
+        .filter_map(|&(b, s)| {
+            let (a, _) = mapped
+                .iter()
+                .find(|&&(a, t)| t == s && a != b && post.post_dominates(b, a))?;
+            Some((b, *a))
+        })
+        .collect();
+    for (b, a) in later {
+        let s = source(&blocks[b]).unwrap_or_default();
+        blocks[b].unmap(format!(
+            "it runs on every path after B{a}, another image of S{s}, and the block's probe \
+             runs once"
+        ));
+    }
+}
+
 /// A block's code after a call it makes to a helper timed in its own right (one with a
 /// source CFG, inlined into the kernel): the block's probe runs where the block starts,
 /// before the call, so in the annotated kernel the helper's probes follow it. An image of
