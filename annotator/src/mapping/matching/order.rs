@@ -103,18 +103,7 @@ pub(super) fn reflect_dominance(
     kernel_cfg: &SourceCfg,
     source_depths: &[usize],
 ) {
-    let source = |b: &BlockMatch| {
-        b.source
-            .as_ref()
-            .filter(|s| s.function == kernel.name)
-            .map(|s| s.block.index())
-            .filter(|&s| source_depths[s] == 0)
-    };
-    let mapped: Vec<(usize, usize)> = blocks
-        .iter()
-        .enumerate()
-        .filter_map(|(id, m)| Some((id, source(m)?)))
-        .collect();
+    let mapped = outside_loops(blocks, kernel, source_depths);
     let mut broken: Vec<(usize, String)> = Vec::new();
     for &(b, sb) in &mapped {
         let dominators = mapped.iter().filter(|&&(_, sa)| {
@@ -152,26 +141,16 @@ pub(super) fn reflect_dominance(
 /// `while` and the join after it): the block's probe runs once, where the block starts,
 /// so the state reaches the first image and never the later one, whose transitions to
 /// every later timing point are dead (`histo_prescan` was charged nothing after its first
-/// loop, `blockAddition` nothing after its `if`). An image that post-dominates another
-/// image of its source block is unmapped: its time is charged on the paths through it.
+/// loop). An image that post-dominates another image of its source block is unmapped:
+/// its time is charged on the paths through it. (Unmapping the earlier image instead made
+/// the state jump to `blockAddition`'s join before its arm's probe.)
 pub(super) fn unmap_chained_images(
     blocks: &mut [BlockMatch],
     kernel: &Function,
     ptx_cfg: &Cfg,
     source_depths: &[usize],
 ) {
-    let source = |b: &BlockMatch| {
-        b.source
-            .as_ref()
-            .filter(|s| s.function == kernel.name)
-            .map(|s| s.block.index())
-            .filter(|&s| source_depths[s] == 0)
-    };
-    let mapped: Vec<(usize, usize)> = blocks
-        .iter()
-        .enumerate()
-        .filter_map(|(id, m)| Some((id, source(m)?)))
-        .collect();
+    let mapped = outside_loops(blocks, kernel, source_depths);
     let post = ptx_cfg.post_dominators();
     // Each later image, with an earlier one it follows on every path.
     let later: Vec<(usize, usize)> = mapped
@@ -184,7 +163,7 @@ pub(super) fn unmap_chained_images(
         })
         .collect();
     for (b, a) in later {
-        let s = source(&blocks[b]).unwrap_or_default();
+        let s = mapped.iter().find(|&&(m, _)| m == b).map_or(0, |&(_, s)| s);
         blocks[b].unmap(format!(
             "it runs on every path after B{a}, another image of S{s}, and the block's probe \
              runs once"
@@ -305,4 +284,22 @@ fn entered_loop(cfg: &SourceCfg, a: usize, b: usize) -> bool {
         let h = body[0];
         h != a && body.contains(&a) && !body.contains(&b) && cfg.dominates(h, b)
     })
+}
+
+/// The PTX blocks mapped to blocks of the kernel's own body outside its source loops, each
+/// with its source block (whose probe runs at most once a work-item).
+fn outside_loops(
+    blocks: &[BlockMatch],
+    kernel: &Function,
+    source_depths: &[usize],
+) -> Vec<(usize, usize)> {
+    blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(id, m)| {
+            let s = m.source.as_ref().filter(|s| s.function == kernel.name)?;
+            let s = s.block.index();
+            (source_depths[s] == 0).then_some((id, s))
+        })
+        .collect()
 }
