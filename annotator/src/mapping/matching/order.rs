@@ -152,18 +152,17 @@ pub(super) fn unmap_chained_images(
 ) {
     let mapped = outside_loops(blocks, kernel, source_depths);
     let post = ptx_cfg.post_dominators();
-    // Each later image, with an earlier one it follows on every path.
-    let later: Vec<(usize, usize)> = mapped
+    // Each later image, with an earlier one it follows on every path, and their block.
+    let later: Vec<(usize, usize, usize)> = mapped
         .iter()
         .filter_map(|&(b, s)| {
             let (a, _) = mapped
                 .iter()
                 .find(|&&(a, t)| t == s && a != b && post.post_dominates(b, a))?;
-            Some((b, *a))
+            Some((b, *a, s))
         })
         .collect();
-    for (b, a) in later {
-        let s = mapped.iter().find(|&&(m, _)| m == b).map_or(0, |&(_, s)| s);
+    for (b, a, s) in later {
         blocks[b].unmap(format!(
             "it runs on every path after B{a}, another image of S{s}, and the block's probe \
              runs once"
@@ -197,7 +196,12 @@ pub(super) fn unmap_code_after_calls(
         let Some(source) = &m.source else {
             continue;
         };
-        let Some(cfg) = cfg_of(&source.function) else {
+        let helpers: Vec<&String> = callers
+            .iter()
+            .filter(|(s, _)| s == source)
+            .map(|(_, h)| h)
+            .collect();
+        let Some(cfg) = cfg_of(&source.function).filter(|_| !helpers.is_empty()) else {
             continue;
         };
         // Images of the source blocks that run before this one on every path.
@@ -213,7 +217,7 @@ pub(super) fn unmap_code_after_calls(
             })
             .map(|(a, _)| a)
             .collect();
-        for (_, helper) in callers.iter().filter(|(s, _)| s == source) {
+        for helper in helpers {
             let dominated_by = blocks.iter().enumerate().find(|(h, q)| {
                 *h != b
                     && q.source.as_ref().is_some_and(|s| &s.function == helper)
@@ -246,9 +250,15 @@ fn timed_calls(
     timed: &dyn Fn(&str) -> bool,
     source_at: &dyn Fn(u32, u32) -> Option<SourceRef>,
 ) -> Vec<(SourceRef, String)> {
-    fn calls_in(n: &AstNode, caller: &str, timed: &dyn Fn(&str) -> bool, out: &mut Vec<AstNode>) {
+    /// The calls under `n` of a timed function other than `caller`.
+    fn calls_in<'n>(
+        n: &'n AstNode,
+        caller: &str,
+        timed: &dyn Fn(&str) -> bool,
+        out: &mut Vec<&'n AstNode>,
+    ) {
         if n.kind == NodeKind::Call && n.spelling != caller && timed(&n.spelling) {
-            out.push(n.clone());
+            out.push(n);
         }
         for c in &n.children {
             calls_in(c, caller, timed, out);
@@ -261,7 +271,7 @@ fn timed_calls(
         for call in calls {
             let at = source_at(call.extent.start.line, call.extent.start.col);
             if let Some(s) = at.filter(|s| s.function == f.name) {
-                let caller = (s, call.spelling);
+                let caller = (s, call.spelling.clone());
                 if !callers.contains(&caller) {
                     callers.push(caller);
                 }
