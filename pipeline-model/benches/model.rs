@@ -68,6 +68,7 @@ fn main() {
                 global_memory_bytes: None,
                 read_memory_bytes: None,
                 code_instructions: 0,
+                arm_code: pipeline_model::ArmCode::NONE,
                 first_round_warp_bytes: None,
             };
             let mut times: Vec<f64> = (0..runs)
@@ -138,6 +139,7 @@ fn sampled_scan(runs: usize) {
         global_memory_bytes: None,
         read_memory_bytes: None,
         code_instructions: 0,
+        arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
     };
     let access = SampledAccess {

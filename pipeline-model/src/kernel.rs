@@ -50,7 +50,7 @@ use serde::Serialize;
 use crate::arch::{Architecture, Scope};
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
-use crate::warps::{exit_wait, walk_groups, Dealer, Dealt, Group, SmUsage};
+use crate::warps::{exit_wait, walk_groups, Dealer, Dealt, Group, SmUsage, Walked};
 
 /// What bound the kernel's time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -240,7 +240,7 @@ pub fn estimate(
 }
 
 /// The estimate of a launch whose work-groups `deal` hands to the dealer, in order
-/// (returning the most cycles divergence added to a warp), once the work-group size and
+/// (returning what the walk found: [`Walked`]), once the work-group size and
 /// occupancy are checked: the same from the records ([`estimate`]) and from a summary
 /// ([`estimate_summarized`]).
 fn estimate_dealt(
@@ -248,14 +248,14 @@ fn estimate_dealt(
     geometry: &LaunchGeometry,
     resources: &KernelResources,
     usage_scale: u64,
-    deal: impl FnOnce(&mut Dealer) -> u64,
+    deal: impl FnOnce(&mut Dealer) -> Walked,
 ) -> Result<KernelEstimate, ModelError> {
     check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
     let mut dealer = Dealer::new(arch, n_par);
-    let divergence = deal(&mut dealer);
-    let dealt = dealer.finish(divergence);
+    let walked = deal(&mut dealer);
+    let dealt = dealer.finish(walked);
     Ok(finish_estimate(
         arch,
         resources,
@@ -289,9 +289,14 @@ fn finish_estimate(
     // The code's first run: every line a DRAM trip where the instruction cache fetches
     // none ahead. The SM's warps run the same code, so a missing line holds up every one
     // that reaches it: while it is fetched no warp issues and no request leaves, and the
-    // misses add to whichever term bounds the launch rather than hide under it.
+    // misses add to whichever term bounds the launch rather than hide under it. The code
+    // of a divergent arm no lane entered (the other side of an `if` every lane decided
+    // alike) is never fetched.
     let icache_cycles = arch.icache.as_ref().map_or(0, |c| {
-        c.cold_cycles(resources.code_instructions, arch.memory.dram)
+        c.cold_cycles(
+            resources.fetched_instructions(dealt.entered_arms),
+            arch.memory.dram,
+        )
     });
     let t_paths = dealt.t_opt + traffic.queue_cycles;
     let (t_work, bound) = if worst > t_paths as f64 {
@@ -399,7 +404,7 @@ pub struct LaunchSummary {
     groups: Vec<[u64; 3]>,
     /// Per group, per sub-core, per resource, the usage (flattened).
     usage: Vec<u64>,
-    divergence: u64,
+    walked: Walked,
     /// What the reduction depends on: the resources, the warp size, the sub-cores and a
     /// warp's wait at its exit.
     made_for: (Vec<String>, u32, u32, u64),
@@ -416,10 +421,10 @@ impl LaunchSummary {
         let mut summary = LaunchSummary {
             groups: Vec::new(),
             usage: Vec::new(),
-            divergence: 0,
+            walked: Walked::default(),
             made_for: Self::key(arch),
         };
-        summary.divergence = walk_groups(arch, geometry, records, &mut |g| {
+        summary.walked = walk_groups(arch, geometry, records, &mut |g| {
             summary.groups.push([g.t_last, g.bytes, g.warps]);
             summary.usage.extend_from_slice(g.usage);
         });
@@ -475,7 +480,7 @@ pub fn estimate_summarized(
                 warps,
             });
         }
-        summary.divergence
+        summary.walked
     })
 }
 

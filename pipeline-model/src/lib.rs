@@ -64,13 +64,14 @@ pub use arch::{
 /// than it miss in the sets they overfill (`Architecture::l2_miss_share`). 12: image reads
 /// and writes are timed on the texture path (`OpClass::Texture`, the `texture` row). 13:
 /// the code's first run adds to whichever term bounds the launch, not to the latency term
-/// alone (`KernelEstimate::icache_cycles`).
-pub const MODEL_REVISION: u32 = 13;
+/// alone (`KernelEstimate::icache_cycles`). 14: the code's first run fetches no divergent
+/// arm that no lane entered (`KernelResources::arm_code`).
+pub const MODEL_REVISION: u32 = 14;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};
 pub use launch::{Grain, LaunchGeometry, Records};
-pub use occupancy::{occupancy, DoesNotFit, KernelResources, Limiter, Occupancy};
+pub use occupancy::{occupancy, ArmCode, DoesNotFit, KernelResources, Limiter, Occupancy};
 pub use records::{KeptLanes, RecordFormat};
 pub use sampling::{Measured, SampledAccess};
 pub use timing::{block_timing, issue_order, pair_cycles, schedule, BlockTiming, ResourceUsage};

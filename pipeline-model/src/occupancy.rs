@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::arch::Architecture;
+use crate::records::MAX_ARMS;
 
 /// What a launch of a kernel needs: from an SM, per work-group (registers, local memory),
 /// and from global memory (the buffers it is given).
@@ -25,11 +26,70 @@ pub struct KernelResources {
     /// PTX instructions of the kernel's code (its blocks, helpers inlined): what the
     /// instruction cache fetches on its first run (`[icache]`).
     pub code_instructions: u64,
+    /// Of them, the divergent arms' ([`ArmCode`]): code a launch whose lanes never enter
+    /// an arm does not fetch.
+    pub arm_code: ArmCode,
     /// Bytes past the L1 one warp's first round of loads asks for: the loads it sends
     /// together before it waits for any (a streaming loop's first iteration, both loads of
     /// a vector add). Only that round of the first wave leaves at once; later rounds leave
     /// as the paths get there. `None` when unknown: the first wave's whole share.
     pub first_round_warp_bytes: Option<u64>,
+}
+
+impl KernelResources {
+    /// The instructions of the code a launch ran, which the instruction cache fetched:
+    /// all of it but the divergent arms no lane entered (`entered_arms`: bit `a` for arm
+    /// counter `a`).
+    pub fn fetched_instructions(&self, entered_arms: u32) -> u64 {
+        self.code_instructions
+            .saturating_sub(self.arm_code.unrun(entered_arms))
+    }
+}
+
+/// The code of a kernel's divergent arms (`records.arms`), per arm counter: what a launch
+/// whose lanes all decide a branch alike (both sides of an `if (T > 1000)` on one
+/// temperature) never runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ArmCode {
+    /// PTX instructions of the blocks charged to the arm (those of no arm nested in it),
+    /// or 0 where no timing point in the arm or the arms nested in it counts its entries
+    /// (a lane may run it unseen).
+    pub instructions: [u64; MAX_ARMS],
+    /// The arm and the arms nested in it (bit `a` for arm counter `a`): a lane that
+    /// entered any of them ran the arm.
+    pub holds: [u32; MAX_ARMS],
+}
+
+impl ArmCode {
+    /// A kernel without divergent arms (the default, for a `const`).
+    pub const NONE: ArmCode = ArmCode {
+        instructions: [0; MAX_ARMS],
+        holds: [0; MAX_ARMS],
+    };
+
+    /// The instructions of the arms that no lane ran, where `entered_arms` (bit `a` for
+    /// arm counter `a`) are those whose entries the records count.
+    ///
+    /// ```
+    /// use pipeline_model::ArmCode;
+    ///
+    /// // Arm 0 holds arm 1 (an `if` nested in its side); arm 2 is 0's other side.
+    /// let mut arms = ArmCode::default();
+    /// arms.instructions[..3].copy_from_slice(&[30, 10, 40]);
+    /// arms.holds[..3].copy_from_slice(&[0b011, 0b010, 0b100]);
+    /// assert_eq!(arms.unrun(0b111), 0);
+    /// assert_eq!(arms.unrun(0b100), 30 + 10);
+    /// // A lane in arm 1 passed through arm 0.
+    /// assert_eq!(arms.unrun(0b010), 40);
+    /// ```
+    pub fn unrun(&self, entered_arms: u32) -> u64 {
+        self.instructions
+            .iter()
+            .zip(&self.holds)
+            .filter(|&(_, &holds)| entered_arms & holds == 0)
+            .map(|(&n, _)| n)
+            .sum()
+    }
 }
 
 /// The per-SM limit that bounds how many work-groups are resident.
@@ -160,6 +220,7 @@ mod tests {
             global_memory_bytes: None,
             read_memory_bytes: None,
             code_instructions: 0,
+            arm_code: ArmCode::NONE,
             first_round_warp_bytes: None,
         }
     }

@@ -48,6 +48,10 @@ pub const WORD_BYTES: usize = 8;
 /// branch's decisions (each in a run of [`RecordFormat::arms`] values).
 pub const ARM_VALUES: usize = 3;
 
+/// At most this many divergent arm counters a kernel's record holds (each adds
+/// [`ARM_VALUES`] values); the annotator charges arms beyond them to the code around them.
+pub const MAX_ARMS: usize = 16;
+
 /// Values a sampled access keeps in a record, from its slot: how many times the
 /// work-item ran it ([`SAMPLE_RUNS`]), the index it used the first time
 /// ([`SAMPLE_FIRST`]) and the last ([`SAMPLE_LAST`]).

@@ -81,8 +81,15 @@ impl WarpTally {
     /// arm, its time in it ([`arm_time`]; the paths run one after the other). Where that
     /// exceeds the slowest lane's whole time, the warp issued every path: its usage grows
     /// in proportion. Adds the usage into `into` (its sub-core's), keeps the largest loss
-    /// to divergence in `divergence`, resets, and returns the warp's time.
-    fn close(&mut self, into: &mut [u64], divergence: &mut u64) -> u64 {
+    /// to divergence and the arms a lane entered in `walked`, resets, and returns the
+    /// warp's time.
+    fn close(&mut self, into: &mut [u64], walked: &mut Walked) -> u64 {
+        for a in 0..self.arm_max.len().min(u32::BITS as usize) {
+            // Records of an older annotation count no entries, but cycles.
+            if self.arm_entries[a] > 0 || self.arm_max[a] > 0 {
+                walked.entered_arms |= 1 << a;
+            }
+        }
         let t_w = self.outside
             + (0..self.arm_max.len())
                 .map(|a| {
@@ -95,7 +102,7 @@ impl WarpTally {
                 })
                 .sum::<u64>();
         let grow = if t_w > self.lane_max && self.lane_max > 0 {
-            *divergence = (*divergence).max(t_w - self.lane_max);
+            walked.divergence = walked.divergence.max(t_w - self.lane_max);
             t_w as f64 / self.lane_max as f64
         } else {
             1.0
@@ -160,6 +167,8 @@ pub(crate) struct Dealt {
     pub(crate) first_wave_cycles: u64,
     /// The most cycles serialising divergent paths added to one warp.
     pub(crate) divergence: u64,
+    /// The divergent arms a lane entered ([`Walked::entered_arms`]).
+    pub(crate) entered_arms: u32,
     pub(crate) work_groups: u64,
     pub(crate) warps: u64,
 }
@@ -199,15 +208,24 @@ pub(crate) struct Group<'a> {
     pub(crate) warps: u64,
 }
 
+/// What a walk of a launch's records finds besides its work-groups.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Walked {
+    /// The most cycles serialising divergent paths added to one warp.
+    pub(crate) divergence: u64,
+    /// The divergent arms (bit `a` for arm counter `a`) some lane entered: the code of the
+    /// others never ran, and the instruction cache never fetched it.
+    pub(crate) entered_arms: u32,
+}
+
 /// Walks the launch's work-groups in order (x fastest), each group's work-items into
-/// warps, and hands every group to `take`; returns the most cycles serialising divergent
-/// paths added to one warp.
+/// warps, and hands every group to `take`.
 pub(crate) fn walk_groups(
     arch: &Architecture,
     geometry: &LaunchGeometry,
     records: &Records<'_>,
     take: &mut dyn FnMut(Group<'_>),
-) -> u64 {
+) -> Walked {
     let n_res = arch.resources().len();
     let format = records.format;
     let stride = records.stride();
@@ -225,7 +243,7 @@ pub(crate) fn walk_groups(
     let mut warp = WarpTally::new(n_res, format.arms);
     // A warp that exits only once its stores are acknowledged ends an L2 trip later.
     let exit_wait = exit_wait(arch);
-    let mut divergence = 0u64;
+    let mut found = Walked::default();
     // The group's usage per sub-core, counted from the sub-core its first warp goes to.
     let mut group_use = vec![0u64; n_res * sub_cores as usize];
     // The last group's time, bytes and warps (its usage is `group_use`): a group that
@@ -238,9 +256,9 @@ pub(crate) fn walk_groups(
                  warp_index: u64,
                  t_last: &mut u64,
                  group_use: &mut [u64],
-                 divergence: &mut u64| {
+                 walked: &mut Walked| {
         let sub = (warp_index % sub_cores) as usize;
-        let t_w = warp.close(&mut group_use[sub * n_res..][..n_res], divergence) + exit_wait;
+        let t_w = warp.close(&mut group_use[sub * n_res..][..n_res], walked) + exit_wait;
         *t_last = (*t_last).max(t_w + warp_index / sub_cores);
     };
     // Warp records: where the last group walked had its records.
@@ -279,7 +297,7 @@ pub(crate) fn walk_groups(
                                 warp_index,
                                 &mut t_last,
                                 &mut group_use,
-                                &mut divergence,
+                                &mut found,
                             );
                             warp_index += 1;
                         }
@@ -321,7 +339,7 @@ pub(crate) fn walk_groups(
                                             warp_index,
                                             &mut t_last,
                                             &mut group_use,
-                                            &mut divergence,
+                                            &mut found,
                                         );
                                         in_warp = 0;
                                         warp_index += 1;
@@ -335,7 +353,7 @@ pub(crate) fn walk_groups(
                                 warp_index,
                                 &mut t_last,
                                 &mut group_use,
-                                &mut divergence,
+                                &mut found,
                             );
                             warp_index += 1;
                         }
@@ -350,7 +368,7 @@ pub(crate) fn walk_groups(
             }
         }
     }
-    divergence
+    found
 }
 
 /// Whether each row of `len` values starting at `starts` in `data` is the row `back`
@@ -512,7 +530,7 @@ impl Dealer {
         self.groups += 1;
     }
 
-    pub(crate) fn finish(self, divergence: u64) -> Dealt {
+    pub(crate) fn finish(self, walked: Walked) -> Dealt {
         Dealt {
             usage: self.usage,
             t_opt: self.t_opt,
@@ -520,7 +538,8 @@ impl Dealer {
             first_wave_bytes: self.first_wave_bytes,
             first_wave_warps: self.first_wave_warps,
             first_wave_cycles: self.first_wave_cycles,
-            divergence,
+            divergence: walked.divergence,
+            entered_arms: walked.entered_arms,
             work_groups: self.groups,
             warps: self.warps,
         }
@@ -529,7 +548,7 @@ impl Dealer {
 
 #[cfg(test)]
 mod tests {
-    use super::{arm_time, Running, WarpTally};
+    use super::{arm_time, Running, Walked, WarpTally};
     use crate::records::RecordFormat;
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
@@ -634,9 +653,11 @@ mod tests {
         tally.add(format.item(&lane(20, 20, 2, 2)));
         tally.add(format.item(&lane(20, 20, 2, 2)));
         let mut usage = [0u64];
-        let mut divergence = 0;
-        assert_eq!(tally.close(&mut usage, &mut divergence), 85);
-        assert_eq!(divergence, 85 - 45);
+        let mut walked = Walked::default();
+        assert_eq!(tally.close(&mut usage, &mut walked), 85);
+        assert_eq!(walked.divergence, 85 - 45);
+        // Both arms were entered.
+        assert_eq!(walked.entered_arms, 0b11);
         // The usage grows with the time: 1 x 85 / 45.
         assert_eq!(usage, [2]);
     }

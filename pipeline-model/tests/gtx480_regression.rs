@@ -102,6 +102,7 @@ fn corpus() -> String {
             global_memory_bytes: None,
             read_memory_bytes: None,
             code_instructions: 0,
+            arm_code: pipeline_model::ArmCode::NONE,
             first_round_warp_bytes: None,
         };
         let geometry = LaunchGeometry { global, local };

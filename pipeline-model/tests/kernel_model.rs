@@ -187,6 +187,7 @@ fn bad_launches_are_errors() {
         global_memory_bytes: None,
         read_memory_bytes: None,
         code_instructions: 0,
+        arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
     };
     let geometry = LaunchGeometry {
@@ -303,4 +304,64 @@ fn a_cold_instruction_cache_charges_each_line_after_the_first_once() {
     }
     let h100 = Architecture::load("hopper_h100").unwrap();
     assert_eq!(run(&h100, 4000, 32), run(&h100, 0, 32));
+}
+
+/// Where every lane takes one side of an `if` / `else` (SHOC S3D's `rdsmh`: `if (TEMP >
+/// 1000)` on one temperature), the other side never runs and the instruction cache never
+/// fetches its code. A kernel of 80 instructions whose two arms hold 32 each: with both
+/// arms entered it fetches all 80 (the 4 lines after the first, 500 cycles each, two at a
+/// time: 1000 cycles, as above); with one, 48 (384 bytes, 2 lines after the first: 500
+/// cycles); with neither, 16 (one line: none). An arm whose entries no timing point counts
+/// (its `instructions` 0) is taken as run.
+#[test]
+fn the_instruction_cache_fetches_no_code_of_an_arm_no_lane_entered() {
+    let gtx480 = Architecture::load("gtx480").unwrap();
+    let n_res = gtx480.resources().len();
+    // 32 lanes, each: `t` 100, every usage 10, then per arm its cycles, entries and its
+    // branch's decisions.
+    let run = |entries: [u64; 2], arm_code: ArmCode| {
+        let lane: Vec<u64> = std::iter::once(100)
+            .chain(std::iter::repeat_n(10, n_res))
+            .chain(entries.map(|e| 40 * e))
+            .chain(entries)
+            .chain([1, 1])
+            .collect();
+        let data = lane.repeat(32);
+        estimate(
+            &gtx480,
+            &LaunchGeometry {
+                global: [32, 1, 1],
+                local: [32, 1, 1],
+            },
+            &KernelResources {
+                code_instructions: 80,
+                arm_code,
+                ..KernelResources::default()
+            },
+            &Records {
+                data: &data,
+                format: RecordFormat::timing(n_res, 2),
+                usage_scale: gtx480.usage_scale(),
+                grain: Grain::WorkItem,
+                shared: None,
+            },
+        )
+        .unwrap()
+        .icache_cycles
+    };
+    let mut arms = ArmCode::NONE;
+    arms.instructions[..2].copy_from_slice(&[32, 32]);
+    arms.holds[..2].copy_from_slice(&[0b01, 0b10]);
+    assert_eq!(run([1, 1], arms), 1000);
+    assert_eq!(run([0, 1], arms), 500);
+    assert_eq!(run([1, 0], arms), 500);
+    assert_eq!(run([0, 0], arms), 0);
+    // Arm 0 holds arm 1: a lane in arm 1 ran arm 0's code too.
+    let mut nested = arms;
+    nested.holds[0] = 0b11;
+    assert_eq!(run([0, 1], nested), 1000);
+    // Arm 0's entries uncounted: its code is taken as run.
+    let mut unseen = arms;
+    unseen.instructions[0] = 0;
+    assert_eq!(run([0, 1], unseen), 1000);
 }

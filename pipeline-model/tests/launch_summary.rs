@@ -45,6 +45,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
         global_memory_bytes: Some(1 << 24),
         read_memory_bytes: None,
         code_instructions: 0,
+        arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
     };
     let summary = LaunchSummary::of(&base, &geometry, &recs).unwrap();

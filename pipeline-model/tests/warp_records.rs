@@ -85,6 +85,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         global_memory_bytes: Some(1 << 20),
         read_memory_bytes: None,
         code_instructions: 0,
+        arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
     };
     let scale = arch.usage_scale();

@@ -78,6 +78,8 @@ pub(crate) struct KernelModel {
     pub(crate) static_shared_bytes: u64,
     /// PTX instructions of the kernel (the instruction cache's first-run misses).
     pub(crate) code_instructions: u64,
+    /// Of them, the divergent arms' (not fetched where no lane enters them).
+    pub(crate) arm_code: pipeline_model::ArmCode,
     /// Bytes past the L1 a warp's first round of loads asks for (the first wave's burst).
     pub(crate) first_round_warp_bytes: Option<u64>,
     /// The arguments it reads through (`annotator::analysis::reads`), `None` where unknown.
@@ -468,7 +470,7 @@ pub(crate) struct EvaluatedLaunch {
 /// records it computes.
 pub(crate) enum Job {
     Records(Batch<Pending>),
-    Evaluated(EvaluatedLaunch),
+    Evaluated(Box<EvaluatedLaunch>),
 }
 
 /// Writes an evaluated launch's warp records (into `records`, kept for the next) and

@@ -85,6 +85,7 @@ fn run(
         read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
+        ..KernelResources::default()
     };
     let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];
     let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);

@@ -24,9 +24,9 @@ use crate::front::cfg::Cfg;
 use crate::front::ptx::{Function, Operand};
 use crate::ids::PtxBlock;
 
-/// At most this many arm counters per kernel (the record's size grows by one a counter);
-/// arms beyond them count as the code around them.
-pub const MAX_ARMS: usize = 16;
+/// At most this many arm counters per kernel: the record's bound
+/// ([`pipeline_model::records::MAX_ARMS`]).
+pub use pipeline_model::records::MAX_ARMS;
 
 /// The arms of one kernel.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

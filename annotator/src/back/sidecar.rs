@@ -6,9 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::blocks::Analysis;
+use crate::analysis::blocks::{Analysis, FunctionAnalysis};
 use crate::front::opcode::{demangled_name, is_image_access};
 use crate::front::source::ParamKind;
+use crate::ids::PtxBlock;
 use crate::mapping::matching::BlockMap;
 use crate::mapping::paths::PathTable;
 use crate::mapping::unroll::UnrolledLoop;
@@ -89,6 +90,47 @@ impl AnnotatedKernel {
     pub fn warp_kernel(&self) -> Option<String> {
         self.warp_records
             .then(|| crate::back::codegen::warp_kernel_name(&self.name))
+    }
+
+    /// Its divergent arms' code ([`pipeline_model::ArmCode`]), of the kernel's
+    /// `analysis`: per arm counter the PTX instructions of the blocks charged to it, and the
+    /// arms nested in it. An arm none of whose blocks, nor those of the arms it holds, is a
+    /// timing point counts no entries: its code is given as 0, never taken for unrun.
+    pub fn arm_code(&self, analysis: &FunctionAnalysis) -> pipeline_model::ArmCode {
+        let mut code = pipeline_model::ArmCode::default();
+        let arms = code.instructions.len();
+        for (a, holds) in code.holds.iter_mut().enumerate() {
+            *holds = 1 << a;
+        }
+        // Each arm into the `holds` of every arm above it.
+        for a in 0..arms {
+            let mut up = self.arm_tree.parent.get(a).copied().flatten();
+            while let Some(p) = up.filter(|&p| p < arms) {
+                code.holds[p] |= 1 << a;
+                up = self.arm_tree.parent.get(p).copied().flatten();
+            }
+        }
+        let mut timed = 0u32;
+        for (b, block) in analysis.blocks.iter().enumerate() {
+            let Some(a) = self.arms.of(PtxBlock(b)).filter(|&a| a < arms) else {
+                continue;
+            };
+            code.instructions[a] += block.instructions as u64;
+            if self
+                .block_map
+                .blocks
+                .get(b)
+                .is_some_and(|m| m.source.is_some())
+            {
+                timed |= 1 << a;
+            }
+        }
+        for (n, holds) in code.instructions.iter_mut().zip(&code.holds) {
+            if timed & holds == 0 {
+                *n = 0;
+            }
+        }
+        code
     }
 }
 

@@ -310,7 +310,7 @@ impl Shim {
         let index = self.push_launch(kernel, queue, range, &launch.pending.geometry, None);
         lock(&shadow.args).first_with(key, index);
         launch.pending.index = index;
-        self.submit(Job::Evaluated(launch));
+        self.submit(Job::Evaluated(Box::new(launch)));
     }
 
     /// Records a launch of the application's kernel that ran unannotated, and why; also

@@ -426,6 +426,7 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
             .as_deref()
             .and_then(|read| args.read_footprint(read)),
         code_instructions: shadow.model.code_instructions,
+        arm_code: shadow.model.arm_code,
         first_round_warp_bytes: shadow.model.first_round_warp_bytes,
     }
 }

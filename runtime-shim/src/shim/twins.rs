@@ -556,6 +556,7 @@ impl Shim {
                 registers: analysis.registers,
                 static_shared_bytes: analysis.shared_memory_bytes,
                 code_instructions: analysis.code_instructions(),
+                arm_code: annotated.arm_code(analysis),
                 first_round_warp_bytes: self
                     .arch
                     .as_ref()

@@ -200,3 +200,87 @@ fn loop_with_known_trip_count() {
         assert_eq!(both.t(w), expected, "work-item {w}");
     }
 }
+
+/// A temperature's two polynomials (SHOC S3D's `rdsmh`): `if (x > 1000) { ... } else
+/// { ... }`, each side of its own code.
+const TWO_SIDES: &str = "__kernel void two_sides(__global const float *t, __global float *out) {
+    size_t i = get_global_id(0);
+    float x = t[i];
+    if (x > 1000.0f) {
+        out[i] = exp(x * 1.0e-3f + 0.5f) * 3.0f + exp(x * 2.0e-3f - 0.25f) * 5.0f
+                 + exp(x * 3.0e-3f + 0.75f);
+    } else {
+        out[i] = log(x + 2.0f) * 7.0f - log(x * 0.5f + 3.0f) * 11.0f
+                 + log(x * 0.25f + 5.0f);
+    }
+}
+";
+
+/// The instruction cache fetches the code the launch ran: on the GTX 480 (GPGPU-Sim's
+/// cache, which fetches nothing ahead), a launch whose lanes all take one side of an
+/// `if` / `else` misses the lines of the kernel's code less the other side's; one whose
+/// warps take both misses all of it. From the records PoCL's run of the annotated kernel
+/// wrote.
+#[test]
+fn the_instruction_cache_fetches_only_the_side_every_lane_took() {
+    let dir = std::env::temp_dir().join(format!("srcsim-e2e-sides-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("two_sides.cl");
+    std::fs::write(&path, TWO_SIDES).unwrap();
+    let compiler = Compiler::locate().unwrap();
+    let arch = Architecture::load("gtx480").unwrap();
+    let a = annotate_file(&compiler, &path, &BuildOptions::default(), &arch).unwrap();
+    let analysis = &a.sidecar.analysis.kernels[0];
+    let annotated = &a.sidecar.kernels[0];
+    let arms = annotated.arm_code(analysis);
+    // Two arms, siblings, each of its own code (three calls of `exp` or `log` inlined).
+    let sides: Vec<u64> = arms
+        .instructions
+        .iter()
+        .copied()
+        .filter(|&n| n > 0)
+        .collect();
+    assert_eq!(sides.len(), 2, "{arms:?}");
+    assert!(sides.iter().all(|&n| n >= 12), "{sides:?}");
+    let code = analysis.code_instructions();
+    let icache = arch.icache.clone().unwrap();
+    let cold = |instructions: u64| icache.cold_cycles(instructions, arch.memory.dram);
+    let n = 256;
+    let run = |t: Vec<f32>| {
+        let range = NdRange::d1(n).with_local([64, 1, 1]);
+        let mut args = vec![KernelArg::from_slice(&t), KernelArg::zeroed::<f32>(n)];
+        args.extend(record_args(&a.sidecar, "two_sides", &range, Grain::WorkItem).args);
+        let mut out = run_kernel(&a.source, "", "two_sides", &args, &range).unwrap();
+        let records = kernel_runner::from_bytes::<u64>(&out.buffers.pop().unwrap()).unwrap();
+        let format = a.sidecar.records.format;
+        estimate(
+            &arch,
+            &pipeline_model::LaunchGeometry {
+                global: [n as u64, 1, 1],
+                local: [64, 1, 1],
+            },
+            &KernelResources {
+                code_instructions: code,
+                arm_code: arms,
+                ..KernelResources::default()
+            },
+            &Records::per_work_item(&records, format, a.sidecar.records.usage_scale),
+        )
+        .unwrap()
+        .icache_cycles
+    };
+    let hot = run(vec![1500.0; n]);
+    let cool = run(vec![300.0; n]);
+    let mixed = run((0..n)
+        .map(|i| if i % 2 == 0 { 1500.0 } else { 300.0 })
+        .collect());
+    assert_eq!(mixed, cold(code));
+    // Each one-sided launch leaves out one side, not the same one.
+    let without = |side: u64| cold(code - side);
+    assert!(
+        (hot == without(sides[0]) && cool == without(sides[1]))
+            || (hot == without(sides[1]) && cool == without(sides[0])),
+        "hot {hot}, cool {cool}, sides {sides:?} of {code}"
+    );
+    assert!(hot < mixed && cool < mixed, "{hot} {cool} {mixed}");
+}

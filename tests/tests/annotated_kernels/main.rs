@@ -287,6 +287,7 @@ const KERNEL_RESOURCES: KernelResources = KernelResources {
     global_memory_bytes: Some(1 << 20),
     read_memory_bytes: None,
     code_instructions: 0,
+    arm_code: pipeline_model::ArmCode::NONE,
     first_round_warp_bytes: None,
 };
 

@@ -153,6 +153,12 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             .iter()
             .find(|k| k.name == kernel.name)
             .with_context(|| format!("{}: no kernel {}", file.display(), kernel.name))?;
+        let annotated = annotation
+            .sidecar
+            .kernels
+            .iter()
+            .find(|k| k.name == kernel.name)
+            .with_context(|| format!("{}: kernel {} not annotated", file.display(), kernel.name))?;
         for (i, launch) in kernel.launches(quick).iter().enumerate() {
             let case = kernel.case_name(i);
             let mut args = args_of(kernel, launch).with_context(|| case.clone())?;
@@ -180,7 +186,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 local: launch.local.xyz(),
             };
             let own = &args[..records_arg];
-            let resources = launch_resources(analysis, own, &arch.memory);
+            let resources = launch_resources(analysis, annotated, own, &arch.memory);
             // The kernel's buffers, in parameter order, for its sampled accesses.
             let buffer_bytes = |param: u32| match own.get(param as usize) {
                 Some(KernelArg::Buffer(bytes)) => Some(bytes.len() as u64),
@@ -262,6 +268,7 @@ fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
 /// what of them the L2 must hold for its reads.
 fn launch_resources(
     analysis: &annotator::analysis::blocks::FunctionAnalysis,
+    annotated: &annotator::back::sidecar::AnnotatedKernel,
     own: &[KernelArg],
     memory: &MemorySystem,
 ) -> KernelResources {
@@ -284,6 +291,7 @@ fn launch_resources(
             own.iter().skip(first).map(buffer_bytes).sum()
         }),
         code_instructions: analysis.code_instructions(),
+        arm_code: annotated.arm_code(analysis),
         first_round_warp_bytes: analysis.first_round_warp_bytes(memory),
     }
 }
