@@ -114,7 +114,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// before the call).
 /// 70: of two images of one source block on one path outside loops, the later is
 /// unmapped (the block's probe runs once).
-pub const ANNOTATION_REVISION: &str = "70";
+/// 71: a loop whose iterations run more code than the instruction cache keeps charges
+/// the refetch on its back edges (`ColdInstructionCache::refetch_cycles`).
+pub const ANNOTATION_REVISION: &str = "71";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

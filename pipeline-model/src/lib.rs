@@ -65,8 +65,10 @@ pub use arch::{
 /// and writes are timed on the texture path (`OpClass::Texture`, the `texture` row). 13:
 /// the code's first run adds to whichever term bounds the launch, not to the latency term
 /// alone (`KernelEstimate::icache_cycles`). 14: the code's first run fetches no divergent
-/// arm that no lane entered (`KernelResources::arm_code`).
-pub const MODEL_REVISION: u32 = 14;
+/// arm that no lane entered (`KernelResources::arm_code`). 15: a loop whose iterations run
+/// more code than the instruction cache keeps fetches it again every iteration
+/// (`ColdInstructionCache::refetch_cycles`, `[icache] sets, ways`).
+pub const MODEL_REVISION: u32 = 15;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

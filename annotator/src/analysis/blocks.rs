@@ -358,7 +358,7 @@ fn analyze_function(
     let model = model_from(module, f, classified);
     warnings.extend(model.warnings);
     let cfg = Cfg::new(f);
-    let blocks = f
+    let blocks: Vec<BlockAnalysis> = f
         .blocks
         .iter()
         .zip(&model.blocks)
@@ -419,14 +419,31 @@ fn analyze_function(
             }
         })
         .collect();
+    // A loop whose iterations run more code than the instruction cache keeps fetches it
+    // again each further iteration: its back edges wait for the lines, each an L2 trip
+    // (the first run left them there).
+    let refetch = |latch: usize, header: usize| {
+        let cache = arch.icache.as_ref()?;
+        let lp = cfg.loops.iter().find(|l| l.header == header)?;
+        let code = iteration_code(&blocks, &cfg, lp, latch)?;
+        Some(cache.refetch_cycles(code, arch.memory.l2_hit))
+    };
     let edges = cfg
         .edges()
         .into_iter()
-        .map(|(from, to)| EdgeAnalysis {
-            from,
-            to,
-            cycles: pair_cycles(arch, &model.blocks[from], &model.blocks[to]),
-            back_edge: cfg.is_back_edge(from, to),
+        .map(|(from, to)| {
+            let back_edge = cfg.is_back_edge(from, to);
+            let again = if back_edge {
+                refetch(from, to).unwrap_or(0)
+            } else {
+                0
+            };
+            EdgeAnalysis {
+                from,
+                to,
+                cycles: pair_cycles(arch, &model.blocks[from], &model.blocks[to]) + again,
+                back_edge,
+            }
         })
         .collect();
     let mut calls: Vec<String> = f
@@ -449,6 +466,38 @@ fn analyze_function(
         calls,
         read_params: crate::analysis::reads::read_arguments(f),
     }
+}
+
+/// The fewest PTX instructions an iteration of loop `lp` that returns through `latch`
+/// runs: the lightest path from its header to the latch inside its body, each block its
+/// instructions, back edges left out (an inner loop counts once). Not the body's code: a
+/// loop holding libclc's `sin` keeps its slow argument reduction, which few iterations run.
+fn iteration_code(
+    blocks: &[BlockAnalysis],
+    cfg: &Cfg,
+    lp: &NaturalLoop,
+    latch: usize,
+) -> Option<u64> {
+    use std::cmp::Reverse;
+    use std::collections::{BTreeMap, BinaryHeap};
+    let inside: BTreeSet<usize> = lp.body.iter().copied().collect();
+    let mut best: BTreeMap<usize, u64> = BTreeMap::new();
+    let mut heap = BinaryHeap::from([Reverse((blocks[lp.header].instructions as u64, lp.header))]);
+    while let Some(Reverse((code, b))) = heap.pop() {
+        if best.contains_key(&b) {
+            continue;
+        }
+        best.insert(b, code);
+        if b == latch {
+            return Some(code);
+        }
+        for &s in &blocks[b].successors {
+            if inside.contains(&s) && !cfg.is_back_edge(b, s) && !best.contains_key(&s) {
+                heap.push(Reverse((code + blocks[s].instructions as u64, s)));
+            }
+        }
+    }
+    None
 }
 
 /// The bytes of the `.shared` variables that `f` and the functions it calls name.

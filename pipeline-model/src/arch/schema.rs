@@ -29,8 +29,9 @@ impl LaunchCost {
 /// but the first (fetched while the launch sets up: part of `[launch]`'s cost) is a miss
 /// the SM's warps wait for, a DRAM trip each, with `misses_in_flight` of them outstanding
 /// at a time. Charged once per launch on the latency path (every SM's first work-groups
-/// run the code first, in parallel); a loop body larger than the cache, which misses
-/// again every iteration, is not modelled.
+/// run the code first, in parallel). Where the description gives the cache's sets and
+/// ways, a loop whose iterations run more code than the cache keeps misses it again every
+/// iteration ([`ColdInstructionCache::refetch_cycles`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ColdInstructionCache {
@@ -40,6 +41,12 @@ pub struct ColdInstructionCache {
     pub line_bytes: u32,
     /// Misses the cache keeps outstanding at once (its MSHR entries).
     pub misses_in_flight: u32,
+    /// Its sets (consecutive lines in consecutive sets), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sets: Option<u32>,
+    /// Its ways (the least recently used line replaced), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ways: Option<u32>,
 }
 
 impl ColdInstructionCache {
@@ -51,6 +58,8 @@ impl ColdInstructionCache {
     ///     instruction_bytes: 8,
     ///     line_bytes: 128,
     ///     misses_in_flight: 2,
+    ///     sets: None,
+    ///     ways: None,
     /// };
     /// // 40 instructions, 320 bytes: 3 lines, the 2 after the first: 2 x 500 / 2.
     /// assert_eq!(cache.cold_cycles(40, 500), 500);
@@ -60,6 +69,42 @@ impl ColdInstructionCache {
         let bytes = instructions * u64::from(self.instruction_bytes);
         let misses = bytes.div_ceil(u64::from(self.line_bytes)).saturating_sub(1);
         misses * u64::from(miss_cycles) / u64::from(self.misses_in_flight)
+    }
+
+    /// The cycles each further iteration of a loop that runs `instructions` PTX
+    /// instructions an iteration waits for the lines the cache could not keep since the
+    /// last, each miss a trip of `miss_cycles`. The lines fall in consecutive sets; a set
+    /// that must hold more of them than its ways, walked in a cycle with the least recently
+    /// used line replaced, misses every one of them every iteration; the others keep
+    /// theirs. 0 where the sets and ways are not given.
+    ///
+    /// ```
+    /// let cache = pipeline_model::ColdInstructionCache {
+    ///     instruction_bytes: 8,
+    ///     line_bytes: 128,
+    ///     misses_in_flight: 2,
+    ///     sets: Some(4),
+    ///     ways: Some(4),
+    /// };
+    /// // 256 instructions, 16 lines, 4 a set: all kept.
+    /// assert_eq!(cache.refetch_cycles(256, 250), 0);
+    /// // 17 lines: one set holds 5 and misses them all, 5 x 250 / 2.
+    /// assert_eq!(cache.refetch_cycles(257, 250), 625);
+    /// // 59 lines (934 instructions): 15, 15, 15 and 14 a set, all missed.
+    /// assert_eq!(cache.refetch_cycles(934, 250), 59 * 250 / 2);
+    /// ```
+    pub fn refetch_cycles(&self, instructions: u64, miss_cycles: u32) -> u64 {
+        let (Some(sets), Some(ways)) = (self.sets, self.ways) else {
+            return 0;
+        };
+        let sets = u64::from(sets.max(1));
+        let bytes = instructions * u64::from(self.instruction_bytes);
+        let lines = bytes.div_ceil(u64::from(self.line_bytes));
+        // `lines % sets` sets hold one line more than the others.
+        let (fewer, more) = (lines / sets, lines / sets + 1);
+        let missed = |held: u64| if held > u64::from(ways) { held } else { 0 };
+        let misses = missed(fewer) * (sets - lines % sets) + missed(more) * (lines % sets);
+        misses * u64::from(miss_cycles) / u64::from(self.misses_in_flight.max(1))
     }
 }
 
