@@ -294,7 +294,7 @@ fn finish_estimate(
     // alike) is never fetched.
     let icache_cycles = arch.icache.as_ref().map_or(0, |c| {
         c.cold_cycles(
-            resources.fetched_instructions(dealt.entered_arms),
+            resources.fetched_instructions(dealt.walked.entered_arms),
             arch.memory.dram,
         )
     });
@@ -326,7 +326,7 @@ fn finish_estimate(
         icache_cycles,
         l2_resident: traffic.l2_resident,
         launch_cycles,
-        divergence_cycles: dealt.divergence,
+        divergence_cycles: dealt.walked.divergence,
         contention_cycles: contention,
         dram_bytes: traffic.dram_bytes,
         bound,

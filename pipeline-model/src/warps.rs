@@ -165,10 +165,8 @@ pub(crate) struct Dealt {
     /// Warps of the first wave's work-groups, and when the last of them finishes.
     pub(crate) first_wave_warps: u64,
     pub(crate) first_wave_cycles: u64,
-    /// The most cycles serialising divergent paths added to one warp.
-    pub(crate) divergence: u64,
-    /// The divergent arms a lane entered ([`Walked::entered_arms`]).
-    pub(crate) entered_arms: u32,
+    /// What the walk of the records found: divergence, the arms a lane entered.
+    pub(crate) walked: Walked,
     pub(crate) work_groups: u64,
     pub(crate) warps: u64,
 }
@@ -538,8 +536,7 @@ impl Dealer {
             first_wave_bytes: self.first_wave_bytes,
             first_wave_warps: self.first_wave_warps,
             first_wave_cycles: self.first_wave_cycles,
-            divergence: walked.divergence,
-            entered_arms: walked.entered_arms,
+            walked,
             work_groups: self.groups,
             warps: self.warps,
         }

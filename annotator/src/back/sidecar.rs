@@ -116,12 +116,7 @@ impl AnnotatedKernel {
                 continue;
             };
             code.instructions[a] += block.instructions as u64;
-            if self
-                .block_map
-                .blocks
-                .get(b)
-                .is_some_and(|m| m.source.is_some())
-            {
+            if self.block_map.is_mapped(PtxBlock(b)) {
                 timed |= 1 << a;
             }
         }

@@ -153,12 +153,13 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
             .iter()
             .find(|k| k.name == kernel.name)
             .with_context(|| format!("{}: no kernel {}", file.display(), kernel.name))?;
-        let annotated = annotation
+        let arm_code = annotation
             .sidecar
             .kernels
             .iter()
             .find(|k| k.name == kernel.name)
-            .with_context(|| format!("{}: kernel {} not annotated", file.display(), kernel.name))?;
+            .with_context(|| format!("{}: kernel {} not annotated", file.display(), kernel.name))?
+            .arm_code(analysis);
         for (i, launch) in kernel.launches(quick).iter().enumerate() {
             let case = kernel.case_name(i);
             let mut args = args_of(kernel, launch).with_context(|| case.clone())?;
@@ -186,7 +187,7 @@ fn predict(suite_path: &Path, arch_name: &str, out: &Path, quick: bool) -> Resul
                 local: launch.local.xyz(),
             };
             let own = &args[..records_arg];
-            let resources = launch_resources(analysis, annotated, own, &arch.memory);
+            let resources = launch_resources(analysis, arm_code, own, &arch.memory);
             // The kernel's buffers, in parameter order, for its sampled accesses.
             let buffer_bytes = |param: u32| match own.get(param as usize) {
                 Some(KernelArg::Buffer(bytes)) => Some(bytes.len() as u64),
@@ -265,10 +266,10 @@ fn buffer_checksums(kernel: &SuiteKernel, buffers: &[Vec<u8>]) -> String {
 
 /// What the model needs of a launch with the kernel's `own` arguments, summed as the shim
 /// sums them: static `__local` variables and `__local` arguments; the kernel's buffers, and
-/// what of them the L2 must hold for its reads.
+/// what of them the L2 must hold for its reads; its code, and its divergent arms' (`arm_code`).
 fn launch_resources(
     analysis: &annotator::analysis::blocks::FunctionAnalysis,
-    annotated: &annotator::back::sidecar::AnnotatedKernel,
+    arm_code: pipeline_model::ArmCode,
     own: &[KernelArg],
     memory: &MemorySystem,
 ) -> KernelResources {
@@ -291,7 +292,7 @@ fn launch_resources(
             own.iter().skip(first).map(buffer_bytes).sum()
         }),
         code_instructions: analysis.code_instructions(),
-        arm_code: annotated.arm_code(analysis),
+        arm_code,
         first_round_warp_bytes: analysis.first_round_warp_bytes(memory),
     }
 }
