@@ -21,14 +21,14 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_3(__private
 {
     switch (s->last) {
     case 1u: __SRCSIM_V(s)->t += 43ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 288ul; __SRCSIM_V(s)->u[4] += 256ul; s->last = 4u; return;
-    case 3u: __SRCSIM_V(s)->t += 16ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 288ul; __SRCSIM_V(s)->u[4] += 256ul; s->last = 4u; return;
+    case 3u: __SRCSIM_V(s)->t += 28ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 288ul; __SRCSIM_V(s)->u[4] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 61ul; __SRCSIM_V(s)->u[0] += 576ul; __SRCSIM_V(s)->u[1] += 256ul; __SRCSIM_V(s)->u[3] += 128ul; __SRCSIM_V(s)->u[4] += 320ul; s->last = 3u; return;
+    case 1u: __SRCSIM_V(s)->t += 49ul; __SRCSIM_V(s)->u[0] += 576ul; __SRCSIM_V(s)->u[1] += 256ul; __SRCSIM_V(s)->u[3] += 128ul; __SRCSIM_V(s)->u[4] += 320ul; s->last = 3u; return;
     case 3u: __SRCSIM_V(s)->t += 22ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 128ul; __SRCSIM_V(s)->u[3] += 128ul; __SRCSIM_V(s)->u[4] += 192ul; s->last = 3u; return;
     default: return;
     }
@@ -37,14 +37,14 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 {
     switch (s->last) {
     case 4u: __SRCSIM_V(s)->t += 10ul; __SRCSIM_V(s)->u[0] += 128ul; __SRCSIM_V(s)->u[1] += 64ul; __SRCSIM_V(s)->u[4] += 64ul; s->last = 7u; return;
-    case 6u: __SRCSIM_V(s)->t += 0ul; __SRCSIM_V(s)->u[0] += 128ul; __SRCSIM_V(s)->u[1] += 64ul; __SRCSIM_V(s)->u[4] += 64ul; s->last = 7u; return;
+    case 6u: __SRCSIM_V(s)->t += 1ul; __SRCSIM_V(s)->u[0] += 128ul; __SRCSIM_V(s)->u[1] += 64ul; __SRCSIM_V(s)->u[4] += 64ul; s->last = 7u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: __SRCSIM_V(s)->t += 346ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
+    case 4u: __SRCSIM_V(s)->t += 334ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
     case 6u: __SRCSIM_V(s)->t += 315ul; __SRCSIM_V(s)->u[0] += 768ul; __SRCSIM_V(s)->u[1] += 352ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 384ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
     default: return;
     }
@@ -52,8 +52,8 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: __SRCSIM_V(s)->t += 316ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
-    case 9u: __SRCSIM_V(s)->t += 74ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
+    case 7u: __SRCSIM_V(s)->t += 304ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
+    case 9u: __SRCSIM_V(s)->t += 62ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 256ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
     default: return;
     }
 }
