@@ -168,7 +168,7 @@ mod tests {
             Some("3350.0")
         );
         assert_eq!(base.setting("units[1].lanes").as_deref(), Some("32"));
-        assert_eq!(base.setting("memory.l2_bytes"), None);
+        assert_eq!(base.setting("memory.l2_ways"), None);
         assert_eq!(
             Architecture {
                 sm_count: 132,
@@ -187,10 +187,8 @@ mod tests {
         let v = base.with_setting("ops.fp32_add.latency", "6", "p").unwrap();
         assert_eq!(v.ops[crate::OpRow::Fp32Add].latency, 6);
         // An optional field the base leaves out.
-        let v = base
-            .with_setting("memory.l2_bytes", "52428800", "p")
-            .unwrap();
-        assert_eq!(v.memory.l2_bytes, Some(52_428_800));
+        let v = base.with_setting("memory.l2_ways", "16", "p").unwrap();
+        assert_eq!(v.memory.l2_ways, Some(16));
     }
 
     #[test]
@@ -231,11 +229,16 @@ mod tests {
             ("memory.l2_hit", "300"),
             ("units[1].lanes", "16"),
             ("sub_cores_per_sm", "2"),
-            ("memory.l2_bytes", "1000"),
         ] {
             let v = base.with_setting(key, value, "p").unwrap();
             assert_ne!(v.annotation_view(), base.annotation_view(), "{key}");
         }
+        // The L2's size does not shape the annotation; whether it is given does.
+        let v = base.with_setting("memory.l2_bytes", "1000", "p").unwrap();
+        assert_eq!(v.annotation_view(), base.annotation_view());
+        let mut no_l2 = base.clone();
+        no_l2.memory.l2_bytes = None;
+        assert_ne!(no_l2.annotation_view(), base.annotation_view());
         let v = base.with_setting("sm_count", "7", "p").unwrap();
         assert_ne!(v.host_view(), base.host_view());
         let v = base.with_setting("clock_mhz", "7", "p").unwrap();

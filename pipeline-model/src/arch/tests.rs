@@ -290,14 +290,14 @@ fn opencl_event_terms_are_optional_and_checked_by_name() {
     assert_eq!(Architecture::default_arch().opencl_event, None);
     let h100 = Architecture::load("hopper_h100").unwrap();
     let event = h100.opencl_event.clone().expect("measured for the H100");
-    assert_eq!((event.launch_us, event.first_launch_us), (3.9, 15.0));
+    assert_eq!((event.launch_us, event.first_launch_us), (3.8, 15.0));
     assert_eq!(
         Architecture::from_toml(&h100.to_toml(), "again").unwrap(),
         h100
     );
     let src = h100
         .to_toml()
-        .replace("launch_us = 3.9", "launch_us = -1.0");
+        .replace("launch_us = 3.8", "launch_us = -1.0");
     let err = Architecture::from_toml(&src, "x").unwrap_err().to_string();
     assert!(err.contains("`opencl_event.launch_us`"), "{err}");
 }
