@@ -237,14 +237,15 @@ fn memory_accesses_show_their_level_lines_and_sectors() {
             row("st.global.f32", "L2", store),
         ]
     );
+    // The H100 gives its L2's capacity too: a first touch waits an L2 trip.
     let hopper = pipeline_model::Architecture::load("hopper_h100").unwrap();
-    let dram = u64::from(hopper.memory.dram);
+    let l2 = u64::from(hopper.memory.l2_hit);
     let store = u64::from(hopper.ops[pipeline_model::OpRow::Mem].latency);
     assert_eq!(
         charged_on("hopper_h100"),
         [
-            row("ld.global.f32", "DRAM", dram),
-            row("ld.global.f32", "DRAM", dram),
+            row("ld.global.f32", "L2", l2),
+            row("ld.global.f32", "L2", l2),
             row("st.global.f32", "L2", store),
         ]
     );

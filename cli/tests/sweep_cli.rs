@@ -59,10 +59,15 @@ fn totals(rows: &[Row]) -> Vec<&Row> {
 }
 
 fn sweep(dir: &Path, name: &str, sets: &[&str], program: &str) -> Vec<Row> {
+    sweep_on("hopper_h100", dir, name, sets, program)
+}
+
+/// [`sweep`] on the architecture `arch` (a name or a file).
+fn sweep_on(arch: &str, dir: &Path, name: &str, sets: &[&str], program: &str) -> Vec<Row> {
     let csv = dir.join(format!("{name}.csv"));
     let svg = dir.join(format!("{name}.svg"));
     let html = dir.join(format!("{name}.html"));
-    let mut args = vec!["sweep", "--arch", "hopper_h100"];
+    let mut args = vec!["sweep", "--arch", arch];
     for s in sets {
         if s.starts_with("--") {
             args.push(s);
@@ -217,8 +222,15 @@ fn sm_by_bandwidth_heat_maps_follow_what_bounds_each_program() {
     let dir = tempfile::tempdir().unwrap();
     let (sms, dram) = ("sm_count", "memory.dram_gb_per_s");
     // vector_add streams three vectors and computes next to nothing: DRAM-bound at these
-    // bandwidths, so time follows the bandwidth and not the SMs.
-    let rows = sweep(
+    // bandwidths where its 1.2 MB are not in the L2 (the H100's 50 MB would hold them:
+    // here an H100 described without its L2's capacity), so time follows the bandwidth
+    // and not the SMs.
+    let mut h100 = pipeline_model::Architecture::load("hopper_h100").unwrap();
+    h100.memory.l2_bytes = None;
+    let arch = dir.path().join("h100_no_l2.toml");
+    std::fs::write(&arch, h100.to_toml()).unwrap();
+    let rows = sweep_on(
+        arch.to_str().unwrap(),
         dir.path(),
         "memory",
         &[
