@@ -23,7 +23,9 @@
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
 //!   and over every SM (and sub-core) of that sum)`, with the latency term as below; the
-//!   code's first run (`[icache]`) is added after the maximum (it holds up every warp).
+//!   code's first run (`[icache]`) is added after the maximum (it holds up every warp),
+//!   and where the code exceeds the cache (its sets and ways) each later wave of
+//!   work-groups runs it again from the L2 (`ColdInstructionCache::rerun_cycles`).
 //! - launch: the architecture's fixed cost of a launch (`[launch] fixed_cycles`: grid set-up,
 //!   work distribution, fill and drain) is added to `t_kernel`.
 //! - memory side (`Scope::Device`): the bytes past the L1 of all work-items (sectors or
@@ -84,9 +86,10 @@ pub struct KernelEstimate {
     /// past the L1 over the bandwidth of the level that serves them.
     pub queue_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run (`[icache]`: every
-    /// line of code a miss; 0 where the architecture has none): in the latency term, and
-    /// added to whichever term bounds the launch, since no warp issues and no request
-    /// leaves while a line all of them reach is fetched.
+    /// line of code a miss; 0 where the architecture has none), and on each later wave's
+    /// where the code exceeds the cache: in the latency term, and added to whichever term
+    /// bounds the launch, since no warp issues and no request leaves while a line all of
+    /// them reach is fetched.
     pub icache_cycles: u64,
     /// Whether the buffers the launch reads fit in the L2 (`memory.l2_bytes`), so that it
     /// is served from there and moves nothing from DRAM.
@@ -292,11 +295,13 @@ fn finish_estimate(
     // misses add to whichever term bounds the launch rather than hide under it. The code
     // of a divergent arm no lane entered (the other side of an `if` every lane decided
     // alike) is never fetched.
+    // Each later wave of work-groups runs the code again, from the L2, where the cache
+    // could not keep it; its warps start together as the first wave's did.
     let icache_cycles = arch.icache.as_ref().map_or(0, |c| {
-        c.cold_cycles(
-            resources.fetched_instructions(dealt.walked.entered_arms),
-            arch.memory.dram,
-        )
+        let code = resources.fetched_instructions(dealt.walked.entered_arms);
+        let later_waves = dealt.work_groups.div_ceil(n_par.max(1)).saturating_sub(1);
+        c.cold_cycles(code, arch.memory.dram)
+            + later_waves * c.rerun_cycles(code, arch.memory.l2_hit)
     });
     let t_paths = dealt.t_opt + traffic.queue_cycles;
     let (t_work, bound) = if worst > t_paths as f64 {

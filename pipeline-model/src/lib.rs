@@ -67,8 +67,10 @@ pub use arch::{
 /// alone (`KernelEstimate::icache_cycles`). 14: the code's first run fetches no divergent
 /// arm that no lane entered (`KernelResources::arm_code`). 15: a loop whose iterations run
 /// more code than the instruction cache keeps fetches it again every iteration
-/// (`ColdInstructionCache::refetch_cycles`, `[icache] sets, ways`).
-pub const MODEL_REVISION: u32 = 15;
+/// (`ColdInstructionCache::refetch_cycles`, `[icache] sets, ways`). 16: a work-group
+/// after the first wave fetches code larger than the instruction cache again
+/// (`ColdInstructionCache::rerun_cycles`).
+pub const MODEL_REVISION: u32 = 16;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

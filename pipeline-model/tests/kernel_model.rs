@@ -365,3 +365,51 @@ fn the_instruction_cache_fetches_no_code_of_an_arm_no_lane_entered() {
     unseen.instructions[0] = 0;
     assert_eq!(run([0, 1], unseen), 1000);
 }
+
+/// A wave of work-groups after the launch's first finds none of the code the cache could
+/// not keep: on gtx480 (2 KiB: 4 sets of 4 ways of 128-byte lines) a kernel of 928 PTX
+/// instructions (58 lines) waits for its first run as always (57 lines after the first, a
+/// DRAM trip of 500 cycles each, two at a time: 14,250 cycles), and with a 121st
+/// work-group of 32 work-items (8 groups an SM, 120 at once) for all 58 lines again, an
+/// L2 trip (250 cycles) each, two at a time: 7,250 more. Code of 256 instructions (16
+/// lines) fits: its first run alone (3,750); and a launch of one wave runs the code once.
+/// The work-groups' own paths are the same either way.
+#[test]
+fn a_later_wave_fetches_code_larger_than_the_instruction_cache_again() {
+    let gtx480 = Architecture::load("gtx480").unwrap();
+    let n_res = gtx480.resources().len();
+    let run = |groups: u64, code: u64| {
+        let lane: Vec<u64> = std::iter::once(1000)
+            .chain(std::iter::repeat_n(0, n_res))
+            .collect();
+        let data = lane.repeat(32 * groups as usize);
+        let e = estimate(
+            &gtx480,
+            &LaunchGeometry {
+                global: [32 * groups, 1, 1],
+                local: [32, 1, 1],
+            },
+            &KernelResources {
+                code_instructions: code,
+                ..KernelResources::default()
+            },
+            &Records {
+                data: &data,
+                format: RecordFormat::timing(n_res, 0),
+                usage_scale: gtx480.usage_scale(),
+                grain: Grain::WorkItem,
+                shared: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(e.parallel_work_groups, 120, "{e:?}");
+        (e.icache_cycles, e.latency_cycles - e.icache_cycles)
+    };
+    // A group's path: its 1,000 cycles and the wait for its exit (an L2 trip: gtx480's
+    // `store_ack_at_exit`); the 121st starts when the first finishes.
+    let group = 1000 + 250;
+    assert_eq!(run(120, 928), (14_250, group));
+    assert_eq!(run(121, 928), (14_250 + 7_250, 2 * group));
+    assert_eq!(run(121, 256), (3_750, 2 * group));
+    assert_eq!(run(120, 256), (3_750, group));
+}

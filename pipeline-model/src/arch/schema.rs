@@ -94,6 +94,44 @@ impl ColdInstructionCache {
     /// assert_eq!(cache.refetch_cycles(934, 250), 59 * 250 / 2);
     /// ```
     pub fn refetch_cycles(&self, instructions: u64, miss_cycles: u32) -> u64 {
+        self.refetch(instructions, miss_cycles)
+    }
+
+    /// The cycles each wave of work-groups after a launch's first waits for the code
+    /// again, each line a trip of `miss_cycles`: where the code is larger than the cache
+    /// (its sets and ways given), the warps before them have long replaced its first
+    /// lines, so every line misses again (and none is taken as part of `[launch]`). 0 where the code fits, or the sets and ways are not given. Measured
+    /// on GPGPU-Sim with AMD's `blackScholes` (1,824 instructions, no loop): its 36
+    /// work-groups, 30 at a time, take 39,355 cycles with the GTX 480's 2 KiB cache and
+    /// 31,985 with 64 sets, where its 16 (one wave) take 22,796 with either
+    /// (validation/gpgpusim/README.md).
+    ///
+    /// ```
+    /// let cache = pipeline_model::ColdInstructionCache {
+    ///     instruction_bytes: 8,
+    ///     line_bytes: 128,
+    ///     misses_in_flight: 2,
+    ///     sets: Some(4),
+    ///     ways: Some(4),
+    /// };
+    /// // 16 lines fit.
+    /// assert_eq!(cache.rerun_cycles(256, 250), 0);
+    /// // 58 lines: all of them again, 58 x 250 / 2.
+    /// assert_eq!(cache.rerun_cycles(58 * 16, 250), 7250);
+    /// ```
+    pub fn rerun_cycles(&self, instructions: u64, miss_cycles: u32) -> u64 {
+        let (Some(sets), Some(ways)) = (self.sets, self.ways) else {
+            return 0;
+        };
+        let bytes = instructions * u64::from(self.instruction_bytes);
+        let lines = bytes.div_ceil(u64::from(self.line_bytes));
+        if lines <= u64::from(sets) * u64::from(ways) {
+            return 0;
+        }
+        lines * u64::from(miss_cycles) / u64::from(self.misses_in_flight.max(1))
+    }
+
+    fn refetch(&self, instructions: u64, miss_cycles: u32) -> u64 {
         let (Some(sets), Some(ways)) = (self.sets, self.ways) else {
             return 0;
         };
