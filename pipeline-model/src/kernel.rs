@@ -294,9 +294,9 @@ fn finish_estimate(
     // that reaches it: while it is fetched no warp issues and no request leaves, and the
     // misses add to whichever term bounds the launch rather than hide under it. The code
     // of a divergent arm no lane entered (the other side of an `if` every lane decided
-    // alike) is never fetched.
-    // Each later wave of work-groups runs the code again, from the L2, where the cache
-    // could not keep it; its warps start together as the first wave's did.
+    // alike) is never fetched. Each later wave of work-groups runs the code again, from
+    // the L2, where the cache could not keep it; its warps start together as the first
+    // wave's did.
     let icache_cycles = arch.icache.as_ref().map_or(0, |c| {
         let code = resources.fetched_instructions(dealt.walked.entered_arms);
         let later_waves = dealt.work_groups.div_ceil(n_par.max(1)).saturating_sub(1);

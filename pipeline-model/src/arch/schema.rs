@@ -66,9 +66,7 @@ impl ColdInstructionCache {
     /// assert_eq!(cache.cold_cycles(16, 500), 0);
     /// ```
     pub fn cold_cycles(&self, instructions: u64, miss_cycles: u32) -> u64 {
-        let bytes = instructions * u64::from(self.instruction_bytes);
-        let misses = bytes.div_ceil(u64::from(self.line_bytes)).saturating_sub(1);
-        misses * u64::from(miss_cycles) / u64::from(self.misses_in_flight)
+        self.trips(self.lines(instructions).saturating_sub(1), miss_cycles)
     }
 
     /// The cycles each further iteration of a loop that runs `instructions` PTX
@@ -94,14 +92,24 @@ impl ColdInstructionCache {
     /// assert_eq!(cache.refetch_cycles(934, 250), 59 * 250 / 2);
     /// ```
     pub fn refetch_cycles(&self, instructions: u64, miss_cycles: u32) -> u64 {
-        self.refetch(instructions, miss_cycles)
+        let (Some(sets), Some(ways)) = (self.sets, self.ways) else {
+            return 0;
+        };
+        let sets = u64::from(sets.max(1));
+        let lines = self.lines(instructions);
+        // `lines % sets` sets hold one line more than the others.
+        let (fewer, more) = (lines / sets, lines / sets + 1);
+        let missed = |held: u64| if held > u64::from(ways) { held } else { 0 };
+        let misses = missed(fewer) * (sets - lines % sets) + missed(more) * (lines % sets);
+        self.trips(misses, miss_cycles)
     }
 
     /// The cycles each wave of work-groups after a launch's first waits for the code
     /// again, each line a trip of `miss_cycles`: where the code is larger than the cache
     /// (its sets and ways given), the warps before them have long replaced its first
-    /// lines, so every line misses again (and none is taken as part of `[launch]`). 0 where the code fits, or the sets and ways are not given. Measured
-    /// on GPGPU-Sim with AMD's `blackScholes` (1,824 instructions, no loop): its 36
+    /// lines, so every line misses again (and none is taken as part of `[launch]`). 0
+    /// where the code fits, or the sets and ways are not given. Measured on GPGPU-Sim
+    /// with AMD's `blackScholes` (1,824 instructions, no loop): its 36
     /// work-groups, 30 at a time, take 39,355 cycles with the GTX 480's 2 KiB cache and
     /// 31,985 with 64 sets, where its 16 (one wave) take 22,796 with either
     /// (validation/gpgpusim/README.md).
@@ -123,25 +131,20 @@ impl ColdInstructionCache {
         let (Some(sets), Some(ways)) = (self.sets, self.ways) else {
             return 0;
         };
-        let bytes = instructions * u64::from(self.instruction_bytes);
-        let lines = bytes.div_ceil(u64::from(self.line_bytes));
+        let lines = self.lines(instructions);
         if lines <= u64::from(sets) * u64::from(ways) {
             return 0;
         }
-        lines * u64::from(miss_cycles) / u64::from(self.misses_in_flight.max(1))
+        self.trips(lines, miss_cycles)
     }
 
-    fn refetch(&self, instructions: u64, miss_cycles: u32) -> u64 {
-        let (Some(sets), Some(ways)) = (self.sets, self.ways) else {
-            return 0;
-        };
-        let sets = u64::from(sets.max(1));
-        let bytes = instructions * u64::from(self.instruction_bytes);
-        let lines = bytes.div_ceil(u64::from(self.line_bytes));
-        // `lines % sets` sets hold one line more than the others.
-        let (fewer, more) = (lines / sets, lines / sets + 1);
-        let missed = |held: u64| if held > u64::from(ways) { held } else { 0 };
-        let misses = missed(fewer) * (sets - lines % sets) + missed(more) * (lines % sets);
+    /// The cache lines `instructions` PTX instructions take.
+    fn lines(&self, instructions: u64) -> u64 {
+        (instructions * u64::from(self.instruction_bytes)).div_ceil(u64::from(self.line_bytes))
+    }
+
+    /// The cycles `misses` trips of `miss_cycles` take, `misses_in_flight` at a time.
+    fn trips(&self, misses: u64, miss_cycles: u32) -> u64 {
         misses * u64::from(miss_cycles) / u64::from(self.misses_in_flight.max(1))
     }
 }
