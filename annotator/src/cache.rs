@@ -116,7 +116,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// unmapped (the block's probe runs once).
 /// 71: a loop whose iterations run more code than the instruction cache keeps charges
 /// the refetch on its back edges (`ColdInstructionCache::refetch_cycles`).
-pub const ANNOTATION_REVISION: &str = "71";
+/// 72: a warp-uniform global load that a loop moves by a line or more each iteration is
+/// charged at the L2, not the L1 (`reuse::loads_moving_a_line`).
+pub const ANNOTATION_REVISION: &str = "72";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -16,7 +16,9 @@
 //!   (bank conflicts; a uniform address is a broadcast);
 //! - a global load is charged the level it is most likely served from: a warp-uniform
 //!   address (a value every lane reads, reused by every warp) the L1, unless the load is
-//!   volatile (the L1 never serves those); a per-lane address
+//!   volatile (the L1 never serves those) or a loop moves it by a line or more each
+//!   iteration (`reuse::loads_moving_a_line`: every iteration a line no warp of the SM
+//!   has yet, which all of them wait for, the L2); a per-lane address
 //!   outside any loop is a first touch, from DRAM (or from the L2 where the architecture
 //!   says the launch's data is there: `Architecture::served_from`); one inside a loop the
 //!   L2 (data the work-group's neighbours or earlier iterations brought in). Stores and
@@ -471,6 +473,7 @@ pub(crate) fn accesses_with(
         .filter(|v| v.space == ".local")
         .map(|v| v.bytes)
         .sum();
+    let moving = crate::analysis::reuse::loads_moving_a_line(f, cfg);
     f.blocks
         .iter()
         .enumerate()
@@ -478,7 +481,8 @@ pub(crate) fn accesses_with(
             block
                 .instrs
                 .iter()
-                .map(|instr| {
+                .enumerate()
+                .map(|(i, instr)| {
                     let lanes = values.address(instr);
                     let width = access_width(instr);
                     match op_class(instr).0 {
@@ -492,7 +496,13 @@ pub(crate) fn accesses_with(
                             // for it too (NVIDIA, "Tuning CUDA Applications for Fermi").
                             let volatile = instr.modifiers().any(|m| m == "volatile");
                             let level = match instr.base() {
-                                "ld" | "ldu" if lanes.is_uniform() && !volatile => MemLevel::L1,
+                                "ld" | "ldu"
+                                    if lanes.is_uniform()
+                                        && !volatile
+                                        && !moving.contains(&(b, i)) =>
+                                {
+                                    MemLevel::L1
+                                }
                                 "ld" | "ldu" if cfg.loop_depth(b) > 0 => MemLevel::L2,
                                 "ld" | "ldu" => MemLevel::Dram,
                                 _ => MemLevel::L2,

@@ -379,6 +379,112 @@ pub(crate) fn reused_loads(
     out
 }
 
+/// The global loads of `f` inside a loop whose address moves by a 128-byte line or more
+/// each iteration of the innermost loop around them, by (block, instruction) position:
+/// their address is affine in a register the loop steps (`add %rd5, %rd5, 512`, or a
+/// step known only at run time: a matrix's rows), by at least a line in all. A
+/// warp-uniform load of such an address finds a line no warp of the SM has brought in
+/// yet at every iteration: the SM's warps reach it together and every one waits for the
+/// first one's trip past the L1 (the corpus's `DCT`: one row of the input a step,
+/// `input[(gy * 8 + k) * width + gx * 8 + j]`), where a uniform address walked in small
+/// steps (`pos[j]`) stays in the L1's line for several iterations. A load whose address the analysis cannot
+/// follow, or a register the loop changes in some other way, is left out.
+pub(crate) fn loads_moving_a_line(f: &Function, cfg: &Cfg) -> HashSet<(usize, usize)> {
+    let mut affine = AffineValues::new(f);
+    // Every definition of each register, by block.
+    let mut defs: HashMap<&str, Vec<(usize, &Instruction)>> = HashMap::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        for instr in &block.instrs {
+            if matches!(instr.base(), "st" | "red" | "bra" | "bar" | "ret" | "exit") {
+                continue;
+            }
+            if let Some(dst) = instr.operands.first() {
+                for name in dst.registers() {
+                    defs.entry(name).or_default().push((b, instr));
+                }
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        // The innermost loop around the block: the smallest body holding it.
+        let Some(lp) = cfg
+            .loops
+            .iter()
+            .filter(|l| l.body.contains(&b))
+            .min_by_key(|l| l.body.len())
+        else {
+            continue;
+        };
+        for (i, instr) in block.instrs.iter().enumerate() {
+            let global_load =
+                matches!(instr.base(), "ld" | "ldu") && instr.modifiers().any(|m| m == "global");
+            if !global_load {
+                continue;
+            }
+            let Some(address) = instr.address().and_then(|op| affine.operand(op)) else {
+                continue;
+            };
+            // The bytes the address moves an iteration: per atom the loop steps, its
+            // coefficient times the step; `None` once a step is known only at run time.
+            let mut moved = Some(0i64);
+            let mut stepped = false;
+            let mut followed = true;
+            for (atom, coefficient) in &address.terms {
+                let in_loop: Vec<&Instruction> = defs
+                    .get(atom.as_str())
+                    .into_iter()
+                    .flatten()
+                    .filter(|(d, _)| lp.body.contains(d))
+                    .map(|&(_, d)| d)
+                    .collect();
+                if in_loop.is_empty() {
+                    continue; // the same in every iteration
+                }
+                let step = match in_loop.as_slice() {
+                    [def] => step_of(&mut affine, def, atom),
+                    _ => None,
+                };
+                let Some(step) = step else {
+                    followed = false;
+                    break;
+                };
+                stepped = true;
+                moved = match (moved, step.as_constant()) {
+                    (Some(m), Some(s)) => Some(m.wrapping_add(coefficient.wrapping_mul(s))),
+                    _ => None,
+                };
+            }
+            let a_line = moved.is_none_or(|m| m.unsigned_abs() >= LINE_BYTES);
+            if followed && stepped && a_line {
+                out.insert((b, i));
+            }
+        }
+    }
+    out
+}
+
+/// 128-byte lines, as the L1 holds them.
+const LINE_BYTES: u64 = 128;
+
+/// What `def`, an instruction that writes `reg` inside a loop, adds to it each iteration:
+/// `add reg, reg, X` or `add reg, X, reg` gives `X`, `sub reg, reg, X` its negation;
+/// `None` for any other definition.
+fn step_of<'f>(affine: &mut AffineValues<'f>, def: &'f Instruction, reg: &str) -> Option<Affine> {
+    let integer = !def.modifiers().any(|m| m.starts_with('f'));
+    let ops = &def.operands;
+    let is_reg = |o: &Operand| matches!(o, Operand::Reg { name, negated: false } if name == reg);
+    if !integer || ops.len() != 3 || !is_reg(&ops[0]) {
+        return None;
+    }
+    match def.base() {
+        "add" if is_reg(&ops[1]) => affine.operand(&ops[2]),
+        "add" if is_reg(&ops[2]) => affine.operand(&ops[1]),
+        "sub" if is_reg(&ops[1]) => Some(affine.operand(&ops[2])?.scaled(-1)),
+        _ => None,
+    }
+}
+
 /// The `__constant` variable each `ld.const` of `f` reads, by (block, instruction)
 /// position: the one symbol its address is affine in (a table indexed by the lanes'
 /// data), where there is one.
@@ -447,6 +553,53 @@ mod tests {
             r + 2,
             r + 3
         )
+    }
+
+    /// A loop of warp-uniform loads: a row pointer stepped by a run-time stride (the
+    /// second parameter), a word pointer stepped 16 bytes, one stepped 512, the first
+    /// parameter's address itself (the same every iteration), and a pointer the loop
+    /// copies from another register (not followed).
+    const UNIFORM_LOOP: &str = "ld.param.u64 %rd1, [k_param_0];\nld.param.u64 %rd2, [k_param_1];\n\
+        mov.u32 %r1, 0;\nmov.u64 %rd3, %rd1;\nmov.u64 %rd4, %rd1;\nmov.u64 %rd6, %rd1;\n\
+        mov.u64 %rd8, %rd1;\nmov.u64 %rd9, %rd1;\n\
+        $L__BB0_1:\n\
+        ld.global.f32 %f1, [%rd3];\nld.global.f32 %f2, [%rd4+4];\nld.global.f32 %f3, [%rd6];\n\
+        ld.global.f32 %f4, [%rd1+8];\nld.global.f32 %f5, [%rd8];\n\
+        add.s64 %rd3, %rd3, %rd2;\nadd.s64 %rd4, %rd4, 16;\nadd.s64 %rd6, %rd6, 512;\n\
+        mov.u64 %rd8, %rd9;\nadd.s64 %rd9, %rd9, 4096;\n\
+        add.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 8;\n@%p1 bra $L__BB0_1;\nret;";
+
+    #[test]
+    fn a_loop_that_steps_a_load_by_a_line_or_a_run_time_stride_moves_it() {
+        let src = format!(
+            ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .f32 %f<20>;\n.reg .b64 %rd<40>;\n\
+             {UNIFORM_LOOP}\n}}\n"
+        );
+        let m = parse(&src).unwrap();
+        let f = &m.functions[0];
+        let moving = loads_moving_a_line(f, &Cfg::new(f));
+        let loads: Vec<bool> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(b, block)| block.instrs.iter().enumerate().map(move |(i, x)| (b, i, x)))
+            .filter(|(_, _, x)| x.base() == "ld" && x.modifiers().any(|m| m == "global"))
+            .map(|(b, i, _)| moving.contains(&(b, i)))
+            .collect();
+        // The run-time stride and the 512-byte step move a line; 16 bytes and the
+        // parameter's own address do not; the copied pointer is not followed.
+        assert_eq!(loads, [true, false, true, false, false]);
+        // So the warp-uniform loads that move a line wait for the L2, the others for the
+        // L1.
+        let levels: Vec<MemLevel> = crate::analysis::access::analyze_accesses(f)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|a| a.level)
+            .collect();
+        use MemLevel::{L1, L2};
+        assert_eq!(levels, [L2, L1, L2, L1, L1]);
     }
 
     #[test]
