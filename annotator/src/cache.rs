@@ -118,7 +118,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// the refetch on its back edges (`ColdInstructionCache::refetch_cycles`).
 /// 72: a warp-uniform global load that a loop moves by a line or more each iteration is
 /// charged at the L2, not the L1 (`reuse::loads_moving_a_line`).
-pub const ANNOTATION_REVISION: &str = "72";
+/// 73: a warp's first round of global loads ends at the first instruction that waits for
+/// one (`AccessCharge::before_first_use`).
+pub const ANNOTATION_REVISION: &str = "73";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

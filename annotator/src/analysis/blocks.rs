@@ -110,10 +110,15 @@ impl FunctionAnalysis {
     /// Bytes past the L1 a warp's first round of global loads asks for, as `memory`
     /// fetches them ([`MemorySystem::fetched_bytes`]): the loads of the first block, in
     /// PTX order, that loads from past the L1 (a streaming loop's first iteration; both
-    /// loads of a vector add). `None` where no load goes past it.
+    /// loads of a vector add), up to the first instruction that waits for one of the
+    /// block's loads (`sum += in[i + k]` unrolled: one load a round). `None` where no load
+    /// goes past it.
     pub fn first_round_warp_bytes(&self, memory: &MemorySystem) -> Option<u64> {
         let past_l1 = |a: &&AccessCharge| {
-            a.space == "global" && a.opcode.starts_with("ld") && a.level.as_deref() != Some("L1")
+            a.space == "global"
+                && a.opcode.starts_with("ld")
+                && a.level.as_deref() != Some("L1")
+                && a.before_first_use
         };
         let block = self
             .blocks
@@ -198,6 +203,11 @@ pub struct AccessCharge {
     pub sectors: u32,
     /// Its load-to-use latency in cycles, as the block timing charges it.
     pub latency: u32,
+    /// Whether a warp issues it before the first instruction of its block that reads what
+    /// an earlier global load of the block brought: issue is in order, so the loads after
+    /// that instruction leave only once the first ones are back.
+    #[serde(default)]
+    pub before_first_use: bool,
 }
 
 /// A source line.
@@ -342,6 +352,26 @@ pub fn analyze_module(module: &Module, arch: &Architecture, source: &str) -> Ana
     analysis
 }
 
+/// Per instruction of a block, whether a warp issues it before the block's first
+/// instruction that reads a register an earlier global load of the block wrote, in the
+/// order `arch` issues them ([`pipeline_model::issue_order`]: PTX's on GPGPU-Sim, a
+/// backend compiler's, which hoists loads, on the H100 and A100): issue is in order and
+/// stalls there until that load is back.
+fn issued_before_first_use(arch: &Architecture, instrs: &[Instr]) -> Vec<bool> {
+    let mut loaded: Vec<pipeline_model::Reg> = Vec::new();
+    let mut waiting = false;
+    let mut before = vec![false; instrs.len()];
+    for at in pipeline_model::issue_order(arch, instrs) {
+        let i = &instrs[at];
+        waiting = waiting || i.reads.iter().any(|r| loaded.contains(r));
+        if i.class == OpClass::GlobalMem {
+            loaded.extend(&i.writes);
+        }
+        before[at] = !waiting;
+    }
+    before
+}
+
 fn analyze_function(
     module: &Module,
     f: &Function,
@@ -395,7 +425,8 @@ fn analyze_function(
                     .instrs
                     .iter()
                     .zip(instrs)
-                    .filter_map(|(p, i)| {
+                    .zip(issued_before_first_use(arch, instrs))
+                    .filter_map(|((p, i), before_first_use)| {
                         let access = i.access?;
                         let shared = i.class == OpClass::SharedMem;
                         let space = match i.class {
@@ -413,6 +444,7 @@ fn analyze_function(
                             transactions: access.transactions,
                             sectors: access.sectors,
                             latency: arch.describe_instr(i).latency,
+                            before_first_use,
                         })
                     })
                     .collect(),

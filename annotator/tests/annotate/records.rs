@@ -380,7 +380,9 @@ fn a_private_array_indexed_by_data_is_sampled_as_local() {
 
 /// A warp's first round of loads is the loads of the first block that reads past the L1:
 /// both of a vector add's (two 128-byte lines, fetched whole on the GTX 480: 256 bytes); a
-/// streaming loop's first iteration alone (one line), not the whole loop's.
+/// streaming loop's first iteration alone (one line), not the whole loop's; of a sum of
+/// loads each added as it comes (`v = v + in[...]`, in PTX order on the GTX 480), the
+/// first alone (one line, not four): the add waits for it before the next load issues.
 #[test]
 fn a_warps_first_round_of_loads_is_the_first_block_that_loads() {
     let gtx480 = Architecture::default_arch();
@@ -404,6 +406,16 @@ fn a_warps_first_round_of_loads_is_the_first_block_that_loads() {
              float s = 0.0f;\n    \
              for (int i = get_global_id(0); i < n; i += get_global_size(0))\n        \
              s += a[i];\n    c[get_global_id(0)] = s;\n}\n"
+        ),
+        Some(128)
+    );
+    assert_eq!(
+        first_round(
+            "round_chain.cl",
+            "__kernel void k(__global const float *a, __global float *c)\n{\n    \
+             int i = get_global_id(0);\n    float v = 0.0f;\n    \
+             v = v + a[i + 4096];\n    v = v + a[i + 8192];\n    \
+             v = v + a[i + 12288];\n    v = v + a[i + 16384];\n    c[i] = v;\n}\n"
         ),
         Some(128)
     );
