@@ -120,7 +120,8 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// charged at the L2, not the L1 (`reuse::loads_moving_a_line`).
 /// 73: a warp's first round of global loads ends at the first instruction that waits for
 /// one (`AccessCharge::before_first_use`).
-pub const ANNOTATION_REVISION: &str = "73";
+/// 74: each function's analysis gives its private frame's bytes (`frame_bytes`).
+pub const ANNOTATION_REVISION: &str = "74";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -70,6 +70,7 @@ fn main() {
                 code_instructions: 0,
                 arm_code: pipeline_model::ArmCode::NONE,
                 first_round_warp_bytes: None,
+                frame_bytes: 0,
             };
             let mut times: Vec<f64> = (0..runs)
                 .map(|_| {
@@ -141,6 +142,7 @@ fn sampled_scan(runs: usize) {
         code_instructions: 0,
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
+        frame_bytes: 0,
     };
     let access = SampledAccess {
         line: 1,

@@ -31,7 +31,8 @@
 //! - memory side (`Scope::Device`): the bytes past the L1 of all work-items (sectors or
 //!   lines moved, where the annotator analysed the access), summed. Where the architecture
 //!   gives the L2's capacity and the buffers the launch reads
-//!   ([`KernelResources::read_memory_bytes`], else all its buffers) fit in it, the launch
+//!   ([`KernelResources::read_memory_bytes`], else all its buffers), with the private
+//!   frames of the first wave's work-items ([`KernelResources::frame_bytes`]), fit in it, the launch
 //!   is served from the L2: what the host or an earlier launch wrote is still there, and a
 //!   line it writes is taken without a fetch, so nothing comes from
 //!   DRAM and a miss in flight waits an L2 trip (`memory.l2_hit`); else the DRAM serves it
@@ -514,13 +515,21 @@ impl Traffic {
         usage_scale: u64,
     ) -> Self {
         let scale = usage_scale.max(1) as f64;
-        let footprint = resources.global_memory_bytes;
+        // The work-items' private frames kept in memory (`.local`): one for each slot of
+        // the first wave (later waves reuse the slots), beside the buffers in the L2.
+        let frames = resources.frame_bytes * dealt.first_wave_warps * u64::from(arch.warp_size);
+        let footprint = resources.global_memory_bytes.map(|f| f + frames);
         let memory_bytes = (dealt.memory_total as f64 / scale).ceil() as u64;
-        // Served from the L2 where the buffers the launch reads fit in it
+        // Served from the L2 where the buffers the launch reads, and its frames, fit in it
         // (`memory.l2_bytes`): what the host or an earlier launch wrote is still there,
         // and a line the launch writes is taken without a fetch. A launch that needs a
         // little more misses in the sets it overfills (`Architecture::l2_miss_share`).
-        let miss_share = arch.l2_miss_share(resources.read_memory_bytes.or(footprint));
+        let miss_share = arch.l2_miss_share(
+            resources
+                .read_memory_bytes
+                .map(|r| r + frames)
+                .or(footprint),
+        );
         let l2_resident = miss_share < 0.5;
         // The launch's compulsory traffic: at most the footprint (the caches keep what is
         // touched again).

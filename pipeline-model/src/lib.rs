@@ -69,8 +69,9 @@ pub use arch::{
 /// more code than the instruction cache keeps fetches it again every iteration
 /// (`ColdInstructionCache::refetch_cycles`, `[icache] sets, ways`). 16: a work-group
 /// after the first wave fetches code larger than the instruction cache again
-/// (`ColdInstructionCache::rerun_cycles`).
-pub const MODEL_REVISION: u32 = 16;
+/// (`ColdInstructionCache::rerun_cycles`). 17: the work-items' private frames
+/// (`KernelResources::frame_bytes`) take their room in the L2 beside the buffers.
+pub const MODEL_REVISION: u32 = 17;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

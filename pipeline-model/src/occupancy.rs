@@ -34,6 +34,10 @@ pub struct KernelResources {
     /// a vector add). Only that round of the first wave leaves at once; later rounds leave
     /// as the paths get there. `None` when unknown: the first wave's whole share.
     pub first_round_warp_bytes: Option<u64>,
+    /// Bytes of each work-item's private frame kept in memory (`.local`: a private array
+    /// indexed at run time, spilled registers). The GPU gives each work-item slot an SM
+    /// holds its frame, and the frames pass through the L2 beside the buffers.
+    pub frame_bytes: u64,
 }
 
 impl KernelResources {
@@ -222,6 +226,7 @@ mod tests {
             code_instructions: 0,
             arm_code: ArmCode::NONE,
             first_round_warp_bytes: None,
+            frame_bytes: 0,
         }
     }
 

@@ -104,6 +104,7 @@ fn corpus() -> String {
             code_instructions: 0,
             arm_code: pipeline_model::ArmCode::NONE,
             first_round_warp_bytes: None,
+            frame_bytes: 0,
         };
         let geometry = LaunchGeometry { global, local };
         let records = Records {

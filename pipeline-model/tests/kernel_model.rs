@@ -189,6 +189,7 @@ fn bad_launches_are_errors() {
         code_instructions: 0,
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
+        frame_bytes: 0,
     };
     let geometry = LaunchGeometry {
         global: [8, 1, 1],

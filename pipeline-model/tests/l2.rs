@@ -201,6 +201,27 @@ fn what_the_launch_reads_decides_whether_the_l2_serves_it() {
 }
 
 #[test]
+fn the_work_items_frames_take_their_room_in_the_l2() {
+    // Reads of 2048 bytes, and each of the 64 work-items (one wave: 16 warps of 4) keeps a
+    // private frame in memory. Frames of 32 bytes: 2048 + 64 x 32 = 4096 fit in the
+    // 4096-byte L2, the resident launch above. Frames of 64: 2048 + 4096 do not, and the
+    // launch comes from DRAM: its 16 entries of 2 wait a 100-cycle trip, 16 / 2 x 100.
+    let frames = |bytes| KernelResources {
+        global_memory_bytes: Some(2048),
+        read_memory_bytes: Some(2048),
+        frame_bytes: bytes,
+        ..KernelResources::default()
+    };
+    let e = run_with(&toy(), 64, 64, 10, (1, 16), &frames(32));
+    assert!(e.l2_resident);
+    assert_eq!(e.cycles, 160);
+    let e = run_with(&toy(), 64, 64, 10, (1, 16), &frames(64));
+    assert!(!e.l2_resident);
+    assert_eq!(e.dram_bytes, Some(1024));
+    assert_eq!(e.cycles, 800);
+}
+
+#[test]
 fn reads_a_little_larger_than_the_l2_miss_in_the_sets_they_overfill() {
     // The L2 of 4096 bytes in 4 ways: 32 lines, 8 sets. Reads of 34 lines (4352 bytes)
     // put 5 lines in 2 sets, which miss every time: 10 of 34 lines, a share of 5/17.

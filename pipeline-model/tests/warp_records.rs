@@ -87,6 +87,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         code_instructions: 0,
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
+        frame_bytes: 0,
     };
     let scale = arch.usage_scale();
     let per_item = Records {

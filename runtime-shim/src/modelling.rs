@@ -82,6 +82,8 @@ pub(crate) struct KernelModel {
     pub(crate) arm_code: pipeline_model::ArmCode,
     /// Bytes past the L1 a warp's first round of loads asks for (the first wave's burst).
     pub(crate) first_round_warp_bytes: Option<u64>,
+    /// Bytes of each work-item's private frame kept in memory (`.local`).
+    pub(crate) frame_bytes: u64,
     /// The arguments it reads through (`annotator::analysis::reads`), `None` where unknown.
     pub(crate) read_params: Option<Vec<u32>>,
     /// What the report must say of how the kernel was timed, if anything.

@@ -85,6 +85,7 @@ fn run(
         read_memory_bytes: None,
         code_instructions: 0,
         first_round_warp_bytes: None,
+        frame_bytes: 0,
         ..KernelResources::default()
     };
     let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];

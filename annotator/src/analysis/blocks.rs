@@ -87,6 +87,10 @@ pub struct FunctionAnalysis {
     /// Static local (shared) memory per work-group in bytes: the `.shared` variables the
     /// function and its callees use (local-memory kernel arguments come at launch).
     pub shared_memory_bytes: u64,
+    /// Bytes of each work-item's private frame the compiler keeps in memory (its `.local`
+    /// variables: a private array indexed at run time, spilled registers).
+    #[serde(default)]
+    pub frame_bytes: u64,
     /// Basic blocks; `id` is the index, block 0 the entry.
     pub blocks: Vec<BlockAnalysis>,
     /// Every CFG edge with its pair time.
@@ -492,6 +496,12 @@ fn analyze_function(
         params: f.params.clone(),
         registers,
         shared_memory_bytes: shared_memory_bytes(module, f),
+        frame_bytes: f
+            .locals
+            .iter()
+            .filter(|v| v.space == ".local")
+            .map(|v| v.bytes)
+            .sum(),
         blocks,
         edges,
         loops: cfg.loops.clone(),

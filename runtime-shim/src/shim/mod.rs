@@ -428,6 +428,7 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
         code_instructions: shadow.model.code_instructions,
         arm_code: shadow.model.arm_code,
         first_round_warp_bytes: shadow.model.first_round_warp_bytes,
+        frame_bytes: shadow.model.frame_bytes,
     }
 }
 

@@ -562,6 +562,7 @@ impl Shim {
                     .as_ref()
                     .ok()
                     .and_then(|arch| analysis.first_round_warp_bytes(&arch.memory)),
+                frame_bytes: analysis.frame_bytes,
                 read_params: analysis.read_params.clone(),
                 note: sidecar.timing_note(name),
                 samples: sidecar.records.samples_of(name),

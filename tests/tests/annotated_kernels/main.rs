@@ -289,6 +289,7 @@ const KERNEL_RESOURCES: KernelResources = KernelResources {
     code_instructions: 0,
     arm_code: pipeline_model::ArmCode::NONE,
     first_round_warp_bytes: None,
+    frame_bytes: 0,
 };
 
 /// The estimate of a launch of `geometry` from its work-items' timing values `items` and

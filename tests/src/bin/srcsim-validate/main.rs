@@ -294,6 +294,7 @@ fn launch_resources(
         code_instructions: analysis.code_instructions(),
         arm_code,
         first_round_warp_bytes: analysis.first_round_warp_bytes(memory),
+        frame_bytes: analysis.frame_bytes,
     }
 }
 
