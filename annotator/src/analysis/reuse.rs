@@ -513,8 +513,9 @@ mod tests {
     use super::*;
     use crate::front::ptx::parse;
 
-    /// Each global load's reuse distance, in order, of a kernel with `body`.
-    fn reuse(body: &str) -> Vec<Option<u32>> {
+    /// `of` for each global load, in order, of a kernel with `body`: given the function and
+    /// the load's (block, instruction) position.
+    fn per_load<T>(body: &str, of: impl Fn(&Function, (usize, usize)) -> T) -> Vec<T> {
         let src = format!(
             ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{{\n\
              .reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .f32 %f<20>;\n.reg .b64 %rd<40>;\n\
@@ -522,14 +523,21 @@ mod tests {
         );
         let m = parse(&src).unwrap();
         let f = &m.functions[0];
-        let reused = reused_loads(f, &crate::analysis::access::lane_values(f), &Cfg::new(f));
         f.blocks
             .iter()
             .enumerate()
             .flat_map(|(b, block)| block.instrs.iter().enumerate().map(move |(i, x)| (b, i, x)))
             .filter(|(_, _, x)| x.base() == "ld" && x.modifiers().any(|m| m == "global"))
-            .map(|(b, i, _)| reused.get(&(b, i)).copied())
+            .map(|(b, i, _)| of(f, (b, i)))
             .collect()
+    }
+
+    /// Each global load's reuse distance, in order, of a kernel with `body`.
+    fn reuse(body: &str) -> Vec<Option<u32>> {
+        per_load(body, |f, at| {
+            let lanes = crate::analysis::access::lane_values(f);
+            reused_loads(f, &lanes, &Cfg::new(f)).get(&at).copied()
+        })
     }
 
     /// `%rd5` = the global id (64 bits), `%rd1` and `%rd2` the two buffers, as clang emits
@@ -571,35 +579,19 @@ mod tests {
 
     #[test]
     fn a_loop_that_steps_a_load_by_a_line_or_a_run_time_stride_moves_it() {
-        let src = format!(
-            ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{{\n\
-             .reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .f32 %f<20>;\n.reg .b64 %rd<40>;\n\
-             {UNIFORM_LOOP}\n}}\n"
-        );
-        let m = parse(&src).unwrap();
-        let f = &m.functions[0];
-        let moving = loads_moving_a_line(f, &Cfg::new(f));
-        let loads: Vec<bool> = f
-            .blocks
-            .iter()
-            .enumerate()
-            .flat_map(|(b, block)| block.instrs.iter().enumerate().map(move |(i, x)| (b, i, x)))
-            .filter(|(_, _, x)| x.base() == "ld" && x.modifiers().any(|m| m == "global"))
-            .map(|(b, i, _)| moving.contains(&(b, i)))
-            .collect();
         // The run-time stride and the 512-byte step move a line; 16 bytes and the
         // parameter's own address do not; the copied pointer is not followed.
-        assert_eq!(loads, [true, false, true, false, false]);
+        let moving = per_load(UNIFORM_LOOP, |f, at| {
+            loads_moving_a_line(f, &Cfg::new(f)).contains(&at)
+        });
+        assert_eq!(moving, [true, false, true, false, false]);
         // So the warp-uniform loads that move a line wait for the L2, the others for the
         // L1.
-        let levels: Vec<MemLevel> = crate::analysis::access::analyze_accesses(f)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|a| a.level)
-            .collect();
         use MemLevel::{L1, L2};
-        assert_eq!(levels, [L2, L1, L2, L1, L1]);
+        let levels = per_load(UNIFORM_LOOP, |f, (b, i)| {
+            crate::analysis::access::analyze_accesses(f)[b][i].map(|a| a.level)
+        });
+        assert_eq!(levels, [Some(L2), Some(L1), Some(L2), Some(L1), Some(L1)]);
     }
 
     #[test]
