@@ -117,7 +117,7 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// 71: a loop whose iterations run more code than the instruction cache keeps charges
 /// the refetch on its back edges (`ColdInstructionCache::refetch_cycles`).
 /// 72: a warp-uniform global load that a loop moves by a line or more each iteration is
-/// charged at the L2, not the L1 (`reuse::loads_moving_a_line`).
+/// charged at the L2, not the L1 (`affine::loads_moving_a_line`).
 /// 73: a warp's first round of global loads ends at the first instruction that waits for
 /// one (`AccessCharge::before_first_use`).
 /// 74: each function's analysis gives its private frame's bytes (`frame_bytes`).

@@ -17,7 +17,7 @@
 //! - a global load is charged the level it is most likely served from: a warp-uniform
 //!   address (a value every lane reads, reused by every warp) the L1, unless the load is
 //!   volatile (the L1 never serves those) or a loop moves it by a line or more each
-//!   iteration (`reuse::loads_moving_a_line`: every iteration a line no warp of the SM
+//!   iteration (`affine::loads_moving_a_line`: every iteration a line no warp of the SM
 //!   has yet, which all of them wait for, the L2); a per-lane address
 //!   outside any loop is a first touch, from DRAM (or from the L2 where the architecture
 //!   says the launch's data is there: `Architecture::served_from`); one inside a loop the
@@ -35,6 +35,7 @@ use std::collections::HashMap;
 use pipeline_model::sampling::{warp_access, LINE, SECTOR};
 use pipeline_model::{MemAccess, MemLevel, OpClass};
 
+use crate::analysis::affine::{integer_immediate, keeps_low_32_bits, loads_moving_a_line};
 use crate::front::cfg::Cfg;
 use crate::front::opcode::{access_width, op_class};
 use crate::front::ptx::{Function, Instruction, Operand};
@@ -144,29 +145,6 @@ fn special(name: &str, axis: Axis) -> Lanes {
 
 fn immediate(text: &str) -> Lanes {
     Lanes::Uniform(integer_immediate(text))
-}
-
-/// The value of an integer literal as PTX writes it (`-1`, `0xffffffff`, `4U`), as the
-/// 64 bits two's complement gives it; `None` for anything else (a float's `0f3F800000`).
-pub(crate) fn integer_immediate(text: &str) -> Option<i64> {
-    let (neg, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let digits = digits.trim_end_matches(['U', 'u']);
-    let value = if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
-        u64::from_str_radix(hex, 16).ok().map(|v| v as i64)
-    } else {
-        digits.parse::<i64>().ok()
-    };
-    value.map(|v| if neg { v.wrapping_neg() } else { v })
-}
-
-/// Whether `x & mask` keeps every index an array in memory has: a mask of at least the
-/// low 32 bits (`x & 0xffffffff`, LLVM's zero extension of a 32-bit index computed in 64
-/// bits).
-pub(crate) fn keeps_low_32_bits(mask: i64) -> bool {
-    mask == -1 || (mask >= 0xffff_ffff && (mask as u64).wrapping_add(1).is_power_of_two())
 }
 
 /// The value across a warp's lanes of every register of one function: the join over all
@@ -473,7 +451,7 @@ pub(crate) fn accesses_with(
         .filter(|v| v.space == ".local")
         .map(|v| v.bytes)
         .sum();
-    let moving = crate::analysis::reuse::loads_moving_a_line(f, cfg);
+    let moving = loads_moving_a_line(f, cfg);
     f.blocks
         .iter()
         .enumerate()

@@ -1,8 +1,8 @@
 //! The analyses: what the front end's PTX and source say about the kernel's time and
 //! paths, before any PTX block is matched to a source block.
 //!
-//! On the PTX: the lanes' addresses ([`access`]), the address arithmetic native code folds
-//! away ([`addressing`]), instruction classification ([`classify`]), register pressure
+//! On the PTX: the lanes' addresses ([`access`]) and their affine forms ([`affine`]), the
+//! address arithmetic native code folds away ([`addressing`]), instruction classification ([`classify`]), register pressure
 //! ([`registers`]), the arguments a kernel reads through ([`reads`]), loads the L1 serves
 //! ([`reuse`]), warps that span rows ([`rows`]) and divergent arms ([`divergence`]); all of
 //! them feed the static block timings ([`blocks`], also `srcsim analyze`'s output).
@@ -15,6 +15,7 @@
 
 pub mod access;
 pub mod addressing;
+pub mod affine;
 pub mod blocks;
 pub mod classify;
 pub mod control;
