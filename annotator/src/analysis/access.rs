@@ -445,12 +445,7 @@ pub(crate) fn accesses_with(
     values: &LaneValues<'_>,
     cfg: &Cfg,
 ) -> Vec<Vec<Option<MemAccess>>> {
-    let frame_bytes = f
-        .locals
-        .iter()
-        .filter(|v| v.space == ".local")
-        .map(|v| v.bytes)
-        .sum();
+    let frame_bytes = f.frame_bytes();
     let moving = loads_moving_a_line(f, cfg);
     f.blocks
         .iter()

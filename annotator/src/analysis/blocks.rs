@@ -496,12 +496,7 @@ fn analyze_function(
         params: f.params.clone(),
         registers,
         shared_memory_bytes: shared_memory_bytes(module, f),
-        frame_bytes: f
-            .locals
-            .iter()
-            .filter(|v| v.space == ".local")
-            .map(|v| v.bytes)
-            .sum(),
+        frame_bytes: f.frame_bytes(),
         blocks,
         edges,
         loops: cfg.loops.clone(),

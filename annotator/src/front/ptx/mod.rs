@@ -104,6 +104,18 @@ pub struct Function {
     pub ptx_line: u32,
 }
 
+impl Function {
+    /// Bytes of each work-item's private frame kept in memory: its `.local` variables (a
+    /// private array indexed at run time, spilled registers).
+    pub fn frame_bytes(&self) -> u64 {
+        self.locals
+            .iter()
+            .filter(|v| v.space == ".local")
+            .map(|v| v.bytes)
+            .sum()
+    }
+}
+
 /// A `.reg` declaration: `.reg .b32 %r<6>;` declares `%r0`..`%r5`; `.reg .b64 %SP;` one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegDecl {
