@@ -105,23 +105,12 @@ const LAUNCH_CONSTANT: &[&str] = &[
 
 impl<'f> AffineValues<'f> {
     pub(crate) fn new(f: &'f Function) -> Self {
-        let mut count: HashMap<&str, (usize, Option<&Instruction>)> = HashMap::new();
-        for instr in f.blocks.iter().flat_map(|b| &b.instrs) {
-            if matches!(instr.base(), "st" | "red" | "bra" | "bar" | "ret" | "exit") {
-                continue;
-            }
-            let Some(dst) = instr.operands.first() else {
-                continue;
-            };
-            for name in dst.registers() {
-                let e = count.entry(name).or_insert((0, None));
-                e.0 += 1;
-                e.1 = instr.guard.is_none().then_some(instr);
-            }
-        }
-        let defs = count
+        let defs = definitions(f)
             .into_iter()
-            .filter_map(|(name, (n, def))| (n == 1).then_some((name, def?)))
+            .filter_map(|(name, defs)| match defs.as_slice() {
+                [(_, def)] if def.guard.is_none() => Some((name, *def)),
+                _ => None,
+            })
             .collect();
         AffineValues {
             defs,
@@ -244,20 +233,7 @@ impl<'f> AffineValues<'f> {
 /// follow, or a register the loop changes in some other way, is left out.
 pub(crate) fn loads_moving_a_line(f: &Function, cfg: &Cfg) -> HashSet<(usize, usize)> {
     let mut affine = AffineValues::new(f);
-    // Every definition of each register, by block.
-    let mut defs: HashMap<&str, Vec<(usize, &Instruction)>> = HashMap::new();
-    for (b, block) in f.blocks.iter().enumerate() {
-        for instr in &block.instrs {
-            if matches!(instr.base(), "st" | "red" | "bra" | "bar" | "ret" | "exit") {
-                continue;
-            }
-            if let Some(dst) = instr.operands.first() {
-                for name in dst.registers() {
-                    defs.entry(name).or_default().push((b, instr));
-                }
-            }
-        }
-    }
+    let defs = definitions(f);
     let mut out = HashSet::new();
     for (b, block) in f.blocks.iter().enumerate() {
         // The innermost loop around the block: the smallest body holding it.
@@ -315,6 +291,26 @@ pub(crate) fn loads_moving_a_line(f: &Function, cfg: &Cfg) -> HashSet<(usize, us
         }
     }
     out
+}
+
+/// Every definition of each register of `f`, with the block it is in, in order: the
+/// instructions whose first operand names it (stores, reductions, branches, barriers and
+/// returns write no register).
+fn definitions(f: &Function) -> HashMap<&str, Vec<(usize, &Instruction)>> {
+    let mut defs: HashMap<&str, Vec<(usize, &Instruction)>> = HashMap::new();
+    for (b, block) in f.blocks.iter().enumerate() {
+        for instr in &block.instrs {
+            if matches!(instr.base(), "st" | "red" | "bra" | "bar" | "ret" | "exit") {
+                continue;
+            }
+            if let Some(dst) = instr.operands.first() {
+                for name in dst.registers() {
+                    defs.entry(name).or_default().push((b, instr));
+                }
+            }
+        }
+    }
+    defs
 }
 
 /// 128-byte lines, as the L1 holds them.
