@@ -70,8 +70,9 @@ pub use arch::{
 /// (`ColdInstructionCache::refetch_cycles`, `[icache] sets, ways`). 16: a work-group
 /// after the first wave fetches code larger than the instruction cache again
 /// (`ColdInstructionCache::rerun_cycles`). 17: the work-items' private frames
-/// (`KernelResources::frame_bytes`) take their room in the L2 beside the buffers.
-pub const MODEL_REVISION: u32 = 17;
+/// (`KernelResources::frame_bytes`) take their room in the L2 beside the buffers. 18: no
+/// work-item takes more registers than a thread may hold (`limits.registers_per_work_item`).
+pub const MODEL_REVISION: u32 = 18;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

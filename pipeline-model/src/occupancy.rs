@@ -159,8 +159,15 @@ pub fn occupancy(
     let warp = u64::from(arch.warp_size);
     let warps = work_items.div_ceil(warp).max(1);
     let lim = &arch.limits;
-    // Registers are allocated for whole warps.
-    let registers = u64::from(res.registers_per_work_item) * warps * warp;
+    // Registers are allocated for whole warps. The compiler keeps a work-item within the
+    // architecture's per-thread limit, spilling the rest (an estimate above it is what the
+    // kernel would want, not what it gets).
+    let per_item = lim
+        .registers_per_work_item
+        .map_or(res.registers_per_work_item, |cap| {
+            res.registers_per_work_item.min(cap)
+        });
+    let registers = u64::from(per_item) * warps * warp;
     let candidates = [
         (Limiter::Warps, "warps", warps, u64::from(lim.max_warps)),
         (
@@ -251,9 +258,25 @@ mod tests {
         // 256 work-items x 40 registers = 10240 per group; 32768 / 10240 = 3 (< 6 by warps).
         let o = occupancy(&gtx480(), 256, &res(40, 0)).unwrap();
         assert_eq!((o.work_groups_per_sm, o.limiter), (3, Limiter::Registers));
-        // A partial warp still takes a whole warp's registers: 33 work-items = 2 warps.
-        let o = occupancy(&gtx480(), 33, &res(256, 0)).unwrap();
-        assert_eq!(o.work_groups_per_sm, 2); // 32768 / (256 x 64)
+        // A partial warp still takes a whole warp's registers: 257 work-items = 9 warps,
+        // 288 x 60 = 17280 registers: one group (257 x 60 = 15420 would fit two).
+        let o = occupancy(&gtx480(), 257, &res(60, 0)).unwrap();
+        assert_eq!((o.work_groups_per_sm, o.limiter), (1, Limiter::Registers));
+    }
+
+    #[test]
+    fn no_work_item_takes_more_registers_than_a_thread_may_hold() {
+        // An estimate of 80 registers on the GTX 480, whose threads hold at most 63: a
+        // group of 256 takes 256 x 63 = 16128 of 32768, so two groups (80: 20480, one).
+        let o = occupancy(&gtx480(), 256, &res(80, 0)).unwrap();
+        assert_eq!((o.work_groups_per_sm, o.limiter), (2, Limiter::Registers));
+        let mut uncapped = gtx480();
+        uncapped.limits.registers_per_work_item = None;
+        let o = occupancy(&uncapped, 256, &res(80, 0)).unwrap();
+        assert_eq!(o.work_groups_per_sm, 1);
+        // Below the limit the estimate is taken as it is: 60 x 256 = 15360, two groups.
+        let o = occupancy(&gtx480(), 256, &res(60, 0)).unwrap();
+        assert_eq!(o.work_groups_per_sm, 2);
     }
 
     #[test]

@@ -291,6 +291,11 @@ pub struct SmLimits {
     pub max_work_groups: u32,
     /// 32-bit registers in the register file.
     pub registers: u32,
+    /// 32-bit registers one work-item may hold at most: the compiler keeps a kernel
+    /// within it (spilling the rest to its private frame), so no work-item takes more of
+    /// the register file. `None`: no limit below the register file.
+    #[serde(default)]
+    pub registers_per_work_item: Option<u32>,
     /// Shared (OpenCL local) memory in bytes.
     pub shared_memory_bytes: u32,
     /// Work-items in one work-group (threads per block) at most.
