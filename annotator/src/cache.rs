@@ -121,7 +121,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// 73: a warp's first round of global loads ends at the first instruction that waits for
 /// one (`AccessCharge::before_first_use`).
 /// 74: each function's analysis gives its private frame's bytes (`frame_bytes`).
-pub const ANNOTATION_REVISION: &str = "74";
+/// 75: a sampled access names the loop's other sampled loads (`loop_peers`), which its
+/// `loop_lines` no longer counts as charged.
+pub const ANNOTATION_REVISION: &str = "75";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -159,6 +159,7 @@ fn sampled_scan(runs: usize) {
         param: None,
         l1_cycles: 0.0,
         loop_lines: 0,
+        loop_peers: Vec::new(),
     };
     let format = RecordFormat {
         sampled_accesses: 2,

@@ -72,7 +72,10 @@ pub use arch::{
 /// (`ColdInstructionCache::rerun_cycles`). 17: the work-items' private frames
 /// (`KernelResources::frame_bytes`) take their room in the L2 beside the buffers. 18: no
 /// work-item takes more registers than a thread may hold (`limits.registers_per_work_item`).
-pub const MODEL_REVISION: u32 = 18;
+/// 19: a walked line stays in the L1 unless every warp's other loads of the loop, spread
+/// over the sets and the sampled ones as measured (`SampledAccess::loop_peers`), fill its
+/// set between two of its warp's touches.
+pub const MODEL_REVISION: u32 = 19;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

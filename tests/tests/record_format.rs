@@ -63,6 +63,7 @@ fn samples(n: usize) -> Vec<KernelSample> {
                 param: None,
                 l1_cycles: 0.0,
                 loop_lines: 0,
+                loop_peers: Vec::new(),
             },
         })
         .collect()

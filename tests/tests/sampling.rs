@@ -298,3 +298,102 @@ fn a_row_walk_is_served_by_the_l1_where_its_sets_hold_its_lines() {
     assert!(!crowded.l1_resident());
     assert_eq!(crowded.l1_share, 0.0);
 }
+
+/// Each warp walks its own 32 flags (`flags[v]`: one address for all its lanes, a step of
+/// 4 bytes), and where a flag is set (one in four) its lanes gather `data[idx[...]]`. The
+/// chunk is an argument, so the walk's addresses are sampled too.
+const WALK: &str = r#"__kernel void walk(__global const int *flags, __global const int *idx,
+                   __global const float *data, __global float *out, int chunk)
+{
+    int w = get_global_id(0) / chunk;
+    int lane = get_local_id(0) % 32;
+    float acc = 0.0f;
+    for (int v = w * 32; v < w * 32 + 32; v++) {
+        if (flags[v] == 1)
+            acc += data[idx[v * 32 + lane]];
+    }
+    out[get_global_id(0)] = acc;
+}
+"#;
+
+/// GPGPU-Sim's GTX 480 (4-way sets, 32 of them). Two warps walk their flags: each enters
+/// a new line once in its 32 steps (31 of 32 are L1 hits). The gather under the `if`
+/// would take 32 lines a step as charged, which in the walk's set would evict its line;
+/// as measured it takes, in the one step in four it runs, one line of `idx` and 32 of
+/// `data`: 33 / 4 lines a warp's step, spread over 32 sets by the SM's two warps (about
+/// half a line a set), beside the one walked line in a set. The walk's line stays.
+#[test]
+fn a_walk_keeps_its_lines_beside_loads_the_loop_runs_in_a_share_of_its_steps() {
+    let arch = Architecture::load("gtx480").unwrap();
+    let a = annotate_text(&arch, "walk.cl", WALK);
+    let samples = a.sidecar.records.samples_of("walk");
+    let walk = &samples
+        .iter()
+        .find(|(_, s)| s.line == 8)
+        .expect("flags[v]")
+        .1;
+    // `data[...]` and `idx[...]` on line 9, a subscript each.
+    let mut gathers: Vec<[u32; 2]> = samples
+        .iter()
+        .filter(|(_, s)| s.line == 9)
+        .map(|(_, s)| [s.line, s.column])
+        .collect();
+    gathers.sort();
+    assert_eq!(gathers.len(), 2, "{samples:?}");
+    let mut peers = walk.loop_peers.clone();
+    peers.sort();
+    assert_eq!(peers, gathers, "the loop's sampled loads, measured");
+    assert_eq!(walk.loop_lines, 0, "no other load is charged as it stands");
+
+    let warps = 2;
+    let items = warps * 32;
+    // 8192 flags (32 KiB, more than the L1's 16 KiB): one in four set.
+    let flags: Vec<i32> = (0..8192).map(|v| i32::from(v % 4 == 0)).collect();
+    // Each lane's index scattered: a line a lane.
+    let idx: Vec<i32> = (0..items as i32 * 32).map(|i| (i * 64) % 32768).collect();
+    let data = vec![1.0f32; 32768];
+    let mut args = vec![
+        KernelArg::from_slice(&flags),
+        KernelArg::from_slice(&idx),
+        KernelArg::from_slice(&data),
+        KernelArg::zeroed::<f32>(items),
+        KernelArg::scalar(32i32),
+    ];
+    let range = NdRange::d1(items).with_local([items, 1, 1]);
+    args.extend(record_args(&a.sidecar, "walk", &range, Grain::WorkItem).args);
+    let out = run_kernel(&a.source, "", "walk", &args, &range).unwrap();
+    let sums: Vec<f32> = from_bytes(&out.buffers[3]).unwrap();
+    assert!(
+        sums.iter().all(|&s| s == 8.0),
+        "8 flags of 32 set: {sums:?}"
+    );
+    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
+    let geometry = LaunchGeometry {
+        global: [items as u64, 1, 1],
+        local: [items as u64, 1, 1],
+    };
+    let resources = KernelResources {
+        registers_per_work_item: 16,
+        ..KernelResources::default()
+    };
+    let sizes = [8192 * 4, idx.len() * 4, 32768 * 4, items * 4];
+    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
+    let layout = &a.sidecar.records;
+    let launch = SampledLaunch {
+        arch: &arch,
+        geometry: &geometry,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
+    let at = |line: u32| {
+        let i = samples.iter().position(|(_, s)| s.line == line).unwrap();
+        measured[i].unwrap_or_else(|| panic!("line {line} ran"))
+    };
+    let walked = at(8);
+    assert_eq!(walked.transactions, 1.0, "one address a warp");
+    assert_eq!(walked.stream_hits, 31.0 / 32.0);
+    assert_eq!(walked.executions, (warps * 32) as f64, "32 steps a warp");
+    assert_eq!(walked.l1_share, walked.stream_hits, "its lines stay");
+}

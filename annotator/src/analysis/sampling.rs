@@ -20,8 +20,7 @@
 use std::collections::BTreeMap;
 
 use pipeline_model::{
-    block_timing, pair_cycles, Architecture, Instr, MemAccess, MemLevel, OpClass, ResourceUsage,
-    SampledAccess,
+    block_timing, pair_cycles, Architecture, Instr, MemLevel, OpClass, ResourceUsage, SampledAccess,
 };
 
 use crate::analysis::access::{is_local, unresolved_accesses};
@@ -109,23 +108,44 @@ pub fn sampled_sites(
                 at.push((b, i));
             }
         }
+        let mut here: Vec<(Site, Vec<Position>)> = Vec::new();
+        let mut full = false;
         for ((line, column), (node, at)) in instances {
-            if sites.len() == MAX_SITES {
-                return sites;
+            if sites.len() + here.len() == MAX_SITES {
+                full = true;
+                break;
             }
             let index = &node.children[1].extent;
             let subscript = node.subscript.as_ref().expect("subscript_at checks it");
             let width = access_width(&f.blocks[at[0].0].instrs[at[0].1]);
             let place = (line, column, width);
             if let Some(mut access) = charged(arch, &model.blocks, &preds, &at, place, subscript) {
-                access.loop_lines = loop_lines(&cfg, &model.blocks, &at);
                 access.local = is_local(&f.blocks[at[0].0].instrs[at[0].1]);
-                sites.push(Site {
+                let site = Site {
                     kernel: f.name.clone(),
                     index: (index.start.offset, index.end.offset),
                     access,
-                });
+                };
+                here.push((site, at));
             }
+        }
+        // The loop's other loads: a sampled one's lines are what the run measures, the
+        // rest as charged.
+        let places: Vec<(&[Position], [u32; 2])> = here
+            .iter()
+            .map(|(s, at)| (at.as_slice(), [s.access.line, s.access.column]))
+            .collect();
+        let others: Vec<LoopLoads> = here
+            .iter()
+            .map(|(_, at)| loop_loads(&cfg, &model.blocks, at, &places))
+            .collect();
+        for ((mut site, _), loads) in here.into_iter().zip(others) {
+            site.access.loop_lines = loads.lines;
+            site.access.loop_peers = loads.peers;
+            sites.push(site);
+        }
+        if full {
+            return sites;
         }
     }
     sites
@@ -364,35 +384,65 @@ fn sampleable(node: &AstNode) -> bool {
     })
 }
 
-/// The lines a warp's global loads other than `at` (in `blocks`) bring into the L1 each
-/// iteration of the innermost loop holding `at`'s first instruction, as charged; 0 outside
-/// loops. A warp-uniform load (charged at the L1) reads one address a step, and an
-/// unrolled loop's copies of it read its neighbours (`x[j]`, `x[j + 1]`, ...): all of them
-/// hold one line.
-fn loop_lines(cfg: &Cfg, blocks: &[Vec<Instr>], at: &[Position]) -> u32 {
+/// The global loads other than `at` of the innermost loop holding `at`'s first
+/// instruction: the lines those not sampled bring into a warp's L1 each iteration, as
+/// charged, and the sampled ones' places (`sampled`: each site's instructions and its
+/// line and column), whose lines the run measures. Nothing outside loops.
+struct LoopLoads {
+    lines: u32,
+    peers: Vec<[u32; 2]>,
+}
+
+/// [`LoopLoads`] of the site at `at` among `sampled` (in `blocks`). A warp-uniform load
+/// (charged at the L1) reads one address a step, and an unrolled loop's copies of it read
+/// its neighbours (`x[j]`, `x[j + 1]`, ...): all of them hold one line.
+fn loop_loads(
+    cfg: &Cfg,
+    blocks: &[Vec<Instr>],
+    at: &[Position],
+    sampled: &[(&[Position], [u32; 2])],
+) -> LoopLoads {
     let Some(innermost) = cfg
         .loops
         .iter()
         .filter(|l| l.body.contains(&at[0].0))
         .min_by_key(|l| l.body.len())
     else {
-        return 0;
+        return LoopLoads {
+            lines: 0,
+            peers: Vec::new(),
+        };
     };
-    let loads: Vec<MemAccess> = innermost
+    let mut peers = Vec::new();
+    let mut loads = Vec::new();
+    let positions = innermost
         .body
         .iter()
-        .flat_map(|&b| blocks[b].iter().enumerate().map(move |(i, x)| ((b, i), x)))
-        .filter(|(p, x)| x.class == OpClass::GlobalMem && !x.writes.is_empty() && !at.contains(p))
-        .filter_map(|(_, x)| x.access)
-        .filter(|a| a.level != MemLevel::Constant && a.reuse_lines.is_none())
-        .collect();
+        .flat_map(|&b| blocks[b].iter().enumerate().map(move |(i, x)| ((b, i), x)));
+    for (p, x) in positions {
+        if x.class != OpClass::GlobalMem || x.writes.is_empty() || at.contains(&p) {
+            continue;
+        }
+        match sampled.iter().find(|(places, _)| places.contains(&p)) {
+            Some(&(_, place)) => {
+                if !peers.contains(&place) {
+                    peers.push(place);
+                }
+            }
+            None => loads.extend(x.access),
+        }
+    }
+    loads.retain(|a| a.level != MemLevel::Constant && a.reuse_lines.is_none());
     let uniform = loads.iter().any(|a| a.level == MemLevel::L1);
     let varying: u32 = loads
         .iter()
         .filter(|a| a.level != MemLevel::L1)
         .map(|a| a.transactions)
         .sum();
-    varying + u32::from(uniform)
+    LoopLoads {
+        lines: varying + u32::from(uniform),
+        peers,
+    }
 }
 
 /// What a path pays for entering block `v` of `blocks` (whose predecessors are
@@ -525,6 +575,7 @@ fn charged(
         param: subscript.param,
         l1_cycles,
         loop_lines: 0,
+        loop_peers: Vec::new(),
     })
     .filter(|_| access.transactions > 0)
 }

@@ -181,19 +181,29 @@ impl SampledLaunch<'_> {
             }
         };
         let mut measured = measured.into_iter();
-        let measured = accesses
+        let raw: Vec<Option<Measured>> = accesses
             .iter()
-            .map(|(slot, access)| {
+            .map(|(slot, _)| {
                 if slot + SAMPLE_COUNTERS > stride {
                     return None;
                 }
-                let mut m = measured.next().flatten()?;
+                measured.next().flatten()
+            })
+            .collect();
+        let measured = accesses
+            .iter()
+            .zip(&raw)
+            .map(|((_, access), m)| {
+                let mut m = (*m)?;
                 let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
                 if access.l1_cycles > 0.0 {
                     if buffer.zip(l1).is_some_and(|(b, l1)| b <= l1) {
                         m.l1_share = 1.0;
-                    } else if m.stream_hits > 0.0 && self.keeps_stream(&m, access, sm_warps, l1) {
-                        m.l1_share = m.stream_hits;
+                    } else if m.stream_hits > 0.0 {
+                        let lines = loop_lines(access, &m, accesses, &raw, stride);
+                        if self.keeps_stream(&m, lines, sm_warps, l1) {
+                            m.l1_share = m.stream_hits;
+                        }
                     }
                 }
                 Some(m)
@@ -204,16 +214,12 @@ impl SampledLaunch<'_> {
 
     /// Whether the L1 (`l1` bytes for global data) holds the lines `sm_warps` warps (those
     /// of the work-groups one SM holds, [`SampledLaunch::groups_per_sm`]) walk at once,
-    /// `m.transactions` a warp; and, where the description gives the L1's sets, whether no
-    /// set must hold more of them (`m.set_lines`), with the loop's other loads' lines
-    /// (`access.loop_lines`, taken to fall in that set), than its ways.
-    fn keeps_stream(
-        &self,
-        m: &Measured,
-        access: &SampledAccess,
-        sm_warps: u64,
-        l1: Option<u64>,
-    ) -> bool {
+    /// `m.transactions` a warp; and, where the description gives the L1's sets, whether a
+    /// walked line outlives what enters its set before its warp touches it again: the
+    /// most of the walked lines in one set (`m.set_lines`) and the lines every warp's
+    /// other loads of the loop bring in each iteration (`loop_lines` a warp, spread over
+    /// the sets) together no more than its ways (least recently used replaced).
+    fn keeps_stream(&self, m: &Measured, loop_lines: f64, sm_warps: u64, l1: Option<u64>) -> bool {
         let Some(l1) = l1 else {
             return false;
         };
@@ -222,7 +228,11 @@ impl SampledLaunch<'_> {
             .arch
             .memory
             .l1_sets
-            .is_none_or(|sets| m.set_lines + access.loop_lines <= sets.ways);
+            .zip(self.arch.l1_set_count())
+            .is_none_or(|(sets, count)| {
+                let others = sm_warps as f64 * loop_lines / count as f64;
+                f64::from(m.set_lines) + others <= f64::from(sets.ways)
+            });
         fits && sets_hold
     }
 
@@ -457,4 +467,34 @@ pub fn timing_records_in_place(
     }
     let measured = launch.correct_all_packed(samples, records, format);
     (records.len() / stride * width, measured)
+}
+
+/// The lines the other global loads of `access`'s innermost loop bring into a warp's L1
+/// for each of its executions (`m`): those not sampled as charged (`loop_lines`), each
+/// sampled one (`loop_peers`) as measured, in the share of this access's executions it
+/// ran in (a load under an `if` the loop takes one time in four: a quarter of its lines).
+/// A peer whose counters lie past the record's end counts as charged.
+pub(super) fn loop_lines(
+    access: &SampledAccess,
+    m: &Measured,
+    accesses: &[(usize, SampledAccess)],
+    measured: &[Option<Measured>],
+    stride: usize,
+) -> f64 {
+    let peers: f64 = access
+        .loop_peers
+        .iter()
+        .filter_map(|&[line, column]| {
+            accesses
+                .iter()
+                .zip(measured)
+                .find(|((_, a), _)| a.line == line && a.column == column)
+        })
+        .map(|((slot, peer), p)| match p {
+            Some(p) => p.transactions * (p.executions / m.executions).min(1.0),
+            None if slot + SAMPLE_COUNTERS > stride => peer.charged_transactions,
+            None => 0.0,
+        })
+        .sum();
+    f64::from(access.loop_lines) + peers
 }

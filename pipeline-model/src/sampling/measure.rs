@@ -480,6 +480,7 @@ fn finish(
                 stream_hits: s.hits / s.weight,
                 l1_share: 0.0,
                 set_lines: probe.map_or(0, |p| p.most_in_a_set(lines)),
+                executions: s.weight,
             })
         })
         .collect()

@@ -87,6 +87,10 @@ pub struct SampledAccess {
     /// the L1's sets with the lines this access's lanes keep.
     #[serde(default)]
     pub loop_lines: u32,
+    /// The other sampled global loads of the same innermost loop (their line and column),
+    /// whose lines the run measures rather than `loop_lines` counting them as charged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loop_peers: Vec<[u32; 2]>,
 }
 
 /// What the warps of one launch did at a sampled access: per execution, averaged over the
@@ -111,6 +115,8 @@ pub struct Measured {
     /// one SM holds at once, that fall in one L1 set (`memory.l1_sets`); 0 where the
     /// description gives no sets.
     pub set_lines: u32,
+    /// Its executions by warps, summed over the warps that ran it.
+    pub executions: f64,
 }
 
 impl Measured {

@@ -1,5 +1,5 @@
 //! The sampled accesses' measure and correction, against values computed by hand.
-use super::correct::{apply, moves, rounded_count};
+use super::correct::{apply, loop_lines, moves, rounded_count};
 use super::measure::stream_misses;
 use super::*;
 use crate::arch::Architecture;
@@ -156,6 +156,7 @@ fn access(shared: bool) -> SampledAccess {
         param: Some(1),
         l1_cycles: 0.0,
         loop_lines: 0,
+        loop_peers: Vec::new(),
     }
 }
 
@@ -280,6 +281,7 @@ fn measured_by_hand(g: &LaunchGeometry, a: &SampledAccess, data: &[u64]) -> Meas
         stream_hits: hits / weight,
         l1_share: 0.0,
         set_lines: 0,
+        executions: weight,
     }
 }
 
@@ -392,6 +394,7 @@ fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
         stream_hits: 0.75,
         l1_share: 0.75,
         set_lines: 0,
+        executions: 0.0,
     };
     let moved = moves(&access, &m, 1, &[1], &SIX);
     assert_eq!(
@@ -450,4 +453,46 @@ fn lanes_at_their_own_frame_offsets_take_a_line_per_offset() {
     let same = records(|_| 5, 32);
     let m = measure(&a, &g, 32, &same, &SIX, 3).unwrap();
     assert_eq!((m.transactions, m.sectors), (1.0, 4.0));
+}
+
+#[test]
+fn a_loops_sampled_loads_bring_the_lines_they_were_measured_at_in_the_steps_they_ran() {
+    // A walk run 64 times with 1 line charged as it stands and three sampled peers: one
+    // run 16 times at 33 lines (a quarter of the walk's steps: 8.25), one past the
+    // record's end (as charged: 32), one that never ran (nothing).
+    let walk = SampledAccess {
+        loop_lines: 1,
+        loop_peers: vec![[10, 5], [11, 5], [12, 5]],
+        ..access(false)
+    };
+    let peer = |line| SampledAccess {
+        line,
+        column: 5,
+        ..access(false)
+    };
+    let accesses = [
+        (3, walk.clone()),
+        (6, peer(10)),
+        (9, peer(11)),
+        (12, peer(12)),
+    ];
+    let measured = |transactions, executions| Measured {
+        transactions,
+        sectors: 0.0,
+        warps: 2,
+        stream_hits: 0.0,
+        l1_share: 0.0,
+        set_lines: 0,
+        executions,
+    };
+    let m = measured(1.0, 64.0);
+    let all = [Some(m), Some(measured(33.0, 16.0)), None, None];
+    // Records of 12 values: the third peer's counters (9..12) fit, the fourth's do not.
+    assert_eq!(
+        loop_lines(&walk, &m, &accesses, &all, 12),
+        1.0 + 8.25 + 0.0 + 32.0
+    );
+    // A peer run more often than the walk counts its lines once a step.
+    let all = [Some(m), Some(measured(33.0, 128.0)), None, None];
+    assert_eq!(loop_lines(&walk, &m, &accesses, &all, 15), 1.0 + 33.0);
 }
