@@ -22,7 +22,9 @@
 //! - contention: `use_W(r)` = max over the warp's work-items. A resource of each sub-core
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
-//!   and over every SM (and sub-core) of that sum)`, with the latency term as below; the
+//!   and over every SM (and sub-core) of that sum)`, with the latency term as below, and
+//!   at least the paths stretched by the warps' waits for the issue slot where the two
+//!   terms meet (module `interference`, `issue_wait_cycles`); the
 //!   code's first run (`[icache]`) is added after the maximum (it holds up every warp),
 //!   and where the code exceeds the cache (its sets and ways) each later wave of
 //!   work-groups runs it again from the L2 (`ColdInstructionCache::rerun_cycles`).
@@ -51,6 +53,7 @@
 use serde::Serialize;
 
 use crate::arch::{Architecture, Scope};
+use crate::interference::issue_stretched;
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
 use crate::warps::{exit_wait, walk_groups, Dealer, Dealt, Group, SmUsage, Walked};
@@ -86,6 +89,10 @@ pub struct KernelEstimate {
     /// The cycles the first wave's memory requests wait, in the latency term: its bytes
     /// past the L1 over the bandwidth of the level that serves them.
     pub queue_cycles: u64,
+    /// The cycles the warps' paths wait for their schedulers' issue slots beyond the
+    /// larger of the latency and issue terms, where the two are close (the knee between
+    /// them, `interference`): in `cycles`, not in `latency_cycles`.
+    pub issue_wait_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run (`[icache]`: every
     /// line of code a miss; 0 where the architecture has none), and on each later wave's
     /// where the code exceeds the cache: in the latency term, and added to whichever term
@@ -305,15 +312,25 @@ fn finish_estimate(
             + later_waves * c.rerun_cycles(code, arch.memory.l2_hit)
     });
     let t_paths = dealt.t_opt + traffic.queue_cycles;
-    let (t_work, bound) = if worst > t_paths as f64 {
-        (
-            worst,
-            Bound::Resource {
-                resource: arch.resources()[busiest].clone(),
-            },
-        )
+    // The paths wait for their schedulers' issue slots near the knee between the two
+    // terms (module `interference`); `issue` is the first resource.
+    let issue = contention.first().copied().unwrap_or(0.0);
+    let stretched = issue_stretched(
+        t_paths as f64,
+        issue,
+        issue_sharers(arch, occ, n_par, dealt.work_groups),
+        dealt.work_groups.div_ceil(n_par.max(1)),
+    );
+    let issue_wait = stretched - (t_paths as f64).max(issue);
+    let resource = |r: usize| Bound::Resource {
+        resource: arch.resources()[r].clone(),
+    };
+    let (t_work, bound) = if worst >= stretched && worst > t_paths as f64 {
+        (worst, resource(busiest))
+    } else if issue > t_paths as f64 {
+        (stretched, resource(0))
     } else {
-        (t_paths as f64, Bound::Latency)
+        (stretched, Bound::Latency)
     };
     let t_lat = t_paths + icache_cycles;
     let t_kernel = t_work + icache_cycles as f64;
@@ -329,6 +346,7 @@ fn finish_estimate(
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_lat,
         queue_cycles: traffic.queue_cycles,
+        issue_wait_cycles: issue_wait.ceil() as u64,
         icache_cycles,
         l2_resident: traffic.l2_resident,
         launch_cycles,
@@ -340,6 +358,20 @@ fn finish_estimate(
         parallel_work_groups: n_par,
         work_groups: dealt.work_groups,
         warps: dealt.warps,
+    }
+}
+
+/// The warps that share the busiest scheduler's issue slots at once: the first wave's
+/// work-groups dealt over the SMs, their warps over the SM's sub-cores where each issues
+/// for its own (`issue_scope`).
+fn issue_sharers(arch: &Architecture, occ: Occupancy, n_par: u64, work_groups: u64) -> u64 {
+    let groups = work_groups
+        .min(n_par)
+        .div_ceil(u64::from(arch.sm_count).max(1));
+    let warps = groups * u64::from(occ.warps_per_work_group);
+    match arch.issue_scope {
+        Scope::SubCore => warps.div_ceil(u64::from(arch.sub_cores_per_sm).max(1)),
+        Scope::Sm | Scope::Device => warps,
     }
 }
 

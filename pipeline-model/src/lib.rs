@@ -23,6 +23,7 @@
 pub mod arch;
 pub mod graph;
 pub mod instr;
+mod interference;
 pub mod kernel;
 pub mod launch;
 pub mod occupancy;
@@ -74,8 +75,10 @@ pub use arch::{
 /// work-item takes more registers than a thread may hold (`limits.registers_per_work_item`).
 /// 19: a walked line stays in the L1 unless every warp's other loads of the loop, spread
 /// over the sets and the sampled ones as measured (`SampledAccess::loop_peers`), fill its
-/// set between two of its warp's touches.
-pub const MODEL_REVISION: u32 = 19;
+/// set between two of its warp's touches. 20: near the knee between the latency and issue
+/// terms the warps' paths wait for their scheduler's issue slot (`issue_wait_cycles`,
+/// mean value analysis of each scheduler's warps).
+pub const MODEL_REVISION: u32 = 20;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -123,6 +123,29 @@ fn a_saturated_unit_bounds_the_kernel() {
 }
 
 #[test]
+fn warps_wait_for_the_issue_slot_where_their_paths_and_the_issue_term_meet() {
+    // One group of 8: two warps, every work-item t = 100 and 50 cycles of issue (100
+    // scaled): the paths and the SM's issue term (2 x 50) are both 100. The two warps
+    // share the slot (module `interference`, Z = 50, D = 50): R(1) = 50, Q(1) = 0.5,
+    // R(2) = 75, so 125 cycles, 25 of them waiting for the slot.
+    let issue = |_| [100, 0, 0, 0];
+    let e = run(&toy(1, 2), [8, 1, 1], [8, 1, 1], &records(&[100; 8], issue));
+    assert_eq!(e.latency_cycles, 100);
+    assert_eq!(e.contention_cycles[0], 100.0);
+    assert_eq!(e.issue_wait_cycles, 25);
+    assert_eq!(e.cycles, 125);
+    assert_eq!(e.bound, Bound::Latency);
+    // Far from the knee (10 cycles of issue a warp) the paths stand alone: Z = 90, D = 10:
+    // R(2) = 10 x (1 + 10 / 100) = 11, 101 cycles, one of them waiting.
+    let light = |_| [20, 0, 0, 0];
+    let e = run(&toy(1, 2), [8, 1, 1], [8, 1, 1], &records(&[100; 8], light));
+    assert_eq!((e.issue_wait_cycles, e.cycles), (1, 101));
+    // One warp waits for nobody.
+    let e = run(&toy(1, 2), [4, 1, 1], [4, 1, 1], &records(&[100; 4], issue));
+    assert_eq!((e.issue_wait_cycles, e.cycles), (0, 100));
+}
+
+#[test]
 fn warps_follow_local_linear_ids_in_two_dimensions() {
     // Global 4 x 2, local 2 x 2: group 0 holds global ids 0, 1, 4, 5; group 1 holds 2, 3,
     // 6, 7. One resident group: they run one after the other.

@@ -515,6 +515,7 @@ mod tests {
             micros: cycles as f64 / 700.0,
             latency_cycles: cycles / 2,
             queue_cycles: 0,
+            issue_wait_cycles: 0,
             icache_cycles: 0,
             l2_resident: false,
             launch_cycles: 0,

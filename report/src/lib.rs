@@ -252,6 +252,11 @@ pub struct Estimate {
     /// included in `latency_cycles` (absent: 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub queue_cycles: u64,
+    /// The cycles the warps' paths wait for their schedulers' issue slots where the
+    /// latency and issue terms are close (the knee between them), added to the larger of
+    /// the two in `cycles`, not in `latency_cycles` (absent: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub issue_wait_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run, where the
     /// architecture's instruction cache fetches no line ahead (`[icache]`), included in
     /// `latency_cycles` and added to whichever term bounds the launch (absent: 0).
@@ -322,6 +327,7 @@ impl From<&KernelEstimate> for Estimate {
             micros: e.micros,
             latency_cycles: e.latency_cycles,
             queue_cycles: e.queue_cycles,
+            issue_wait_cycles: e.issue_wait_cycles,
             icache_cycles: e.icache_cycles,
             l2_resident: e.l2_resident,
             launch_cycles: e.launch_cycles,
