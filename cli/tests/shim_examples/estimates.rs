@@ -106,11 +106,13 @@ fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
     // The traffic over the bandwidth, and the last request's trip (479 cycles).
     let dram = (1_200_000.0 / bytes_per_cycle + 479.0).ceil() as u64;
     assert_eq!(dram, 710 + 479);
-    // The H100's launch cost exceeds this small launch's work.
+    // The H100's launch cost exceeds this small launch's work. The paths take their
+    // waits for the issue slots besides (`issue_wait_cycles`, 0 far from the knee).
+    let paths = e.latency_cycles + e.issue_wait_cycles;
     let work = match e.bound.as_str() {
         "DRAM" => dram,
-        "latency" => e.latency_cycles,
-        "launch" => dram.max(e.latency_cycles),
+        "latency" => paths,
+        "launch" => dram.max(paths),
         other => panic!("vector_add bound by {other}"),
     };
     assert_eq!(e.launch_cycles, u64::from(launch));
