@@ -90,8 +90,9 @@ pub struct KernelEstimate {
     /// past the L1 over the bandwidth of the level that serves them.
     pub queue_cycles: u64,
     /// The cycles the warps' paths wait for their schedulers' issue slots beyond the
-    /// larger of the latency and issue terms, where the two are close (the knee between
-    /// them, `interference`): in `cycles`, not in `latency_cycles`.
+    /// larger of the latency term and the contention terms, where the latency and issue
+    /// terms are close (the knee between them, `interference`): in `cycles`, not in
+    /// `latency_cycles`.
     pub issue_wait_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run (`[icache]`: every
     /// line of code a miss; 0 where the architecture has none), and on each later wave's
@@ -321,7 +322,6 @@ fn finish_estimate(
         issue_sharers(arch, occ, n_par, dealt.work_groups),
         dealt.work_groups.div_ceil(n_par.max(1)),
     );
-    let issue_wait = stretched - (t_paths as f64).max(issue);
     let resource = |r: usize| Bound::Resource {
         resource: arch.resources()[r].clone(),
     };
@@ -332,6 +332,8 @@ fn finish_estimate(
     } else {
         (stretched, Bound::Latency)
     };
+    // What the waits add to the launch: nothing where another unit bounds it.
+    let issue_wait = t_work - worst.max(t_paths as f64);
     let t_lat = t_paths + icache_cycles;
     let t_kernel = t_work + icache_cycles as f64;
     let launch_cycles = u64::from(arch.launch.fixed_cycles);
@@ -346,7 +348,7 @@ fn finish_estimate(
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_lat,
         queue_cycles: traffic.queue_cycles,
-        issue_wait_cycles: issue_wait.ceil() as u64,
+        issue_wait_cycles: issue_wait.max(0.0).ceil() as u64,
         icache_cycles,
         l2_resident: traffic.l2_resident,
         launch_cycles,

@@ -253,8 +253,9 @@ pub struct Estimate {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub queue_cycles: u64,
     /// The cycles the warps' paths wait for their schedulers' issue slots where the
-    /// latency and issue terms are close (the knee between them), added to the larger of
-    /// the two in `cycles`, not in `latency_cycles` (absent: 0).
+    /// latency and issue terms are close (the knee between them), added in `cycles` to
+    /// the larger of the latency term and the contention terms, not in `latency_cycles`
+    /// (absent: 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub issue_wait_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run, where the
