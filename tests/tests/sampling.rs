@@ -49,6 +49,44 @@ fn annotate_text(arch: &Architecture, file: &str, text: &str) -> Annotation {
     annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap()
 }
 
+/// `kernel` of `a` run on PoCL in one work-group of `items` work-items, with its own
+/// `args` (their buffers `sizes` bytes each, in parameter order) and a record a
+/// work-item: its buffers after the run, and what the warps did at each of its sampled
+/// accesses (in the order of the sidecar's `samples_of`).
+fn one_group(
+    arch: &Architecture,
+    a: &Annotation,
+    kernel: &str,
+    mut args: Vec<KernelArg>,
+    items: usize,
+    sizes: &[usize],
+) -> (Vec<Vec<u8>>, Vec<Option<Measured>>) {
+    let range = NdRange::d1(items).with_local([items, 1, 1]);
+    args.extend(record_args(&a.sidecar, kernel, &range, Grain::WorkItem).args);
+    let out = run_kernel(&a.source, "", kernel, &args, &range).unwrap();
+    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
+    let geometry = LaunchGeometry {
+        global: [items as u64, 1, 1],
+        local: [items as u64, 1, 1],
+    };
+    let resources = KernelResources {
+        registers_per_work_item: 16,
+        ..KernelResources::default()
+    };
+    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
+    let layout = &a.sidecar.records;
+    let launch = SampledLaunch {
+        arch,
+        geometry: &geometry,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let samples = layout.samples_of(kernel);
+    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
+    (out.buffers, measured)
+}
+
 /// Runs the annotated kernel with the index arrays; the estimate and what the warps did
 /// at each sampled access, by line.
 fn run(
@@ -243,39 +281,18 @@ fn row_walk(arch: &Architecture, pitch: usize) -> Measured {
     let a = annotate_text(arch, "rows.cl", ROWS);
     let matrix = vec![1.0f32; 64 * pitch];
     let x = vec![0.5f32; N];
-    let mut args = vec![
+    let args = vec![
         KernelArg::from_slice(&matrix),
         KernelArg::from_slice(&x),
         KernelArg::zeroed::<f32>(64),
         KernelArg::scalar(pitch as i32),
         KernelArg::scalar(N as i32),
     ];
-    let range = NdRange::d1(64).with_local([64, 1, 1]);
-    args.extend(record_args(&a.sidecar, "rows", &range, Grain::WorkItem).args);
-    let out = run_kernel(&a.source, "", "rows", &args, &range).unwrap();
-    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
-    let geometry = LaunchGeometry {
-        global: [64, 1, 1],
-        local: [64, 1, 1],
-    };
-    let resources = KernelResources {
-        registers_per_work_item: 16,
-        ..KernelResources::default()
-    };
-    let sizes = [64 * pitch * 4, N * 4, 64 * 4];
-    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
-    let layout = &a.sidecar.records;
-    let launch = SampledLaunch {
-        arch,
-        geometry: &geometry,
-        resources: &resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: layout.usage_scale,
-    };
-    let samples = layout.samples_of("rows");
+    let samples = a.sidecar.records.samples_of("rows");
     assert_eq!(samples.len(), 1, "{samples:?}");
     assert_eq!(samples[0].1.loop_lines, 1, "x[j]: one line a warp");
-    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
+    let sizes = [64 * pitch * 4, N * 4, 64 * 4];
+    let (_, measured) = one_group(arch, &a, "rows", args, 64, &sizes);
     measured[0].expect("the row walk ran")
 }
 
@@ -352,41 +369,20 @@ fn a_walk_keeps_its_lines_beside_loads_the_loop_runs_in_a_share_of_its_steps() {
     // Each lane's index scattered: a line a lane.
     let idx: Vec<i32> = (0..items as i32 * 32).map(|i| (i * 64) % 32768).collect();
     let data = vec![1.0f32; 32768];
-    let mut args = vec![
+    let args = vec![
         KernelArg::from_slice(&flags),
         KernelArg::from_slice(&idx),
         KernelArg::from_slice(&data),
         KernelArg::zeroed::<f32>(items),
         KernelArg::scalar(32i32),
     ];
-    let range = NdRange::d1(items).with_local([items, 1, 1]);
-    args.extend(record_args(&a.sidecar, "walk", &range, Grain::WorkItem).args);
-    let out = run_kernel(&a.source, "", "walk", &args, &range).unwrap();
-    let sums: Vec<f32> = from_bytes(&out.buffers[3]).unwrap();
+    let sizes = [8192 * 4, idx.len() * 4, 32768 * 4, items * 4];
+    let (buffers, measured) = one_group(&arch, &a, "walk", args, items, &sizes);
+    let sums: Vec<f32> = from_bytes(&buffers[3]).unwrap();
     assert!(
         sums.iter().all(|&s| s == 8.0),
         "8 flags of 32 set: {sums:?}"
     );
-    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
-    let geometry = LaunchGeometry {
-        global: [items as u64, 1, 1],
-        local: [items as u64, 1, 1],
-    };
-    let resources = KernelResources {
-        registers_per_work_item: 16,
-        ..KernelResources::default()
-    };
-    let sizes = [8192 * 4, idx.len() * 4, 32768 * 4, items * 4];
-    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
-    let layout = &a.sidecar.records;
-    let launch = SampledLaunch {
-        arch: &arch,
-        geometry: &geometry,
-        resources: &resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: layout.usage_scale,
-    };
-    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
     let at = |line: u32| {
         let i = samples.iter().position(|(_, s)| s.line == line).unwrap();
         measured[i].unwrap_or_else(|| panic!("line {line} ran"))
