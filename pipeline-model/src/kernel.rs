@@ -34,10 +34,10 @@
 //!   lines moved, where the annotator analysed the access), summed. Where the architecture
 //!   gives the L2's capacity and the buffers the launch reads
 //!   ([`KernelResources::read_memory_bytes`], else all its buffers), with the private
-//!   frames of the first wave's work-items ([`KernelResources::frame_bytes`]), fit in it, the launch
-//!   is served from the L2: what the host or an earlier launch wrote is still there, and a
-//!   line it writes is taken without a fetch, so nothing comes from
-//!   DRAM and a miss in flight waits an L2 trip (`memory.l2_hit`); else the DRAM serves it
+//!   frames of the first wave's work-items ([`KernelResources::frame_bytes`]), fit in it,
+//!   the launch is served from the L2: what the host or an earlier launch wrote is still
+//!   there, and a line it writes is taken without a fetch, so nothing comes from DRAM and
+//!   a miss in flight waits an L2 trip (`memory.l2_hit`); else the DRAM serves it
 //!   (at most the footprint: the caches keep what is touched again) and a miss waits a
 //!   DRAM trip. `L2` and `DRAM` are each the bytes over the level's bandwidth plus one
 //!   load-to-use latency (the last request's trip): roofline bounds, a floor on the time
@@ -319,7 +319,7 @@ fn finish_estimate(
     let stretched = issue_stretched(
         t_paths as f64,
         issue,
-        issue_sharers(arch, occ, n_par, dealt.work_groups),
+        issue_sharers(arch, occ, dealt.work_groups),
         dealt.work_groups.div_ceil(n_par.max(1)),
     );
     let resource = |r: usize| Bound::Resource {
@@ -366,11 +366,8 @@ fn finish_estimate(
 /// The warps that share the busiest scheduler's issue slots at once: the first wave's
 /// work-groups dealt over the SMs, their warps over the SM's sub-cores where each issues
 /// for its own (`issue_scope`).
-fn issue_sharers(arch: &Architecture, occ: Occupancy, n_par: u64, work_groups: u64) -> u64 {
-    let groups = work_groups
-        .min(n_par)
-        .div_ceil(u64::from(arch.sm_count).max(1));
-    let warps = groups * u64::from(occ.warps_per_work_group);
+fn issue_sharers(arch: &Architecture, occ: Occupancy, work_groups: u64) -> u64 {
+    let warps = occ.busiest_sm_groups(arch, work_groups) * u64::from(occ.warps_per_work_group);
     match arch.issue_scope {
         Scope::SubCore => warps.div_ceil(u64::from(arch.sub_cores_per_sm).max(1)),
         Scope::Sm | Scope::Device => warps,

@@ -134,6 +134,17 @@ pub struct Occupancy {
     pub limiter: Limiter,
 }
 
+impl Occupancy {
+    /// The work-groups the busiest SM holds at once of a launch of `work_groups`: the
+    /// launch's dealt over `arch`'s SMs in turn, at most what this occupancy lets one SM
+    /// hold.
+    pub fn busiest_sm_groups(&self, arch: &Architecture, work_groups: u64) -> u64 {
+        work_groups
+            .div_ceil(u64::from(arch.sm_count).max(1))
+            .min(u64::from(self.work_groups_per_sm))
+    }
+}
+
 /// A work-group that fits on no SM.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("a work-group of {work_items} work-items does not fit on an SM of {arch}: it needs {needed} {what}, an SM has {available}")]

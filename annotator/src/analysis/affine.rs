@@ -2,7 +2,7 @@
 //! parameters, special registers, loaded values, registers defined more than once), and
 //! what a loop adds to them each iteration: the reuse of a load's sectors
 //! ([`crate::analysis::reuse`]) and the warp-uniform loads that find a new line each
-//! iteration ([`loads_moving_a_line`], which [`crate::analysis::access`] charges at the L2)
+//! iteration (`loads_moving_a_line`, which [`crate::analysis::access`] charges at the L2)
 //! read them.
 
 use std::collections::{BTreeMap, HashMap, HashSet};

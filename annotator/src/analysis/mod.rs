@@ -2,10 +2,11 @@
 //! paths, before any PTX block is matched to a source block.
 //!
 //! On the PTX: the lanes' addresses ([`access`]) and their affine forms ([`affine`]), the
-//! address arithmetic native code folds away ([`addressing`]), instruction classification ([`classify`]), register pressure
-//! ([`registers`]), the arguments a kernel reads through ([`reads`]), loads the L1 serves
-//! ([`reuse`]), warps that span rows ([`rows`]) and divergent arms ([`divergence`]); all of
-//! them feed the static block timings ([`blocks`], also `srcsim analyze`'s output).
+//! address arithmetic native code folds away ([`addressing`]), instruction classification
+//! ([`classify`]), register pressure ([`registers`]), the arguments a kernel reads through
+//! ([`reads`]), loads the L1 serves ([`reuse`]), warps that span rows ([`rows`]) and
+//! divergent arms ([`divergence`]); all of them feed the static block timings
+//! ([`blocks`], also `srcsim analyze`'s output).
 //!
 //! On the source tree: barriers a work-group may not reach alike ([`uniformity`]), what
 //! decides a kernel's paths ([`control`]) and the accesses the annotated program samples

@@ -6,7 +6,7 @@
 //! `read_linear` (32 loads `input[gid + k]`, k = 0..31): 8,192 L1 accesses, 272 misses
 //! (3.3%), where every load was charged a trip past the L1.
 //!
-//! Each address is written as an affine sum over opaque values ([`Affine`]: kernel
+//! Each address is written as an affine sum over opaque values (`affine::Affine`: kernel
 //! parameters, special registers, loaded values, products of two unknowns) plus a byte
 //! offset. A load is an L1 hit when an earlier global load that runs exactly as often
 //! (same block, or a dominating block in the same loops) has the same opaque part, and

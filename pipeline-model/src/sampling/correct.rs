@@ -239,11 +239,10 @@ impl SampledLaunch<'_> {
     /// The work-groups one SM holds at once: the launch's as they are dealt over the SMs,
     /// at most what the occupancy lets one SM hold, at least one.
     fn groups_per_sm(&self) -> u64 {
-        let resident = occupancy(self.arch, self.geometry.work_group_size(), self.resources)
-            .map_or(1, |o| u64::from(o.work_groups_per_sm));
         let [x, y, z] = self.geometry.groups();
-        let share = (x * y * z).div_ceil(u64::from(self.arch.sm_count).max(1));
-        share.min(resident).max(1)
+        occupancy(self.arch, self.geometry.work_group_size(), self.resources)
+            .map_or(1, |o| o.busiest_sm_groups(self.arch, x * y * z))
+            .max(1)
     }
 
     fn memory_sides(&self) -> Vec<usize> {
