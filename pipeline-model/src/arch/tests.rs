@@ -238,6 +238,11 @@ fn zero_values_are_rejected_by_name() {
             "`limits.max_work_group_size`",
         ),
         (
+            "registers_per_work_item = 63",
+            "registers_per_work_item = 0",
+            "`limits.registers_per_work_item`",
+        ),
+        (
             "max_work_group_dims = [1024, 1024, 64]",
             "max_work_group_dims = [1024, 1024, 0]",
             "`limits.max_work_group_dims[2]`",

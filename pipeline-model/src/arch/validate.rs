@@ -37,7 +37,15 @@ impl Architecture {
             ("frontend.issue_interval", self.frontend.issue_interval),
             ("frontend.writeback_width", self.frontend.writeback_width),
         ];
-        for (field, value) in positive {
+        // A per-thread register limit, where the description gives one.
+        let optional = [(
+            "limits.registers_per_work_item",
+            self.limits.registers_per_work_item,
+        )];
+        let given = optional
+            .into_iter()
+            .filter_map(|(field, value)| value.map(|v| (field, v)));
+        for (field, value) in positive.into_iter().chain(given) {
             if value == 0 {
                 return Err(invalid(field, "must be at least 1"));
             }
