@@ -110,6 +110,14 @@ impl Architecture {
                 "must be `sub_core` or `sm` (`device` is the DRAM's)",
             ));
         }
+        self.validate_units_and_ops(&invalid)
+    }
+
+    /// Each unit's scope, counts and name, and each op row's unit and initiation.
+    fn validate_units_and_ops(
+        &self,
+        invalid: &dyn Fn(&str, &str) -> ArchError,
+    ) -> Result<(), ArchError> {
         for (i, unit) in self.units.iter().enumerate() {
             if unit.scope == Scope::Device {
                 return Err(invalid(
