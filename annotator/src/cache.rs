@@ -123,7 +123,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// 74: each function's analysis gives its private frame's bytes (`frame_bytes`).
 /// 75: a sampled access names the loop's other sampled loads (`loop_peers`), which its
 /// `loop_lines` no longer counts as charged.
-pub const ANNOTATION_REVISION: &str = "75";
+/// 76: a function of one block is timed for each class of warps sharing the L1
+/// (`l1_sharing`), and the first class is 64 warps, not the description's `max_warps`.
+pub const ANNOTATION_REVISION: &str = "76";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

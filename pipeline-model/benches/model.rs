@@ -71,6 +71,7 @@ fn main() {
                 arm_code: pipeline_model::ArmCode::NONE,
                 first_round_warp_bytes: None,
                 frame_bytes: 0,
+                l1_sharing: None,
             };
             let mut times: Vec<f64> = (0..runs)
                 .map(|_| {
@@ -143,6 +144,7 @@ fn sampled_scan(runs: usize) {
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
         frame_bytes: 0,
+        l1_sharing: None,
     };
     let access = SampledAccess {
         line: 1,

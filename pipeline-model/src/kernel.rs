@@ -54,6 +54,7 @@ use serde::Serialize;
 
 use crate::arch::{Architecture, Scope};
 use crate::interference::issue_stretched;
+use crate::l1_sharing::sharer_class;
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
 use crate::warps::{exit_wait, walk_groups, Dealer, Dealt, Group, SmUsage, Walked};
@@ -265,7 +266,11 @@ fn estimate_dealt(
     check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
-    let mut dealer = Dealer::new(arch, n_par);
+    // The warps the busiest SM holds at once share its L1 (`l1_sharing`).
+    let [x, y, z] = geometry.groups();
+    let sharers = occ.busiest_sm_groups(arch, x * y * z) * u64::from(occ.warps_per_work_group);
+    let mut dealer =
+        Dealer::new(arch, n_par).sharing_l1(resources.l1_sharing.as_ref(), sharer_class(sharers));
     let walked = deal(&mut dealer);
     let dealt = dealer.finish(walked);
     Ok(finish_estimate(

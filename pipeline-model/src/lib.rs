@@ -3,8 +3,10 @@
 //! section IV-A), and the analytical model that turns per-work-item counters into a
 //! kernel's time (section IV-C): a launch's inputs ([`launch`]), [`mod@occupancy`], the
 //! records reduced to warps and work-groups dealt to the SMs (`warps`), and the estimate
-//! ([`kernel`]); the counter record's layout, defined once ([`records`]); sampled accesses corrected first ([`sampling`]); variants of a
-//! description for sweeps ([`variant`]).
+//! ([`kernel`]); the counter record's layout, defined once ([`records`]); sampled
+//! accesses corrected first ([`sampling`]); a kernel of one block moved to the warps
+//! sharing the L1 in its launch ([`l1_sharing`]); variants of a description for sweeps
+//! ([`variant`]).
 //!
 //! It knows instruction classes, not PTX syntax nor OpenCL: a front end turns each
 //! instruction into an [`Instr`] and asks for its block's [`BlockTiming`].
@@ -25,6 +27,7 @@ pub mod graph;
 pub mod instr;
 mod interference;
 pub mod kernel;
+pub mod l1_sharing;
 pub mod launch;
 pub mod occupancy;
 pub mod records;
@@ -77,8 +80,10 @@ pub use arch::{
 /// over the sets and the sampled ones as measured (`SampledAccess::loop_peers`), fill its
 /// set between two of its warp's touches. 20: near the knee between the latency and issue
 /// terms the warps' paths wait for their scheduler's issue slot (`issue_wait_cycles`,
-/// mean value analysis of each scheduler's warps).
-pub const MODEL_REVISION: u32 = 20;
+/// mean value analysis of each scheduler's warps). 21: a kernel of one block moves to the
+/// class of warps sharing the L1 its launch has (`KernelResources::l1_sharing`,
+/// [`l1_sharing`]).
+pub const MODEL_REVISION: u32 = 21;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

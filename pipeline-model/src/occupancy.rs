@@ -3,11 +3,12 @@
 use serde::Serialize;
 
 use crate::arch::Architecture;
+use crate::l1_sharing::L1Sharing;
 use crate::records::MAX_ARMS;
 
 /// What a launch of a kernel needs: from an SM, per work-group (registers, local memory),
 /// and from global memory (the buffers it is given).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct KernelResources {
     /// 32-bit registers per work-item (from the compiled kernel).
     pub registers_per_work_item: u32,
@@ -38,6 +39,10 @@ pub struct KernelResources {
     /// indexed at run time, spilled registers). The GPU gives each work-item slot an SM
     /// holds its frame, and the frames pass through the L2 beside the buffers.
     pub frame_bytes: u64,
+    /// A kernel of one block: what it costs in each class of warps sharing an L1
+    /// ([`crate::l1_sharing`]); `None` for code with branches, or where no class costs
+    /// otherwise.
+    pub l1_sharing: Option<L1Sharing>,
 }
 
 impl KernelResources {
@@ -245,6 +250,7 @@ mod tests {
             arm_code: ArmCode::NONE,
             first_round_warp_bytes: None,
             frame_bytes: 0,
+            l1_sharing: None,
         }
     }
 

@@ -3,6 +3,7 @@
 //! dealt to the SMs and their sub-cores ([`Dealer`]).
 
 use crate::arch::Architecture;
+use crate::l1_sharing::L1Sharing;
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::records::{linear_id, ItemRecord, WarpRecord};
 
@@ -472,6 +473,12 @@ pub(crate) struct Dealer {
     first_wave_bytes: u64,
     first_wave_warps: u64,
     first_wave_cycles: u64,
+    /// The launch's class of L1 sharers and the kernel's cost in each, where each group
+    /// taken moves to it ([`Dealer::sharing_l1`]); the resource counting bytes past the
+    /// L1; the moved group's usage.
+    sharing: Option<(L1Sharing, usize)>,
+    memory: Option<usize>,
+    moved: Vec<u64>,
 }
 
 impl Dealer {
@@ -496,10 +503,40 @@ impl Dealer {
             first_wave_bytes: 0,
             first_wave_warps: 0,
             first_wave_cycles: 0,
+            sharing: None,
+            memory: arch.memory_side_resource(),
+            moved: Vec::new(),
         }
     }
 
+    /// Moves each group taken from the first class of L1 sharers to `class`
+    /// ([`L1Sharing::adjust`]), where `sharing` times the kernel for it.
+    pub(crate) fn sharing_l1(mut self, sharing: Option<&L1Sharing>, class: usize) -> Self {
+        let fits = |s: &&L1Sharing| s.usage.iter().all(|u| u.len() == self.usage.resources);
+        self.sharing = sharing
+            .filter(|_| class > 0)
+            .filter(fits)
+            .map(|s| (s.clone(), class));
+        self
+    }
+
     pub(crate) fn take(&mut self, g: Group<'_>) {
+        let mut moved = std::mem::take(&mut self.moved);
+        let g = match &self.sharing {
+            Some((sharing, class)) => {
+                moved.clear();
+                moved.extend_from_slice(g.usage);
+                let (t_last, bytes) =
+                    sharing.adjust(*class, g.t_last, &mut moved, g.bytes, self.memory);
+                Group {
+                    t_last,
+                    usage: &moved,
+                    bytes,
+                    warps: g.warps,
+                }
+            }
+            None => g,
+        };
         self.warps += g.warps;
         self.memory_total += g.bytes;
         if self.groups < self.n_par {
@@ -526,6 +563,7 @@ impl Dealer {
         }
         self.dealt[sm] += g.warps;
         self.groups += 1;
+        self.moved = moved;
     }
 
     pub(crate) fn finish(self, walked: Walked) -> Dealt {

@@ -105,6 +105,7 @@ fn corpus() -> String {
             arm_code: pipeline_model::ArmCode::NONE,
             first_round_warp_bytes: None,
             frame_bytes: 0,
+            l1_sharing: None,
         };
         let geometry = LaunchGeometry { global, local };
         let records = Records {

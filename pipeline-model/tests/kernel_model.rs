@@ -213,6 +213,7 @@ fn bad_launches_are_errors() {
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
         frame_bytes: 0,
+        l1_sharing: None,
     };
     let geometry = LaunchGeometry {
         global: [8, 1, 1],

@@ -48,6 +48,7 @@ fn a_summary_estimates_every_sm_count_clock_and_bandwidth_as_the_records_do() {
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
         frame_bytes: 0,
+        l1_sharing: None,
     };
     let summary = LaunchSummary::of(&base, &geometry, &recs).unwrap();
     let mut compared = 0;

@@ -88,6 +88,7 @@ fn both_grains(arch: &Architecture, geometry: LaunchGeometry, items: &[u64], arm
         arm_code: pipeline_model::ArmCode::NONE,
         first_round_warp_bytes: None,
         frame_bytes: 0,
+        l1_sharing: None,
     };
     let scale = arch.usage_scale();
     let per_item = Records {

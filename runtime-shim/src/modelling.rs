@@ -84,6 +84,8 @@ pub(crate) struct KernelModel {
     pub(crate) first_round_warp_bytes: Option<u64>,
     /// Bytes of each work-item's private frame kept in memory (`.local`).
     pub(crate) frame_bytes: u64,
+    /// A kernel of one block: its cost in each class of warps sharing an L1.
+    pub(crate) l1_sharing: Option<pipeline_model::l1_sharing::L1Sharing>,
     /// The arguments it reads through (`annotator::analysis::reads`), `None` where unknown.
     pub(crate) read_params: Option<Vec<u32>>,
     /// What the report must say of how the kernel was timed, if anything.
@@ -446,7 +448,7 @@ pub(crate) fn model_batch(
             Modelled {
                 model: Arc::clone(&p.model),
                 geometry: p.geometry,
-                resources: p.resources,
+                resources: p.resources.clone(),
                 buffer_bytes: p.buffer_bytes.clone(),
                 records: hash,
                 outcome: outcome.clone(),

@@ -124,6 +124,7 @@ fn run(
         code_instructions: 0,
         first_round_warp_bytes: None,
         frame_bytes: 0,
+        l1_sharing: None,
         ..KernelResources::default()
     };
     let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];

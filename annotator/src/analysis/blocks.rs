@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use pipeline_model::arch::MemorySystem;
+use pipeline_model::l1_sharing::L1Sharing;
 use pipeline_model::sampling::LINE;
 use pipeline_model::{
     block_timing, pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, Stage,
@@ -103,6 +104,10 @@ pub struct FunctionAnalysis {
     /// to find its data there ([`crate::analysis::reads`]). `None` when unknown.
     #[serde(default)]
     pub read_params: Option<Vec<u32>>,
+    /// A function of one block: its cycles and usage in each class of warps sharing an L1
+    /// (`pipeline_model::l1_sharing`), where any class costs otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_sharing: Option<L1Sharing>,
 }
 
 impl FunctionAnalysis {
@@ -502,6 +507,12 @@ fn analyze_function(
         loops: cfg.loops.clone(),
         calls,
         read_params: crate::analysis::reads::read_arguments(f),
+        // Where every work-item runs all of the code once, the model can move its time to
+        // the launch's sharers of the L1.
+        l1_sharing: match model.blocks.as_slice() {
+            [only] => L1Sharing::of(arch, only),
+            _ => None,
+        },
     }
 }
 

@@ -525,3 +525,49 @@ fn a_kernel_names_the_arguments_it_reads_through() {
         Some(vec![0, 1])
     );
 }
+
+/// A kernel of one block whose loads read again what earlier ones brought in is timed for
+/// each class of warps sharing the L1 (`pipeline_model::l1_sharing`): the first class (64
+/// warps) is the block's own time, the fewer the warps the more of the reloads the L1
+/// keeps. With a branch (a bounds check), which path a work-item ran is not in its record:
+/// one timing.
+#[test]
+fn a_kernel_of_one_block_is_timed_for_each_class_of_l1_sharers() {
+    let body = "    out[i] = E(1) * E(2) / (E(3) * E(4));\n    \
+                out[4096 + i] = E(4) * E(3) / (E(2) * E(1));\n    \
+                out[8192 + i] = E(3) * E(1) / (E(4) * E(2));\n";
+    let kernel = |guard: &str| {
+        format!(
+            "#define E(q) eg[(q) * 4096 + i]\n\
+             __kernel void k(__global const float *eg, __global float *out, int n)\n{{\n    \
+             int i = get_global_id(0);\n{guard}{body}}}\n"
+        )
+    };
+    let a = annotate(&temp("sharing.cl", &kernel(""))).unwrap();
+    let k = &a.sidecar.analysis.kernels[0];
+    assert_eq!(k.blocks.len(), 1);
+    let s = k
+        .l1_sharing
+        .as_ref()
+        .expect("the reloads are kept in some class");
+    assert_eq!(s.cycles[0], k.blocks[0].cycles);
+    // The second and third statements read again what the first brought in (the stores
+    // between may alias `eg`), a few lines later: for 32 warps or fewer the L1 keeps them
+    // all, and a statement waits for an L1 hit where it waited for an L2 trip.
+    let gtx480 = Architecture::default_arch();
+    let trip = u64::from(gtx480.memory.l2_hit - gtx480.memory.l1_hit);
+    assert!(
+        s.cycles[1..].iter().all(|&c| c == s.cycles[1]),
+        "{:?}",
+        s.cycles
+    );
+    let saved = s.cycles[0] - s.cycles[1];
+    assert!(saved > 0 && saved.is_multiple_of(trip), "{:?}", s.cycles);
+    let guarded = annotate(&temp(
+        "sharing_guarded.cl",
+        &kernel("    if (i >= n) return;\n"),
+    ));
+    let k = &guarded.unwrap().sidecar.analysis.kernels[0];
+    assert!(k.blocks.len() > 1);
+    assert_eq!(k.l1_sharing, None);
+}

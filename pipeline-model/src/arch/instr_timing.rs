@@ -3,6 +3,7 @@
 
 use super::Architecture;
 use crate::instr::{Addressing, Instr, MemAccess, MemLevel, OpClass};
+use crate::l1_sharing::SHARER_WARPS;
 use crate::sampling::LINE;
 
 impl Architecture {
@@ -80,15 +81,26 @@ impl Architecture {
     }
 
     /// Whether the L1 still holds what a warp's load brought in once the warp has brought
-    /// `lines_between` more 128-byte lines: every warp the SM can hold runs the same code
+    /// `lines_between` more 128-byte lines: every warp sharing the L1 runs the same code
     /// at about the same pace and brings as many, so the L1 must hold that many lines and
-    /// the reused one for each of them (an LRU cache). No L1 size in the description
-    /// (`memory.l1_bytes`): nothing is kept.
+    /// the reused one for each of them (an LRU cache). The sharers are the first class's
+    /// 64 warps unless this description was made for another class
+    /// ([`Architecture::with_l1_sharers`], [`crate::l1_sharing`]). No L1 size in the
+    /// description (`memory.l1_bytes`): nothing is kept.
     pub fn l1_keeps(&self, lines_between: u32) -> bool {
-        let warps = u64::from(self.limits.max_warps);
+        let warps = u64::from(self.l1_sharers.unwrap_or(SHARER_WARPS[0]));
         self.memory
             .l1_bytes
             .is_some_and(|bytes| (u64::from(lines_between) + 1) * LINE as u64 * warps <= bytes)
+    }
+
+    /// This description with `warps` warps sharing each SM's L1 where the annotation
+    /// decides whether it keeps a reused line ([`Architecture::l1_keeps`]).
+    pub fn with_l1_sharers(&self, warps: u32) -> Architecture {
+        Architecture {
+            l1_sharers: Some(warps),
+            ..self.clone()
+        }
     }
 
     /// The L1's sets (`memory.l1_sets`): `l1_bytes / (128 * ways)`; `None` without sets

@@ -127,6 +127,11 @@ pub struct Architecture {
     /// absent: a pass of the memory pipeline each, as every table fits (GPGPU-Sim's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constant: Option<ConstantCache>,
+    /// The warps sharing an SM's L1 that this description times a kernel's code for
+    /// ([`Architecture::with_l1_sharers`]); not a field of the file: `None`, the first
+    /// class of [`crate::l1_sharing`].
+    #[serde(skip)]
+    pub l1_sharers: Option<u32>,
 }
 
 impl Architecture {

@@ -429,6 +429,7 @@ fn kernel_resources(shadow: &Shadow, args: &ShadowArgs) -> KernelResources {
         arm_code: shadow.model.arm_code,
         first_round_warp_bytes: shadow.model.first_round_warp_bytes,
         frame_bytes: shadow.model.frame_bytes,
+        l1_sharing: shadow.model.l1_sharing.clone(),
     }
 }
 

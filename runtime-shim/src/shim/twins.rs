@@ -563,6 +563,7 @@ impl Shim {
                     .ok()
                     .and_then(|arch| analysis.first_round_warp_bytes(&arch.memory)),
                 frame_bytes: analysis.frame_bytes,
+                l1_sharing: analysis.l1_sharing.clone(),
                 read_params: analysis.read_params.clone(),
                 note: sidecar.timing_note(name),
                 samples: sidecar.records.samples_of(name),

@@ -290,6 +290,7 @@ const KERNEL_RESOURCES: KernelResources = KernelResources {
     arm_code: pipeline_model::ArmCode::NONE,
     first_round_warp_bytes: None,
     frame_bytes: 0,
+    l1_sharing: None,
 };
 
 /// The estimate of a launch of `geometry` from its work-items' timing values `items` and

@@ -295,6 +295,7 @@ fn launch_resources(
         arm_code,
         first_round_warp_bytes: analysis.first_round_warp_bytes(memory),
         frame_bytes: analysis.frame_bytes,
+        l1_sharing: analysis.l1_sharing.clone(),
     }
 }
 

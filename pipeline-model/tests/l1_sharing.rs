@@ -1,0 +1,66 @@
+//! A kernel of one block moves to the class of L1 sharers its launch has: the warps the
+//! busiest SM holds at once (`pipeline_model::l1_sharing`).
+
+use pipeline_model::l1_sharing::L1Sharing;
+use pipeline_model::{
+    estimate, Architecture, Grain, KernelResources, LaunchGeometry, RecordFormat, Records,
+};
+
+/// The GTX 480's memory pipeline among its resources.
+const MEM: usize = 3;
+
+/// The latency term and the memory pipeline's contention of `groups` work-groups of 128
+/// work-items (four warps) on the GTX 480, each work-item's record 500 cycles and 8 of the
+/// memory pipeline, the kernel timed per class as `sharing` says.
+fn latency(groups: u64, sharing: Option<L1Sharing>) -> (u64, f64) {
+    let arch = Architecture::load("gtx480").unwrap();
+    let r = arch.resources().len();
+    let items = groups * 128;
+    let mut data = Vec::new();
+    for _ in 0..items {
+        data.push(500);
+        data.extend((0..r).map(|i| if i == MEM { 8 * arch.usage_scale() } else { 0 }));
+    }
+    let records = Records {
+        data: &data,
+        format: RecordFormat::timing(r, 0),
+        usage_scale: arch.usage_scale(),
+        grain: Grain::WorkItem,
+        shared: None,
+    };
+    let geometry = LaunchGeometry {
+        global: [items, 1, 1],
+        local: [128, 1, 1],
+    };
+    let resources = KernelResources {
+        l1_sharing: sharing,
+        ..KernelResources::default()
+    };
+    let e = estimate(&arch, &geometry, &resources, &records).unwrap();
+    (e.latency_cycles, e.contention_cycles[MEM])
+}
+
+#[test]
+fn a_launch_of_few_warps_an_sm_gets_its_class_of_sharers() {
+    let r = Architecture::load("gtx480").unwrap().resources().len();
+    // 500 cycles for 64 or 32 warps, 400 for 16 or 8, 300 for 4 or 2; the memory
+    // pipeline half as much from 4 warps on.
+    let usage = |c: usize| {
+        let mut u = vec![0.0; r];
+        u[MEM] = if c >= 4 { 4.0 } else { 8.0 };
+        u
+    };
+    let sharing = L1Sharing {
+        cycles: [500, 500, 400, 400, 300, 300],
+        usage: (0..6).map(usage).collect(),
+    };
+    // 15 SMs, at most 8 work-groups each: one group an SM is 4 warps, two are 8, eight 32.
+    // The memory pipeline's contention: 8 cycles a warp, four warps an SM -> 32.
+    for (groups, saved, usage) in [(15, 200, 0.5), (30, 100, 1.0), (120, 0, 1.0)] {
+        let (first, first_mem) = latency(groups, None);
+        let (moved, moved_mem) = latency(groups, Some(sharing.clone()));
+        assert_eq!(first - moved, saved, "{groups} work-groups");
+        assert_eq!(moved_mem, first_mem * usage, "{groups} work-groups");
+    }
+    assert_eq!(latency(15, None).1, 32.0);
+}
