@@ -8,6 +8,7 @@ use annotator::front::compile::Compiler;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, CellAlignment, Table};
+use pipeline_model::l1_sharing::SHARER_WARPS;
 use pipeline_model::Stage;
 use serde::Serialize;
 
@@ -203,6 +204,20 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
         }
     }
     let _ = writeln!(out, "{t}");
+    if let Some(s) = &f.l1_sharing {
+        // A launch of fewer warps an SM keeps more reloads in the L1: the model takes the
+        // class of the launch's busiest SM (pipeline_model::l1_sharing).
+        let classes: Vec<String> = SHARER_WARPS
+            .iter()
+            .zip(s.cycles)
+            .map(|(w, c)| format!("{w}: {c}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "t_B by the warps sharing the L1 (a launch takes its busiest SM's): {}",
+            classes.join(", ")
+        );
+    }
     if !f.edges.is_empty() {
         let mut e = Table::new();
         e.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);
