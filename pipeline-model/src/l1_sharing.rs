@@ -5,8 +5,8 @@
 //! an SM (the most any shipped description holds); a launch of one work-group of four
 //! warps keeps far more. GPGPU-Sim's GTX 480 shows it on SHOC's S3D kernels (one
 //! work-group of 128 work-items, each reading its `EG(q)` rows again and again between
-//! stores that might alias them): `ratt9`'s loads miss the L1 in 50% (380 of 756), where
-//! 18% of its loads were charged at the L1 for 64 warps and 64% are for four.
+//! stores that might alias them): `ratt9`'s global reads hit the L1 376 times of 632
+//! (59%), where 18% of its loads are charged at the L1 for 64 warps and 64% for four.
 //!
 //! A kernel of one basic block (no branch: every work-item runs all of it once) is timed
 //! for each class of sharers ([`SHARER_WARPS`]) where any class costs otherwise
