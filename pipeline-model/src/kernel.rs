@@ -127,6 +127,10 @@ pub struct KernelEstimate {
     pub work_groups: u64,
     /// Warps in the launch.
     pub warps: u64,
+    /// The warps sharing an SM's L1 the estimate timed a kernel of one block for, where
+    /// that is not the first class's 64 ([`crate::l1_sharing`]): the launch's busiest SM
+    /// holds that few at once and keeps more of its reloads.
+    pub l1_sharers: Option<u32>,
 }
 
 /// Why a launch could not be estimated.
@@ -365,6 +369,7 @@ fn finish_estimate(
         parallel_work_groups: n_par,
         work_groups: dealt.work_groups,
         warps: dealt.warps,
+        l1_sharers: dealt.l1_sharers,
     }
 }
 

@@ -3,7 +3,7 @@
 //! dealt to the SMs and their sub-cores ([`Dealer`]).
 
 use crate::arch::Architecture;
-use crate::l1_sharing::L1Sharing;
+use crate::l1_sharing::{L1Sharing, SHARER_WARPS};
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::records::{linear_id, ItemRecord, WarpRecord};
 
@@ -170,6 +170,8 @@ pub(crate) struct Dealt {
     pub(crate) walked: Walked,
     pub(crate) work_groups: u64,
     pub(crate) warps: u64,
+    /// The class of L1 sharers the groups were moved to, as its warps (none: the first).
+    pub(crate) l1_sharers: Option<u32>,
 }
 
 /// Per SM, per sub-core, per resource: usage summed over the warps dealt there.
@@ -577,6 +579,7 @@ impl Dealer {
             walked,
             work_groups: self.groups,
             warps: self.warps,
+            l1_sharers: self.sharing.as_ref().map(|(_, c)| SHARER_WARPS[*c]),
         }
     }
 }

@@ -12,7 +12,7 @@ const MEM: usize = 3;
 /// The latency term and the memory pipeline's contention of `groups` work-groups of 128
 /// work-items (four warps) on the GTX 480, each work-item's record 500 cycles and 8 of the
 /// memory pipeline, the kernel timed per class as `sharing` says.
-fn latency(groups: u64, sharing: Option<L1Sharing>) -> (u64, f64) {
+fn latency(groups: u64, sharing: Option<L1Sharing>) -> (u64, f64, Option<u32>) {
     let arch = Architecture::load("gtx480").unwrap();
     let r = arch.resources().len();
     let items = groups * 128;
@@ -37,7 +37,7 @@ fn latency(groups: u64, sharing: Option<L1Sharing>) -> (u64, f64) {
         ..KernelResources::default()
     };
     let e = estimate(&arch, &geometry, &resources, &records).unwrap();
-    (e.latency_cycles, e.contention_cycles[MEM])
+    (e.latency_cycles, e.contention_cycles[MEM], e.l1_sharers)
 }
 
 #[test]
@@ -56,11 +56,17 @@ fn a_launch_of_few_warps_an_sm_gets_its_class_of_sharers() {
     };
     // 15 SMs, at most 8 work-groups each: one group an SM is 4 warps, two are 8, eight 32.
     // The memory pipeline's contention: 8 cycles a warp, four warps an SM -> 32.
-    for (groups, saved, usage) in [(15, 200, 0.5), (30, 100, 1.0), (120, 0, 1.0)] {
-        let (first, first_mem) = latency(groups, None);
-        let (moved, moved_mem) = latency(groups, Some(sharing.clone()));
+    // The estimate names the class it took (none without a timing per class).
+    for (groups, saved, usage, sharers) in [
+        (15, 200, 0.5, Some(4)),
+        (30, 100, 1.0, Some(8)),
+        (120, 0, 1.0, Some(32)),
+    ] {
+        let (first, first_mem, none) = latency(groups, None);
+        let (moved, moved_mem, took) = latency(groups, Some(sharing.clone()));
         assert_eq!(first - moved, saved, "{groups} work-groups");
         assert_eq!(moved_mem, first_mem * usage, "{groups} work-groups");
+        assert_eq!((none, took), (None, sharers), "{groups} work-groups");
     }
     assert_eq!(latency(15, None).1, 32.0);
 }

@@ -527,6 +527,7 @@ mod tests {
             occupancy_limiter: "work-groups".to_string(),
             work_groups: 4,
             warps: 16,
+            l1_sharers: None,
             sampled: Vec::new(),
         }))
     }

@@ -293,6 +293,10 @@ pub struct Estimate {
     pub work_groups: u64,
     /// Warps in the launch.
     pub warps: u64,
+    /// A kernel of one block timed for this many warps sharing an SM's L1, its launch's
+    /// busiest SM holding that few (absent: the first class, 64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l1_sharers: Option<u32>,
     /// The accesses whose addresses the run sampled (the static analysis could not tell
     /// them): what the warps did there, which the estimate charges.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -344,6 +348,7 @@ impl From<&KernelEstimate> for Estimate {
             occupancy_limiter: e.occupancy.limiter.describe().to_string(),
             work_groups: e.work_groups,
             warps: e.warps,
+            l1_sharers: e.l1_sharers,
             sampled: Vec::new(),
         }
     }

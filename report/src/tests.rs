@@ -252,6 +252,7 @@ fn a_kernels_note_is_reported_once_and_read_back() {
             occupancy_limiter: "warps".into(),
             work_groups: 2,
             warps: 2,
+            l1_sharers: None,
             sampled: Vec::new(),
         }))
     };
@@ -327,6 +328,7 @@ fn simulated(micros: f64) -> Outcome {
         occupancy_limiter: "warps".into(),
         work_groups: 1,
         warps: 1,
+        l1_sharers: None,
         sampled: Vec::new(),
     }))
 }

@@ -183,3 +183,26 @@ fn the_gtx480_waits_for_the_kernels_code_and_the_h100_does_not() {
     assert!(mul > add && mul % 250 == 0, "{mul} against {add}");
     assert_eq!(icache("vector_add", &["--arch", "hopper_h100"]), 0);
 }
+
+/// A kernel of one block is timed for the warps sharing the L1 that its launch has:
+/// `div_by_zero`'s `div_int4` (`r[i] = a[i] % b[i]` reads `a` and `b` again after the store
+/// to `q`) runs 4 work-groups of 64 work-items, one work-group of 2 warps on each SM it
+/// reaches, and the report says it took that class; a kernel with a branch keeps the
+/// 64-warp timing and says nothing.
+#[test]
+fn a_one_block_kernel_reports_the_warps_sharing_its_l1() {
+    let (out, report) = simulated("div_by_zero", &["--arch", "gtx480"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let sharers = |kernel: &str| {
+        let l = report
+            .launches
+            .iter()
+            .find(|l| *l.kernel == *kernel)
+            .unwrap_or_else(|| panic!("a launch of {kernel}"));
+        l.estimate().expect("simulated").l1_sharers
+    };
+    assert_eq!(sharers("div_int4"), Some(2));
+    let (_, vector_add) = simulated("vector_add", &["--arch", "gtx480"], &[]);
+    let e = vector_add.launches[0].estimate().expect("simulated");
+    assert_eq!(e.l1_sharers, None);
+}
