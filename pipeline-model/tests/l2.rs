@@ -210,7 +210,6 @@ fn the_work_items_frames_take_their_room_in_the_l2() {
         global_memory_bytes: Some(2048),
         read_memory_bytes: Some(2048),
         frame_bytes: bytes,
-        l1_sharing: None,
         ..KernelResources::default()
     };
     let e = run_with(&toy(), 64, 64, 10, (1, 16), &frames(32));

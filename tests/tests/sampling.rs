@@ -49,6 +49,66 @@ fn annotate_text(arch: &Architecture, file: &str, text: &str) -> Annotation {
     annotate_file(&compiler, &path, &BuildOptions::default(), arch).unwrap()
 }
 
+/// What a run of a kernel with sampled accesses gave: its buffers after the run, its
+/// records, their timing values corrected, and what the warps did at each sampled access
+/// (in the order of the sidecar's `samples_of`).
+struct SampledRun {
+    buffers: Vec<Vec<u8>>,
+    records: Vec<u64>,
+    timing: Vec<u64>,
+    measured: Vec<Option<Measured>>,
+    geometry: LaunchGeometry,
+}
+
+/// `kernel` of `a` run on PoCL over `items` work-items in work-groups of `local`, with its
+/// own `args` (their buffers `sizes` bytes each, in parameter order), `resources` and a
+/// record a work-item; its records corrected both as the model reads them and in place, as
+/// the shim does (the same values, packed).
+#[allow(clippy::too_many_arguments)] // a launch's inputs, each a different thing
+fn run_sampled(
+    arch: &Architecture,
+    a: &Annotation,
+    kernel: &str,
+    mut args: Vec<KernelArg>,
+    items: usize,
+    local: usize,
+    resources: &KernelResources,
+    sizes: &[usize],
+) -> SampledRun {
+    let range = NdRange::d1(items).with_local([local, 1, 1]);
+    args.extend(record_args(&a.sidecar, kernel, &range, Grain::WorkItem).args);
+    let out = run_kernel(&a.source, "", kernel, &args, &range).unwrap();
+    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
+    let geometry = LaunchGeometry {
+        global: [items as u64, 1, 1],
+        local: [local as u64, 1, 1],
+    };
+    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
+    let layout = &a.sidecar.records;
+    let launch = SampledLaunch {
+        arch,
+        geometry: &geometry,
+        resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: layout.usage_scale,
+    };
+    let samples = layout.samples_of(kernel);
+    let (timing, measured) = timing_records(&records, &layout.format, &samples, &launch);
+    let timing = timing.into_owned();
+    let mut in_place = records.clone();
+    let (len, measured_in_place) =
+        timing_records_in_place(&mut in_place, &layout.format, &samples, &launch);
+    assert_eq!(&in_place[..len], &timing[..]);
+    assert_eq!(measured_in_place, measured);
+    SampledRun {
+        buffers: out.buffers,
+        records,
+        timing,
+        measured,
+        geometry,
+    }
+}
+
 /// `kernel` of `a` run on PoCL in one work-group of `items` work-items, with its own
 /// `args` (their buffers `sizes` bytes each, in parameter order) and a record a
 /// work-item: its buffers after the run, and what the warps did at each of its sampled
@@ -57,34 +117,16 @@ fn one_group(
     arch: &Architecture,
     a: &Annotation,
     kernel: &str,
-    mut args: Vec<KernelArg>,
+    args: Vec<KernelArg>,
     items: usize,
     sizes: &[usize],
 ) -> (Vec<Vec<u8>>, Vec<Option<Measured>>) {
-    let range = NdRange::d1(items).with_local([items, 1, 1]);
-    args.extend(record_args(&a.sidecar, kernel, &range, Grain::WorkItem).args);
-    let out = run_kernel(&a.source, "", kernel, &args, &range).unwrap();
-    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
-    let geometry = LaunchGeometry {
-        global: [items as u64, 1, 1],
-        local: [items as u64, 1, 1],
-    };
     let resources = KernelResources {
         registers_per_work_item: 16,
         ..KernelResources::default()
     };
-    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
-    let layout = &a.sidecar.records;
-    let launch = SampledLaunch {
-        arch,
-        geometry: &geometry,
-        resources: &resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: layout.usage_scale,
-    };
-    let samples = layout.samples_of(kernel);
-    let (_, measured) = timing_records(&records, &layout.format, &samples, &launch);
-    (out.buffers, measured)
+    let run = run_sampled(arch, a, kernel, args, items, items, &resources, sizes);
+    (run.buffers, run.measured)
 }
 
 /// Runs the annotated kernel with the index arrays; the estimate and what the warps did
@@ -96,7 +138,7 @@ fn run(
     sidx: &[i32],
     rounds: i32,
 ) -> (u64, Vec<(u32, Measured)>, Vec<u64>) {
-    let stride = a.sidecar.records.stride;
+    let layout = &a.sidecar.records;
     let input: Vec<f32> = (0..ITEMS * 32).map(|i| i as f32).collect();
     let table: Vec<f32> = (0..64).map(|i| i as f32 * 0.5).collect();
     let args = vec![
@@ -107,50 +149,19 @@ fn run(
         KernelArg::zeroed::<f32>(ITEMS),
         KernelArg::scalar(rounds),
     ];
-    let range = NdRange::d1(ITEMS).with_local([LOCAL, 1, 1]);
-    let mut args = args;
-    args.extend(record_args(&a.sidecar, "gather", &range, Grain::WorkItem).args);
-    let out = run_kernel(&a.source, "", "gather", &args, &range).unwrap();
-    let records: Vec<u64> = from_bytes(out.buffers.last().unwrap()).unwrap();
-    let geometry = LaunchGeometry {
-        global: [ITEMS as u64, 1, 1],
-        local: [LOCAL as u64, 1, 1],
-    };
     let resources = KernelResources {
         registers_per_work_item: 16,
         local_memory_bytes: 4096,
-        global_memory_bytes: None,
-        read_memory_bytes: None,
-        code_instructions: 0,
-        first_round_warp_bytes: None,
-        frame_bytes: 0,
-        l1_sharing: None,
         ..KernelResources::default()
     };
     let sizes = [ITEMS * 32 * 4, ITEMS * 4, ITEMS * 4, 64 * 4, ITEMS * 4];
-    let buffer_bytes = |p: u32| sizes.get(p as usize).map(|&b| b as u64);
-    let layout = &a.sidecar.records;
-    let launch = SampledLaunch {
-        arch,
-        geometry: &geometry,
-        resources: &resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: layout.usage_scale,
-    };
-    let samples = layout.samples_of("gather");
-    let (timing, measured) = timing_records(&records, &layout.format, &samples, &launch);
-    // The shim corrects a launch's records where they are: the same values, packed.
-    let mut in_place = records.clone();
-    let (len, measured_in_place) =
-        timing_records_in_place(&mut in_place, &layout.format, &samples, &launch);
-    assert_eq!(&in_place[..len], &timing[..]);
-    assert_eq!(measured_in_place, measured);
+    let run = run_sampled(arch, a, "gather", args, ITEMS, LOCAL, &resources, &sizes);
     let e = estimate(
         arch,
-        &geometry,
+        &run.geometry,
         &resources,
         &Records {
-            data: &timing,
+            data: &run.timing,
             format: layout.format.timing_only(),
             usage_scale: layout.usage_scale,
             grain: Grain::WorkItem,
@@ -158,12 +169,13 @@ fn run(
         },
     )
     .unwrap();
-    let by_line = samples
+    let by_line = layout
+        .samples_of("gather")
         .iter()
-        .zip(measured)
+        .zip(run.measured)
         .filter_map(|((_, s), m)| Some((s.line, m?)))
         .collect();
-    let t = records.iter().step_by(stride).copied().collect();
+    let t = run.records.iter().step_by(layout.stride).copied().collect();
     (e.cycles, by_line, t)
 }
 
