@@ -272,7 +272,7 @@ fn estimate_dealt(
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
     // The warps the busiest SM holds at once share its L1 (`l1_sharing`).
     let [x, y, z] = geometry.groups();
-    let sharers = occ.busiest_sm_groups(arch, x * y * z) * u64::from(occ.warps_per_work_group);
+    let sharers = occ.busiest_sm_warps(arch, x * y * z);
     let mut dealer =
         Dealer::new(arch, n_par).sharing_l1(resources.l1_sharing.as_ref(), sharer_class(sharers));
     let walked = deal(&mut dealer);
@@ -377,7 +377,7 @@ fn finish_estimate(
 /// work-groups dealt over the SMs, their warps over the SM's sub-cores where each issues
 /// for its own (`issue_scope`).
 fn issue_sharers(arch: &Architecture, occ: Occupancy, work_groups: u64) -> u64 {
-    let warps = occ.busiest_sm_groups(arch, work_groups) * u64::from(occ.warps_per_work_group);
+    let warps = occ.busiest_sm_warps(arch, work_groups);
     match arch.issue_scope {
         Scope::SubCore => warps.div_ceil(u64::from(arch.sub_cores_per_sm).max(1)),
         Scope::Sm | Scope::Device => warps,

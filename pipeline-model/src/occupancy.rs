@@ -148,6 +148,12 @@ impl Occupancy {
             .div_ceil(u64::from(arch.sm_count).max(1))
             .min(u64::from(self.work_groups_per_sm))
     }
+
+    /// The warps of those work-groups ([`Occupancy::busiest_sm_groups`]): what shares the
+    /// busiest SM's issue slots and its L1.
+    pub fn busiest_sm_warps(&self, arch: &Architecture, work_groups: u64) -> u64 {
+        self.busiest_sm_groups(arch, work_groups) * u64::from(self.warps_per_work_group)
+    }
 }
 
 /// A work-group that fits on no SM.
