@@ -125,7 +125,8 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// `loop_lines` no longer counts as charged.
 /// 76: a function of one block is timed for each class of warps sharing the L1
 /// (`l1_sharing`), and the first class is 64 warps, not the description's `max_warps`.
-pub const ANNOTATION_REVISION: &str = "76";
+/// 77: only a kernel's analysis carries `l1_sharing`, not a called function's.
+pub const ANNOTATION_REVISION: &str = "77";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -104,7 +104,7 @@ pub struct FunctionAnalysis {
     /// to find its data there ([`crate::analysis::reads`]). `None` when unknown.
     #[serde(default)]
     pub read_params: Option<Vec<u32>>,
-    /// A function of one block: its cycles and usage in each class of warps sharing an L1
+    /// A kernel of one block: its cycles and usage in each class of warps sharing an L1
     /// (`pipeline_model::l1_sharing`), where any class costs otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l1_sharing: Option<L1Sharing>,
@@ -507,10 +507,10 @@ fn analyze_function(
         loops: cfg.loops.clone(),
         calls,
         read_params: crate::analysis::reads::read_arguments(f),
-        // Where every work-item runs all of the code once, the model can move its time to
-        // the launch's sharers of the L1.
+        // Where every work-item runs all of a kernel's code once, the model can move its
+        // time to the launch's sharers of the L1 (a called function's is its caller's).
         l1_sharing: match model.blocks.as_slice() {
-            [only] => L1Sharing::of(arch, only),
+            [only] if f.kind == FunctionKind::Kernel => L1Sharing::of(arch, only),
             _ => None,
         },
     }
