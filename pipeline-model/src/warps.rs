@@ -3,7 +3,7 @@
 //! dealt to the SMs and their sub-cores ([`Dealer`]).
 
 use crate::arch::Architecture;
-use crate::l1_sharing::{L1Sharing, SHARER_WARPS};
+use crate::l1_sharing::{L1Sharing, CLASSES, SHARER_WARPS};
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::records::{linear_id, ItemRecord, WarpRecord};
 
@@ -514,7 +514,11 @@ impl Dealer {
     /// Moves each group taken from the first class of L1 sharers to `class`
     /// ([`L1Sharing::adjust`]), where `sharing` times the kernel for it.
     pub(crate) fn sharing_l1(mut self, sharing: Option<&L1Sharing>, class: usize) -> Self {
-        let fits = |s: &&L1Sharing| s.usage.iter().all(|u| u.len() == self.usage.resources);
+        // A timing read back from a sidecar made elsewhere must have a usage per class and
+        // per resource of this description.
+        let fits = |s: &&L1Sharing| {
+            s.usage.len() == CLASSES && s.usage.iter().all(|u| u.len() == self.usage.resources)
+        };
         self.sharing = sharing
             .filter(|_| class > 0)
             .filter(fits)

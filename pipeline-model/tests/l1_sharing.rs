@@ -70,3 +70,15 @@ fn a_launch_of_few_warps_an_sm_gets_its_class_of_sharers() {
     }
     assert_eq!(latency(15, None).1, 32.0);
 }
+
+/// A timing per class with a usage missing for a class (a damaged or foreign sidecar) is
+/// not used: the launch keeps the first class's estimate rather than failing.
+#[test]
+fn a_timing_short_of_a_class_is_left_out() {
+    let r = Architecture::load("gtx480").unwrap().resources().len();
+    let short = L1Sharing {
+        cycles: [500, 500, 400, 400, 300, 300],
+        usage: vec![vec![0.0; r]; 5],
+    };
+    assert_eq!(latency(15, Some(short)), latency(15, None));
+}
