@@ -126,7 +126,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// 76: a function of one block is timed for each class of warps sharing the L1
 /// (`l1_sharing`), and the first class is 64 warps, not the description's `max_warps`.
 /// 77: only a kernel's analysis carries `l1_sharing`, not a called function's.
-pub const ANNOTATION_REVISION: &str = "77";
+/// 78: the copies' lanes hold each work-item's values together (`i * V + v`), and one
+/// work-item of a group reduces a kernel with sampled accesses.
+pub const ANNOTATION_REVISION: &str = "78";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

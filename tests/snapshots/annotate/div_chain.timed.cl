@@ -43,17 +43,17 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {
-            ulong t = lanes[i];
+            ulong t = lanes[i * 9 + 0];
             whole = max(whole, t);
-            bytes += lanes[7 * n + i];
-            m1 = max(m1, lanes[1 * n + i]);
-            m2 = max(m2, lanes[2 * n + i]);
-            m3 = max(m3, lanes[3 * n + i]);
-            m4 = max(m4, lanes[4 * n + i]);
-            m5 = max(m5, lanes[5 * n + i]);
-            m6 = max(m6, lanes[6 * n + i]);
-            m7 = max(m7, lanes[7 * n + i]);
-            m8 = max(m8, lanes[8 * n + i]);
+            bytes += lanes[i * 9 + 7];
+            m1 = max(m1, lanes[i * 9 + 1]);
+            m2 = max(m2, lanes[i * 9 + 2]);
+            m3 = max(m3, lanes[i * 9 + 3]);
+            m4 = max(m4, lanes[i * 9 + 4]);
+            m5 = max(m5, lanes[i * 9 + 5]);
+            m6 = max(m6, lanes[i * 9 + 6]);
+            m7 = max(m7, lanes[i * 9 + 7]);
+            m8 = max(m8, lanes[i * 9 + 8]);
         }
         r[0] = whole;
         r[1] = whole;
@@ -77,17 +77,16 @@ static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__priv
     default: break;
     }
     if (warp != 0u) {
-        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
-        __local ulong *lane = lanes + __srcsim_local_id();
+        __local ulong *lane = lanes + __srcsim_local_id() * 9;
         lane[0] = s->t;
-        lane[1 * n] = s->u[0];
-        lane[2 * n] = s->u[1];
-        lane[3 * n] = s->u[2];
-        lane[4 * n] = s->u[3];
-        lane[5 * n] = s->u[4];
-        lane[6 * n] = s->u[5];
-        lane[7 * n] = s->u[6];
-        lane[8 * n] = s->u[7];
+        lane[1] = s->u[0];
+        lane[2] = s->u[1];
+        lane[3] = s->u[2];
+        lane[4] = s->u[3];
+        lane[5] = s->u[4];
+        lane[6] = s->u[5];
+        lane[7] = s->u[6];
+        lane[8] = s->u[7];
         return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)

@@ -64,8 +64,11 @@ pub(super) fn params() -> String {
 /// What the kernel's exit function writes first, with a warp size: the work-item's timing
 /// values (found at `values`, as in [`super::charges::charge`]) into its place in `lanes`
 /// (the exit function's parameter), and nothing else. Value `v` of the work-item of local
-/// linear id `i` is at `v * n + i` (`n` the work-group's size): a warp's values of one
-/// kind are contiguous, for the reduction.
+/// linear id `i` is at `i * V + v` (`V` its values, [`RecordFormat::lane_values`]): a
+/// work-item's values are contiguous, so that it writes a line or two where, a kind of
+/// value per `n` (the work-group's size), it wrote one per value. The copy of `bfs_frontier`'s
+/// `expand` (ten values and a flag per lane, 300032 lanes): 32.6 -> 27.3 ms over its ten
+/// levels on PoCL, the plain kernel 6.0 (docs/performance.md, 2026-12-03).
 ///
 /// With `branch_free`, the copies' build (the only one that passes lanes) writes them and
 /// returns without a branch on `warp` (see `charges::select_charges`).
@@ -87,20 +90,21 @@ pub(super) fn lane_write(
     };
     let _ = writeln!(
         functions,
-        "{guard}\n        size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n        __local ulong *lane = lanes + __srcsim_local_id();\n        lane[{t}] = {values}->t;",
+        "{guard}\n        __local ulong *lane = lanes + __srcsim_local_id() * {width};\n        lane[{t}] = {values}->t;",
+        width = format.lane_values(sampled),
         t = RecordFormat::T
     );
     for r in 0..format.resources {
         let _ = writeln!(
             functions,
-            "        lane[{} * n] = {values}->u[{r}];",
+            "        lane[{}] = {values}->u[{r}];",
             format.usage(r)
         );
     }
     for i in 0..format.arm_values() {
         let _ = writeln!(
             functions,
-            "        lane[{} * n] = {values}->a[{i}];",
+            "        lane[{}] = {values}->a[{i}];",
             format.arm(0) + i
         );
     }
@@ -111,13 +115,13 @@ pub(super) fn lane_write(
         let flag = format.lane_ran();
         let _ = writeln!(
             functions,
-            "        ulong ran = {};\n        lane[{flag} * n] = ran;\n        if (ran != 0) {{",
+            "        ulong ran = {};\n        lane[{flag}] = ran;\n        if (ran != 0) {{",
             runs.join(" | ")
         );
         for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
             let _ = writeln!(
                 functions,
-                "            lane[{} * n] = s->x[{c}];",
+                "            lane[{}] = s->x[{c}];",
                 format.lane_sample(c)
             );
         }
@@ -154,6 +158,30 @@ pub(super) fn reducer(suffix: &str, format: &RecordFormat, body: &str) -> String
     )
 }
 
+/// The reducer of a kernel with sampled accesses, `__srcsim_reduce_kept`: one work-item
+/// of the group takes its warps in turn, so that the kept lanes' place in the group
+/// (`at`) runs on from warp to warp; each reducer of [`reducer`] counted the lanes kept
+/// before its warp anew, a pass over the group's earlier lanes for every warp that kept
+/// one.
+fn kept_reducer(format: &RecordFormat, body: &str) -> String {
+    format!(
+        "static inline __attribute__((always_inline)) void __srcsim_reduce_kept(__global ulong *records, __local const ulong *lanes, uint warp)
+{{
+    if ((get_local_id(0) | get_local_id(1) | get_local_id(2)) != 0) return;
+    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
+    size_t warps = (n + warp - 1) / warp;
+    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
+    size_t at = 0;
+    for (size_t k = 0; k < warps; ++k) {{
+        size_t first = k * warp, end = min(first + warp, n);
+        __global ulong *r = records + (group * warps + k) * {stride};
+{body}    }}
+}}
+",
+        stride = format.warp_stride()
+    )
+}
+
 /// The functions every kernel that reduces to warps calls: the local linear id, and (with
 /// `counters`, where some copy of a kernel without sampled accesses keeps counters, not
 /// paths) the reduction of each warp's
@@ -179,33 +207,42 @@ pub(super) fn functions(
     }
     let (resources, arms) = (format.resources, format.arms);
     let width = format.timing_width();
-    let lane = |v: usize| format!("lanes[{v} * n + i]");
-    // Without arms, the most any lane spent outside them is its whole time.
-    let outside = if arms == 0 {
-        String::new()
-    } else {
-        let arm_sum: Vec<String> = (0..arms).map(|a| lane(format.arm(a))).collect();
-        format!(
-            "\n            ulong arms = {};\n            outside = max(outside, t > arms ? t - arms : (ulong)0);",
-            arm_sum.join(" + ")
-        )
+    // A lane's values are contiguous (`lane_write`): `V` of them, `V` as the reducer's
+    // kernels leave them (with `kept`, a kernel with sampled accesses).
+    let lane_of = |kept: bool| {
+        let values = format.lane_values(kept);
+        move |v: usize| format!("lanes[i * {values} + {v}]")
     };
-    let bytes = memory.map_or(String::new(), |m| {
-        format!("\n            bytes += {};", lane(format.usage(m)))
-    });
-    // Per timing value after `t`, its most (`m`) and its sum (`s`) over the lanes; each
-    // warp field takes one of them: the usage's, the arms' cycles' and their branches'
-    // decisions' most, the arms' cycles' and entries' sums.
-    let maxima: String = (1..width)
-        .map(|v| format!("\n            m{v} = max(m{v}, {});", lane(v)))
-        .collect();
     let summed: Vec<usize> = (0..arms)
         .flat_map(|a| [format.arm(a), format.arm_entries(a)])
         .collect();
-    let sums: String = summed
-        .iter()
-        .map(|v| format!("\n            s{v} += {};", lane(*v)))
-        .collect();
+    let texts = |kept: bool| {
+        let lane = lane_of(kept);
+        // Without arms, the most any lane spent outside them is its whole time.
+        let outside = if arms == 0 {
+            String::new()
+        } else {
+            let arm_sum: Vec<String> = (0..arms).map(|a| lane(format.arm(a))).collect();
+            format!(
+            "\n            ulong arms = {};\n            outside = max(outside, t > arms ? t - arms : (ulong)0);",
+            arm_sum.join(" + ")
+        )
+        };
+        let bytes = memory.map_or(String::new(), |m| {
+            format!("\n            bytes += {};", lane(format.usage(m)))
+        });
+        // Per timing value after `t`, its most (`m`) and its sum (`s`) over the lanes; each
+        // warp field takes one of them: the usage's, the arms' cycles' and their branches'
+        // decisions' most, the arms' cycles' and entries' sums.
+        let maxima: String = (1..width)
+            .map(|v| format!("\n            m{v} = max(m{v}, {});", lane(v)))
+            .collect();
+        let sums: String = summed
+            .iter()
+            .map(|v| format!("\n            s{v} += {};", lane(*v)))
+            .collect();
+        (outside, bytes, maxima, sums)
+    };
     let declared: String = (1..width)
         .map(|v| format!(", m{v} = 0"))
         .chain(summed.iter().map(|v| format!(", s{v} = 0")))
@@ -233,6 +270,8 @@ pub(super) fn functions(
     // was a third of PoCL's compile of the copies for a program binary (`reduction`'s:
     // 845 against 540 ms), where PoCL vectorises the copy across its work-items anyway.
     let body = |kept: bool| {
+        let lane = lane_of(kept);
+        let (outside, bytes, maxima, sums) = texts(kept);
         let (kept_decl, skip, mask) = if kept {
             (
                 ", kept = 0",
@@ -249,7 +288,7 @@ pub(super) fn functions(
             "        ulong {outside_decl}whole = 0, bytes = 0{declared}{kept_decl};
 #pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {{{skip}
-            ulong t = lanes[i];
+            ulong t = {t};
             whole = max(whole, t);{outside}{bytes}{maxima}{sums}
         }}
         r[{outside_at}] = {first};
@@ -260,11 +299,12 @@ pub(super) fn functions(
             outside_decl = if arms == 0 { "" } else { "outside = 0, " },
             outside_at = RecordFormat::WARP_OUTSIDE,
             t_max_at = RecordFormat::WARP_T_MAX,
-            bytes_at = format.warp_bytes()
+            bytes_at = format.warp_bytes(),
+            t = lane(RecordFormat::T),
         )
     };
     let kept = if sampled {
-        reducer("kept", format, &body(true))
+        kept_reducer(format, &body(true))
     } else {
         String::new()
     };
@@ -282,14 +322,13 @@ pub(super) fn functions(
 fn kept_write(format: &RecordFormat) -> String {
     let flag = format.lane_ran();
     let item = format.work_item_stride();
+    let values = format.lane_values(true);
     let mut out = format!(
         "        records[{KEPT_START} * {stride} + group * warps + k] = kept;
         if (kept != 0) {{
-            size_t at = 0;
-            for (size_t i = 0; i < first; ++i) at += lanes[{flag} * n + i] != 0;
             __global ulong *place = records + {KEPT_START} * {per_warp} + group * n * {item};
             for (size_t i = first; i < end; ++i) {{
-                if (lanes[{flag} * n + i] == 0) continue;
+                if (lanes[i * {values} + {flag}] == 0) continue;
                 __global ulong *rec = place + at * {item};
                 at += 1;
 ",
@@ -297,12 +336,12 @@ fn kept_write(format: &RecordFormat) -> String {
         per_warp = format.warp_stride() + 1,
     );
     for v in 0..format.timing_width() {
-        let _ = writeln!(out, "                rec[{v}] = lanes[{v} * n + i];");
+        let _ = writeln!(out, "                rec[{v}] = lanes[i * {values} + {v}];");
     }
     for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
         let _ = writeln!(
             out,
-            "                rec[{}] = lanes[{} * n + i];",
+            "                rec[{}] = lanes[i * {values} + {}];",
             format.sample_offset(0) + c,
             format.lane_sample(c)
         );
