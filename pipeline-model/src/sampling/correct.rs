@@ -392,13 +392,16 @@ impl SampledLaunch<'_> {
         } = self.corrections(accesses, Lanes::Kept(layout, tail), format);
         let memory = self.arch.memory_side_resource();
         let stride = layout.item_stride;
-        let mut lane = vec![0u64; stride];
+        // The timing values are what a fold reads and a correction moves; the counters
+        // after them are only read.
+        let width = format.timing_width();
+        let mut lane = vec![0u64; width];
         let warps = warps.chunks_exact_mut(layout.warp_stride);
         for (warp, (_, kept)) in warps.zip(layout.warps_of(tail)) {
             for rec in kept.chunks_exact(stride) {
-                lane.copy_from_slice(rec);
+                lane.copy_from_slice(&rec[..width]);
                 for (slot, moved) in &corrections {
-                    let runs = lane[*slot + SAMPLE_RUNS];
+                    let runs = rec[*slot + SAMPLE_RUNS];
                     apply(&mut lane, runs, moved);
                 }
                 format.fold_lane(warp, &lane, memory);

@@ -58,7 +58,10 @@ fn warp_access_with(
                 scratch.extend(first..=last);
             }
         }
-        scratch.sort_unstable();
+        // A coalesced warp's lanes come in order: the sort is then a pass that finds so.
+        if !scratch.is_sorted() {
+            scratch.sort_unstable();
+        }
         scratch.dedup();
     };
     if shared {
@@ -184,13 +187,21 @@ pub(super) fn stream_misses(first: &[i64], last: &[i64], runs: u64, fill: i64) -
         .map(|(f, l)| (l.div_euclid(fill) - f.div_euclid(fill)).abs())
         .max()
         .unwrap_or(0);
-    let mut phases: Vec<i64> = first
-        .iter()
-        .map(|f| f.rem_euclid(fill) / step.max(1))
-        .collect();
+    // The distinct phases, counted in place: a warp's lanes fit on the stack (this runs
+    // for every warp at every sampled access of a launch).
+    let (mut on_stack, mut on_heap) = ([0i64; 64], Vec::new());
+    let phases: &mut [i64] = if first.len() <= on_stack.len() {
+        &mut on_stack[..first.len()]
+    } else {
+        on_heap.resize(first.len(), 0);
+        &mut on_heap
+    };
+    for (p, f) in phases.iter_mut().zip(first) {
+        *p = f.rem_euclid(fill) / step.max(1);
+    }
     phases.sort_unstable();
-    phases.dedup();
-    let misses = 1 + crossings * phases.len() as i64;
+    let distinct = 1 + phases.windows(2).filter(|w| w[0] != w[1]).count();
+    let misses = 1 + crossings * distinct as i64;
     Some((misses as f64).min(runs as f64))
 }
 
