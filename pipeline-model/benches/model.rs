@@ -14,7 +14,7 @@ use pipeline_model::{
     arch::BUILTIN_ARCHS,
     estimate,
     records::SAMPLE_COUNTERS,
-    sampling::{timing_records_in_place, SampledAccess, SampledLaunch},
+    sampling::{timing_records_in_place, warp_records, SampledAccess, SampledLaunch},
     Architecture, Grain, KernelResources, LaunchGeometry, RecordFormat, Records,
 };
 
@@ -96,6 +96,132 @@ fn main() {
     if only.as_ref().is_none_or(|o| "scan".contains(o.as_str())) {
         sampled_scan(3 * runs);
     }
+    if only
+        .as_ref()
+        .is_none_or(|o| "frontier".contains(o.as_str()))
+    {
+        kept_frontier(3 * runs);
+    }
+}
+
+/// A level of `bfs_frontier`'s `expand` in warps (300032 work-items in groups of 256),
+/// two lanes in five on the frontier and kept whole: each walked its 8 edges (`col[e]`,
+/// in order) and gathered from random nodes (`visited[u]` 8 times, `depth[u]` and
+/// `marked[u]` 4 times); the warps measured, corrected and folded as the shim's model
+/// thread does for such a launch (`warp_records`).
+fn kept_frontier(runs: usize) {
+    let arch = Architecture::load("gtx480").unwrap();
+    let r = arch.resources().len();
+    let geometry = LaunchGeometry {
+        global: [300_032, 1, 1],
+        local: [256, 1, 1],
+    };
+    let res = KernelResources {
+        registers_per_work_item: 16,
+        local_memory_bytes: 0,
+        global_memory_bytes: None,
+        read_memory_bytes: None,
+        code_instructions: 0,
+        arm_code: pipeline_model::ArmCode::NONE,
+        first_round_warp_bytes: None,
+        frame_bytes: 0,
+        l1_sharing: None,
+    };
+    let gather = |bytes: u32| SampledAccess {
+        line: 1,
+        column: 1,
+        shared: false,
+        local: false,
+        element_bytes: bytes,
+        width: bytes,
+        charged_transactions: 32.0,
+        charged_sectors: 32.0,
+        cycles_per_transaction: 2.0,
+        usage_per_transaction: (0..r).map(|k| (k % 3) as f64).collect(),
+        usage_per_sector: vec![1.0; r],
+        param: None,
+        l1_cycles: 0.0,
+        loop_lines: 0,
+        loop_peers: Vec::new(),
+    };
+    let format = RecordFormat {
+        sampled_accesses: 4,
+        ..RecordFormat::timing(r, 0)
+    };
+    let samples: Vec<(usize, SampledAccess)> = [4, 1, 4, 1]
+        .into_iter()
+        .enumerate()
+        .map(|(k, bytes)| (format.sample_offset(k), gather(bytes)))
+        .collect();
+    let layout = geometry.kept_lanes(&format, arch.warp_size);
+    let mut data = vec![0u64; layout.device_words() as usize];
+    let (item, group_size) = (layout.item_stride, layout.group_size);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let nodes = geometry.work_items();
+    for w in 0..layout.warps {
+        let warp = &mut data[w * layout.warp_stride..(w + 1) * layout.warp_stride];
+        warp[0] = 47;
+        warp[1] = 47;
+    }
+    for g in 0..layout.warps / layout.group_warps {
+        let mut at = layout.group_lanes(g);
+        for lane in 0..group_size {
+            if next() % 5 >= 2 {
+                continue;
+            }
+            let w = g * layout.group_warps + lane / arch.warp_size as usize;
+            data[layout.masks().start + w] |= 1 << (lane % arch.warp_size as usize);
+            let v = (g * group_size + lane) as u64;
+            let rec = &mut data[at..at + item];
+            rec[0] = 3000 + next() % 512;
+            for k in 0..r {
+                rec[1 + k] = 200 * arch.usage_scale();
+            }
+            let counters = [
+                (8, v * 8, v * 8 + 7),
+                (8, next() % nodes, next() % nodes),
+                (4, next() % nodes, next() % nodes),
+                (4, next() % nodes, next() % nodes),
+            ];
+            for (k, (runs, first, last)) in counters.into_iter().enumerate() {
+                let at = format.sample_offset(k);
+                rec[at..at + SAMPLE_COUNTERS].copy_from_slice(&[runs, first, last]);
+            }
+            at += item;
+        }
+    }
+    let buffer_bytes = |_: u32| None;
+    let launch = SampledLaunch {
+        arch: &arch,
+        geometry: &geometry,
+        resources: &res,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: arch.usage_scale(),
+    };
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            let out = warp_records(&data, &format, &samples, &launch);
+            std::hint::black_box(out);
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[runs / 2];
+    println!(
+        "{:<12} {:<22} {:>12} {:>10.2} {:>14.1}   (kept lanes measured, corrected, folded)",
+        "gtx480",
+        "frontier 300032 / 256",
+        nodes,
+        median * 1e3,
+        nodes as f64 / median / 1e6
+    );
 }
 
 /// A scan of `groups` blocks of 256 ints by 128 work-items each: per work-item the timing

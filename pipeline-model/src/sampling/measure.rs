@@ -74,10 +74,25 @@ fn warp_access_with(
         let degree = per_bank.into_iter().max().unwrap_or(0);
         return (degree.max(1), 0);
     }
+    let per_line = (LINE / SECTOR).trailing_zeros();
+    // A warp's lanes touch few sectors: counted without a sort, whose branches on
+    // gathered addresses the processor cannot foresee.
+    if addresses.len() <= SMALL && width <= SECTOR {
+        let shift = SECTOR.trailing_zeros();
+        scratch.clear();
+        for &a in addresses {
+            let (first, last) = (a >> shift, (a + width - 1) >> shift);
+            scratch.push(first);
+            // At most the next sector: `width` is at most one.
+            if last != first {
+                scratch.push(last);
+            }
+        }
+        return (distinct(scratch, per_line), distinct(scratch, 0));
+    }
     // The lines are the sectors' lines (a line holds whole sectors): one sort, and the
     // sorted sectors' lines counted where they change.
     blocks(SECTOR.trailing_zeros(), scratch);
-    let per_line = (LINE / SECTOR).trailing_zeros();
     let mut lines = 0u32;
     let mut last = None;
     for &sector in scratch.iter() {
@@ -88,6 +103,24 @@ fn warp_access_with(
         }
     }
     (lines, scratch.len() as u32)
+}
+
+/// The most values [`distinct`] counts without a sort: a warp's lanes, with room.
+const SMALL: usize = 64;
+
+/// How many distinct `v >> shift` the `values` hold: for each value, whether one before it
+/// is the same, in a loop without an early exit (the compiler vectorises it), `n^2 / 2`
+/// comparisons for a handful of values where a sort branches on each.
+fn distinct(values: &[i64], shift: u32) -> u32 {
+    let mut count = 0u32;
+    for (i, &v) in values.iter().enumerate() {
+        let v = v >> shift;
+        let seen = values[..i]
+            .iter()
+            .fold(false, |seen, &w| seen | (w >> shift == v));
+        count += u32::from(!seen);
+    }
+    count
 }
 
 /// What the warps did at `access`, whose [`SAMPLE_COUNTERS`](crate::records::SAMPLE_COUNTERS) are at `slot` of each record

@@ -106,6 +106,33 @@ fn a_scatter_is_a_line_a_lane() {
 }
 
 #[test]
+fn few_lanes_count_lines_and_sectors_as_sets_do() {
+    // Gathers of 1 to 64 lanes, each moving 1 to 128 bytes from anywhere in 64 KiB (a
+    // value may straddle two sectors), against the distinct sectors and lines every
+    // byte they move falls in.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    for _ in 0..2000 {
+        let lanes = 1 + next(64) as usize;
+        let width = [1, 2, 4, 8, 12, 16, 32, 64, 128][next(9) as usize];
+        let addresses: Vec<i64> = (0..lanes).map(|_| next(1 << 16) as i64).collect();
+        let bytes = || addresses.iter().flat_map(|&a| a..a + i64::from(width));
+        let sectors: std::collections::BTreeSet<i64> = bytes().map(|b| b / SECTOR).collect();
+        let lines: std::collections::BTreeSet<i64> = bytes().map(|b| b / LINE).collect();
+        assert_eq!(
+            warp_access(&addresses, width, false),
+            (lines.len() as u32, sectors.len() as u32),
+            "{lanes} lanes of {width} bytes at {addresses:?}"
+        );
+    }
+}
+
+#[test]
 fn shared_banks_count_the_most_words_on_one_bank() {
     let conflict_free: Vec<i64> = (0..32).map(|l| l * 4).collect();
     assert_eq!(warp_access(&conflict_free, 4, true).0, 1);
