@@ -222,7 +222,7 @@ pub(super) fn stream_misses(first: &[i64], last: &[i64], runs: u64, fill: i64) -
         .unwrap_or(0);
     // The distinct phases, counted in place: a warp's lanes fit on the stack (this runs
     // for every warp at every sampled access of a launch).
-    let (mut on_stack, mut on_heap) = ([0i64; 64], Vec::new());
+    let (mut on_stack, mut on_heap) = ([0i64; SMALL], Vec::new());
     let phases: &mut [i64] = if first.len() <= on_stack.len() {
         &mut on_stack[..first.len()]
     } else {
@@ -232,9 +232,13 @@ pub(super) fn stream_misses(first: &[i64], last: &[i64], runs: u64, fill: i64) -
     for (p, f) in phases.iter_mut().zip(first) {
         *p = f.rem_euclid(fill) / step.max(1);
     }
-    phases.sort_unstable();
-    let distinct = 1 + phases.windows(2).filter(|w| w[0] != w[1]).count();
-    let misses = 1 + crossings * distinct as i64;
+    let phases = if phases.len() <= SMALL {
+        distinct(phases, 0)
+    } else {
+        phases.sort_unstable();
+        1 + phases.windows(2).filter(|w| w[0] != w[1]).count() as u32
+    };
+    let misses = 1 + crossings * i64::from(phases);
     Some((misses as f64).min(runs as f64))
 }
 
@@ -396,7 +400,10 @@ pub(super) fn measure_kept(
         if mask == 0 {
             continue;
         }
-        let lanes = (0..64).filter(|l| mask >> l & 1 == 1);
+        // The mask's set bits, lowest first.
+        let lanes = std::iter::successors(Some(mask), |m| Some(m & (m - 1)))
+            .take_while(|m| *m != 0)
+            .map(|m| m.trailing_zeros() as usize);
         marked.clear();
         marked.extend(lanes.zip(kept.chunks_exact(stride)));
         let probed = probe.is_some_and(|p| p.holds(w / group_warps));
