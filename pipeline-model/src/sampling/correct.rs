@@ -63,6 +63,12 @@ pub(super) fn apply(rec: &mut [u64], runs: u64, moved: &[(usize, f64)]) {
     }
 }
 
+/// Whether an access's counters at `slot` lie inside a record of `stride` values (a
+/// layout from elsewhere may name counters past its end: the access then goes unmeasured).
+fn counted(slot: usize, stride: usize) -> bool {
+    slot + SAMPLE_COUNTERS <= stride
+}
+
 /// The largest double below one half (`0.5 - 2^-54`).
 const BELOW_HALF: f64 = 0.5 - f64::EPSILON / 4.0;
 
@@ -140,7 +146,7 @@ impl SampledLaunch<'_> {
         let stride = format.work_item_stride();
         let inside: Vec<(usize, &SampledAccess)> = accesses
             .iter()
-            .filter(|(slot, _)| slot + SAMPLE_COUNTERS <= stride)
+            .filter(|(slot, _)| counted(*slot, stride))
             .map(|(slot, a)| (*slot, a))
             .collect();
         let warp_size = u64::from(self.arch.warp_size);
@@ -184,7 +190,7 @@ impl SampledLaunch<'_> {
         let raw: Vec<Option<Measured>> = accesses
             .iter()
             .map(|(slot, _)| {
-                if slot + SAMPLE_COUNTERS > stride {
+                if !counted(*slot, stride) {
                     return None;
                 }
                 measured.next().flatten()
@@ -494,7 +500,7 @@ pub(super) fn loop_lines(
         })
         .map(|((slot, peer), p)| match p {
             Some(p) => p.transactions * (p.executions / m.executions).min(1.0),
-            None if slot + SAMPLE_COUNTERS > stride => peer.charged_transactions,
+            None if !counted(*slot, stride) => peer.charged_transactions,
             None => 0.0,
         })
         .sum();
