@@ -128,7 +128,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// 77: only a kernel's analysis carries `l1_sharing`, not a called function's.
 /// 78: the copies' lanes hold each work-item's values together (`i * V + v`), and one
 /// work-item of a group reduces a kernel with sampled accesses.
-pub const ANNOTATION_REVISION: &str = "78";
+/// 79: a warp-uniform load a loop moves by less than a line notes the step
+/// (`MemAccess::step_bytes`, `affine::load_steps`).
+pub const ANNOTATION_REVISION: &str = "79";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

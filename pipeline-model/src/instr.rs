@@ -299,6 +299,14 @@ pub struct MemAccess {
     /// [`ConstantCache::pass_for`](crate::ConstantCache::pass_for)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reuse_lines: Option<u32>,
+    /// For a warp-uniform global load charged at the L1 that a loop moves each iteration
+    /// by less than a 128-byte line (one that moves a line or more is charged at the L2):
+    /// the bytes it moves. Where the L1 fills a miss in pieces no larger than that
+    /// (`memory.fetch_bytes`: the 32-byte sectors of Volta and later), every iteration
+    /// finds a piece no warp has brought in, and the L2 serves it
+    /// ([`Architecture::serving_level`](crate::Architecture::serving_level)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_bytes: Option<u32>,
 }
 
 impl Addressing {

@@ -117,6 +117,7 @@ mod tests {
                 transactions: 1,
                 sectors: 4,
                 reuse_lines,
+                step_bytes: None,
             })
         };
         vec![load(1, 2, None), load(2, 3, Some(lines_between))]

@@ -82,8 +82,9 @@ pub use arch::{
 /// terms the warps' paths wait for their scheduler's issue slot (`issue_wait_cycles`,
 /// mean value analysis of each scheduler's warps). 21: a kernel of one block moves to the
 /// class of warps sharing the L1 its launch has (`KernelResources::l1_sharing`,
-/// [`l1_sharing`]).
-pub const MODEL_REVISION: u32 = 21;
+/// [`l1_sharing`]). 22: a warp-uniform load a loop moves by at least what the L1 fetches
+/// a miss in is served by the L2 (`MemAccess::step_bytes`, `Architecture::serving_level`).
+pub const MODEL_REVISION: u32 = 22;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

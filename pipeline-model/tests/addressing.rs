@@ -29,6 +29,7 @@ fn chase(steps: u32) -> Vec<Instr> {
                 transactions: 1,
                 sectors: 0,
                 reuse_lines: None,
+                step_bytes: None,
             }),
         );
         p = next;

@@ -162,6 +162,7 @@ fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
                 transactions,
                 sectors,
                 reuse_lines: None,
+                step_bytes: None,
             })
     };
     let dram_of = |arch: &Architecture, i: &Instr| {

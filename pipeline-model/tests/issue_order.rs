@@ -16,6 +16,7 @@ fn shared_load(dst: Reg, addr: Reg) -> Instr {
         transactions: 1,
         sectors: 0,
         reuse_lines: None,
+        step_bytes: None,
     })
 }
 

@@ -106,6 +106,7 @@ fn the_l2_comes_before_the_dram_and_counts_the_same_bytes() {
             transactions: 1,
             sectors: 4,
             reuse_lines: None,
+            step_bytes: None,
         });
     let usage = ResourceUsage::of(&arch, &[load]).0;
     assert_eq!(usage[L2_COLUMN], usage[DRAM_COLUMN]);

@@ -9,6 +9,7 @@ fn load(level: MemLevel, transactions: u32) -> Instr {
         transactions,
         sectors: transactions,
         reuse_lines: None,
+        step_bytes: None,
     })
 }
 
@@ -33,6 +34,7 @@ fn a_load_from_dram_takes_a_miss_entry_per_line() {
         transactions: 32,
         sectors: 32,
         reuse_lines: None,
+        step_bytes: None,
     });
     assert_eq!(usage(store), 0.0);
 }

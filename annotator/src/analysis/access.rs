@@ -17,8 +17,9 @@
 //! - a global load is charged the level it is most likely served from: a warp-uniform
 //!   address (a value every lane reads, reused by every warp) the L1, unless the load is
 //!   volatile (the L1 never serves those) or a loop moves it by a line or more each
-//!   iteration (`affine::loads_moving_a_line`: every iteration a line no warp of the SM
-//!   has yet, which all of them wait for, the L2); a per-lane address
+//!   iteration (`affine::load_steps`: every iteration a line no warp of the SM has yet,
+//!   which all of them wait for, the L2; a smaller step is noted in the access,
+//!   `MemAccess::step_bytes`, for the GPU whose L1 fills smaller pieces); a per-lane address
 //!   outside any loop is a first touch, from DRAM (or from the L2 where the architecture
 //!   says the launch's data is there: `Architecture::served_from`); one inside a loop the
 //!   L2 (data the work-group's neighbours or earlier iterations brought in). Stores and
@@ -35,7 +36,7 @@ use std::collections::HashMap;
 use pipeline_model::sampling::{warp_access, LINE, SECTOR};
 use pipeline_model::{MemAccess, MemLevel, OpClass};
 
-use crate::analysis::affine::{integer_immediate, keeps_low_32_bits, loads_moving_a_line};
+use crate::analysis::affine::{integer_immediate, keeps_low_32_bits, load_steps, LoadStep};
 use crate::front::cfg::Cfg;
 use crate::front::opcode::{access_width, op_class};
 use crate::front::ptx::{Function, Instruction, Operand};
@@ -300,6 +301,7 @@ pub fn global_access(lanes: Lanes, width: u32, level: MemLevel) -> MemAccess {
         transactions,
         sectors,
         reuse_lines: None,
+        step_bytes: None,
     }
 }
 
@@ -316,6 +318,7 @@ pub fn shared_access(lanes: Lanes, width: u32) -> MemAccess {
         transactions: strided(stride, width, true).0,
         sectors: 0,
         reuse_lines: None,
+        step_bytes: None,
     }
 }
 
@@ -366,6 +369,7 @@ pub fn constant_access(lanes: Lanes, width: u32) -> MemAccess {
         transactions: lines,
         sectors: 0,
         reuse_lines: None,
+        step_bytes: None,
     }
 }
 
@@ -446,7 +450,7 @@ pub(crate) fn accesses_with(
     cfg: &Cfg,
 ) -> Vec<Vec<Option<MemAccess>>> {
     let frame_bytes = f.frame_bytes();
-    let moving = loads_moving_a_line(f, cfg);
+    let steps = load_steps(f, cfg);
     f.blocks
         .iter()
         .enumerate()
@@ -468,11 +472,12 @@ pub(crate) fn accesses_with(
                             // coherent across SMs) does not serve; older GPUs bypass the L1
                             // for it too (NVIDIA, "Tuning CUDA Applications for Fermi").
                             let volatile = instr.modifiers().any(|m| m == "volatile");
+                            let step = steps.get(&(b, i)).copied();
                             let level = match instr.base() {
                                 "ld" | "ldu"
                                     if lanes.is_uniform()
                                         && !volatile
-                                        && !moving.contains(&(b, i)) =>
+                                        && step != Some(LoadStep::Line) =>
                                 {
                                     MemLevel::L1
                                 }
@@ -480,7 +485,11 @@ pub(crate) fn accesses_with(
                                 "ld" | "ldu" => MemLevel::Dram,
                                 _ => MemLevel::L2,
                             };
-                            Some(global_access(lanes, width, level))
+                            let mut access = global_access(lanes, width, level);
+                            if let (MemLevel::L1, Some(LoadStep::Bytes(bytes))) = (level, step) {
+                                access.step_bytes = Some(bytes);
+                            }
+                            Some(access)
                         }
                         OpClass::Mem if is_local(instr) => {
                             Some(local_access(lanes, width, frame_bytes))
@@ -587,6 +596,7 @@ mod tests {
                 transactions: 1,
                 sectors: 4,
                 reuse_lines: None,
+                step_bytes: None,
             }]
         );
     }
@@ -635,6 +645,7 @@ mod tests {
                 transactions: 1,
                 sectors: 1,
                 reuse_lines: None,
+                step_bytes: None,
             }]
         );
     }
@@ -693,6 +704,7 @@ ld.volatile.global.f32 %f1, [%rd1];",
             transactions,
             sectors,
             reuse_lines: Some(31),
+            step_bytes: None,
         };
         assert_eq!(a, [local(1, 4), local(1, 4), local(2, 8)]);
         // No frame declared (a callee's): one line.
@@ -721,6 +733,7 @@ ld.volatile.global.f32 %f1, [%rd1];",
             transactions,
             sectors: 0,
             reuse_lines: None,
+            step_bytes: None,
         };
         // The global byte load, then the two analysed constant loads.
         assert_eq!(&a[1..], [constant(32), constant(1)]);

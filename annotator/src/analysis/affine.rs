@@ -1,11 +1,12 @@
 //! Addresses as affine sums over the values the analysis does not look into (kernel
 //! parameters, special registers, loaded values, registers defined more than once), and
 //! what a loop adds to them each iteration: the reuse of a load's sectors
-//! ([`crate::analysis::reuse`]) and the warp-uniform loads that find a new line each
-//! iteration (`loads_moving_a_line`, which [`crate::analysis::access`] charges at the L2)
-//! read them.
+//! ([`crate::analysis::reuse`]) and how far a loop moves each load (`load_steps`: the
+//! warp-uniform loads that find a new line each iteration, which
+//! [`crate::analysis::access`] charges at the L2, and the smaller steps it notes) read
+//! them.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use crate::front::cfg::Cfg;
 use crate::front::ptx::{Function, Instruction, Operand};
@@ -221,20 +222,32 @@ impl<'f> AffineValues<'f> {
     }
 }
 
-/// The global loads of `f` inside a loop whose address moves by a 128-byte line or more
-/// each iteration of the innermost loop around them, by (block, instruction) position:
-/// their address is affine in a register the loop steps (`add %rd5, %rd5, 512`, or a
-/// step known only at run time: a matrix's rows), by at least a line in all. A
-/// warp-uniform load of such an address finds a line no warp of the SM has brought in
-/// yet at every iteration: the SM's warps reach it together and every one waits for the
-/// first one's trip past the L1 (the corpus's `DCT`: one row of the input a step,
-/// `input[(gy * 8 + k) * width + gx * 8 + j]`), where a uniform address walked in small
-/// steps (`pos[j]`) stays in the L1's line for several iterations. A load whose address the analysis cannot
-/// follow, or a register the loop changes in some other way, is left out.
-pub(crate) fn loads_moving_a_line(f: &Function, cfg: &Cfg) -> HashSet<(usize, usize)> {
+/// How far a loop moves a global load's address each iteration ([`load_steps`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LoadStep {
+    /// A 128-byte line or more, or a step known only at run time.
+    Line,
+    /// This many bytes, fewer than a line (never 0).
+    Bytes(u32),
+}
+
+/// The global loads of `f` inside a loop whose address the innermost loop around them
+/// moves each iteration, by (block, instruction) position, with how far: their address is
+/// affine in a register the loop steps (`add %rd5, %rd5, 512`, or a step known only at
+/// run time: a matrix's rows). A warp-uniform load moved by a line or more finds a line
+/// no warp of the SM has brought in yet at every iteration: the SM's warps reach it
+/// together and every one waits for the first one's trip past the L1 (the corpus's `DCT`:
+/// one row of the input a step, `input[(gy * 8 + k) * width + gx * 8 + j]`). One walked in
+/// smaller steps (`pos[j]`) stays in the L1's line for several iterations where the L1
+/// fills whole lines, and misses it every iteration where it fills pieces no larger than
+/// the step (`MemAccess::step_bytes`: SHOC's `reduceNoLocal`, one work-item summing an
+/// array eight floats an iteration, takes an L2 trip an iteration on an H100). A load whose
+/// address the analysis cannot follow, or a register the loop changes in some other way,
+/// is left out.
+pub(crate) fn load_steps(f: &Function, cfg: &Cfg) -> HashMap<(usize, usize), LoadStep> {
     let mut affine = AffineValues::new(f);
     let defs = definitions(f);
-    let mut out = HashSet::new();
+    let mut out = HashMap::new();
     for (b, block) in f.blocks.iter().enumerate() {
         // The innermost loop around the block: the smallest body holding it.
         let Some(lp) = cfg
@@ -284,9 +297,15 @@ pub(crate) fn loads_moving_a_line(f: &Function, cfg: &Cfg) -> HashSet<(usize, us
                     _ => None,
                 };
             }
-            let a_line = moved.is_none_or(|m| m.unsigned_abs() >= LINE_BYTES);
-            if followed && stepped && a_line {
-                out.insert((b, i));
+            if !(followed && stepped) {
+                continue;
+            }
+            let step = match moved.map(i64::unsigned_abs) {
+                Some(m) if m < LINE_BYTES => LoadStep::Bytes(m as u32),
+                _ => LoadStep::Line,
+            };
+            if step != LoadStep::Bytes(0) {
+                out.insert((b, i), step);
             }
         }
     }

@@ -205,7 +205,7 @@ pub fn constant_tables(f: &Function) -> HashMap<(usize, usize), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::affine::{loads_moving_a_line, MAX_DEPTH};
+    use crate::analysis::affine::{load_steps, LoadStep, MAX_DEPTH};
     use crate::front::ptx::parse;
     use std::collections::BTreeMap;
 
@@ -274,20 +274,30 @@ mod tests {
         add.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 8;\n@%p1 bra $L__BB0_1;\nret;";
 
     #[test]
-    fn a_loop_that_steps_a_load_by_a_line_or_a_run_time_stride_moves_it() {
+    fn a_loop_that_steps_a_load_notes_how_far_and_a_line_or_more_moves_it() {
         // The run-time stride and the 512-byte step move a line; 16 bytes and the
         // parameter's own address do not; the copied pointer is not followed.
-        let moving = per_load(UNIFORM_LOOP, |f, at| {
-            loads_moving_a_line(f, &Cfg::new(f)).contains(&at)
+        let steps = per_load(UNIFORM_LOOP, |f, at| {
+            load_steps(f, &Cfg::new(f)).get(&at).copied()
         });
-        assert_eq!(moving, [true, false, true, false, false]);
+        use LoadStep::{Bytes, Line};
+        assert_eq!(steps, [Some(Line), Some(Bytes(16)), Some(Line), None, None]);
         // So the warp-uniform loads that move a line wait for the L2, the others for the
-        // L1.
+        // L1, the one moved by 16 bytes noting it (an L1 of 16-byte pieces would miss it).
         use MemLevel::{L1, L2};
         let levels = per_load(UNIFORM_LOOP, |f, (b, i)| {
-            crate::analysis::access::analyze_accesses(f)[b][i].map(|a| a.level)
+            crate::analysis::access::analyze_accesses(f)[b][i].map(|a| (a.level, a.step_bytes))
         });
-        assert_eq!(levels, [Some(L2), Some(L1), Some(L2), Some(L1), Some(L1)]);
+        assert_eq!(
+            levels,
+            [
+                Some((L2, None)),
+                Some((L1, Some(16))),
+                Some((L2, None)),
+                Some((L1, None)),
+                Some((L1, None))
+            ]
+        );
     }
 
     #[test]

@@ -146,6 +146,7 @@ mod tests {
             transactions: lanes,
             sectors,
             reuse_lines: None,
+            step_bytes: None,
         };
         let rows = |x, y, shared, row_lanes| {
             let a = in_rows(access(1, 4), x, y, 4, shared, row_lanes);

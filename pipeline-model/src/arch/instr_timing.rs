@@ -71,11 +71,22 @@ impl Architecture {
 
     /// The level that serves `access`: the constant cache for a constant load; the L1
     /// for a load whose sectors an earlier load brought in, where the L1 still holds them
-    /// ([`Architecture::l1_keeps`]); else [`Architecture::served_from`] its level.
+    /// ([`Architecture::l1_keeps`]); the L2 for a warp-uniform load a loop moves by at
+    /// least what the L1 fetches a miss in ([`MemAccess::step_bytes`] against
+    /// `memory.fetch_bytes`: on a GPU whose L1 fills 32-byte sectors, a scalar walk of
+    /// eight floats an iteration misses it every iteration); else
+    /// [`Architecture::served_from`] its level.
     pub fn serving_level(&self, access: &MemAccess) -> MemLevel {
         match (access.level, access.reuse_lines) {
             (MemLevel::Constant, _) => MemLevel::Constant,
             (_, Some(lines)) if self.l1_keeps(lines) => MemLevel::L1,
+            (MemLevel::L1, _)
+                if access
+                    .step_bytes
+                    .is_some_and(|step| step >= self.memory.fetch_bytes) =>
+            {
+                self.served_from(MemLevel::L2)
+            }
             (level, _) => self.served_from(level),
         }
     }

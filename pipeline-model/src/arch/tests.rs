@@ -65,6 +65,7 @@ fn an_analysed_access_takes_its_levels_latency_and_a_pass_per_transaction() {
         transactions,
         sectors: 4,
         reuse_lines: None,
+        step_bytes: None,
     };
     let load = Instr::new(OpClass::GlobalMem, &[1], &[2]);
     // Not analysed: the `mem` row.
@@ -121,6 +122,7 @@ fn a_reused_load_is_an_l1_hit_while_every_warps_lines_fit_the_l1() {
         transactions: 1,
         sectors: 4,
         reuse_lines: Some(lines),
+        step_bytes: None,
     };
     let load = |access| Instr::new(OpClass::GlobalMem, &[1], &[2]).with_access(access);
     assert_eq!(a.serving_level(&reused(1)), MemLevel::L1);
@@ -143,6 +145,42 @@ fn a_reused_load_is_an_l1_hit_while_every_warps_lines_fit_the_l1() {
 }
 
 #[test]
+fn a_uniform_load_stepped_past_the_l1s_fill_is_served_by_the_l2() {
+    use crate::instr::{Instr, MemAccess};
+    // A warp-uniform load a loop moves `step` bytes an iteration (32: SHOC's
+    // reduceNoLocal, one work-item summing eight floats an iteration).
+    let uniform = |step| MemAccess {
+        level: MemLevel::L1,
+        transactions: 1,
+        sectors: 1,
+        reuse_lines: None,
+        step_bytes: step,
+    };
+    let load = |access| Instr::new(OpClass::GlobalMem, &[1], &[2]).with_access(access);
+    // The GTX 480's L1 fills whole 128-byte lines: a 32-byte step stays in the line.
+    let fermi = Architecture::load("gtx480").unwrap();
+    assert_eq!(fermi.memory.fetch_bytes, 128);
+    assert_eq!(fermi.serving_level(&uniform(Some(32))), MemLevel::L1);
+    assert_eq!(fermi.serving_level(&uniform(Some(64))), MemLevel::L1);
+    // The H100's fills 32-byte sectors: a step of a sector or more misses every
+    // iteration and waits an L2 trip, a smaller one hits (and without a step, as before).
+    let h = Architecture::load("hopper_h100").unwrap();
+    assert_eq!(h.memory.fetch_bytes, 32);
+    assert_eq!(h.serving_level(&uniform(Some(32))), MemLevel::L2);
+    assert_eq!(h.serving_level(&uniform(Some(96))), MemLevel::L2);
+    assert_eq!(h.serving_level(&uniform(Some(16))), MemLevel::L1);
+    assert_eq!(h.serving_level(&uniform(None)), MemLevel::L1);
+    assert_eq!(
+        h.describe_instr(&load(uniform(Some(32)))).latency,
+        h.memory.l2_hit
+    );
+    assert_eq!(
+        h.describe_instr(&load(uniform(Some(16)))).latency,
+        h.memory.l1_hit
+    );
+}
+
+#[test]
 fn a_divergent_constant_load_takes_the_constant_caches_pass_per_line() {
     use crate::instr::{Instr, MemAccess};
     // 32 lanes at 32 lines of a table of `lines + 1` lines.
@@ -152,6 +190,7 @@ fn a_divergent_constant_load_takes_the_constant_caches_pass_per_line() {
             transactions: 32,
             sectors: 0,
             reuse_lines: table_lines,
+            step_bytes: None,
         })
     };
     // hopper_h100 (the probes): 10 cycles a further line while the table fits 2 KiB, 82
