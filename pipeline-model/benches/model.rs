@@ -62,17 +62,7 @@ fn main() {
                 grain: Grain::WorkItem,
                 shared: None,
             };
-            let res = KernelResources {
-                registers_per_work_item: 16,
-                local_memory_bytes: 0,
-                global_memory_bytes: None,
-                read_memory_bytes: None,
-                code_instructions: 0,
-                arm_code: pipeline_model::ArmCode::NONE,
-                first_round_warp_bytes: None,
-                frame_bytes: 0,
-                l1_sharing: None,
-            };
+            let res = resources(0);
             let mut times: Vec<f64> = (0..runs)
                 .map(|_| {
                     let t = Instant::now();
@@ -116,17 +106,7 @@ fn kept_frontier(runs: usize) {
         global: [300_032, 1, 1],
         local: [256, 1, 1],
     };
-    let res = KernelResources {
-        registers_per_work_item: 16,
-        local_memory_bytes: 0,
-        global_memory_bytes: None,
-        read_memory_bytes: None,
-        code_instructions: 0,
-        arm_code: pipeline_model::ArmCode::NONE,
-        first_round_warp_bytes: None,
-        frame_bytes: 0,
-        l1_sharing: None,
-    };
+    let res = resources(0);
     let gather = |bytes: u32| SampledAccess {
         line: 1,
         column: 1,
@@ -261,17 +241,7 @@ fn sampled_scan(runs: usize) {
         global: [235 * 128, 1, 1],
         local: [128, 1, 1],
     };
-    let res = KernelResources {
-        registers_per_work_item: 16,
-        local_memory_bytes: 1024,
-        global_memory_bytes: None,
-        read_memory_bytes: None,
-        code_instructions: 0,
-        arm_code: pipeline_model::ArmCode::NONE,
-        first_round_warp_bytes: None,
-        frame_bytes: 0,
-        l1_sharing: None,
-    };
+    let res = resources(1024);
     let access = SampledAccess {
         line: 1,
         column: 1,
@@ -337,4 +307,20 @@ fn sampled_scan(runs: usize) {
         n as f64 / all / 1e6,
         corrected * 1e3
     );
+}
+
+/// A kernel of 16 registers a work-item and `local_memory_bytes` of shared memory a
+/// work-group, nothing else known.
+fn resources(local_memory_bytes: u64) -> KernelResources {
+    KernelResources {
+        registers_per_work_item: 16,
+        local_memory_bytes,
+        global_memory_bytes: None,
+        read_memory_bytes: None,
+        code_instructions: 0,
+        arm_code: pipeline_model::ArmCode::NONE,
+        first_round_warp_bytes: None,
+        frame_bytes: 0,
+        l1_sharing: None,
+    }
 }
