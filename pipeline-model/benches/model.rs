@@ -44,7 +44,8 @@ fn main() {
             }
             let geometry = LaunchGeometry { global, local };
             let n = geometry.work_items() as usize;
-            let mut data = Vec::with_capacity(n * (r + 1 + arms));
+            let format = RecordFormat::timing(r, arms);
+            let mut data = Vec::with_capacity(n * format.work_item_stride());
             let mut x = 0x9e37_79b9_7f4a_7c15u64;
             for i in 0..n {
                 x ^= x << 13;
@@ -52,27 +53,24 @@ fn main() {
                 x ^= x << 17;
                 data.push(1000 + x % 512);
                 data.extend((0..r).map(|k| (x >> (8 * k)) % 64 * scale));
-                // Half the work-items spend 400 cycles in one arm, half in the other.
-                data.extend((0..arms).map(|a| if i % arms == a { 400 } else { 0 }));
+                // Half the work-items spend 400 cycles in one arm, half in the other:
+                // each arm's cycles, its entries, then its branch's decisions (one each).
+                let entered = |a: usize| u64::from(i % arms == a);
+                data.extend((0..arms).map(|a| 400 * entered(a)));
+                data.extend((0..arms).map(entered));
+                data.extend((0..arms).map(|_| 1));
             }
             let records = Records {
                 data: &data,
-                format: RecordFormat::timing(r, arms),
+                format,
                 usage_scale: scale,
                 grain: Grain::WorkItem,
                 shared: None,
             };
             let res = resources(0);
-            let mut times: Vec<f64> = (0..runs)
-                .map(|_| {
-                    let t = Instant::now();
-                    let e = estimate(&arch, &geometry, &res, &records).unwrap();
-                    std::hint::black_box(e);
-                    t.elapsed().as_secs_f64()
-                })
-                .collect();
-            times.sort_by(f64::total_cmp);
-            let median = times[runs / 2];
+            let median = median_secs(runs, || {
+                std::hint::black_box(estimate(&arch, &geometry, &res, &records).unwrap());
+            });
             println!(
                 "{:<12} {:<22} {:>12} {:>10.2} {:>14.1}",
                 name,
@@ -184,16 +182,9 @@ fn kept_frontier(runs: usize) {
         buffer_bytes: &buffer_bytes,
         usage_scale: arch.usage_scale(),
     };
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            let out = warp_records(&data, &format, &samples, &launch);
-            std::hint::black_box(out);
-            t.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    let median = times[runs / 2];
+    let median = median_secs(runs, || {
+        std::hint::black_box(warp_records(&data, &format, &samples, &launch));
+    });
     println!(
         "{:<12} {:<22} {:>12} {:>10.2} {:>14.1}   (kept lanes measured, corrected, folded)",
         "gtx480",
@@ -323,4 +314,17 @@ fn resources(local_memory_bytes: u64) -> KernelResources {
         frame_bytes: 0,
         l1_sharing: None,
     }
+}
+
+/// The median of `runs` timings of `work`, in seconds.
+fn median_secs(runs: usize, mut work: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            work();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[runs / 2]
 }
