@@ -400,9 +400,9 @@ pub(super) fn measure_kept(
         if mask == 0 {
             continue;
         }
-        // The mask's set bits, lowest first.
-        let lanes = std::iter::successors(Some(mask), |m| Some(m & (m - 1)))
-            .take_while(|m| *m != 0)
+        // The mask's set bits, lowest first (each step clears the lowest; the mask is not
+        // 0 here, and a step to 0 ends the walk).
+        let lanes = std::iter::successors(Some(mask), |&m| Some(m & (m - 1)).filter(|&r| r != 0))
             .map(|m| m.trailing_zeros() as usize);
         marked.clear();
         marked.extend(lanes.zip(kept.chunks_exact(stride)));
