@@ -205,6 +205,67 @@ fn records(first: impl Fn(u64) -> u64, n: u64) -> Vec<u64> {
 }
 
 #[test]
+fn kept_lanes_measure_as_their_work_items_records_do() {
+    // 64 work-items in one group, two warps; the work-items 0..4, 31 and 40 ran the
+    // access once, at indices 1025 + i (the others never): kept whole, the rest reduced.
+    // Warp 0's lanes 0..4 and 31 touch 1025..1029 and 1056, one line (bytes 4100..4116
+    // and 4224, lines 32 and 33: two) and two sectors; warp 1's one lane one of each.
+    let g = geometry(64, 64);
+    let arch = Architecture::load("gtx480").unwrap();
+    let r = arch.resources().len();
+    let format = RecordFormat {
+        sampled_accesses: 1,
+        ..RecordFormat::timing(r, 0)
+    };
+    let ran = |i: u64| i < 4 || i == 31 || i == 40;
+    // `[t, usage.., runs, first, last]`.
+    let item = |i: u64| {
+        let runs = u64::from(ran(i));
+        let index = runs * (i + 1025);
+        let mut rec = vec![1000];
+        rec.extend(std::iter::repeat_n(10_000, r));
+        rec.extend([runs, index, index]);
+        rec
+    };
+    let layout = g.kept_lanes(&format, arch.warp_size);
+    let mut data = vec![0u64; layout.device_words() as usize];
+    let mut at = layout.group_lanes(0);
+    for i in (0..64).filter(|&i| ran(i)) {
+        data[layout.masks().start + i as usize / 32] |= 1 << (i % 32);
+        data[at..at + format.work_item_stride()].copy_from_slice(&item(i));
+        at += format.work_item_stride();
+    }
+    let resources = KernelResources::default();
+    let buffer_bytes = |_: u32| None;
+    let launch = SampledLaunch {
+        arch: &arch,
+        geometry: &g,
+        resources: &resources,
+        buffer_bytes: &buffer_bytes,
+        usage_scale: 2,
+    };
+    let samples = [(format.sample_offset(0), access(false))];
+    let (_, measured) = warp_records(&data, &format, &samples, &launch);
+    let m = measured[0].unwrap();
+    // Per warp, first and last alike: warp 0 two lines and two sectors, warp 1 one of
+    // each; each warp ran it once, so the mean is (2 + 1) / 2.
+    assert_eq!(m.warps, 2);
+    assert_eq!((m.transactions, m.sectors), (1.5, 1.5));
+    // As the work-items' own records measure.
+    let all: Vec<u64> = (0..64).flat_map(item).collect();
+    let own = measure(
+        &access(false),
+        &g,
+        32,
+        &all,
+        &format,
+        format.sample_offset(0),
+    )
+    .unwrap();
+    assert_eq!((own.warps, own.transactions, own.sectors), (2, 1.5, 1.5));
+}
+
+#[test]
 fn a_chase_that_stays_coalesced_is_charged_one_line() {
     let g = geometry(64, 64);
     let data = records(|i| i + 1025, 64);
