@@ -141,38 +141,47 @@ pub(super) fn lane_write(
 /// barrier and kept across it a value per work-item in memory (a copy of an LU update of
 /// 262144 work-items: 1.07 to about 0.6 ms a launch on PoCL).
 pub(super) fn reducer(suffix: &str, format: &RecordFormat, body: &str) -> String {
-    format!(
-        "static inline __attribute__((always_inline)) void __srcsim_reduce_{suffix}(__global ulong *records, __local const ulong *lanes, uint warp)
-{{
-    if ((get_local_id(1) | get_local_id(2)) != 0) return;
-    size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
-    size_t warps = (n + warp - 1) / warp;
-    size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {{
-        size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * {stride};
-{body}    }}
-}}
-",
-        stride = format.warp_stride()
+    reducer_walking(
+        suffix,
+        format,
+        body,
+        "(get_local_id(1) | get_local_id(2))",
+        "for (size_t k = get_local_id(0); k < warps; k += get_local_size(0))",
     )
 }
 
 /// The reducer of a kernel with sampled accesses, `__srcsim_reduce_kept`: one work-item
 /// of the group takes its warps in turn, so that the kept lanes' place in the group
-/// (`at`) runs on from warp to warp; each reducer of [`reducer`] counted the lanes kept
-/// before its warp anew, a pass over the group's earlier lanes for every warp that kept
-/// one.
+/// (`at`, which [`kept_write`] moves on) runs on from warp to warp; each reducer of
+/// [`reducer`] counted the lanes kept before its warp anew, a pass over the group's
+/// earlier lanes for every warp that kept one.
 fn kept_reducer(format: &RecordFormat, body: &str) -> String {
+    reducer_walking(
+        "kept",
+        format,
+        body,
+        "(get_local_id(0) | get_local_id(1) | get_local_id(2))",
+        "size_t at = 0;\n    for (size_t k = 0; k < warps; ++k)",
+    )
+}
+
+/// A reducer whose work-items other than those `reducers` leaves at zero return, and the
+/// rest take the group's warps `k` as `walk` steps them.
+fn reducer_walking(
+    suffix: &str,
+    format: &RecordFormat,
+    body: &str,
+    reducers: &str,
+    walk: &str,
+) -> String {
     format!(
-        "static inline __attribute__((always_inline)) void __srcsim_reduce_kept(__global ulong *records, __local const ulong *lanes, uint warp)
+        "static inline __attribute__((always_inline)) void __srcsim_reduce_{suffix}(__global ulong *records, __local const ulong *lanes, uint warp)
 {{
-    if ((get_local_id(0) | get_local_id(1) | get_local_id(2)) != 0) return;
+    if ({reducers} != 0) return;
     size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
     size_t warps = (n + warp - 1) / warp;
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
-    size_t at = 0;
-    for (size_t k = 0; k < warps; ++k) {{
+    {walk} {{
         size_t first = k * warp, end = min(first + warp, n);
         __global ulong *r = records + (group * warps + k) * {stride};
 {body}    }}
@@ -207,42 +216,9 @@ pub(super) fn functions(
     }
     let (resources, arms) = (format.resources, format.arms);
     let width = format.timing_width();
-    // A lane's values are contiguous (`lane_write`): `V` of them, `V` as the reducer's
-    // kernels leave them (with `kept`, a kernel with sampled accesses).
-    let lane_of = |kept: bool| {
-        let values = format.lane_values(kept);
-        move |v: usize| format!("lanes[i * {values} + {v}]")
-    };
     let summed: Vec<usize> = (0..arms)
         .flat_map(|a| [format.arm(a), format.arm_entries(a)])
         .collect();
-    let texts = |kept: bool| {
-        let lane = lane_of(kept);
-        // Without arms, the most any lane spent outside them is its whole time.
-        let outside = if arms == 0 {
-            String::new()
-        } else {
-            let arm_sum: Vec<String> = (0..arms).map(|a| lane(format.arm(a))).collect();
-            format!(
-            "\n            ulong arms = {};\n            outside = max(outside, t > arms ? t - arms : (ulong)0);",
-            arm_sum.join(" + ")
-        )
-        };
-        let bytes = memory.map_or(String::new(), |m| {
-            format!("\n            bytes += {};", lane(format.usage(m)))
-        });
-        // Per timing value after `t`, its most (`m`) and its sum (`s`) over the lanes; each
-        // warp field takes one of them: the usage's, the arms' cycles' and their branches'
-        // decisions' most, the arms' cycles' and entries' sums.
-        let maxima: String = (1..width)
-            .map(|v| format!("\n            m{v} = max(m{v}, {});", lane(v)))
-            .collect();
-        let sums: String = summed
-            .iter()
-            .map(|v| format!("\n            s{v} += {};", lane(*v)))
-            .collect();
-        (outside, bytes, maxima, sums)
-    };
     let declared: String = (1..width)
         .map(|v| format!(", m{v} = 0"))
         .chain(summed.iter().map(|v| format!(", s{v} = 0")))
@@ -270,8 +246,33 @@ pub(super) fn functions(
     // was a third of PoCL's compile of the copies for a program binary (`reduction`'s:
     // 845 against 540 ms), where PoCL vectorises the copy across its work-items anyway.
     let body = |kept: bool| {
-        let lane = lane_of(kept);
-        let (outside, bytes, maxima, sums) = texts(kept);
+        // A lane's values are contiguous (`lane_write`): `V` of them, `V` as the reducer's
+        // kernels leave them (with `kept`, a kernel with sampled accesses).
+        let values = format.lane_values(kept);
+        let lane = |v: usize| format!("lanes[i * {values} + {v}]");
+        // Without arms, the most any lane spent outside them is its whole time.
+        let outside = if arms == 0 {
+            String::new()
+        } else {
+            let arm_sum: Vec<String> = (0..arms).map(|a| lane(format.arm(a))).collect();
+            format!(
+                "\n            ulong arms = {};\n            outside = max(outside, t > arms ? t - arms : (ulong)0);",
+                arm_sum.join(" + ")
+            )
+        };
+        let bytes = memory.map_or(String::new(), |m| {
+            format!("\n            bytes += {};", lane(format.usage(m)))
+        });
+        // Per timing value after `t`, its most (`m`) and its sum (`s`) over the lanes; each
+        // warp field takes one of them: the usage's, the arms' cycles' and their branches'
+        // decisions' most, the arms' cycles' and entries' sums.
+        let maxima: String = (1..width)
+            .map(|v| format!("\n            m{v} = max(m{v}, {});", lane(v)))
+            .collect();
+        let sums: String = summed
+            .iter()
+            .map(|v| format!("\n            s{v} += {};", lane(*v)))
+            .collect();
         let (kept_decl, skip, mask) = if kept {
             (
                 ", kept = 0",
