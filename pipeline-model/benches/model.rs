@@ -174,14 +174,7 @@ fn kept_frontier(runs: usize) {
             at += item;
         }
     }
-    let buffer_bytes = |_: u32| None;
-    let launch = SampledLaunch {
-        arch: &arch,
-        geometry: &geometry,
-        resources: &res,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: arch.usage_scale(),
-    };
+    let launch = sampled_launch(&arch, &geometry, &res);
     let median = median_secs(runs, || {
         std::hint::black_box(warp_records(&data, &format, &samples, &launch));
     });
@@ -258,14 +251,7 @@ fn sampled_scan(runs: usize) {
         (format.sample_offset(0), access.clone()),
         (format.sample_offset(1), access),
     ];
-    let buffer_bytes = |_: u32| None;
-    let launch = SampledLaunch {
-        arch: &arch,
-        geometry: &geometry,
-        resources: &res,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: arch.usage_scale(),
-    };
+    let launch = sampled_launch(&arch, &geometry, &res);
     let (fresh, stride) = scan_records(235, width);
     assert_eq!(stride, format.work_item_stride());
     let n = geometry.work_items() as usize;
@@ -327,4 +313,20 @@ fn median_secs(runs: usize, mut work: impl FnMut()) -> f64 {
         .collect();
     times.sort_by(f64::total_cmp);
     times[runs / 2]
+}
+
+/// A launch of `geometry` on `arch` whose buffers' sizes are unknown, as the shim's model
+/// thread gets one for a kernel with sampled accesses.
+fn sampled_launch<'a>(
+    arch: &'a Architecture,
+    geometry: &'a LaunchGeometry,
+    resources: &'a KernelResources,
+) -> SampledLaunch<'a> {
+    SampledLaunch {
+        arch,
+        geometry,
+        resources,
+        buffer_bytes: &|_| None,
+        usage_scale: arch.usage_scale(),
+    }
 }

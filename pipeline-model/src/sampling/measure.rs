@@ -220,23 +220,20 @@ pub(super) fn stream_misses(first: &[i64], last: &[i64], runs: u64, fill: i64) -
         .map(|(f, l)| (l.div_euclid(fill) - f.div_euclid(fill)).abs())
         .max()
         .unwrap_or(0);
-    // The distinct phases, counted in place: a warp's lanes fit on the stack (this runs
-    // for every warp at every sampled access of a launch).
-    let (mut on_stack, mut on_heap) = ([0i64; SMALL], Vec::new());
-    let phases: &mut [i64] = if first.len() <= on_stack.len() {
-        &mut on_stack[..first.len()]
+    // The distinct phases: a warp's lanes' on the stack, counted as `distinct` does (this
+    // runs for every warp at every sampled access of a launch); more lanes sorted.
+    let phase = |f: &i64| f.rem_euclid(fill) / step.max(1);
+    let phases = if first.len() <= SMALL {
+        let mut on_stack = [0i64; SMALL];
+        for (p, f) in on_stack.iter_mut().zip(first) {
+            *p = phase(f);
+        }
+        distinct(&on_stack[..first.len()], 0)
     } else {
-        on_heap.resize(first.len(), 0);
-        &mut on_heap
-    };
-    for (p, f) in phases.iter_mut().zip(first) {
-        *p = f.rem_euclid(fill) / step.max(1);
-    }
-    let phases = if phases.len() <= SMALL {
-        distinct(phases, 0)
-    } else {
-        phases.sort_unstable();
-        1 + phases.windows(2).filter(|w| w[0] != w[1]).count() as u32
+        let mut all: Vec<i64> = first.iter().map(phase).collect();
+        all.sort_unstable();
+        all.dedup();
+        all.len() as u32
     };
     let misses = 1 + crossings * i64::from(phases);
     Some((misses as f64).min(runs as f64))

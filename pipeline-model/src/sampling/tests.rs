@@ -7,6 +7,22 @@ use crate::launch::LaunchGeometry;
 use crate::occupancy::KernelResources;
 use crate::records::RecordFormat;
 
+/// A launch of `geometry` on `arch` whose buffers' sizes are unknown, at 2 usage units a
+/// cycle.
+fn launch<'a>(
+    arch: &'a Architecture,
+    geometry: &'a LaunchGeometry,
+    resources: &'a KernelResources,
+) -> SampledLaunch<'a> {
+    SampledLaunch {
+        arch,
+        geometry,
+        resources,
+        buffer_bytes: &|_| None,
+        usage_scale: 2,
+    }
+}
+
 fn geometry(global: u64, local: u64) -> LaunchGeometry {
     LaunchGeometry {
         global: [global, 1, 1],
@@ -236,14 +252,7 @@ fn kept_lanes_measure_as_their_work_items_records_do() {
         at += format.work_item_stride();
     }
     let resources = KernelResources::default();
-    let buffer_bytes = |_: u32| None;
-    let launch = SampledLaunch {
-        arch: &arch,
-        geometry: &g,
-        resources: &resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: 2,
-    };
+    let launch = launch(&arch, &g, &resources);
     let samples = [(format.sample_offset(0), access(false))];
     let (_, measured) = warp_records(&data, &format, &samples, &launch);
     let m = measured[0].unwrap();
@@ -389,14 +398,7 @@ fn groups_alike_measure_and_correct_as_each_on_its_own() {
     data[i] += 1;
     let arch = Architecture::load("gtx480").unwrap();
     let resources = KernelResources::default();
-    let buffer_bytes = |_: u32| None;
-    let launch = SampledLaunch {
-        arch: &arch,
-        geometry: &g,
-        resources: &resources,
-        buffer_bytes: &buffer_bytes,
-        usage_scale: 2,
-    };
+    let launch = launch(&arch, &g, &resources);
     for shared in [true, false] {
         let mut a = access(shared);
         a.usage_per_transaction = vec![0.3, 1.7];
