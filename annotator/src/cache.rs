@@ -129,8 +129,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// 78: the copies' lanes hold each work-item's values together (`i * V + v`), and one
 /// work-item of a group reduces a kernel with sampled accesses.
 /// 79: a warp-uniform load a loop moves by less than a line notes the step
-/// (`MemAccess::step_bytes`, `affine::load_steps`).
-pub const ANNOTATION_REVISION: &str = "79";
+/// (`MemAccess::step_bytes`, `affine::load_steps`). 80: a kernel of one block is timed
+/// with its first touches from DRAM too (`L1Sharing::from_dram`).
+pub const ANNOTATION_REVISION: &str = "80";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

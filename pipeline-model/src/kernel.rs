@@ -270,11 +270,18 @@ fn estimate_dealt(
     check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
-    // The warps the busiest SM holds at once share its L1 (`l1_sharing`).
+    // The warps the busiest SM holds at once share its L1, and a share of the first
+    // touches of reads beyond the L2 wait for DRAM (`l1_sharing`).
     let [x, y, z] = geometry.groups();
-    let sharers = occ.busiest_sm_warps(arch, x * y * z);
-    let mut dealer =
-        Dealer::new(arch, n_par).sharing_l1(resources.l1_sharing.as_ref(), sharer_class(sharers));
+    let groups = x * y * z;
+    let sharers = occ.busiest_sm_warps(arch, groups);
+    let first_wave_warps = groups.min(n_par) * u64::from(occ.warps_per_work_group);
+    let dram_share = read_miss_share(arch, resources, first_wave_warps);
+    let mut dealer = Dealer::new(arch, n_par).sharing_l1(
+        resources.l1_sharing.as_ref(),
+        sharer_class(sharers),
+        dram_share,
+    );
     let walked = deal(&mut dealer);
     let dealt = dealer.finish(walked);
     Ok(finish_estimate(
@@ -531,6 +538,28 @@ pub fn estimate_summarized(
     })
 }
 
+/// The work-items' private frames kept in memory (`.local`): one for each slot of the
+/// first wave's `first_wave_warps` (later waves reuse the slots), beside the buffers in
+/// the L2.
+fn frame_bytes(arch: &Architecture, resources: &KernelResources, first_wave_warps: u64) -> u64 {
+    resources.frame_bytes * first_wave_warps * u64::from(arch.warp_size)
+}
+
+/// The share of a launch's reads the L2 does not hold. Served from the L2 where the
+/// buffers the launch reads, and its frames, fit in it (`memory.l2_bytes`): what the host
+/// or an earlier launch wrote is still there, and a line the launch writes is taken
+/// without a fetch. A launch that needs a little more misses in the sets it overfills
+/// (`Architecture::l2_miss_share`).
+fn read_miss_share(arch: &Architecture, resources: &KernelResources, first_wave_warps: u64) -> f64 {
+    let frames = frame_bytes(arch, resources, first_wave_warps);
+    arch.l2_miss_share(
+        resources
+            .read_memory_bytes
+            .map(|r| r + frames)
+            .or(resources.global_memory_bytes.map(|f| f + frames)),
+    )
+}
+
 /// The launch's memory traffic: how many bytes, which level serves it, and how long the
 /// first wave's burst queues there.
 struct Traffic {
@@ -556,21 +585,10 @@ impl Traffic {
         usage_scale: u64,
     ) -> Self {
         let scale = usage_scale.max(1) as f64;
-        // The work-items' private frames kept in memory (`.local`): one for each slot of
-        // the first wave (later waves reuse the slots), beside the buffers in the L2.
-        let frames = resources.frame_bytes * dealt.first_wave_warps * u64::from(arch.warp_size);
+        let frames = frame_bytes(arch, resources, dealt.first_wave_warps);
         let footprint = resources.global_memory_bytes.map(|f| f + frames);
         let memory_bytes = (dealt.memory_total as f64 / scale).ceil() as u64;
-        // Served from the L2 where the buffers the launch reads, and its frames, fit in it
-        // (`memory.l2_bytes`): what the host or an earlier launch wrote is still there,
-        // and a line the launch writes is taken without a fetch. A launch that needs a
-        // little more misses in the sets it overfills (`Architecture::l2_miss_share`).
-        let miss_share = arch.l2_miss_share(
-            resources
-                .read_memory_bytes
-                .map(|r| r + frames)
-                .or(footprint),
-        );
+        let miss_share = read_miss_share(arch, resources, dealt.first_wave_warps);
         let l2_resident = miss_share < 0.5;
         // The launch's compulsory traffic: at most the footprint (the caches keep what is
         // touched again).

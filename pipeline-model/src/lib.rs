@@ -84,7 +84,9 @@ pub use arch::{
 /// class of warps sharing the L1 its launch has (`KernelResources::l1_sharing`,
 /// [`l1_sharing`]). 22: a warp-uniform load a loop moves by at least what the L1 fetches
 /// a miss in is served by the L2 (`MemAccess::step_bytes`, `Architecture::serving_level`).
-pub const MODEL_REVISION: u32 = 22;
+/// 23: a kernel of one block whose launch reads more than the L2 holds waits the DRAM's
+/// unloaded trip for its first touches (`memory.dram_unloaded`, `L1Sharing::from_dram`).
+pub const MODEL_REVISION: u32 = 23;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -475,10 +475,11 @@ pub(crate) struct Dealer {
     first_wave_bytes: u64,
     first_wave_warps: u64,
     first_wave_cycles: u64,
-    /// The launch's class of L1 sharers and the kernel's cost in each, where each group
-    /// taken moves to it ([`Dealer::sharing_l1`]); the resource counting bytes past the
-    /// L1; the moved group's usage.
-    sharing: Option<(L1Sharing, usize)>,
+    /// The launch's class of L1 sharers, the share of its first touches from DRAM and the
+    /// kernel's cost in each class, where each group taken moves to them
+    /// ([`Dealer::sharing_l1`]); the resource counting bytes past the L1; the moved
+    /// group's usage.
+    sharing: Option<(L1Sharing, usize, f64)>,
     memory: Option<usize>,
     moved: Vec<u64>,
 }
@@ -511,29 +512,41 @@ impl Dealer {
         }
     }
 
-    /// Moves each group taken from the first class of L1 sharers to `class`
-    /// ([`L1Sharing::adjust`]), where `sharing` times the kernel for it.
-    pub(crate) fn sharing_l1(mut self, sharing: Option<&L1Sharing>, class: usize) -> Self {
+    /// Moves each group taken from the first class of L1 sharers to `class`, with a share
+    /// `dram_share` of its first touches from DRAM ([`L1Sharing::adjust`]), where
+    /// `sharing` times the kernel for it.
+    pub(crate) fn sharing_l1(
+        mut self,
+        sharing: Option<&L1Sharing>,
+        class: usize,
+        dram_share: f64,
+    ) -> Self {
         // A timing read back from a sidecar made elsewhere must have a usage per class and
         // per resource of this description.
         let fits = |s: &&L1Sharing| {
             s.usage.len() == CLASSES && s.usage.iter().all(|u| u.len() == self.usage.resources)
         };
         self.sharing = sharing
-            .filter(|_| class > 0)
+            .filter(|s| class > 0 || (dram_share > 0.0 && s.from_dram.is_some()))
             .filter(fits)
-            .map(|s| (s.clone(), class));
+            .map(|s| (s.clone(), class, dram_share));
         self
     }
 
     pub(crate) fn take(&mut self, g: Group<'_>) {
         let mut moved = std::mem::take(&mut self.moved);
         let g = match &self.sharing {
-            Some((sharing, class)) => {
+            Some((sharing, class, dram_share)) => {
                 moved.clear();
                 moved.extend_from_slice(g.usage);
-                let (t_last, bytes) =
-                    sharing.adjust(*class, g.t_last, &mut moved, g.bytes, self.memory);
+                let (t_last, bytes) = sharing.adjust(
+                    *class,
+                    *dram_share,
+                    g.t_last,
+                    &mut moved,
+                    g.bytes,
+                    self.memory,
+                );
                 Group {
                     t_last,
                     usage: &moved,
@@ -583,7 +596,11 @@ impl Dealer {
             walked,
             work_groups: self.groups,
             warps: self.warps,
-            l1_sharers: self.sharing.as_ref().map(|(_, c)| SHARER_WARPS[*c]),
+            l1_sharers: self
+                .sharing
+                .as_ref()
+                .filter(|(_, c, _)| *c > 0)
+                .map(|(_, c, _)| SHARER_WARPS[*c]),
         }
     }
 }

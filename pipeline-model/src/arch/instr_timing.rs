@@ -56,6 +56,7 @@ impl Architecture {
                 (OpClass::SharedMem, _) => self.memory.shared,
                 (_, MemLevel::L1 | MemLevel::Constant) => self.memory.l1_hit,
                 (_, MemLevel::L2) => self.memory.l2_hit,
+                (_, MemLevel::Dram) if self.first_touch_from_dram => self.unloaded_dram(),
                 (_, MemLevel::Dram) => self.memory.dram,
             };
             let extra = access.transactions.max(1) - 1;
@@ -114,6 +115,21 @@ impl Architecture {
         }
     }
 
+    /// This description timing a first touch ([`MemLevel::Dram`]) at the DRAM's unloaded
+    /// trip (`memory.dram_unloaded`, else `memory.dram`), as a launch whose reads exceed
+    /// the L2 waits for it ([`crate::l1_sharing`]).
+    pub fn with_first_touch_from_dram(&self) -> Architecture {
+        Architecture {
+            first_touch_from_dram: true,
+            ..self.clone()
+        }
+    }
+
+    /// A DRAM trip with few requests in flight: `memory.dram_unloaded`, else `memory.dram`.
+    pub fn unloaded_dram(&self) -> u32 {
+        self.memory.dram_unloaded.unwrap_or(self.memory.dram)
+    }
+
     /// The L1's sets (`memory.l1_sets`): `l1_bytes / (128 * ways)`; `None` without sets
     /// or an L1 too small for one line a way.
     pub fn l1_set_count(&self) -> Option<u64> {
@@ -127,10 +143,13 @@ impl Architecture {
     /// capacity (`memory.l2_bytes`): block times are fixed before any launch, and a
     /// launch's data is in the L2 when its buffers fit (what the host or an earlier launch
     /// wrote is still there). A launch whose buffers exceed the L2 pays DRAM's trip in the
-    /// model's throughput terms (misses in flight, DRAM), not in its paths' latency.
+    /// model's throughput terms (misses in flight, DRAM), and in its paths' latency only
+    /// for a kernel of one block ([`Architecture::with_first_touch_from_dram`]).
     pub fn served_from(&self, level: MemLevel) -> MemLevel {
         match level {
-            MemLevel::Dram if self.memory.l2_bytes.is_some() => MemLevel::L2,
+            MemLevel::Dram if self.memory.l2_bytes.is_some() && !self.first_touch_from_dram => {
+                MemLevel::L2
+            }
             level => level,
         }
     }

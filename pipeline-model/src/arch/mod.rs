@@ -132,6 +132,11 @@ pub struct Architecture {
     /// class of [`crate::l1_sharing`].
     #[serde(skip)]
     pub l1_sharers: Option<u32>,
+    /// Whether this description times a first touch as a launch whose reads exceed the L2
+    /// sees it: at the DRAM's unloaded trip ([`Architecture::with_first_touch_from_dram`]);
+    /// not a field of the file: `false`, the L2's trip.
+    #[serde(skip)]
+    pub first_touch_from_dram: bool,
 }
 
 impl Architecture {

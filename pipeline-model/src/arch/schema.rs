@@ -442,6 +442,12 @@ pub struct MemorySystem {
     pub l2_hit: u32,
     /// Global load to use on a miss in both caches (the whole trip to DRAM and back).
     pub dram: u32,
+    /// The same trip when few requests are in flight, where it is shorter than `dram`
+    /// (a description whose `dram` is the trip under load, as its throughput terms see
+    /// it): what a first touch on a work-item's path waits in a launch whose reads exceed
+    /// the L2 ([`crate::l1_sharing`]). Absent: `dram`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dram_unloaded: Option<u32>,
     /// Bytes a miss moves from DRAM: 32 where the caches fill 32-byte sectors (Volta and
     /// later), 128 where they fill whole 128-byte lines (Fermi's L1). An uncoalesced
     /// access moves this much per lane.

@@ -95,6 +95,9 @@ impl Architecture {
         if self.memory.l2_ways == Some(0) {
             return Err(invalid("memory.l2_ways", "must be at least 1"));
         }
+        if self.memory.dram_unloaded == Some(0) {
+            return Err(invalid("memory.dram_unloaded", "must be at least 1"));
+        }
         if self.memory.mshrs_per_sm == Some(0) {
             return Err(invalid("memory.mshrs_per_sm", "must be at least 1"));
         }
