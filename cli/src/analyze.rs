@@ -8,7 +8,7 @@ use annotator::front::compile::Compiler;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, CellAlignment, Table};
-use pipeline_model::l1_sharing::SHARER_WARPS;
+use pipeline_model::l1_sharing::{CLASSES, SHARER_WARPS};
 use pipeline_model::Stage;
 use serde::Serialize;
 
@@ -206,17 +206,30 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     let _ = writeln!(out, "{t}");
     if let Some(s) = &f.l1_sharing {
         // A launch of fewer warps an SM keeps more reloads in the L1: the model takes the
-        // class of the launch's busiest SM (pipeline_model::l1_sharing).
-        let classes: Vec<String> = SHARER_WARPS
-            .iter()
-            .zip(s.cycles)
-            .map(|(w, c)| format!("{w}: {c}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "t_B by the warps sharing the L1 (a launch takes its busiest SM's): {}",
+        // class of the launch's busiest SM; a launch whose reads exceed the L2 moves
+        // toward the timing with first touches from DRAM (pipeline_model::l1_sharing).
+        let by_class = |cycles: [u64; CLASSES]| {
+            let classes: Vec<String> = SHARER_WARPS
+                .iter()
+                .zip(cycles)
+                .map(|(w, c)| format!("{w}: {c}"))
+                .collect();
             classes.join(", ")
-        );
+        };
+        if s.cycles.iter().any(|&c| c != s.cycles[0]) {
+            let _ = writeln!(
+                out,
+                "t_B by the warps sharing the L1 (a launch takes its busiest SM's): {}",
+                by_class(s.cycles)
+            );
+        }
+        if let Some(dram) = s.from_dram {
+            let _ = writeln!(
+                out,
+                "t_B with first touches from DRAM (a launch reading beyond the L2): {}",
+                by_class(dram)
+            );
+        }
     }
     if !f.edges.is_empty() {
         let mut e = Table::new();
