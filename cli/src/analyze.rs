@@ -8,7 +8,7 @@ use annotator::front::compile::Compiler;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use comfy_table::{presets, CellAlignment, Table};
-use pipeline_model::l1_sharing::{CLASSES, SHARER_WARPS};
+use pipeline_model::l1_sharing::{L1Sharing, CLASSES, SHARER_WARPS};
 use pipeline_model::Stage;
 use serde::Serialize;
 
@@ -205,31 +205,7 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     }
     let _ = writeln!(out, "{t}");
     if let Some(s) = &f.l1_sharing {
-        // A launch of fewer warps an SM keeps more reloads in the L1: the model takes the
-        // class of the launch's busiest SM; a launch whose reads exceed the L2 moves
-        // toward the timing with first touches from DRAM (pipeline_model::l1_sharing).
-        let by_class = |cycles: [u64; CLASSES]| {
-            let classes: Vec<String> = SHARER_WARPS
-                .iter()
-                .zip(cycles)
-                .map(|(w, c)| format!("{w}: {c}"))
-                .collect();
-            classes.join(", ")
-        };
-        if s.cycles.iter().any(|&c| c != s.cycles[0]) {
-            let _ = writeln!(
-                out,
-                "t_B by the warps sharing the L1 (a launch takes its busiest SM's): {}",
-                by_class(s.cycles)
-            );
-        }
-        if let Some(dram) = s.from_dram {
-            let _ = writeln!(
-                out,
-                "t_B with first touches from DRAM (a launch reading beyond the L2): {}",
-                by_class(dram)
-            );
-        }
+        write_one_block_classes(out, s);
     }
     if !f.edges.is_empty() {
         let mut e = Table::new();
@@ -370,6 +346,36 @@ fn render_timeline(out: &mut String, t: &Timeline) {
         let _ = writeln!(
             out,
             "(chart omitted: wider than {MAX_CHART_CYCLES} cycles; the columns give each stage's start)"
+        );
+    }
+}
+
+/// A kernel of one block timed per class of L1 sharers and with its first touches from
+/// DRAM (`pipeline_model::l1_sharing`): the lines that differ from its `t_B`.
+fn write_one_block_classes(out: &mut String, s: &L1Sharing) {
+    // A launch of fewer warps an SM keeps more reloads in the L1: the model takes the
+    // class of the launch's busiest SM; a launch whose reads exceed the L2 moves
+    // toward the timing with first touches from DRAM (pipeline_model::l1_sharing).
+    let by_class = |cycles: [u64; CLASSES]| {
+        let classes: Vec<String> = SHARER_WARPS
+            .iter()
+            .zip(cycles)
+            .map(|(w, c)| format!("{w}: {c}"))
+            .collect();
+        classes.join(", ")
+    };
+    if s.cycles.iter().any(|&c| c != s.cycles[0]) {
+        let _ = writeln!(
+            out,
+            "t_B by the warps sharing the L1 (a launch takes its busiest SM's): {}",
+            by_class(s.cycles)
+        );
+    }
+    if let Some(dram) = s.from_dram {
+        let _ = writeln!(
+            out,
+            "t_B with first touches from DRAM (a launch reading beyond the L2): {}",
+            by_class(dram)
         );
     }
 }
