@@ -270,17 +270,19 @@ fn estimate_dealt(
     check_work_group(arch, geometry.local)?;
     let occ = occupancy(arch, geometry.work_group_size(), resources)?;
     let n_par = u64::from(occ.work_groups_per_sm) * u64::from(arch.sm_count);
-    // The warps the busiest SM holds at once share its L1, and a share of the first
-    // touches of reads beyond the L2 wait for DRAM (`l1_sharing`).
+    // The warps the busiest SM holds at once share its L1. The share of the launch's
+    // reads the L2 cannot hold, known before any group is dealt (the first wave's frames
+    // need only its size): that share of a kernel's first touches waits for DRAM
+    // (`l1_sharing`), and of its traffic comes from there (`Traffic`).
     let [x, y, z] = geometry.groups();
     let groups = x * y * z;
     let sharers = occ.busiest_sm_warps(arch, groups);
     let first_wave_warps = groups.min(n_par) * u64::from(occ.warps_per_work_group);
-    let dram_share = read_miss_share(arch, resources, first_wave_warps);
+    let miss_share = read_miss_share(arch, resources, first_wave_warps);
     let mut dealer = Dealer::new(arch, n_par).sharing_l1(
         resources.l1_sharing.as_ref(),
         sharer_class(sharers),
-        dram_share,
+        miss_share,
     );
     let walked = deal(&mut dealer);
     let dealt = dealer.finish(walked);
@@ -291,11 +293,13 @@ fn estimate_dealt(
         n_par,
         &dealt,
         usage_scale,
+        miss_share,
     ))
 }
 
-/// The estimate once the work-groups are dealt: the memory traffic, the contention terms,
-/// what bound the launch, and its cycles with the launch cost.
+/// The estimate once the work-groups are dealt: the memory traffic (a share `miss_share`
+/// of the reads missing the L2), the contention terms, what bound the launch, and its
+/// cycles with the launch cost.
 fn finish_estimate(
     arch: &Architecture,
     resources: &KernelResources,
@@ -303,8 +307,9 @@ fn finish_estimate(
     n_par: u64,
     dealt: &Dealt,
     usage_scale: u64,
+    miss_share: f64,
 ) -> KernelEstimate {
-    let traffic = Traffic::of(arch, resources, dealt, usage_scale);
+    let traffic = Traffic::of(arch, resources, dealt, usage_scale, miss_share);
     let contention = contention(arch, &dealt.usage, &traffic, usage_scale);
     let (busiest, worst) = contention
         .iter()
@@ -583,12 +588,12 @@ impl Traffic {
         resources: &KernelResources,
         dealt: &Dealt,
         usage_scale: u64,
+        miss_share: f64,
     ) -> Self {
         let scale = usage_scale.max(1) as f64;
         let frames = frame_bytes(arch, resources, dealt.first_wave_warps);
         let footprint = resources.global_memory_bytes.map(|f| f + frames);
         let memory_bytes = (dealt.memory_total as f64 / scale).ceil() as u64;
-        let miss_share = read_miss_share(arch, resources, dealt.first_wave_warps);
         let l2_resident = miss_share < 0.5;
         // The launch's compulsory traffic: at most the footprint (the caches keep what is
         // touched again).
