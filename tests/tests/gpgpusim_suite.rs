@@ -209,3 +209,24 @@ fn crosscheck_script_without_gpgpusim_exits_0() {
         String::from_utf8_lossy(&missing.stdout)
     );
 }
+
+/// scripts/ptxas-registers needs the GPGPU-Sim build's ptxas; without it (CI) it says so,
+/// writes nothing and exits 0.
+#[test]
+fn ptxas_registers_script_without_gpgpusim_exits_0() {
+    let script = root().join("scripts/ptxas-registers");
+    let table = root().join("validation/gpgpusim/registers.csv");
+    let before = std::fs::read(&table).ok();
+    let missing = Command::new("python3")
+        .arg(&script)
+        .env("GPGPUSIM_DIR", root().join("no-such-gpgpusim"))
+        .output()
+        .expect("python3 runs");
+    assert!(missing.status.success());
+    let out = String::from_utf8_lossy(&missing.stdout);
+    assert!(
+        out.contains("no ptxas at") && out.contains("nothing to do"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&table).ok(), before);
+}
