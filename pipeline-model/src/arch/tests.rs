@@ -267,6 +267,11 @@ fn zero_values_are_rejected_by_name() {
             "`memory.mshrs_per_sm`",
         ),
         (
+            "dram_unloaded = 310",
+            "dram_unloaded = 0",
+            "`memory.dram_unloaded`",
+        ),
+        (
             "fetch_bytes = 128",
             "fetch_bytes = 64",
             "`memory.fetch_bytes`",
