@@ -86,7 +86,9 @@ pub use arch::{
 /// a miss in is served by the L2 (`MemAccess::step_bytes`, `Architecture::serving_level`).
 /// 23: a kernel of one block whose launch reads more than the L2 holds waits the DRAM's
 /// unloaded trip for its first touches (`memory.dram_unloaded`, `L1Sharing::from_dram`).
-pub const MODEL_REVISION: u32 = 23;
+/// 24: work-groups that finish together make way in the order the first wave was dealt,
+/// so the groups taking their places go to the SMs in turn, not all to the first SM.
+pub const MODEL_REVISION: u32 = 24;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

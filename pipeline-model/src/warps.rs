@@ -398,9 +398,13 @@ pub(crate) fn exit_wait(arch: &Architecture) -> u64 {
 }
 
 /// The work-groups running, by when each finishes and on which SM: a tournament tree
-/// whose leaves are the groups (`finish << 64 | sm << 32 | leaf`: one comparison of two
-/// words orders them by finish, then SM, as the dealing did by the pair; groups equal in
-/// both are alike) and whose every inner node holds the least of its children. The group
+/// whose leaves are the groups (`finish << 64 | leaf << 32 | sm`: one comparison of two
+/// words orders them by finish, then by the slot the first wave dealt them in turn over
+/// the SMs) and whose every inner node holds the least of its children. Groups that
+/// finish together make way in the first wave's order, so the groups that take their
+/// places go to the SMs in turn, as a GPU's block scheduler hands them round-robin to the
+/// SMs with room (GPGPU-Sim's GTX 480 put the six groups past a full wave of
+/// `amd_reduction` on six SMs, validation/gpgpusim/README.md), not all to the first SM. The group
 /// that finishes first is at the root; the one that takes its place goes in its leaf, and
 /// the nodes above it are taken again, a branch-free minimum each (a binary heap's
 /// sifting, its comparisons mispredicted, was most of the model's time on an LU step's
@@ -417,7 +421,7 @@ struct Running {
 
 impl Running {
     fn key(finish: u64, sm: usize, leaf: usize) -> u128 {
-        u128::from(finish) << 64 | (sm as u128) << 32 | leaf as u128
+        u128::from(finish) << 64 | (leaf as u128) << 32 | sm as u128
     }
 
     /// A group of the first wave starts on `sm` and finishes at `finish`.
@@ -440,8 +444,8 @@ impl Running {
         let first = self.tree[1];
         let (start, sm, leaf) = (
             (first >> 64) as u64,
-            (first >> 32) as u32 as usize,
             first as u32 as usize,
+            (first >> 32) as u32 as usize,
         );
         // Up from the leaf, the least so far against each sibling: the loads do not wait
         // on the stores.
@@ -612,7 +616,7 @@ mod tests {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
-    /// Each group's start and SM, dealt with a binary heap of (finish, SM) pairs: what the
+    /// Each group's start and SM, dealt with a binary heap of (finish, slot, SM): what the
     /// tournament tree must give.
     fn by_heap(times: &[u64], n_par: usize, sms: usize) -> Vec<(u64, usize)> {
         let mut heap = BinaryHeap::new();
@@ -620,13 +624,13 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &t)| {
-                let (start, sm) = if i < n_par {
-                    (0, i % sms)
+                let (start, slot, sm) = if i < n_par {
+                    (0, i, i % sms)
                 } else {
                     let Reverse(first) = heap.pop().unwrap();
                     first
                 };
-                heap.push(Reverse((start + t, sm)));
+                heap.push(Reverse((start + t, slot, sm)));
                 (start, sm)
             })
             .collect()
@@ -646,6 +650,14 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn groups_finishing_together_make_way_for_later_ones_on_the_sms_in_turn() {
+        // 6 SMs, 2 groups each at once, every group 100 cycles: the 4 groups past the
+        // first wave go to SMs 0 to 3 (one each), not 2 to SM 0 and 2 to SM 1.
+        let dealt = by_tree(&[100; 16], 12, 6);
+        assert_eq!(dealt[12..], [(100, 0), (100, 1), (100, 2), (100, 3)]);
     }
 
     #[test]
