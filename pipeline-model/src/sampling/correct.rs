@@ -63,6 +63,66 @@ pub(super) fn apply(rec: &mut [u64], runs: u64, moved: &[(usize, f64)]) {
     }
 }
 
+/// Executions below this many, of one access by one lane, are taken from precomputed
+/// whole counts ([`Moves::apply`]): a loop's gathers run a few times a lane.
+const WHOLE_RUNS: usize = 64;
+
+/// Values and moves below this magnitude: their difference in doubles (`|v - x| < 2^41`,
+/// spaced `2^-12` at most) is off the exact one by `2^-13` at most, far inside
+/// [`NEAR_HALF`], so it rounds as the exact one does.
+const WHOLE_LIMIT: u64 = 1 << 40;
+
+/// A move whose fraction lies within this of a half is rounded as [`apply`] does it.
+const NEAR_HALF: f64 = 1.0 / 512.0;
+
+/// One sampled access's moves ([`moves`]), and what a few executions of it take from each
+/// value as whole counts. [`apply`] rounds `v - runs * by` for every value of every kept
+/// lane, a conversion, a subtraction and a rounding each (two fifths of a frontier
+/// level's model: docs/performance.md); where `runs * by` lies farther than [`NEAR_HALF`]
+/// from a half, that rounding is `v` less `runs * by` rounded to the nearest integer, the
+/// same for every lane, so a lane's correction is integer subtractions.
+pub(super) struct Moves {
+    moved: Vec<(usize, f64)>,
+    /// Per executions below [`WHOLE_RUNS`], the whole count taken from each moved value,
+    /// where every one of them may be ([`Moves::new`]).
+    whole: Vec<Option<Box<[i64]>>>,
+}
+
+impl Moves {
+    pub(super) fn new(moved: Vec<(usize, f64)>) -> Self {
+        let whole = (0..WHOLE_RUNS)
+            .map(|runs| {
+                moved
+                    .iter()
+                    .map(|&(_, by)| {
+                        let x = runs as f64 * by;
+                        let off_half = (x - x.floor() - 0.5).abs() > NEAR_HALF;
+                        (x.abs() < WHOLE_LIMIT as f64 && off_half).then(|| (x + 0.5).floor() as i64)
+                    })
+                    .collect()
+            })
+            .collect();
+        Moves { moved, whole }
+    }
+
+    /// [`apply`]: `rec`'s values moved for `runs` executions, by whole counts where they
+    /// give the same.
+    pub(super) fn apply(&self, rec: &mut [u64], runs: u64) {
+        if runs == 0 {
+            return;
+        }
+        let whole = self.whole.get(runs as usize).and_then(Option::as_deref);
+        match whole {
+            Some(whole) if self.moved.iter().all(|&(v, _)| rec[v] < WHOLE_LIMIT) => {
+                for (&(v, _), &d) in self.moved.iter().zip(whole) {
+                    rec[v] = (rec[v] as i64 - d).max(0) as u64;
+                }
+            }
+            _ => apply(rec, runs, &self.moved),
+        }
+    }
+}
+
 /// Whether an access's counters at `slot` lie inside a record of `stride` values (a
 /// layout from elsewhere may name counters past its end: the access then goes unmeasured).
 fn counted(slot: usize, stride: usize) -> bool {
@@ -93,7 +153,7 @@ pub(super) fn rounded_count(x: f64) -> u64 {
 struct Corrections {
     measured: Vec<Option<Measured>>,
     /// Per access that ran: the slot of its counters, and its moves.
-    moves: Vec<(usize, Vec<(usize, f64)>)>,
+    moves: Vec<(usize, Moves)>,
     alike: Vec<bool>,
 }
 
@@ -275,7 +335,7 @@ impl SampledLaunch<'_> {
             .zip(&measured)
             .filter_map(|((slot, access), m)| {
                 let moved = moves(access, m.as_ref()?, self.usage_scale, &memory_sides, format);
-                Some((*slot, moved))
+                Some((*slot, Moves::new(moved)))
             })
             .collect();
         Corrections {
@@ -309,7 +369,7 @@ impl SampledLaunch<'_> {
             .zip(records.chunks_exact(stride))
         {
             for (slot, moved) in &corrections {
-                apply(rec, raw[*slot + SAMPLE_RUNS], moved);
+                moved.apply(rec, raw[*slot + SAMPLE_RUNS]);
             }
         }
         measured
@@ -351,7 +411,7 @@ impl SampledLaunch<'_> {
                     for i in at..at + ex {
                         let rec = &mut records[i * stride..][..stride];
                         for (slot, moved) in &corrections {
-                            apply(rec, rec[*slot + SAMPLE_RUNS], moved);
+                            moved.apply(rec, rec[*slot + SAMPLE_RUNS]);
                         }
                         records.copy_within(i * stride..i * stride + width, i * width);
                     }
@@ -408,7 +468,7 @@ impl SampledLaunch<'_> {
                 lane.copy_from_slice(&rec[..width]);
                 for (slot, moved) in &corrections {
                     let runs = rec[*slot + SAMPLE_RUNS];
-                    apply(&mut lane, runs, moved);
+                    moved.apply(&mut lane, runs);
                 }
                 format.fold_lane(warp, &lane, memory);
             }

@@ -1,5 +1,5 @@
 //! The sampled accesses' measure and correction, against values computed by hand.
-use super::correct::{apply, loop_lines, moves, rounded_count};
+use super::correct::{apply, loop_lines, moves, rounded_count, Moves};
 use super::measure::stream_misses;
 use super::*;
 use crate::arch::Architecture;
@@ -82,6 +82,60 @@ fn rounding_is_the_standard_librarys() {
         }
     }
     assert_eq!(rounded_count(f64::NAN), 0);
+}
+
+/// The whole-count shortcut gives what rounding each value gives, value for value: moves
+/// of every fraction (those next to a half too, both signs), values small and large
+/// (past the shortcut's limit, and ones a move takes below zero), executions below and
+/// past the precomputed ones.
+#[test]
+fn whole_moves_are_the_rounded_ones() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut bys: Vec<f64> = (0..400)
+        .map(|i| (i as f64 - 200.0) * 0.37 + (i % 7) as f64 * 0.125)
+        .collect();
+    // Moves whose multiples land on a half, or a hair beside one.
+    for h in [0.5f64, 1.5, 2.5, 0.25, 0.125, 1.0 / 3.0] {
+        for x in [h, -h] {
+            bys.extend([
+                x,
+                f64::from_bits(x.to_bits() + 1),
+                f64::from_bits(x.to_bits() - 1),
+            ]);
+        }
+    }
+    let values = [
+        0,
+        1,
+        2,
+        3,
+        1000,
+        123_456_789,
+        (1 << 40) - 1,
+        1 << 40,
+        1 << 52,
+    ];
+    for by in bys {
+        let moved = vec![(0, by), (1, by * 3.0), (2, -by / 7.0)];
+        let whole = Moves::new(moved.clone());
+        for runs in [0, 1, 2, 3, 5, 8, 31, 63, 64, 65, 1000] {
+            for _ in 0..8 {
+                let rec: Vec<u64> = (0..3)
+                    .map(|_| values[(next() % values.len() as u64) as usize] + next() % 3)
+                    .collect();
+                let (mut a, mut b) = (rec.clone(), rec.clone());
+                apply(&mut a, runs, &moved);
+                whole.apply(&mut b, runs);
+                assert_eq!(a, b, "{rec:?} less {runs} x {moved:?}");
+            }
+        }
+    }
 }
 
 #[test]
