@@ -17,8 +17,9 @@
 //!   warps exit only once their stores are acknowledged (`memory.store_ack_at_exit`),
 //!   `t_Wi` ends an L2 trip later.
 //! - kernel: the first `n_par` work-groups (occupancy x SMs, dealt to the SMs in turn)
-//!   start at 0; each further one starts on the SM whose work-group finishes first;
-//!   `t_opt` is the last finish.
+//!   start at 0; each further one starts on the SM whose work-group finishes first (of
+//!   groups finishing together, the one in the first wave's earliest slot: later groups
+//!   go to the SMs in turn); `t_opt` is the last finish.
 //! - contention: `use_W(r)` = max over the warp's work-items. A resource of each sub-core
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
