@@ -187,6 +187,16 @@ fn committed_tables_cover_the_suite() {
     }
 }
 
+/// A validation script run with `args` where GPGPU-Sim is not built (as in CI).
+fn without_gpgpusim(script: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new("python3")
+        .arg(script)
+        .args(args)
+        .env("GPGPUSIM_DIR", root().join("no-such-gpgpusim"))
+        .output()
+        .expect("python3 runs")
+}
+
 #[test]
 fn crosscheck_script_without_gpgpusim_exits_0() {
     let script = root().join("scripts/gpgpusim-crosscheck");
@@ -197,11 +207,7 @@ fn crosscheck_script_without_gpgpusim_exits_0() {
         .expect("python3 runs");
     assert!(help.status.success());
     assert!(String::from_utf8_lossy(&help.stdout).contains("--srcsim-only"));
-    let missing = Command::new("python3")
-        .arg(&script)
-        .env("GPGPUSIM_DIR", root().join("no-such-gpgpusim"))
-        .output()
-        .expect("python3 runs");
+    let missing = without_gpgpusim(&script, &[]);
     assert!(missing.status.success());
     assert!(
         String::from_utf8_lossy(&missing.stdout).contains("not built"),
@@ -217,11 +223,7 @@ fn ptxas_registers_script_without_gpgpusim_exits_0() {
     let script = root().join("scripts/ptxas-registers");
     let table = root().join("validation/gpgpusim/registers.csv");
     let before = std::fs::read(&table).ok();
-    let missing = Command::new("python3")
-        .arg(&script)
-        .env("GPGPUSIM_DIR", root().join("no-such-gpgpusim"))
-        .output()
-        .expect("python3 runs");
+    let missing = without_gpgpusim(&script, &[]);
     assert!(missing.status.success());
     let out = String::from_utf8_lossy(&missing.stdout);
     assert!(
@@ -229,4 +231,58 @@ fn ptxas_registers_script_without_gpgpusim_exits_0() {
         "{out}"
     );
     assert_eq!(std::fs::read(&table).ok(), before);
+}
+
+/// `--cta-timeline` needs `--keep` (the CTA counts are written beside each kept run), and
+/// its reading of GPGPU-Sim's visualizer log gives, per 100-cycle sample, the CTAs that
+/// finished, the sum so far and each SM's resident CTAs: a log written by hand, read by the
+/// script's own function.
+#[test]
+fn cta_timeline_reads_the_visualizer_counts() {
+    let script = root().join("scripts/gpgpusim-crosscheck");
+    let refused = without_gpgpusim(&script, &["--cta-timeline"]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--cta-timeline need --keep DIR"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    let dir = std::env::temp_dir().join(format!("srcsim-ctas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Three samples of a 2-SM launch: none done, then 1, then 2 more (per-SM counts
+    // `ShdrCTACount`, the cycle `globalcyclecount` closing each sample).
+    let log = "ctas_completed: 0\nShdrCTACount: 2 2\nglobalcyclecount: 100\n\
+               ctas_completed: 1\nShdrCTACount: 2 1\nglobalcyclecount: 200\n\
+               ctas_completed: 2\nShdrCTACount: 1 0\nglobalcyclecount: 300\n";
+    let code = format!(
+        "import gzip, importlib.machinery as m, pathlib, sys\n\
+         sys.dont_write_bytecode = True\n\
+         sys.path.insert(0, str(pathlib.Path({script:?}).parent))\n\
+         d = pathlib.Path({dir:?})\n\
+         gzip.open(d / 'gpgpusim_visualizer__t.log.gz', 'wt').write({log:?})\n\
+         s = m.SourceFileLoader('crosscheck', {script:?}).load_module()\n\
+         s.cta_timeline(d, 'case#0')\n",
+        dir = dir.to_str().unwrap(),
+        script = script.to_str().unwrap(),
+    );
+    let out = Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("ctas.csv")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        csv.lines().collect::<Vec<_>>(),
+        [
+            "cycle,ctas_finished,ctas_finished_so_far,ctas_per_sm",
+            "100,0,0,2 2",
+            "200,1,1,2 1",
+            "300,2,3,1 0",
+        ]
+    );
 }
