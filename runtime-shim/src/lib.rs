@@ -19,6 +19,7 @@ mod interpose;
 pub mod keeper;
 mod launch_call;
 mod layer;
+mod model_worker;
 mod modelling;
 mod ndrange;
 mod program_binaries;

@@ -13,9 +13,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 mod cache;
@@ -40,9 +38,9 @@ use rustc_hash::FxHashMap;
 use crate::batch::{Batches, Full};
 use crate::cl::{Context, Device, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
+use crate::model_worker::{ModelContext, Worker};
 use crate::modelling::{
-    lock, model_batch, model_evaluated, Job, KernelModel, KernelProfile, LastModelled, Models,
-    Pending, ProfiledProgram, Sink, Stats, Sweep,
+    lock, Job, KernelModel, KernelProfile, Pending, ProfiledProgram, Sink, Stats, Sweep,
 };
 use crate::shadow::{
     ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
@@ -66,11 +64,6 @@ struct State {
     /// Queues the application has launched on: the first launch of a queue costs more on
     /// a GPU's driver (`pipeline_model::OpenclEvent`).
     launched_on: HashSet<Queue>,
-}
-
-struct Worker {
-    jobs: Sender<Job>,
-    thread: JoinHandle<()>,
 }
 
 /// The shim.
@@ -297,54 +290,18 @@ impl Shim {
     fn submit(&self, job: Job) {
         let mut worker = lock(&self.worker);
         let w = worker.get_or_insert_with(|| {
-            let (jobs, rx) = channel::<Job>();
-            let arch = self.arch.clone().ok();
-            let sink = Arc::clone(&self.sink);
-            let batches = Arc::clone(&self.batches);
-            let stats = Arc::clone(&self.stats);
-            let sweep = self.sweep.clone();
-            let thread = std::thread::Builder::new()
-                .name("srcsim-model".to_string())
-                .spawn(move || {
-                    let mut last = LastModelled::new();
-                    let mut evaluated = (Vec::new(), Vec::new());
-                    for job in rx {
-                        let sweep = sweep.as_deref();
-                        match job {
-                            Job::Records(mut batch) => {
-                                model_batch(
-                                    arch.as_ref(),
-                                    sweep,
-                                    &mut batch,
-                                    &sink,
-                                    &mut last,
-                                    &stats,
-                                );
-                                batch.read.release();
-                                batches.recycle(batch.arena);
-                            }
-                            Job::Evaluated(e) => {
-                                let modelling = Models {
-                                    arch: arch.as_ref(),
-                                    sweep,
-                                    sink: &sink,
-                                    stats: &stats,
-                                };
-                                model_evaluated(&modelling, &e, &mut evaluated);
-                            }
-                        }
-                    }
-                })
-                .expect("spawning the model thread");
-            Worker { jobs, thread }
+            Worker::spawn(ModelContext {
+                arch: self.arch.clone().ok(),
+                sweep: self.sweep.clone(),
+                sink: Arc::clone(&self.sink),
+                batches: Arc::clone(&self.batches),
+                stats: Arc::clone(&self.stats),
+            })
         });
-        if let Err(e) = w.jobs.send(job) {
-            // The worker is gone (it only ends when the channel closes): nothing to do
-            // but drop the records; the launches stay unsimulated with their default
-            // reason.
-            if let Job::Records(batch) = e.0 {
-                batch.read.release();
-            }
+        // The worker is gone (it only ends when the channel closes): nothing to do but
+        // drop the records; the launches stay unsimulated with their default reason.
+        if let Err(Job::Records(batch)) = w.submit(job) {
+            batch.read.release();
         }
     }
 
@@ -356,9 +313,9 @@ impl Shim {
         for full in self.batches.drain(None) {
             self.read_back(full);
         }
-        if let Some(w) = lock(&self.worker).take() {
-            drop(w.jobs);
-            let _ = w.thread.join();
+        let worker = lock(&self.worker).take();
+        if let Some(w) = worker {
+            w.finish();
             crate::progress::finish();
         }
         let waited = start.elapsed();
