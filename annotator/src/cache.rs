@@ -130,8 +130,10 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// work-item of a group reduces a kernel with sampled accesses.
 /// 79: a warp-uniform load a loop moves by less than a line notes the step
 /// (`MemAccess::step_bytes`, `affine::load_steps`). 80: a kernel of one block is timed
-/// with its first touches from DRAM too (`L1Sharing::from_dram`).
-pub const ANNOTATION_REVISION: &str = "80";
+/// with its first touches from DRAM too (`L1Sharing::from_dram`). 81: a description with
+/// the SM's fill port (`memory.fill_bytes_per_cycle`) counts the bytes each warp's loads
+/// bring past the L1 in a `fill` column.
+pub const ANNOTATION_REVISION: &str = "81";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

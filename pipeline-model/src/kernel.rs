@@ -661,7 +661,8 @@ impl Traffic {
 
 /// Per resource, the contention term in cycles: the usage of the most loaded SM (or
 /// sub-core, for a resource of each sub-core); for the L2 and DRAM, the launch's traffic
-/// over their bandwidth; for the miss entries, the trips they are held.
+/// over their bandwidth; for the miss entries, the trips they are held; for the SM's fill
+/// port, the bytes its loads bring in over the port's bandwidth.
 fn contention(
     arch: &Architecture,
     usage: &SmUsage,
@@ -669,7 +670,11 @@ fn contention(
     usage_scale: u64,
 ) -> Vec<f64> {
     let scale = usage_scale.max(1) as f64;
-    let (l2, mshr) = (arch.l2_resource(), arch.mshr_resource());
+    let (l2, mshr, fill) = (
+        arch.l2_resource(),
+        arch.mshr_resource(),
+        arch.fill_resource(),
+    );
     arch.resource_scopes()
         .into_iter()
         .enumerate()
@@ -728,6 +733,10 @@ fn contention(
                         .map_or(0.0, |b| in_flight / b);
                     most_loaded() * f64::from(traffic.miss_latency).max(drain)
                 }
+                Scope::Sm if Some(r) == fill => arch
+                    .memory
+                    .fill_bytes_per_cycle
+                    .map_or(0.0, |per_cycle| most_loaded() / per_cycle),
                 Scope::Sm | Scope::SubCore => most_loaded(),
             }
         })

@@ -88,7 +88,10 @@ pub use arch::{
 /// unloaded trip for its first touches (`memory.dram_unloaded`, `L1Sharing::from_dram`).
 /// 24: work-groups that finish together make way in the order the first wave was dealt,
 /// so the groups taking their places go to the SMs in turn, not all to the first SM.
-pub const MODEL_REVISION: u32 = 24;
+/// 25: the lines an SM's loads bring past its L1 cross its port of the interconnect one
+/// after another (`memory.fill_bytes_per_cycle`, the resource `fill`): a few SMs whose
+/// lanes each miss their own lines wait on it where the L2 as a whole is far from busy.
+pub const MODEL_REVISION: u32 = 25;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

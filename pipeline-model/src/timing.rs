@@ -42,6 +42,9 @@ impl ResourceUsage {
                 usage[side] += memory_bytes(arch, instr);
             }
         }
+        if let Some(f) = arch.fill_resource() {
+            usage[f] = issued.iter().map(|i| filled_bytes(arch, i)).sum();
+        }
         if let (Some(m), Some(entries)) = (arch.mshr_resource(), arch.memory.mshrs_per_sm) {
             usage[m] =
                 issued.iter().map(|i| missed_lines(arch, i)).sum::<f64>() / f64::from(entries);
@@ -52,6 +55,17 @@ impl ResourceUsage {
         }
         ResourceUsage(usage)
     }
+}
+
+/// Bytes the warp's `instr` brings into the SM past the L1: a global load's (or an
+/// atomic's) sectors or lines, the whole warp's (the SM's port carries them once, as its
+/// unit issues the instruction once: the usage of a warp instruction, taken as the most
+/// over a warp's lanes like a unit's), where the L1 does not serve them.
+fn filled_bytes(arch: &Architecture, instr: &Instr) -> f64 {
+    if instr.class != OpClass::GlobalMem || instr.writes.is_empty() {
+        return 0.0;
+    }
+    memory_bytes(arch, instr) * f64::from(arch.warp_size)
 }
 
 /// Bytes one work-item's share of `instr` moves to and from global memory: the warp's

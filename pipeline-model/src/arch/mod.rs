@@ -17,7 +17,7 @@ mod tests;
 mod validate;
 
 pub use instr_timing::InstrTiming;
-pub use resources::{DRAM, FETCH, ISSUE, L2, MSHR};
+pub use resources::{DRAM, FETCH, FILL, ISSUE, L2, MSHR};
 pub use schema::{
     ColdInstructionCache, CompileTarget, ConstantCache, Frontend, IssueOrder, L1Sets, LaunchCost,
     MemorySystem, OpTable, OpTiming, OpenclEvent, Scope, SetIndex, SmLimits, Unit,

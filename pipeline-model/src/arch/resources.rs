@@ -21,6 +21,7 @@ impl Architecture {
                 self.frontend.sm_fetch_groups_per_cycle > 0,
             ),
             (MSHR, Scope::Sm, self.memory.mshrs_per_sm.is_some()),
+            (FILL, Scope::Sm, self.memory.fill_bytes_per_cycle.is_some()),
             (L2, Scope::Device, self.memory.l2_gb_per_s.is_some()),
             (DRAM, Scope::Device, self.memory.dram_gb_per_s.is_some()),
         ];
@@ -35,7 +36,8 @@ impl Architecture {
     }
 
     /// The names of the resources whose usage is counted, in record
-    /// order: `issue`, the units, then `fetch`, `MSHR`, `L2` and `DRAM` where present.
+    /// order: `issue`, the units, then `fetch`, `MSHR`, `fill`, `L2` and `DRAM` where
+    /// present.
     pub fn resources(&self) -> Vec<String> {
         self.resource_list().map(|(n, _)| n.to_string()).collect()
     }
@@ -61,6 +63,12 @@ impl Architecture {
     /// the misses in flight (`memory.mshrs_per_sm`).
     pub fn mshr_resource(&self) -> Option<usize> {
         self.resource_index(MSHR)
+    }
+
+    /// The index of [`FILL`] in [`Architecture::resources`], if the description gives the
+    /// bytes a cycle the interconnect delivers into an SM (`memory.fill_bytes_per_cycle`).
+    pub fn fill_resource(&self) -> Option<usize> {
+        self.resource_index(FILL)
     }
 
     /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
@@ -165,6 +173,10 @@ pub const FETCH: &str = "fetch";
 /// The name of the SM's misses in flight (after the fetch unit, when present): its usage
 /// is entry-cycles over the number of entries.
 pub const MSHR: &str = "MSHR";
+
+/// The name of the SM's port for the lines its loads bring past the L1 (after the miss
+/// entries, when present): its usage is those bytes, per warp instruction.
+pub const FILL: &str = "fill";
 
 /// The name of the L2 resource (before [`DRAM`], when present): its usage is the bytes
 /// that cross the L2, to and from the SMs.

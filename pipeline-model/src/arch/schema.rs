@@ -459,6 +459,13 @@ pub struct MemorySystem {
     /// parallelism bounds how much latency its warps hide (Hong and Kim, ISCA 2009).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mshrs_per_sm: Option<u32>,
+    /// Bytes a cycle the interconnect delivers into one SM (its share of the network
+    /// that brings the L2's replies back). With it the model has a resource
+    /// [`FILL`](super::FILL) of the SM: the lines its loads bring past the L1 cross that
+    /// port one after another, so a few SMs whose lanes each miss their own lines wait on
+    /// it where the L2 as a whole is far from busy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill_bytes_per_cycle: Option<f64>,
     /// DRAM bandwidth in GB/s (10^9 bytes a second). With it the model has a resource
     /// [`DRAM`](super::DRAM) of the whole GPU: the bytes a launch must move between the SMs and DRAM over
     /// this bandwidth bound its time. Without it, global memory costs only latency.

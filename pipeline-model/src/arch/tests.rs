@@ -45,8 +45,9 @@ fn gtx480_has_the_papers_numbers() {
     );
     assert_eq!(
         a.resources(),
-        ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "L2", "DRAM"]
+        ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "fill", "L2", "DRAM"]
     );
+    assert_eq!(a.memory.fill_bytes_per_cycle, Some(40.0));
     assert_eq!(a.usage_scale(), 64, "2 ALUs and 64 miss entries");
     assert_eq!(Architecture::load("hopper_h100").unwrap().usage_scale(), 1);
     assert_eq!(
@@ -265,6 +266,11 @@ fn zero_values_are_rejected_by_name() {
             "mshrs_per_sm = 64",
             "mshrs_per_sm = 0",
             "`memory.mshrs_per_sm`",
+        ),
+        (
+            "fill_bytes_per_cycle = 40",
+            "fill_bytes_per_cycle = 0",
+            "`memory.fill_bytes_per_cycle`",
         ),
         (
             "dram_unloaded = 310",

@@ -65,6 +65,10 @@ impl Architecture {
         for (key, bw) in [
             ("memory.dram_gb_per_s", self.memory.dram_gb_per_s),
             ("memory.l2_gb_per_s", self.memory.l2_gb_per_s),
+            (
+                "memory.fill_bytes_per_cycle",
+                self.memory.fill_bytes_per_cycle,
+            ),
         ] {
             if bw.is_some_and(|bw| !(bw.is_finite() && bw > 0.0)) {
                 return Err(invalid(key, "must be a positive number"));

@@ -311,11 +311,17 @@ impl SampledLaunch<'_> {
             .max(1)
     }
 
-    fn memory_sides(&self) -> Vec<usize> {
-        [self.arch.l2_resource(), self.arch.dram_resource()]
-            .into_iter()
-            .flatten()
-            .collect()
+    /// The resources an access the L1 serves takes nothing of: the bytes past it, and the
+    /// SM's port that brings them in.
+    pub(super) fn memory_sides(&self) -> Vec<usize> {
+        [
+            self.arch.fill_resource(),
+            self.arch.l2_resource(),
+            self.arch.dram_resource(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// What the warps did at each access of `accesses` (each with the index of its first

@@ -548,6 +548,48 @@ fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
 }
 
 #[test]
+fn an_access_the_l1_serves_brings_nothing_through_the_sms_fill_port() {
+    // gtx480's resources: issue, ALU, SFU, MEM, fetch, MSHR, fill, L2, DRAM. What the
+    // L1 serves moves its charge off the fill port as off the L2 and DRAM bytes.
+    let arch = Architecture::load("gtx480").unwrap();
+    let g = geometry(64, 64);
+    let resources = KernelResources::default();
+    let sides = launch(&arch, &g, &resources).memory_sides();
+    assert_eq!(sides, [6, 7, 8]);
+    assert_eq!(arch.resources()[6], "fill");
+    // Charged a gather of 32 lines, 128 bytes each through the port per line; the L1
+    // holding all of it: every line's bytes come off.
+    let access = SampledAccess {
+        cycles_per_transaction: 1.0,
+        usage_per_transaction: vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 128.0, 4.0, 4.0],
+        usage_per_sector: vec![0.0; 9],
+        param: None,
+        l1_cycles: 200.0,
+        ..access(false)
+    };
+    let m = Measured {
+        transactions: 32.0,
+        sectors: 32.0,
+        warps: 1,
+        stream_hits: 1.0,
+        l1_share: 1.0,
+        set_lines: 0,
+        executions: 0.0,
+    };
+    let format = RecordFormat::timing(9, 0);
+    let moved = moves(&access, &m, 1, &sides, &format);
+    assert_eq!(
+        moved,
+        [
+            (RecordFormat::T, 200.0),
+            (format.usage(6), 32.0 * 128.0),
+            (format.usage(7), 32.0 * 4.0),
+            (format.usage(8), 32.0 * 4.0)
+        ]
+    );
+}
+
+#[test]
 fn rows_a_power_of_two_apart_crowd_a_few_l1_sets() {
     use super::measure::{measure_groups, SetProbe};
     use crate::arch::{L1Sets, SetIndex};

@@ -14,6 +14,7 @@ pub fn paper_gtx480() -> Architecture {
     a.memory.l2_gb_per_s = None;
     a.memory.store_ack_at_exit = false;
     a.memory.mshrs_per_sm = None;
+    a.memory.fill_bytes_per_cycle = None;
     a.frontend.sm_fetch_groups_per_cycle = 0;
     a
 }

@@ -45,6 +45,7 @@ fn colour(bound: &str) -> &'static str {
         "DRAM" => "#edc948",
         "L2" => "#b07aa1",
         "MSHR" => "#ff9da7",
+        "fill" => "#d37295",
         "fetch" => "#9c755f",
         "launch" => "#bab0ac",
         _ => "#7f7f7f",

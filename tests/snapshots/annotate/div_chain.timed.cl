@@ -3,19 +3,19 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[8]; uint last; } __srcsim_state;
+typedef struct { ulong t; ulong u[9]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 293ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 1ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 293ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[8] += 256ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
-    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; s->last = 4u; return;
+    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; s->last = 4u; return;
+    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; s->last = 4u; return;
     default: return;
     }
 }
@@ -39,21 +39,22 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 11;
-        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
+        __global ulong *r = records + (group * warps + k) * 12;
+        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {
-            ulong t = lanes[i * 9 + 0];
+            ulong t = lanes[i * 10 + 0];
             whole = max(whole, t);
-            bytes += lanes[i * 9 + 7];
-            m1 = max(m1, lanes[i * 9 + 1]);
-            m2 = max(m2, lanes[i * 9 + 2]);
-            m3 = max(m3, lanes[i * 9 + 3]);
-            m4 = max(m4, lanes[i * 9 + 4]);
-            m5 = max(m5, lanes[i * 9 + 5]);
-            m6 = max(m6, lanes[i * 9 + 6]);
-            m7 = max(m7, lanes[i * 9 + 7]);
-            m8 = max(m8, lanes[i * 9 + 8]);
+            bytes += lanes[i * 10 + 8];
+            m1 = max(m1, lanes[i * 10 + 1]);
+            m2 = max(m2, lanes[i * 10 + 2]);
+            m3 = max(m3, lanes[i * 10 + 3]);
+            m4 = max(m4, lanes[i * 10 + 4]);
+            m5 = max(m5, lanes[i * 10 + 5]);
+            m6 = max(m6, lanes[i * 10 + 6]);
+            m7 = max(m7, lanes[i * 10 + 7]);
+            m8 = max(m8, lanes[i * 10 + 8]);
+            m9 = max(m9, lanes[i * 10 + 9]);
         }
         r[0] = whole;
         r[1] = whole;
@@ -65,19 +66,20 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         r[7] = m6;
         r[8] = m7;
         r[9] = m8;
-        r[10] = bytes;
+        r[10] = m9;
+        r[11] = bytes;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
-    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[6] += 256ul; s->u[7] += 256ul; break;
+    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
+    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
     case 4u: s->t += 0ul; break;
     default: break;
     }
     if (warp != 0u) {
-        __local ulong *lane = lanes + __srcsim_local_id() * 9;
+        __local ulong *lane = lanes + __srcsim_local_id() * 10;
         lane[0] = s->t;
         lane[1] = s->u[0];
         lane[2] = s->u[1];
@@ -87,12 +89,13 @@ static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__priv
         lane[6] = s->u[5];
         lane[7] = s->u[6];
         lane[8] = s->u[7];
+        lane[9] = s->u[8];
         return;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 9;
+    __global ulong *rec = records + id * 10;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -102,6 +105,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__priv
     rec[6] = s->u[5];
     rec[7] = s->u[6];
     rec[8] = s->u[7];
+    rec[9] = s->u[8];
 }
 #line 1
 // The microbenchmark of Gerum et al. 2015 (Figure 2): a loop of 30 data-dependent
