@@ -38,26 +38,12 @@ fn run(t: &[u64], bytes: &[u64], local: u64, footprint: Option<u64>) -> KernelEs
             std::iter::once(t).chain(rec)
         })
         .collect();
-    estimate(
-        &arch,
-        &LaunchGeometry {
-            global: [t.len() as u64, 1, 1],
-            local: [local, 1, 1],
-        },
-        &KernelResources {
-            global_memory_bytes: footprint,
-            read_memory_bytes: None,
-            ..KernelResources::default()
-        },
-        &Records {
-            data: &data,
-            format: RecordFormat::timing(R, 0),
-            usage_scale: scale,
-            grain: Grain::WorkItem,
-            shared: None,
-        },
-    )
-    .unwrap()
+    let resources = KernelResources {
+        global_memory_bytes: footprint,
+        read_memory_bytes: None,
+        ..KernelResources::default()
+    };
+    common::estimate_items(&arch, local, &resources, &data, R)
 }
 
 #[test]

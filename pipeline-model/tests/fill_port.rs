@@ -77,24 +77,10 @@ fn run(groups: usize, t: u64, fill: u64, bytes: u64) -> KernelEstimate {
     let mut rec = [0u64; R];
     rec[FILL_COLUMN] = fill * scale;
     rec[L2_COLUMN] = bytes * scale;
-    let n = 4 * groups;
-    let data: Vec<u64> = (0..n).flat_map(|_| std::iter::once(t).chain(rec)).collect();
-    estimate(
-        &arch,
-        &LaunchGeometry {
-            global: [n as u64, 1, 1],
-            local: [4, 1, 1],
-        },
-        &KernelResources::default(),
-        &Records {
-            data: &data,
-            format: RecordFormat::timing(R, 0),
-            usage_scale: scale,
-            grain: Grain::WorkItem,
-            shared: None,
-        },
-    )
-    .unwrap()
+    let data: Vec<u64> = (0..4 * groups)
+        .flat_map(|_| std::iter::once(t).chain(rec))
+        .collect();
+    common::estimate_items(&arch, 4, &KernelResources::default(), &data, R)
 }
 
 #[test]

@@ -70,22 +70,7 @@ fn run_with(
     rec[L2_COLUMN] = bytes * scale;
     rec[DRAM_COLUMN] = bytes * scale;
     let data: Vec<u64> = (0..n).flat_map(|_| std::iter::once(t).chain(rec)).collect();
-    estimate(
-        arch,
-        &LaunchGeometry {
-            global: [n as u64, 1, 1],
-            local: [local, 1, 1],
-        },
-        resources,
-        &Records {
-            data: &data,
-            format: RecordFormat::timing(R, 0),
-            usage_scale: scale,
-            grain: Grain::WorkItem,
-            shared: None,
-        },
-    )
-    .unwrap()
+    common::estimate_items(arch, local, resources, &data, R)
 }
 
 #[test]
