@@ -518,6 +518,20 @@ fn lanes_walking_their_own_rows_find_their_lines_held() {
     assert_eq!(stream_misses(&aligned, &aligned, 1, 128), None);
 }
 
+/// A warp's gather measured at 32 lines and 32 sectors, the L1 holding its lines in the
+/// share `held` of its executions.
+fn gather_held(held: f64) -> Measured {
+    Measured {
+        transactions: 32.0,
+        sectors: 32.0,
+        warps: 1,
+        stream_hits: held,
+        l1_share: held,
+        set_lines: 0,
+        executions: 0.0,
+    }
+}
+
 #[test]
 fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
     // Charged a gather (32 lines, 32 sectors) at 250 cycles past the L1 (l1_cycles 200),
@@ -531,16 +545,7 @@ fn an_access_the_l1_serves_in_part_moves_that_share_of_its_latency_and_bytes() {
         l1_cycles: 200.0,
         ..access(false)
     };
-    let m = Measured {
-        transactions: 32.0,
-        sectors: 32.0,
-        warps: 1,
-        stream_hits: 0.75,
-        l1_share: 0.75,
-        set_lines: 0,
-        executions: 0.0,
-    };
-    let moved = moves(&access, &m, 1, &[1], &SIX);
+    let moved = moves(&access, &gather_held(0.75), 1, &[1], &SIX);
     assert_eq!(
         moved,
         [(RecordFormat::T, 150.0), (SIX.usage(1), 0.75 * 32.0 * 4.0)]
@@ -567,17 +572,8 @@ fn an_access_the_l1_serves_brings_nothing_through_the_sms_fill_port() {
         l1_cycles: 200.0,
         ..access(false)
     };
-    let m = Measured {
-        transactions: 32.0,
-        sectors: 32.0,
-        warps: 1,
-        stream_hits: 1.0,
-        l1_share: 1.0,
-        set_lines: 0,
-        executions: 0.0,
-    };
     let format = RecordFormat::timing(9, 0);
-    let moved = moves(&access, &m, 1, &sides, &format);
+    let moved = moves(&access, &gather_held(1.0), 1, &sides, &format);
     assert_eq!(
         moved,
         [
