@@ -243,7 +243,8 @@ fn cta_timeline_reads_the_visualizer_counts() {
     let refused = without_gpgpusim(&script, &["--cta-timeline"]);
     assert!(!refused.status.success());
     assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("--cta-timeline need --keep DIR"),
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("--cta-timeline and --memory-stats need --keep DIR"),
         "{}",
         String::from_utf8_lossy(&refused.stderr)
     );
@@ -284,5 +285,65 @@ fn cta_timeline_reads_the_visualizer_counts() {
             "200,1,1,2 1",
             "300,2,3,1 0",
         ]
+    );
+}
+
+/// `--memory-stats` needs `--keep`, and its reading of a kept run gives sim.log's last
+/// cache statistics and the mean issue-to-write-back of the kernel's global and local
+/// loads (per PTX line of `gpgpu_inst_stats.txt`: executions, latencies summed), the
+/// other lines (a shared load, a store, an add) left out: a run written by hand.
+#[test]
+fn memory_stats_read_a_kept_runs_caches_and_load_latencies() {
+    let script = root().join("scripts/gpgpusim-crosscheck");
+    let refused = without_gpgpusim(&script, &["--memory-stats"]);
+    assert!(!refused.status.success());
+    let dir = std::env::temp_dir().join(format!("srcsim-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Two kernels' worth of statistics in the log: the last ones count.
+    let log = "L1D_total_cache_miss_rate = 0.9000\nL1D_total_cache_miss_rate = 0.2514\n\
+               L1D_total_cache_accesses = 38022\nL1D_total_cache_reservation_fails = 18231\n\
+               averagemflatency = 160 \nL2_total_cache_miss_rate = 0.0008\n";
+    let ptx = "ld.param.u64 %rd1, [k_param_0];\nld.global.f32 %f1, [%rd1];\n\
+               ld.shared.f32 %f2, [%r1];\nld.local.f32 %f3, [%rd2];\n\
+               st.global.f32 [%rd1], %f1;\nadd.f32 %f4, %f1, %f3;\n";
+    // Lines 2 (global: 10 executions, 2000 cycles) and 4 (local: 30, 3000) are loads past
+    // shared memory: (2000 + 3000) / 40 = 125.
+    let inst = "kernel line : count latency dram_traffic\n\
+                kernel.1.sm_35.ptx 1 : 10 900 0\nkernel.1.sm_35.ptx 2 : 10 2000 0\n\
+                kernel.1.sm_35.ptx 3 : 20 600 0\nkernel.1.sm_35.ptx 4 : 30 3000 0\n\
+                kernel.1.sm_35.ptx 5 : 10 400 0\nkernel.1.sm_35.ptx 6 : 10 50 0\n";
+    for (name, text) in [
+        ("sim.log", log),
+        ("kernel.1.sm_35.ptx", ptx),
+        ("gpgpu_inst_stats.txt", inst),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let code = format!(
+        "import importlib.machinery as m, pathlib, sys\n\
+         sys.dont_write_bytecode = True\n\
+         sys.path.insert(0, str(pathlib.Path({script:?}).parent))\n\
+         s = m.SourceFileLoader('crosscheck', {script:?}).load_module()\n\
+         st = s.memory_stats(pathlib.Path({dir:?}))\n\
+         print(','.join(st[k] for k in s.MEMORY_STATS))\n\
+         print(s.memory_stats(pathlib.Path({dir:?}) / 'none'))\n",
+        dir = dir.to_str().unwrap(),
+        script = script.to_str().unwrap(),
+    );
+    let out = Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .expect("python3 runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .collect::<Vec<_>>(),
+        ["0.2514,0.0008,38022,18231,160,125.0", "None"]
     );
 }
