@@ -6,6 +6,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::Command;
 
 use common::{root, rows};
@@ -233,6 +234,28 @@ fn ptxas_registers_script_without_gpgpusim_exits_0() {
     assert_eq!(std::fs::read(&table).ok(), before);
 }
 
+/// Runs `code` in Python with the crosscheck script loaded as the module `s` (and
+/// `pathlib` imported); its output, once it succeeded.
+fn crosscheck_python(script: &Path, code: &str) -> std::process::Output {
+    let code = format!(
+        "import importlib.machinery as m, pathlib, sys\n\
+         sys.dont_write_bytecode = True\n\
+         sys.path.insert(0, str(pathlib.Path({script:?}).parent))\n\
+         s = m.SourceFileLoader('crosscheck', {script:?}).load_module()\n{code}",
+        script = script.to_str().unwrap(),
+    );
+    let out = Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// `--cta-timeline` needs `--keep` (the CTA counts are written beside each kept run), and
 /// its reading of GPGPU-Sim's visualizer log gives, per 100-cycle sample, the CTAs that
 /// finished, the sum so far and each SM's resident CTAs: a log written by hand, read by the
@@ -256,25 +279,13 @@ fn cta_timeline_reads_the_visualizer_counts() {
                ctas_completed: 1\nShdrCTACount: 2 1\nglobalcyclecount: 200\n\
                ctas_completed: 2\nShdrCTACount: 1 0\nglobalcyclecount: 300\n";
     let code = format!(
-        "import gzip, importlib.machinery as m, pathlib, sys\n\
-         sys.dont_write_bytecode = True\n\
-         sys.path.insert(0, str(pathlib.Path({script:?}).parent))\n\
+        "import gzip\n\
          d = pathlib.Path({dir:?})\n\
          gzip.open(d / 'gpgpusim_visualizer__t.log.gz', 'wt').write({log:?})\n\
-         s = m.SourceFileLoader('crosscheck', {script:?}).load_module()\n\
          s.cta_timeline(d, 'case#0')\n",
         dir = dir.to_str().unwrap(),
-        script = script.to_str().unwrap(),
     );
-    let out = Command::new("python3")
-        .args(["-c", &code])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crosscheck_python(&script, &code);
     let csv = std::fs::read_to_string(dir.join("ctas.csv")).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
@@ -320,26 +331,13 @@ fn memory_stats_read_a_kept_runs_caches_and_load_latencies() {
         std::fs::write(dir.join(name), text).unwrap();
     }
     let code = format!(
-        "import importlib.machinery as m, pathlib, sys\n\
-         sys.dont_write_bytecode = True\n\
-         sys.path.insert(0, str(pathlib.Path({script:?}).parent))\n\
-         s = m.SourceFileLoader('crosscheck', {script:?}).load_module()\n\
-         st = s.memory_stats(pathlib.Path({dir:?}))\n\
+        "st = s.memory_stats(pathlib.Path({dir:?}))\n\
          print(','.join(st[k] for k in s.MEMORY_STATS))\n\
          print(s.memory_stats(pathlib.Path({dir:?}) / 'none'))\n",
         dir = dir.to_str().unwrap(),
-        script = script.to_str().unwrap(),
     );
-    let out = Command::new("python3")
-        .args(["-c", &code])
-        .output()
-        .expect("python3 runs");
+    let out = crosscheck_python(&script, &code);
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout)
             .lines()
