@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{root, rows};
+use common::{python, root, rows};
 
 const SUITE: &str = "validation/gpgpusim/suite.toml";
 const CORPUS: &str = "validation/gpgpusim/corpus.toml";
@@ -244,16 +244,7 @@ fn crosscheck_python(script: &Path, code: &str) -> std::process::Output {
          s = m.SourceFileLoader('crosscheck', {script:?}).load_module()\n{code}",
         script = script.to_str().unwrap(),
     );
-    let out = Command::new("python3")
-        .args(["-c", &code])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    python(&["-c", &code])
 }
 
 /// `--cta-timeline` needs `--keep` (the CTA counts are written beside each kept run), and

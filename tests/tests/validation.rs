@@ -7,7 +7,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{root, rows};
+use common::{python, root, rows};
 
 #[test]
 fn predict_quick_covers_the_suite_with_parsable_ptx() {
@@ -73,32 +73,14 @@ fn predict_quick_covers_the_suite_with_parsable_ptx() {
 
 #[test]
 fn report_unit_tests_pass() {
-    let out = Command::new("python3")
-        .current_dir(root())
-        .args(["-m", "unittest", "-v", "scripts/test_gpu_validate.py"])
-        .output()
-        .expect("python3 runs (scripts/install-deps installs it)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    python(&["-m", "unittest", "-v", "scripts/test_gpu_validate.py"]);
 }
 
 /// What README.md and docs/validation.md state of srcsim's accuracy is what the committed
 /// tables give (`scripts/accuracy --check`), so that no stated number goes stale.
 #[test]
 fn the_stated_accuracy_is_the_tables() {
-    let out = Command::new("python3")
-        .current_dir(root())
-        .args(["scripts/accuracy", "--check"])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    python(&["scripts/accuracy", "--check"]);
 }
 
 /// The H100 examples' table was made with `hopper_h100`'s OpenCL event terms as they are:
