@@ -106,11 +106,13 @@ impl Architecture {
         v.limits.max_work_group_size = 1;
         v.limits.max_work_group_dims = [1; 3];
         v.launch = LaunchCost::default();
-        // Whether the DRAM and the L2 are modelled shapes the records (their resources) and
-        // whether a first touch is charged from the L2; their sizes and speeds do not.
+        // Whether the DRAM, the L2 and the SMs' fill ports are modelled shapes the records
+        // (their resources) and whether a first touch is charged from the L2; their sizes
+        // and speeds do not.
         let present = |o: Option<f64>| o.map(|_| 1.0);
         v.memory.dram_gb_per_s = present(v.memory.dram_gb_per_s);
         v.memory.l2_gb_per_s = present(v.memory.l2_gb_per_s);
+        v.memory.fill_bytes_per_cycle = present(v.memory.fill_bytes_per_cycle);
         v.memory.l2_bytes = v.memory.l2_bytes.map(|_| 1);
         v
     }
@@ -239,6 +241,15 @@ mod tests {
         let mut no_l2 = base.clone();
         no_l2.memory.l2_bytes = None;
         assert_ne!(no_l2.annotation_view(), base.annotation_view());
+        // The fill port's bandwidth is the model's; whether there is one shapes the records.
+        let gtx480 = Architecture::load("gtx480").unwrap();
+        let v = gtx480
+            .with_setting("memory.fill_bytes_per_cycle", "20", "p")
+            .unwrap();
+        assert_eq!(v.annotation_view(), gtx480.annotation_view());
+        let mut no_port = gtx480.clone();
+        no_port.memory.fill_bytes_per_cycle = None;
+        assert_ne!(no_port.annotation_view(), gtx480.annotation_view());
         let v = base.with_setting("sm_count", "7", "p").unwrap();
         assert_ne!(v.host_view(), base.host_view());
         let v = base.with_setting("clock_mhz", "7", "p").unwrap();
