@@ -405,10 +405,10 @@ pub(crate) fn exit_wait(arch: &Architecture) -> u64 {
 /// places go to the SMs in turn, as a GPU's block scheduler hands them round-robin to the
 /// SMs with room (GPGPU-Sim's GTX 480 put the six groups past a full wave of
 /// `amd_reduction` on six SMs, validation/gpgpusim/README.md), not all to the first SM.
-/// The group that finishes first is at the root; the one that takes its place goes in its leaf, and
-/// the nodes above it are taken again, a branch-free minimum each (a binary heap's
-/// sifting, its comparisons mispredicted, was most of the model's time on an LU step's
-/// 1024 work-groups).
+/// The group that finishes first is at the root; the one that takes its place goes in
+/// its leaf, and the nodes above it are taken again, a branch-free minimum each (a binary
+/// heap's sifting, its comparisons mispredicted, was most of the model's time on an LU
+/// step's 1024 work-groups).
 #[derive(Default)]
 struct Running {
     /// The first wave's groups, as they start; the tree is built from them when the

@@ -109,10 +109,11 @@ impl Worker {
         }
     }
 
-    /// Queues `job`; gives it back if the model's thread is gone (it only ends when the
-    /// queue closes).
-    pub(crate) fn submit(&self, job: Job) -> Result<(), Job> {
-        self.jobs.send(job).map_err(|e| e.0)
+    /// Queues `job`. The queue's receiver lives as long as this worker (`queue`), so the
+    /// send cannot fail; a job the model's thread never takes (were it gone) is modelled
+    /// at exit ([`Worker::finish`]).
+    pub(crate) fn submit(&self, job: Job) {
+        let _ = self.jobs.send(job);
     }
 
     /// Closes the queue and models what is left in it on this thread and on one more

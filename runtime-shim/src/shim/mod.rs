@@ -298,11 +298,7 @@ impl Shim {
                 stats: Arc::clone(&self.stats),
             })
         });
-        // The worker is gone (it only ends when the channel closes): nothing to do but
-        // drop the records; the launches stay unsimulated with their default reason.
-        if let Err(Job::Records(batch)) = w.submit(job) {
-            batch.read.release();
-        }
+        w.submit(job);
     }
 
     /// Reads back what is left, waits for every launch's model, prints the table and
