@@ -24,8 +24,8 @@
 //!   (`Scope::SubCore`) sums `use_W(r)` over the warps dealt to that sub-core; a resource
 //!   of the SM (`Scope::Sm`) over all the SM's warps. `t_kernel = max(t_opt, max over r
 //!   and over every SM (and sub-core) of that sum)`, with the latency term as below, and
-//!   at least the paths stretched by the warps' waits for the issue slot where the two
-//!   terms meet (module `interference`, `issue_wait_cycles`); the
+//!   at least the paths stretched by the warps' waits for the issue slot and the L2 where
+//!   the terms meet (module `interference`, `issue_wait_cycles`, `l2_wait_cycles`); the
 //!   code's first run (`[icache]`) is added after the maximum (it holds up every warp),
 //!   and where the code exceeds the cache (its sets and ways) each later wave of
 //!   work-groups runs it again from the L2 (`ColdInstructionCache::rerun_cycles`).
@@ -54,7 +54,7 @@
 use serde::Serialize;
 
 use crate::arch::{Architecture, Scope};
-use crate::interference::issue_stretched;
+use crate::interference::stretched;
 use crate::l1_sharing::sharer_class;
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
@@ -96,6 +96,10 @@ pub struct KernelEstimate {
     /// terms are close (the knee between them, `interference`): in `cycles`, not in
     /// `latency_cycles`.
     pub issue_wait_cycles: u64,
+    /// The cycles their requests wait for the L2 besides, where the latency term and the
+    /// L2's bytes over its bandwidth are close (`interference`): in `cycles`, not in
+    /// `latency_cycles`.
+    pub l2_wait_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run (`[icache]`: every
     /// line of code a miss; 0 where the architecture has none), and on each later wave's
     /// where the code exceeds the cache: in the latency term, and added to whichever term
@@ -335,27 +339,45 @@ fn finish_estimate(
             + later_waves * c.rerun_cycles(code, arch.memory.l2_hit)
     });
     let t_paths = dealt.t_opt + traffic.queue_cycles;
-    // The paths wait for their schedulers' issue slots near the knee between the two
-    // terms (module `interference`); `issue` is the first resource.
+    // The paths wait for their schedulers' issue slots, and their requests for the L2,
+    // near the knee between the terms (module `interference`); `issue` is the first
+    // resource. The L2's share is its bytes over its bandwidth: the trip is in the paths.
     let issue = contention.first().copied().unwrap_or(0.0);
-    let stretched = issue_stretched(
-        t_paths as f64,
-        issue,
+    let l2_busy = arch
+        .l2_resource()
+        .and(arch.l2_bytes_per_cycle())
+        .map_or(0.0, |per_cycle| traffic.memory_bytes as f64 / per_cycle);
+    let (sharers, waves) = (
         issue_sharers(arch, occ, dealt.work_groups),
         dealt.work_groups.div_ceil(n_par.max(1)),
     );
+    let issue_only = stretched(t_paths as f64, &[issue], sharers, waves);
+    let stretched = stretched(t_paths as f64, &[issue, l2_busy], sharers, waves);
     let resource = |r: usize| Bound::Resource {
         resource: arch.resources()[r].clone(),
     };
+    // Above the terms, the station whose term is the larger bounds the launch where that
+    // exceeds the paths.
+    let (station, station_term) = arch
+        .l2_resource()
+        .map(|r| (r, contention[r]))
+        .filter(|&(_, l2)| l2 > issue)
+        .unwrap_or((0, issue));
     let (t_work, bound) = if worst >= stretched && worst > t_paths as f64 {
         (worst, resource(busiest))
-    } else if issue > t_paths as f64 {
-        (stretched, resource(0))
+    } else if station_term > t_paths as f64 {
+        (stretched, resource(station))
     } else {
         (stretched, Bound::Latency)
     };
-    // What the waits add to the launch: nothing where another unit bounds it.
-    let issue_wait = t_work - worst.max(t_paths as f64);
+    // What the waits add to the launch (nothing where another unit bounds it): the issue
+    // slots' as they alone would stretch the paths, the L2's the rest.
+    // Both in whole cycles that add up to the rounded whole: the latency term and the
+    // waits are the launch's cycles.
+    let floor = worst.max(t_paths as f64);
+    let waits = (t_work - floor).max(0.0).ceil();
+    let issue_wait = (issue_only.min(t_work) - floor).max(0.0).ceil().min(waits);
+    let l2_wait = waits - issue_wait;
     let t_lat = t_paths + icache_cycles;
     let t_kernel = t_work + icache_cycles as f64;
     let launch_cycles = u64::from(arch.launch.fixed_cycles);
@@ -370,7 +392,8 @@ fn finish_estimate(
         micros: arch.cycles_to_us(cycles as f64),
         latency_cycles: t_lat,
         queue_cycles: traffic.queue_cycles,
-        issue_wait_cycles: issue_wait.max(0.0).ceil() as u64,
+        issue_wait_cycles: issue_wait as u64,
+        l2_wait_cycles: l2_wait as u64,
         icache_cycles,
         l2_resident: traffic.l2_resident,
         launch_cycles,

@@ -91,7 +91,9 @@ pub use arch::{
 /// 25: the lines an SM's loads bring past its L1 cross its port of the interconnect one
 /// after another (`memory.fill_bytes_per_cycle`, the resource `fill`): a few SMs whose
 /// lanes each miss their own lines wait on it where the L2 as a whole is far from busy.
-pub const MODEL_REVISION: u32 = 25;
+/// 26: near the knee the warps' requests also wait for the L2, the second station of each
+/// scheduler's queueing network (`l2_wait_cycles`, module `interference`).
+pub const MODEL_REVISION: u32 = 26;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -293,3 +293,38 @@ fn warps_that_wait_for_their_stores_end_an_l2_trip_later() {
     let e = run(64, 64, 10, 0, 16, 2048);
     assert_eq!(e.latency_cycles, 17 + 8);
 }
+
+#[test]
+fn near_the_knee_the_warps_requests_wait_for_the_l2() {
+    // 16 work-items in one group (four warps, two per sub-core), t = 1000, each moving
+    // 8000 bytes past the L1 (a warp's first round 16 bytes); buffers of 8192 exceed the
+    // L2, so the DRAM serves the first round: 4 x 16 / 32 = 2 cycles of queue. Paths:
+    // 1000 + floor(3 / 2) + 2 = 1003. The L2 moves 128000 bytes: 1000 cycles busy, its
+    // term 1000 + 20 = 1020; the DRAM's 8192 / 32 + 100 = 356.
+    let resources = KernelResources {
+        global_memory_bytes: Some(8192),
+        read_memory_bytes: None,
+        first_round_warp_bytes: Some(16),
+        ..KernelResources::default()
+    };
+    let e = run_with(&toy(), 16, 16, 1000, (0, 8000), &resources);
+    assert_eq!(e.latency_cycles, 1003);
+    assert_eq!(e.contention_cycles[L2_COLUMN], 1020.0);
+    // Each sub-core's two warps cycle through their path and the L2 (module
+    // `interference`): D = 1000 / 2 = 500, Z = 1003 - 500 = 503. n = 1: R = 500,
+    // Q = 500 / 1003; n = 2: R = 500 x (1 + 500 / 1003) = 749.25: 1252.25 cycles, 232.25
+    // of them above the L2's term waiting for it. No issue slot is asked for.
+    assert_eq!(e.issue_wait_cycles, 0);
+    assert_eq!(e.l2_wait_cycles, 233);
+    assert_eq!(e.cycles, 1253);
+    assert_eq!(
+        e.bound,
+        Bound::Resource {
+            resource: "L2".into()
+        }
+    );
+    // One warp per sub-core waits for nobody: the L2's term bounds the launch.
+    let e = run_with(&toy(), 8, 8, 1000, (0, 16000), &resources);
+    assert_eq!(e.l2_wait_cycles, 0);
+    assert_eq!(e.cycles, 1020);
+}

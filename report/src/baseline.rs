@@ -516,6 +516,7 @@ mod tests {
             latency_cycles: cycles / 2,
             queue_cycles: 0,
             issue_wait_cycles: 0,
+            l2_wait_cycles: 0,
             icache_cycles: 0,
             l2_resident: false,
             launch_cycles: 0,

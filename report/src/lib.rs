@@ -258,6 +258,11 @@ pub struct Estimate {
     /// (absent: 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub issue_wait_cycles: u64,
+    /// The cycles their requests wait for the L2 besides, where the latency term and the
+    /// L2's bytes over its bandwidth are close, added in `cycles` as `issue_wait_cycles`
+    /// is (absent: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub l2_wait_cycles: u64,
     /// The cycles the SMs wait for the kernel's code on its first run, where the
     /// architecture's instruction cache fetches no line ahead (`[icache]`), included in
     /// `latency_cycles` and added to whichever term bounds the launch (absent: 0).
@@ -333,6 +338,7 @@ impl From<&KernelEstimate> for Estimate {
             latency_cycles: e.latency_cycles,
             queue_cycles: e.queue_cycles,
             issue_wait_cycles: e.issue_wait_cycles,
+            l2_wait_cycles: e.l2_wait_cycles,
             icache_cycles: e.icache_cycles,
             l2_resident: e.l2_resident,
             launch_cycles: e.launch_cycles,

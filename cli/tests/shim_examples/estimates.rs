@@ -107,8 +107,9 @@ fn the_dram_term_charges_the_bytes_of_the_buffers_bound_to_a_launch() {
     let dram = (1_200_000.0 / bytes_per_cycle + 479.0).ceil() as u64;
     assert_eq!(dram, 710 + 479);
     // The H100's launch cost exceeds this small launch's work. The paths take their
-    // waits for the issue slots besides (`issue_wait_cycles`, 0 far from the knee).
-    let paths = e.latency_cycles + e.issue_wait_cycles;
+    // waits for the issue slots and the L2 besides (`issue_wait_cycles`,
+    // `l2_wait_cycles`, 0 far from the knee).
+    let paths = e.latency_cycles + e.issue_wait_cycles + e.l2_wait_cycles;
     let work = match e.bound.as_str() {
         "DRAM" => dram,
         "latency" => paths,
