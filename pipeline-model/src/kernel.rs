@@ -345,8 +345,11 @@ fn finish_estimate(
     let issue = contention.first().copied().unwrap_or(0.0);
     let l2_busy = arch
         .l2_resource()
-        .and(arch.l2_bytes_per_cycle())
-        .map_or(0.0, |per_cycle| traffic.memory_bytes as f64 / per_cycle);
+        .and(busy_cycles(
+            Some(traffic.memory_bytes),
+            arch.l2_bytes_per_cycle(),
+        ))
+        .unwrap_or(0.0);
     let (sharers, waves) = (
         issue_sharers(arch, occ, dealt.work_groups),
         dealt.work_groups.div_ceil(n_par.max(1)),
@@ -682,6 +685,15 @@ impl Traffic {
     }
 }
 
+/// The cycles a level of the memory (the L2, the DRAM) is busy moving `bytes` at
+/// `per_cycle` bytes a cycle; `None` where it moves nothing or has no bandwidth given.
+fn busy_cycles(bytes: Option<u64>, per_cycle: Option<f64>) -> Option<f64> {
+    bytes
+        .zip(per_cycle)
+        .filter(|(bytes, _)| *bytes > 0)
+        .map(|(bytes, per_cycle)| bytes as f64 / per_cycle)
+}
+
 /// Per resource, the contention term in cycles: the usage of the most loaded SM (or
 /// sub-core, for a resource of each sub-core); for the L2 and DRAM, the launch's traffic
 /// over their bandwidth; for the miss entries, the trips they are held; for the SM's fill
@@ -732,12 +744,7 @@ fn contention(
                             arch.memory.dram,
                         )
                     };
-                    bytes
-                        .zip(per_cycle)
-                        .filter(|(bytes, _)| *bytes > 0)
-                        .map_or(0.0, |(bytes, per_cycle)| {
-                            bytes as f64 / per_cycle + f64::from(latency)
-                        })
+                    busy_cycles(bytes, per_cycle).map_or(0.0, |busy| busy + f64::from(latency))
                 }
                 // Miss entries, each held for a trip to where the data is: at least the
                 // unloaded trip, and when every busy SM keeps its entries full, the time
