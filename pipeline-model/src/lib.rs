@@ -92,10 +92,8 @@ pub use arch::{
 /// after another (`memory.fill_bytes_per_cycle`, the resource `fill`): a few SMs whose
 /// lanes each miss their own lines wait on it where the L2 as a whole is far from busy.
 /// 26: near the knee the warps' requests also wait for the L2, the second station of each
-/// scheduler's queueing network (`l2_wait_cycles`, module `interference`). 27: the
-/// GTX 480's `memory.l2_hit` is the light load's trip GPGPU-Sim shows (180), no longer a
-/// value fitted before that queue existed to stand for the trip and its waits together.
-pub const MODEL_REVISION: u32 = 27;
+/// scheduler's queueing network (`l2_wait_cycles`, module `interference`).
+pub const MODEL_REVISION: u32 = 26;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

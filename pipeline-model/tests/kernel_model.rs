@@ -396,7 +396,7 @@ fn the_instruction_cache_fetches_no_code_of_an_arm_no_lane_entered() {
 /// instructions (58 lines) waits for its first run as always (57 lines after the first, a
 /// DRAM trip of 500 cycles each, two at a time: 14,250 cycles), and with a 121st
 /// work-group of 32 work-items (8 groups an SM, 120 at once) for all 58 lines again, an
-/// L2 trip (180 cycles) each, two at a time: 5,220 more. Code of 256 instructions (16
+/// L2 trip (250 cycles) each, two at a time: 7,250 more. Code of 256 instructions (16
 /// lines) fits: its first run alone (3,750); and a launch of one wave runs the code once.
 /// The work-groups' own paths are the same either way.
 #[test]
@@ -432,9 +432,9 @@ fn a_later_wave_fetches_code_larger_than_the_instruction_cache_again() {
     };
     // A group's path: its 1,000 cycles and the wait for its exit (an L2 trip: gtx480's
     // `store_ack_at_exit`); the 121st starts when the first finishes.
-    let group = 1000 + 180;
+    let group = 1000 + 250;
     assert_eq!(run(120, 928), (14_250, group));
-    assert_eq!(run(121, 928), (14_250 + 5_220, 2 * group));
+    assert_eq!(run(121, 928), (14_250 + 7_250, 2 * group));
     assert_eq!(run(121, 256), (3_750, 2 * group));
     assert_eq!(run(120, 256), (3_750, group));
 }
