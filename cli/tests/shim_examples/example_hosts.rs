@@ -20,6 +20,7 @@ const SIMULATED: &[(&str, usize)] = &[
     ("gated_launches", 64),
     ("lu_steps", 1022),
     ("launch_sweep", 160),
+    ("first_launch", 41),
     ("diffusion", 200),
     ("bfs_frontier", 20),
     ("gauss_steps", 510),
