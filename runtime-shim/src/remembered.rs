@@ -4,7 +4,9 @@
 //! `annotator::analysis::control`) leaves, for the same [`crate::shadow::PathKey`] (its geometry,
 //! deciding values, `__local` bytes and buffer sizes), the same records, hence the same
 //! estimate; within a run the shim already takes an earlier launch's estimate for such a
-//! launch. A run keeps those it measured in the cache, under its command line
+//! launch. A run keeps those it measured, and those whose paths the host evaluated
+//! (`crate::shim::launch`: the next run takes them before it evaluates, and the model's
+//! thread has nothing to do for them), in the cache, under its command line
 //! (`estimates/<fingerprint>`, a JSON map, at most [`MAX_KEPT`]); the next run of the
 //! same command line takes them, and runs the application's own kernel for such a
 //! launch: a warm run measures only what is new (`scan`'s large launch: its twin, 3.6 MB

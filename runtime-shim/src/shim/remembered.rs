@@ -16,9 +16,9 @@ pub(super) struct Remembered {
 
 impl Shim {
     /// For a launch of `shadow` (kernel `name`) with `key` (where its geometry and value
-    /// arguments decide its records) about to be measured: the estimate the last run
-    /// measured for the key, for the application's kernel to run with, else the key to
-    /// keep this run's under.
+    /// arguments decide its records) about to be evaluated or measured: the estimate the
+    /// last run kept for the key, for the application's kernel to run with, else the key
+    /// to keep this run's under.
     pub(super) fn recall(
         &self,
         shadow: &Arc<Shadow>,
