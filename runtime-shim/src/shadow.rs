@@ -42,13 +42,16 @@ impl ProgramOrigin {
 
 /// The annotated twin of a built program.
 pub(crate) struct ShadowProgram {
-    pub(crate) program: Program,
+    /// The annotated program: built with the application's where no earlier run kept its
+    /// binaries, else when a launch first runs one of its kernels (a warm run whose
+    /// launches are repeats, evaluated on the host or remembered never builds it).
+    pub(crate) program: Arc<LazyProgram>,
     pub(crate) sidecar: annotator::back::sidecar::Sidecar,
     /// With `SRCSIM_PROFILE=1`: what the profiles of its launches refer to.
     pub(crate) profile: Option<Arc<ProfiledProgram>>,
     /// Where the annotation has copies of kernels that reduce records to warps: their
     /// program, built when a launch first asks for one.
-    pub(crate) warps: Option<Arc<WarpsProgram>>,
+    pub(crate) warps: Option<Arc<LazyProgram>>,
     /// What names the annotated program: a fingerprint of its text and build options.
     pub(crate) identity: Arc<str>,
 }
@@ -57,19 +60,17 @@ impl ShadowProgram {
     /// Drops this library's references to its programs (the kernels made from them hold
     /// their own).
     pub(crate) fn release(self) {
-        self.program.release();
-        if let Some(Ok(p)) = self
-            .warps
-            .and_then(|w| w.built.lock().ok().and_then(|mut b| b.take()))
-        {
-            p.release();
+        for lazy in std::iter::once(self.program).chain(self.warps) {
+            if let Some(Ok(p)) = lazy.built.lock().ok().and_then(|mut b| b.take()) {
+                p.release();
+            }
         }
     }
 }
 
-/// The program of the annotated file's copies that reduce records to warps
-/// (`annotator::back::codegen::WARPS_DEFINE`), built on first use.
-pub(crate) struct WarpsProgram {
+/// A program of the annotated file, built on first use: the twin itself, or the copies
+/// that reduce records to warps (`annotator::back::codegen::WARPS_DEFINE`).
+pub(crate) struct LazyProgram {
     pub(crate) context: Context,
     pub(crate) devices: Vec<Device>,
     /// The annotated source, and the options it is built with (the application's and the
@@ -109,13 +110,14 @@ pub(crate) struct CompiledUnit {
 /// An annotation under way on a thread of its own.
 pub(crate) type Annotating = std::thread::JoinHandle<Result<Annotation, String>>;
 
-/// A kernel's annotated twin: the kernel itself, and where the annotation has one, its
-/// copy that reduces the records to warps (`annotator::back::sidecar::AnnotatedKernel::
-/// warp_kernel`), which takes the lanes and the warp size after its records.
+/// A kernel's annotated twins made so far: the kernel itself, and where the annotation
+/// has one, its copy that reduces the records to warps (`annotator::back::sidecar::
+/// AnnotatedKernel::warp_kernel`), which takes the lanes and the warp size after its
+/// records. Each is made on first use.
 #[derive(Debug, Clone, Copy)]
 pub struct ShadowKernels {
     /// Writes a record per work-item.
-    pub own: Kernel,
+    pub own: Option<Kernel>,
     /// Writes a record per warp.
     pub warps: Option<Kernel>,
 }
@@ -135,17 +137,18 @@ impl IntoIterator for ShadowKernels {
     type IntoIter = std::iter::Flatten<std::array::IntoIter<Option<Kernel>, 2>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        [Some(self.own), self.warps].into_iter().flatten()
+        [self.own, self.warps].into_iter().flatten()
     }
 }
 
 /// A kernel's annotated twin.
 pub(crate) struct Shadow {
-    /// The annotated kernel, which writes a record per work-item.
-    pub(crate) kernel: Kernel,
+    /// The annotated kernel, which writes a record per work-item: the program it is in
+    /// and its name (the kernel is made on first use, `ShadowArgs::own`).
+    pub(crate) twin: (Arc<LazyProgram>, String),
     /// Its copy that reduces the records to warps, where the annotation has one: the
     /// program it is in and its name (the kernel is made on first use, `ShadowArgs::warps`).
-    pub(crate) copy: Option<(Arc<WarpsProgram>, String)>,
+    pub(crate) copy: Option<(Arc<LazyProgram>, String)>,
     pub(crate) records_arg: u32,
     /// Whether each argument is a `__local` pointer (sized at `clSetKernelArg`).
     pub(crate) local_params: Vec<bool>,
@@ -173,11 +176,11 @@ pub(crate) struct Shadow {
 }
 
 impl Shadow {
-    /// The same twin with `kernel` as its annotated kernel (a clone of this one's, with
-    /// the same arguments set) and `args` as what the shim knows of them.
-    pub(crate) fn with_kernel(&self, kernel: Kernel, args: ShadowArgs) -> Shadow {
+    /// The same twin with `args` as what the shim knows of its arguments and its
+    /// kernels (a clone's: `ShadowArgs::cloned`).
+    pub(crate) fn with_args(&self, args: ShadowArgs) -> Shadow {
         Shadow {
-            kernel,
+            twin: self.twin.clone(),
             copy: self.copy.clone(),
             records_arg: self.records_arg,
             local_params: self.local_params.clone(),
@@ -200,11 +203,14 @@ pub(crate) struct ShadowArgs {
     /// Each buffer argument set so far: the `cl_mem` (its address, 0 for none) and its
     /// size, or `None` where the size is unknown (an SVM pointer).
     pub(crate) buffers: HashMap<u32, Option<(usize, u64)>>,
+    /// The annotated kernel, once made (with every argument set so far), or why it could
+    /// not be.
+    pub(crate) own: Option<Result<Kernel, String>>,
     /// The copy that reduces records to warps, once made (with every argument set so far),
     /// or why it could not be.
     pub(crate) warps: Option<Result<Kernel, String>>,
-    /// Every argument set so far, and every exec info, where the kernel has a copy: set
-    /// again on the copy when it is made.
+    /// Every argument set so far, and every exec info: set again on each annotated
+    /// kernel when it is made.
     pub(crate) set: BTreeMap<u32, SetArg>,
     pub(crate) exec_info: BTreeMap<u32, Vec<u8>>,
     /// The lanes' bytes and the warp size last set on the copy (set again only when they
@@ -276,31 +282,31 @@ impl ShadowArgs {
             .collect()
     }
 
-    /// The shadow kernels a setting is repeated on: the kernel, and its copy once made.
-    pub(crate) fn kernels(&self, shadow: &Shadow) -> ShadowKernels {
+    /// The shadow kernels a setting is repeated on: those made so far.
+    pub(crate) fn kernels(&self) -> ShadowKernels {
+        let made =
+            |k: &Option<Result<Kernel, String>>| k.as_ref().and_then(|k| k.as_ref().ok()).copied();
         ShadowKernels {
-            own: shadow.kernel,
-            warps: self.warps.as_ref().and_then(|w| w.as_ref().ok()).copied(),
+            own: made(&self.own),
+            warps: made(&self.warps),
         }
     }
 
-    /// Notes `value` as argument `index`'s, for a copy made later (only where the kernel
-    /// has one; the bytes are copied into the previous value's place).
     /// What a clone of the kernel starts with: the same arguments and settings, and no
-    /// copy that reduces records to warps yet (the clone's is made from `set` on first use).
+    /// annotated kernel or copy yet (the clone's are made from `set` on first use, or
+    /// its annotated kernel cloned by the runtime: `Shim::kernel_cloned`).
     pub(crate) fn cloned(&self) -> ShadowArgs {
         ShadowArgs {
+            own: None,
             warps: None,
             reduction: None,
             ..self.clone()
         }
     }
 
-    pub(crate) fn remember(&mut self, shadow: &Shadow, index: u32, value: SetArgRef<'_>) {
-        let decides = |p: &Vec<u32>| p.contains(&index);
-        if shadow.copy.is_none() && !shadow.path_inputs.as_ref().is_some_and(decides) {
-            return;
-        }
+    /// Notes `value` as argument `index`'s, for the annotated kernels made later (the
+    /// bytes are copied into the previous value's place).
+    pub(crate) fn remember(&mut self, index: u32, value: SetArgRef<'_>) {
         match (value, self.set.get_mut(&index)) {
             (SetArgRef::Value(bytes), Some(SetArg::Value(old))) => {
                 old.clear();

@@ -3,19 +3,22 @@
 //! run), and the arguments only a copy takes.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use pipeline_model::records::{KEPT_LANES_MAX_WARP, WORD_BYTES};
 use pipeline_model::{Grain, LaunchGeometry};
 
 use super::Shim;
-use crate::cl::{ClError, Context, Device, Kernel, NdRange, Program};
+use crate::cl::{ClError, Context, Device, Kernel, NdRange};
 use crate::config::Level;
 use crate::keeper::{self, KeepJob};
 use crate::modelling::lock;
-use crate::shadow::{SetArg, Shadow, ShadowArgs, WarpsProgram};
+use crate::shadow::{LazyProgram, MirroredSetting, SetArg, Shadow, ShadowArgs};
 
 use super::groups::{copy_groups, Limits};
+use super::twins::TWIN;
+
+/// What the log calls the copies' program.
+const COPIES: &str = "copies that reduce records to warps";
 
 impl Shim {
     /// The grain the launch's records are written in, and the shadow that writes them: per
@@ -33,10 +36,10 @@ impl Shim {
         shadow: &Shadow,
         range: &NdRange,
         geometry: &LaunchGeometry,
-        device: Device,
+        (device, own): (Device, Kernel),
         args: &mut ShadowArgs,
     ) -> (Grain, Kernel) {
-        let own = (Grain::WorkItem, shadow.kernel);
+        let own = (Grain::WorkItem, own);
         let local = range.local.unwrap_or([0; 3]);
         args.repeated = match args.repeated {
             (l, n) if l == local => (l, n.saturating_add(1)),
@@ -93,9 +96,7 @@ impl Shim {
             return own;
         }
         // Work-groups the shim chose must be ones the runtime runs.
-        if range.local.is_none()
-            && !Limits::of(shadow.kernel, device).is_ok_and(|limits| limits.admit(l))
-        {
+        if range.local.is_none() && !Limits::of(own.1, device).is_ok_and(|limits| limits.admit(l)) {
             return own;
         }
         match self.warp_kernel(shadow, args) {
@@ -110,6 +111,37 @@ impl Shim {
         }
     }
 
+    /// `shadow`'s annotated kernel: made on first use (its program built where no launch
+    /// built it yet), with every argument and exec info the application set so far, each
+    /// noted as mirrored or not ([`ShadowArgs::mirrored`]). The reason where it cannot be
+    /// made (then the launch runs unannotated).
+    pub(super) fn own_kernel(
+        &self,
+        shadow: &Shadow,
+        args: &mut ShadowArgs,
+    ) -> Result<Kernel, String> {
+        if let Some(made) = &args.own {
+            return made.clone();
+        }
+        let (program, name) = &shadow.twin;
+        let first = lock(&program.built).is_none();
+        let built = self
+            .lazily_built(program, TWIN)
+            .map_err(|e| format!("the annotated program did not build: {e}"));
+        if let (true, Err(reason)) = (first, &built) {
+            self.warn_in_full("program not simulated", reason);
+        }
+        let made = built.and_then(|p| {
+            p.kernel(name)
+                .map_err(|e| format!("annotated kernel `{name}`: {e}"))
+        });
+        if let Ok(kernel) = made {
+            mirror_all(kernel, args);
+        }
+        args.own = Some(made.clone());
+        made
+    }
+
     /// The copy of `shadow`'s kernel that reduces records to warps: made on first use
     /// (its program built, from the binaries a previous run kept where there are some),
     /// with every argument and exec info the application set so far. `None` where it
@@ -120,7 +152,7 @@ impl Shim {
         }
         let (program, name) = shadow.copy.as_ref()?;
         let made = self
-            .warps_program(program)
+            .lazily_built(program, COPIES)
             .and_then(|p| p.kernel(name).map_err(|e| format!("`{name}`: {e}")))
             .and_then(|k| {
                 replay(k, args).map_err(|e| {
@@ -144,7 +176,7 @@ impl Shim {
     /// then (a crash in clang's file manager, under the application's exit), so the next
     /// run is told to build them when it first wants them.
     pub(super) fn build_deferred(&self, context: Option<Context>) {
-        let now: Vec<Arc<WarpsProgram>> = {
+        let now: Vec<Arc<LazyProgram>> = {
             let mut deferred = lock(&self.deferred);
             let (now, later) = deferred
                 .drain(..)
@@ -181,7 +213,7 @@ impl Shim {
                 continue;
             }
             // Kept with the shadow program like any other build (or the reason it failed).
-            let _ = self.warps_program(&copies);
+            let _ = self.lazily_built(&copies, COPIES);
         }
     }
 
@@ -196,32 +228,8 @@ impl Shim {
     }
 
     /// Whether the copies' program is built or its binaries are kept (a fast build).
-    fn copies_ready(&self, w: &WarpsProgram) -> bool {
+    fn copies_ready(&self, w: &LazyProgram) -> bool {
         lock(&w.built).is_some() || self.kept_binaries(w)
-    }
-
-    /// The program of the copies that reduce records to warps, built once.
-    fn warps_program(&self, w: &WarpsProgram) -> Result<Program, String> {
-        let mut built = lock(&w.built);
-        if let Some(b) = &*built {
-            return b.clone();
-        }
-        let started = Instant::now();
-        let (program, chatter) = crate::quiet::without_compiler_chatter(|| {
-            self.build_annotated(w.context, &w.source, &w.devices, &w.options)
-        });
-        for line in chatter {
-            self.log(Level::Debug, &format!("building the copies: {line}"));
-        }
-        self.log(
-            Level::Info,
-            &format!(
-                "copies that reduce records to warps built in {:.1} ms",
-                started.elapsed().as_secs_f64() * 1e3
-            ),
-        );
-        *built = Some(program.clone());
-        program
     }
 }
 
@@ -236,6 +244,39 @@ const COPY_FROM_LAUNCH_UNBUILT: u32 = 32;
 /// Records per work-item from which the copy runs at once: more than the copy's first
 /// compile costs to move, compare and walk.
 const COPY_FROM_RECORD_BYTES: u64 = 1 << 20;
+
+/// Sets on the annotated kernel `kernel`, just made, every argument and exec info set so
+/// far, each noted in `args` as mirrored or not, as when the application sets it.
+fn mirror_all(kernel: Kernel, args: &mut ShadowArgs) {
+    let code = |r: Result<(), ClError>| r.err().map_or(crate::ffi::CL_SUCCESS, |e| e.0);
+    let mut codes: Vec<(MirroredSetting, i32)> = args
+        .set
+        .iter()
+        .map(|(&index, value)| match value {
+            SetArg::Value(bytes) => (
+                MirroredSetting::Arg(index),
+                code(kernel.set_arg_bytes(index, bytes)),
+            ),
+            SetArg::Null(size) => (
+                MirroredSetting::Arg(index),
+                code(kernel.set_local_arg(index, *size)),
+            ),
+            SetArg::Svm(p) => (
+                MirroredSetting::SvmArg(index),
+                code(kernel.set_svm_arg(index, *p)),
+            ),
+        })
+        .collect();
+    codes.extend(args.exec_info.iter().map(|(&param, value)| {
+        (
+            MirroredSetting::ExecInfo(param),
+            code(kernel.set_exec_info(param, value)),
+        )
+    }));
+    for (setting, code) in codes {
+        args.mirrored(setting, code);
+    }
+}
 
 /// Sets on `kernel` every argument and exec info set so far (`args`).
 fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {

@@ -167,7 +167,16 @@ impl Shim {
             Ok(d) => d,
             Err(e) => return unsimulated(format!("queue device: {e}")),
         };
-        let (grain, twin) = self.grain(&shadow, range, &geometry, device, &mut args);
+        let own = match self.own_kernel(&shadow, &mut args) {
+            Ok(kernel) => kernel,
+            Err(reason) => return unsimulated(reason),
+        };
+        // Made just now, with what the application set so far: a setting that did not
+        // mirror leaves the annotated kernel unlike the application's.
+        if let Some(reason) = args.broken() {
+            return unsimulated(reason.clone());
+        }
+        let (grain, twin) = self.grain(&shadow, range, &geometry, (device, own), &mut args);
         let words = grain.words(&shadow.model.format, &geometry) as usize;
         let Some(bytes) = words
             .checked_mul(WORD_BYTES)

@@ -43,8 +43,8 @@ use crate::modelling::{
     lock, Job, KernelModel, KernelProfile, Pending, ProfiledProgram, Sink, Stats, Sweep,
 };
 use crate::shadow::{
-    ArgValue, KernelState, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef, Shadow,
-    ShadowArgs, ShadowProgram, WarpsProgram,
+    ArgValue, KernelState, LazyProgram, MirroredSetting, ProgramOrigin, ProgramState, SetArgRef,
+    Shadow, ShadowArgs, ShadowProgram,
 };
 use srcsim_report::{Launch, Outcome, Report};
 
@@ -90,7 +90,7 @@ pub struct Shim {
     /// Copies' programs a launch wanted on a first run, to build for the next run when
     /// the application releases their context (at exit, only noted for the next run to
     /// build; `Shim::grain`).
-    deferred: Mutex<Vec<Arc<WarpsProgram>>>,
+    deferred: Mutex<Vec<Arc<LazyProgram>>>,
     /// This run's estimates to keep: each launch's index in the report and its key
     /// (`crate::remembered`).
     to_remember: Mutex<Vec<(usize, String)>>,
@@ -312,8 +312,9 @@ impl Shim {
         let worker = lock(&self.worker).take();
         if let Some(w) = worker {
             w.finish();
-            crate::progress::finish();
         }
+        // Also where no launch needed the model (repeats, estimates a previous run kept).
+        crate::progress::finish();
         let waited = start.elapsed();
         let mut report = lock(&self.report);
         report.settle_repeats();

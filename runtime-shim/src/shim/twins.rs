@@ -5,8 +5,11 @@
 use super::*;
 use crate::cl::ClError;
 use crate::keeper::{self, binary_keys, identities, KeepJob};
-use crate::shadow::Annotating;
+use crate::shadow::{Annotating, LazyProgram};
 use annotator::annotate::Annotation;
+
+/// What the log calls the annotated program.
+pub(super) const TWIN: &str = "annotated program";
 
 /// Why a program created from binaries is not simulated.
 const UNSEEN_BINARY: &str = "not simulated: built from a binary srcsim did not see the runtime \
@@ -268,33 +271,27 @@ impl Shim {
                 .devices()
                 .map_err(|e| format!("program devices: {e}"))?,
         };
-        let building = Instant::now();
-        // The runtime's compiler prints its summary on stderr; that is not the
-        // application's to see.
-        let (shadow, chatter) = crate::quiet::without_compiler_chatter(|| {
-            self.build_annotated(context, &annotation.source, &devices, options)
+        let twin = Arc::new(LazyProgram {
+            context,
+            devices: devices.clone(),
+            source: annotation.source.clone(),
+            options: options.to_string(),
+            built: Mutex::new(None),
         });
-        for line in chatter {
-            self.log(
-                Level::Debug,
-                &format!("building the annotated program: {line}"),
-            );
+        // Where no earlier run kept its binaries, the twin is built now, beside the
+        // application's build (a compile from source, its chatter taken off stderr here
+        // rather than at some launch); else at the first launch that runs it.
+        if !self.kept_binaries(&twin) {
+            self.lazily_built(&twin, TWIN)
+                .map_err(|e| format!("the annotated program did not build: {e}"))?;
         }
-        let shadow = shadow.map_err(|e| format!("the annotated program did not build: {e}"))?;
-        self.log(
-            Level::Info,
-            &format!(
-                "annotated program built in {:.1} ms",
-                building.elapsed().as_secs_f64() * 1e3
-            ),
-        );
         let warps = annotation
             .sidecar
             .kernels
             .iter()
             .any(|k| k.warp_records)
             .then(|| {
-                Arc::new(WarpsProgram {
+                Arc::new(LazyProgram {
                     context,
                     devices: devices.clone(),
                     source: annotation.source.clone(),
@@ -303,7 +300,7 @@ impl Shim {
                 })
             });
         Ok(ShadowProgram {
-            program: shadow,
+            program: twin,
             identity: annotator::cache::fingerprint(&[&annotation.source, options]).into(),
             warps,
             profile: annotation
@@ -314,6 +311,34 @@ impl Shim {
                 .map(|layout| Arc::new(ProfiledProgram::new(layout, source))),
             sidecar: annotation.sidecar,
         })
+    }
+
+    /// `w`'s program, built on first use (from the binaries a previous run kept where
+    /// there are some) with the runtime's compiler chatter taken off stderr, or why it
+    /// did not build; `what` names it in the log.
+    pub(super) fn lazily_built(&self, w: &LazyProgram, what: &str) -> Result<Program, String> {
+        let mut built = lock(&w.built);
+        if let Some(b) = &*built {
+            return b.clone();
+        }
+        let started = Instant::now();
+        // The runtime's compiler prints its summary on stderr; that is not the
+        // application's to see.
+        let (program, chatter) = crate::quiet::without_compiler_chatter(|| {
+            self.build_annotated(w.context, &w.source, &w.devices, &w.options)
+        });
+        for line in chatter {
+            self.log(Level::Debug, &format!("building the {what}: {line}"));
+        }
+        self.log(
+            Level::Info,
+            &format!(
+                "{what} built in {:.1} ms",
+                started.elapsed().as_secs_f64() * 1e3
+            ),
+        );
+        *built = Some(program.clone());
+        program
     }
 
     /// Builds the annotated program for `devices`: from the binaries a previous run kept
@@ -387,7 +412,7 @@ impl Shim {
 
     /// Whether the binaries of the copies' program `w`, for every one of its devices, are
     /// kept (then [`Shim::build_annotated`] builds from them, fast).
-    pub(super) fn kept_binaries(&self, w: &WarpsProgram) -> bool {
+    pub(super) fn kept_binaries(&self, w: &LazyProgram) -> bool {
         let identities = identities(&w.devices);
         binary_keys(&w.source, &w.options, &identities)
             .iter()
@@ -396,7 +421,7 @@ impl Shim {
 
     /// Whether an earlier run wanted the copies' program `w` and could not build it
     /// ([`AnnotationCache::mark_wanted`]).
-    pub(super) fn wanted_before(&self, w: &WarpsProgram) -> bool {
+    pub(super) fn wanted_before(&self, w: &LazyProgram) -> bool {
         let identities = identities(&w.devices);
         binary_keys(&w.source, &w.options, &identities)
             .iter()
@@ -404,7 +429,7 @@ impl Shim {
     }
 
     /// Notes for the next run that the copies' program `w` is wanted.
-    pub(super) fn mark_wanted(&self, w: &WarpsProgram) {
+    pub(super) fn mark_wanted(&self, w: &LazyProgram) {
         let identities = identities(&w.devices);
         for key in binary_keys(&w.source, &w.options, &identities) {
             if let Err(e) = self.cache().cache.mark_wanted(&key) {
@@ -497,11 +522,19 @@ impl Shim {
             return;
         };
         let shadow = shadow.and_then(|s| {
-            let args = lock(&s.args).cloned();
-            let kernel = clone_shadow(s.kernel).map_err(|e| {
-                format!("its annotated kernel could not be cloned ({})", ClError(e))
-            })?;
-            Ok(Arc::new(s.with_kernel(kernel, args)))
+            let (mut args, made) = {
+                let args = lock(&s.args);
+                (args.cloned(), args.kernels().own)
+            };
+            // An annotated kernel made already has the source's arguments set: the
+            // runtime's clone of it has them too. Else the clone's is made on first use.
+            if let Some(kernel) = made {
+                let kernel = clone_shadow(kernel).map_err(|e| {
+                    format!("its annotated kernel could not be cloned ({})", ClError(e))
+                })?;
+                args.own = Some(Ok(kernel));
+            }
+            Ok(Arc::new(s.with_args(args)))
         });
         if let Err(reason) = &shadow {
             self.log(
@@ -531,17 +564,13 @@ impl Shim {
             .iter()
             .find(|k| k.name == name)
             .ok_or_else(|| format!("no analysis of kernel `{name}`"))?;
-        let kernel = p
-            .program
-            .kernel(name)
-            .map_err(|e| format!("annotated kernel `{name}`: {e}"))?;
         let copy = p
             .warps
             .as_ref()
             .zip(annotated.warp_kernel())
             .map(|(program, name)| (Arc::clone(program), name));
         Ok(Shadow {
-            kernel,
+            twin: (Arc::clone(&p.program), name.to_string()),
             copy,
             records_arg: annotated.records_arg as u32,
             local_params: analysis
@@ -601,7 +630,7 @@ impl Shim {
             return;
         };
         let mut args = lock(&shadow.args);
-        args.remember(&shadow, index, raw);
+        args.remember(index, raw);
         if let ArgValue::Null(size) = value {
             if shadow.local_params.get(index as usize) == Some(&true) {
                 args.local_bytes.insert(index, size as u64);
@@ -617,7 +646,7 @@ impl Shim {
             };
             args.buffers.insert(index, buffer);
         }
-        let code = args.kernels(&shadow).set_each(mirror);
+        let code = args.kernels().set_each(mirror);
         args.mirrored(setting, code);
     }
 
@@ -634,10 +663,8 @@ impl Shim {
             return;
         };
         let mut args = lock(&shadow.args);
-        if shadow.copy.is_some() {
-            args.exec_info.insert(param, value.to_vec());
-        }
-        let code = args.kernels(&shadow).set_each(mirror);
+        args.exec_info.insert(param, value.to_vec());
+        let code = args.kernels().set_each(mirror);
         args.mirrored(MirroredSetting::ExecInfo(param), code);
     }
 
@@ -654,7 +681,7 @@ impl Shim {
             return;
         }
         if let Some(KernelState { shadow: Ok(s), .. }) = lock(&self.state).kernels.remove(&kernel) {
-            let kernels = lock(&s.args).kernels(&s);
+            let kernels = lock(&s.args).kernels();
             kernels.into_iter().for_each(Kernel::release);
         }
     }
