@@ -121,14 +121,7 @@ fn every_lu_step_evaluated_on_the_host_is_estimated_as_measured() {
         "{log}"
     );
     let (again, again_report) = simulated("lu_steps", &[], &own);
-    let log = String::from_utf8_lossy(&again.stderr);
-    assert!(
-        log.contains("timing: 0 launches annotated,")
-            && log.contains("; 0 launches had their paths evaluated on the host")
-            && log.contains("; 1022 launches took the estimate a previous run measured")
-            && log.contains(" 0 launches modelled"),
-        "{log}"
-    );
+    took_every_estimate(&again, 1022);
     assert_eq!(again.stdout, before.stdout);
     assert_eq!(again_report.launches, report.launches);
     let every = [("SRCSIM_LOG", "info"), ("SRCSIM_MEASURE_EVERY_LAUNCH", "1")];
@@ -144,6 +137,21 @@ fn every_lu_step_evaluated_on_the_host_is_estimated_as_measured() {
         .map(|l| l.estimate().unwrap().cycles)
         .collect();
     assert!(cycles.len() > 100, "{} distinct estimates", cycles.len());
+}
+
+/// Asserts that a run (with `SRCSIM_LOG=info`) took the estimates a previous run kept for
+/// all its `launches`: none annotated, evaluated or modelled.
+fn took_every_estimate(run: &Output, launches: usize) {
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        log.contains("timing: 0 launches annotated,")
+            && log.contains("; 0 launches had their paths evaluated on the host")
+            && log.contains(&format!(
+                "; {launches} launches took the estimate a previous run measured"
+            ))
+            && log.contains(" 0 launches modelled"),
+        "{log}"
+    );
 }
 
 /// `gauss_steps`: 255 steps of two launches without a local size, the step new at every
@@ -170,14 +178,7 @@ fn gauss_steps_without_a_local_size_are_evaluated_on_the_host_as_measured() {
         "{log}"
     );
     let (again, again_report) = simulated("gauss_steps", &[], &own);
-    let log = String::from_utf8_lossy(&again.stderr);
-    assert!(
-        log.contains("timing: 0 launches annotated,")
-            && log.contains("; 0 launches had their paths evaluated on the host")
-            && log.contains("; 510 launches took the estimate a previous run measured")
-            && log.contains(" 0 launches modelled"),
-        "{log}"
-    );
+    took_every_estimate(&again, 510);
     assert_eq!(again_report.launches, report.launches);
     let every = [("SRCSIM_LOG", "info"), ("SRCSIM_MEASURE_EVERY_LAUNCH", "1")];
     let (measured, measured_report) = simulated("gauss_steps", &[], &every);
