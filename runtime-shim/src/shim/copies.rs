@@ -245,52 +245,49 @@ const COPY_FROM_LAUNCH_UNBUILT: u32 = 32;
 /// compile costs to move, compare and walk.
 const COPY_FROM_RECORD_BYTES: u64 = 1 << 20;
 
-/// Sets on the annotated kernel `kernel`, just made, every argument and exec info set so
-/// far, each noted in `args` as mirrored or not, as when the application sets it.
-fn mirror_all(kernel: Kernel, args: &mut ShadowArgs) {
-    let code = |r: Result<(), ClError>| r.err().map_or(crate::ffi::CL_SUCCESS, |e| e.0);
-    let mut codes: Vec<(MirroredSetting, i32)> = args
-        .set
-        .iter()
-        .map(|(&index, value)| match value {
-            SetArg::Value(bytes) => (
-                MirroredSetting::Arg(index),
-                code(kernel.set_arg_bytes(index, bytes)),
-            ),
-            SetArg::Null(size) => (
-                MirroredSetting::Arg(index),
-                code(kernel.set_local_arg(index, *size)),
-            ),
-            SetArg::Svm(p) => (
-                MirroredSetting::SvmArg(index),
-                code(kernel.set_svm_arg(index, *p)),
-            ),
-        })
-        .collect();
-    codes.extend(args.exec_info.iter().map(|(&param, value)| {
+/// Sets on `kernel`, just made, every argument and exec info set so far (`args`), in
+/// turn: each setting and what the runtime said.
+fn set_all(kernel: Kernel, args: &ShadowArgs) -> Vec<(MirroredSetting, Result<(), ClError>)> {
+    let arguments = args.set.iter().map(|(&index, value)| match value {
+        SetArg::Value(bytes) => (
+            MirroredSetting::Arg(index),
+            kernel.set_arg_bytes(index, bytes),
+        ),
+        SetArg::Null(size) => (
+            MirroredSetting::Arg(index),
+            kernel.set_local_arg(index, *size),
+        ),
+        SetArg::Svm(p) => (
+            MirroredSetting::SvmArg(index),
+            kernel.set_svm_arg(index, *p),
+        ),
+    });
+    let exec_info = args.exec_info.iter().map(|(&param, value)| {
         (
             MirroredSetting::ExecInfo(param),
-            code(kernel.set_exec_info(param, value)),
+            kernel.set_exec_info(param, value),
         )
-    }));
-    for (setting, code) in codes {
-        args.mirrored(setting, code);
+    });
+    arguments.chain(exec_info).collect()
+}
+
+/// Sets on the annotated kernel `kernel`, just made, everything set so far, each setting
+/// noted in `args` as mirrored or not, as when the application sets it.
+fn mirror_all(kernel: Kernel, args: &mut ShadowArgs) {
+    for (setting, result) in set_all(kernel, args) {
+        args.mirrored(
+            setting,
+            result.err().map_or(crate::ffi::CL_SUCCESS, |e| e.0),
+        );
     }
 }
 
-/// Sets on `kernel` every argument and exec info set so far (`args`).
+/// Sets on `kernel` everything set so far (`args`): the first failure, if any.
 fn replay(kernel: Kernel, args: &ShadowArgs) -> Result<Kernel, ClError> {
-    for (&index, value) in &args.set {
-        match value {
-            SetArg::Value(bytes) => kernel.set_arg_bytes(index, bytes)?,
-            SetArg::Null(size) => kernel.set_local_arg(index, *size)?,
-            SetArg::Svm(p) => kernel.set_svm_arg(index, *p)?,
-        }
-    }
-    for (&param, value) in &args.exec_info {
-        kernel.set_exec_info(param, value)?;
-    }
-    Ok(kernel)
+    set_all(kernel, args)
+        .into_iter()
+        .try_for_each(|(_, result)| result)
+        .map(|()| kernel)
 }
 
 /// Bytes of the lanes a kernel that reduces its records to warps holds per work-group:

@@ -410,8 +410,9 @@ impl Shim {
         Ok(program)
     }
 
-    /// Whether the binaries of the copies' program `w`, for every one of its devices, are
-    /// kept (then [`Shim::build_annotated`] builds from them, fast).
+    /// Whether the binaries of the annotated program `w` (the twin or its copies), for
+    /// every one of its devices, are kept (then [`Shim::build_annotated`] builds from
+    /// them, fast).
     pub(super) fn kept_binaries(&self, w: &LazyProgram) -> bool {
         let identities = identities(&w.devices);
         binary_keys(&w.source, &w.options, &identities)
