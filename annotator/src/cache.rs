@@ -132,8 +132,10 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// (`MemAccess::step_bytes`, `affine::load_steps`). 80: a kernel of one block is timed
 /// with its first touches from DRAM too (`L1Sharing::from_dram`). 81: a description with
 /// the SM's fill port (`memory.fill_bytes_per_cycle`) counts the bytes each warp's loads
-/// bring past the L1 in a `fill` column.
-pub const ANNOTATION_REVISION: &str = "81";
+/// bring past the L1 in a `fill` column. 82: a file whose unrolled loop is not counted (no
+/// block of it has a home in the source) is timed as compiled without unrolling, where
+/// that counts it.
+pub const ANNOTATION_REVISION: &str = "82";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

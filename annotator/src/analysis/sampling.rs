@@ -100,13 +100,26 @@ pub fn sampled_sites(
             }
         }
         let post = cfg.post_dominators();
+        let mut merged = Vec::new();
         for (b, i) in unplaced {
             let same = instances
                 .values_mut()
                 .find(|(_, at)| at.iter().any(|&p| same_address(f, &cfg, &post, p, (b, i))));
             if let Some((_, at)) = same {
                 at.push((b, i));
+            } else {
+                merged.push((b, i));
             }
+        }
+        for (b, i) in merged {
+            let Some(node) = loop_subscript(f, &cfg, module, program, body, (b, i)) else {
+                continue;
+            };
+            let at = node.extent.start;
+            if instances.contains_key(&(at.line, at.col)) {
+                continue;
+            }
+            instances.insert((at.line, at.col), (node, vec![(b, i)]));
         }
         let mut here: Vec<(Site, Vec<Position>)> = Vec::new();
         let mut full = false;
@@ -370,6 +383,90 @@ fn written(node: &AstNode, decl: u32) -> bool {
         Some(Role::Assign | Role::CompoundAssign | Role::Step | Role::AddressOf)
     ) && node.children.first().is_some_and(names);
     writes || node.children.iter().any(|c| written(c, decl))
+}
+
+/// The subscript a load with no line of its own (`.loc` line 0: clang merged it from
+/// several places) stands for, where its innermost loop tells: the one load of its width
+/// in the source loop that loop was compiled from (the loop statement on a line of the
+/// loop's code), sampleable. A pointer chase `p = a[i]; for (...) p = a[p];` compiles to
+/// one loop of one load, merged from both subscripts; the loop's is the one that runs
+/// (l1_lat, validation/ubench).
+fn loop_subscript<'a>(
+    f: &Function,
+    cfg: &Cfg,
+    module: &Module,
+    program: &str,
+    body: &'a AstNode,
+    (b, i): Position,
+) -> Option<&'a AstNode> {
+    let instr = &f.blocks[b].instrs[i];
+    if instr.base() != "ld" || instr.loc.as_ref().is_some_and(|l| l.line != 0) {
+        return None;
+    }
+    let width = access_width(instr);
+    let innermost = cfg
+        .loops
+        .iter()
+        .filter(|l| l.body.contains(&b))
+        .min_by_key(|l| l.body.len())?;
+    let lines: Vec<u32> = innermost
+        .body
+        .iter()
+        .flat_map(|&k| &f.blocks[k].instrs)
+        .filter_map(|x| x.loc.as_ref())
+        .filter(|l| l.inlined_at.is_none() && l.line != 0)
+        .filter(|l| module.file(l.file).is_some_and(|p| same_file(p, program)))
+        .map(|l| l.line)
+        .collect();
+    let statement = innermost_loop_statement(body, &lines)?;
+    let mut loads = Vec::new();
+    loads_in(statement, &mut loads);
+    loads.retain(|n| {
+        sampleable(n)
+            && n.subscript
+                .as_ref()
+                .is_some_and(|s| s.element_bytes == width)
+    });
+    match loads.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+/// The innermost `for`, `while` or `do` statement of `node` that starts on one of `lines`.
+fn innermost_loop_statement<'a>(node: &'a AstNode, lines: &[u32]) -> Option<&'a AstNode> {
+    let inner = node
+        .children
+        .iter()
+        .find_map(|c| innermost_loop_statement(c, lines));
+    let is_loop = matches!(node.kind, NodeKind::For | NodeKind::While | NodeKind::Do);
+    inner.or_else(|| (is_loop && lines.contains(&node.extent.start.line)).then_some(node))
+}
+
+/// The subscripts of `node` read (not the target of a plain assignment), outermost first.
+fn loads_in<'a>(node: &'a AstNode, out: &mut Vec<&'a AstNode>) {
+    if node.subscript.is_some() {
+        out.push(node);
+        // `a[i][j]`: the outer subscript is the access.
+        for c in node.children.iter().skip(1) {
+            loads_in(c, out);
+        }
+        return;
+    }
+    if let (Some(Role::Assign), [lhs, rhs]) = (&node.role, node.children.as_slice()) {
+        if lhs.subscript.is_some() {
+            for c in lhs.children.iter().skip(1) {
+                loads_in(c, out);
+            }
+        } else {
+            loads_in(lhs, out);
+        }
+        loads_in(rhs, out);
+        return;
+    }
+    for c in &node.children {
+        loads_in(c, out);
+    }
 }
 
 /// Whether subscript `node` can be sampled: its base named directly, its index written

@@ -92,7 +92,7 @@ pub fn annotate_file_with(
         }
     }
     let Some(unrolled) = first.refusals.iter().find(|r| r.unrolled) else {
-        return first.finish();
+        return with_loops_counted(compiler, path, options, arch, how, first);
     };
     let rolled = BuildOptions {
         keep_loops: true,
@@ -137,6 +137,74 @@ pub fn annotate_file_with(
     }
     let mut a = second.finish()?;
     a.sidecar.timed_without_unrolling = Some(note);
+    Ok(a)
+}
+
+/// The loops of `annotation`'s kernels and called functions none of whose blocks has a
+/// home in the source (each pass charged as one), as (kernel, PTX block of the header).
+fn uncounted_loops(annotation: &Annotation) -> Vec<(String, usize)> {
+    let s = &annotation.sidecar;
+    s.kernels
+        .iter()
+        .chain(&s.called_functions)
+        .flat_map(|k| {
+            k.paths
+                .uncounted_loops
+                .iter()
+                .map(|b| (k.name.clone(), b.index()))
+        })
+        .collect()
+}
+
+/// `first`'s annotation, or, where a loop of it is not counted (the compiler unrolled it
+/// and its copies of the body carry no source line of the body: l1_lat's pointer chase,
+/// validation/README.md), the file compiled without unrolling where that counts more of
+/// them and refuses no more kernels: a slightly different binary (loop overhead on every
+/// iteration) timed as it runs rather than its loop charged once. The sidecar says so
+/// ([`Sidecar::timed_without_unrolling`](crate::back::sidecar::Sidecar::timed_without_unrolling)).
+fn with_loops_counted(
+    compiler: &Compiler,
+    path: &Path,
+    options: &BuildOptions,
+    arch: &Architecture,
+    how: AnnotateOptions,
+    first: Compiled,
+) -> Result<Annotation, AnnotateError> {
+    let uncounted = first
+        .annotation
+        .as_ref()
+        .map(uncounted_loops)
+        .unwrap_or_default();
+    let Some((kernel, header)) = uncounted.first().cloned() else {
+        return first.finish();
+    };
+    if options.keep_loops {
+        return first.finish();
+    }
+    let rolled = BuildOptions {
+        keep_loops: true,
+        ..options.clone()
+    };
+    let second = match annotate_compiled(compiler, path, &rolled, arch, how) {
+        Ok(s) if s.refusals.len() <= first.refusals.len() => s,
+        _ => return first.finish(),
+    };
+    let counted_more = second
+        .annotation
+        .as_ref()
+        .is_some_and(|a| uncounted_loops(a).len() < uncounted.len());
+    if !counted_more {
+        return first.finish();
+    }
+    let mut a = second.finish()?;
+    a.sidecar.timed_without_unrolling = Some(format!(
+        "timed as compiled without loop unrolling ({}): the compiler unrolled a loop of `{}` \
+         (PTX block B{}) into copies of its body that carry no source line of it, which the \
+         annotator cannot count",
+        KEEP_LOOPS.join(" "),
+        kernel,
+        header
+    ));
     Ok(a)
 }
 

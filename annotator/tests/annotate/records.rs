@@ -100,6 +100,30 @@ fn kernels_with_a_barrier_keep_their_values_in_their_record() {
     assert!(s.contains("rec[0] = s->t;"), "{s}");
 }
 
+/// A pointer chase `p = ring[tid]; for (...) p = ring[p];`: clang compiles both subscripts
+/// to one load in one loop, its `.loc` line 0 (merged). The load is sampled at the loop's
+/// subscript, the one load of its width in the loop statement its loop was compiled from
+/// (line 6, column 13), and its chase is counted: clang unrolls the loop into copies with
+/// no source line, so the file is timed as compiled without unrolling, and says so.
+#[test]
+fn a_chase_merged_by_the_compiler_is_sampled_at_the_loops_subscript() {
+    let a = annotate(&temp(
+        "chase.cl",
+        "__kernel void chase(__global ulong *ring, __global ulong *out, uint repeat)\n{\n    \
+         uint tid = get_local_id(0);\n    ulong p = ring[tid];\n    \
+         for (uint i = 0; i < repeat; i++)\n        p = ring[p];\n    \
+         out[get_global_id(0)] = p;\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("chase");
+    let places: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
+    assert_eq!(places, vec![(6, 13)], "{samples:?}");
+    assert_eq!(samples[0].1.element_bytes, 8);
+    let note = a.sidecar.timed_without_unrolling.as_deref().unwrap_or("");
+    assert!(note.contains("`chase`"), "{note}");
+    assert!(a.sidecar.kernels[0].paths.uncounted_loops.is_empty());
+}
+
 /// A sampled access's price per extra request: a bank pass of a shared access holds the
 /// shared-memory pipe again but moves nothing of the memory side (no L2 or DRAM bytes),
 /// where a global gather's extra request moves a line through both.
