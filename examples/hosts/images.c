@@ -8,6 +8,9 @@
  * Exit code 3 where the device has no image support. */
 #include "common.h"
 
+#include <float.h>
+#include <math.h>
+
 #define W 64
 #define H 32
 #define D 4
@@ -63,7 +66,9 @@ int main(void)
                     s += in[(y * W + xx) * 4 + c];
                 }
                 float want = s / 3.0f, got = out[(y * W + x) * 4 + c];
-                if (got != want && bad++ < 5)
+                // OpenCL C lets single-precision division be off by 2.5 ulp (NVIDIA's
+                // is): a few ulp apart is the same result.
+                if (fabsf(got - want) > 4 * FLT_EPSILON * fabsf(want) && bad++ < 5)
                     fprintf(stderr, "box3 (%d, %d).%d = %g, expected %g\n", x, y, c, got, want);
                 sum2 += got;
             }

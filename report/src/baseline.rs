@@ -553,7 +553,7 @@ mod tests {
                 offset: [0; 3],
                 outcome,
                 profile: None,
-                first_on_queue: index == 0,
+                first_in_context: index == 0,
                 event_micros: None,
             });
         }

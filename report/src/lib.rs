@@ -103,9 +103,11 @@ pub struct Launch {
     /// With `SRCSIM_PROFILE=1`: the source-block counters summed over the work-items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<LaunchProfile>,
-    /// Whether it was the first launch of its command queue.
+    /// Whether it was the first launch of its context, with no fill of the context waited
+    /// for before it: on a GPU's driver it pays the context's lazy set-up
+    /// (`pipeline_model::OpenclEvent::first_launch_us`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub first_on_queue: bool,
+    pub first_in_context: bool,
     /// What an OpenCL profiling event's START to END would show for it on the GPU's own
     /// driver, in microseconds: the estimate plus the architecture's `opencl_event` terms
     /// (absent where the architecture gives none, or the launch is not simulated).
@@ -503,7 +505,7 @@ impl Report {
         for launch in &mut self.launches {
             launch.event_micros = match (event, &launch.outcome) {
                 (Some(event), Outcome::Simulated(e)) => {
-                    Some(event.micros(e.micros, launch.first_on_queue))
+                    Some(event.micros(e.micros, launch.first_in_context))
                 }
                 _ => None,
             };

@@ -40,7 +40,7 @@ fn launch(index: usize, kernel: &str, profile: Option<LaunchProfile>) -> Launch 
             reason: "test".into(),
         },
         profile,
-        first_on_queue: index == 0,
+        first_in_context: index == 0,
         event_micros: None,
     }
 }
@@ -336,13 +336,13 @@ fn simulated(micros: f64) -> Outcome {
 }
 
 /// What an OpenCL event would show: the estimate plus the architecture's term for every
-/// launch and, for a queue's first launch, its first-launch term; repeats get theirs once
+/// launch and, for a context's first launch, its first-launch term; repeats get theirs once
 /// settled; nothing for a launch not simulated or an architecture without the terms.
 #[test]
 fn event_times_add_the_launch_terms_to_each_estimate() {
     let mut r = Report::new("hopper_h100", 1980.0);
     let mut first = launch(0, "k", None);
-    first.first_on_queue = true;
+    first.first_in_context = true;
     r.launched(first);
     r.launched(launch(1, "k", None));
     r.repeated(launch(2, "k", None), 1);
@@ -359,9 +359,9 @@ fn event_times_add_the_launch_terms_to_each_estimate() {
     assert_eq!(times, [Some(16.0), Some(4.5), Some(4.5), None]);
     let json = serde_json::to_value(&r).unwrap();
     assert_eq!(json["opencl_event"]["launch_us"], 4.0);
-    assert_eq!(json["launches"][0]["first_on_queue"], true);
+    assert_eq!(json["launches"][0]["first_in_context"], true);
     assert_eq!(json["launches"][0]["event_micros"], 16.0);
-    assert!(json["launches"][1].get("first_on_queue").is_none());
+    assert!(json["launches"][1].get("first_in_context").is_none());
     assert!(json["launches"][3].get("event_micros").is_none());
     let csv = r.to_csv().unwrap();
     let rows: Vec<&str> = csv.lines().collect();

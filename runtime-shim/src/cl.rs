@@ -69,7 +69,11 @@ pub(crate) use real_api;
 /// Every real function the shim reaches, with its dispatch slot: those it only calls and
 /// those it interposes.
 pub fn dispatch_slots() -> impl Iterator<Item = (&'static str, usize)> {
-    Real::CALLED.iter().chain(Real::INTERPOSED).copied()
+    Real::CALLED
+        .iter()
+        .chain(Real::INTERPOSED)
+        .chain(Real::INTERPOSED_COMMANDS)
+        .copied()
 }
 
 // The functions the shim calls but does not interpose.
@@ -83,8 +87,7 @@ real_api! {
     14 => clCreateBuffer(cl_context, cl_mem_flags, usize, *mut c_void, *mut cl_int) -> cl_mem;
     18 => clReleaseMemObject(cl_mem) -> cl_int;
     20 => clGetMemObjectInfo(cl_mem, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    48 => clEnqueueReadBuffer(cl_command_queue, cl_mem, cl_bool, usize, usize, *mut c_void, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
-    41 => clWaitForEvents(cl_uint, *const cl_event) -> cl_int;
+    42 => clGetEventInfo(cl_event, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     43 => clRetainEvent(cl_event) -> cl_int;
     44 => clReleaseEvent(cl_event) -> cl_int;
     46 => clFlush(cl_command_queue) -> cl_int;
@@ -733,6 +736,20 @@ impl Event {
     /// Adds a reference.
     pub fn retain(self) {
         real!(clRetainEvent(self.0));
+    }
+
+    /// `CL_EVENT_COMMAND_QUEUE`: the queue of the command the event is of (`None` for a
+    /// user event).
+    pub fn queue(self) -> Result<Option<Queue>, ClError> {
+        let mut q: cl_command_queue = ptr::null_mut();
+        check(real!(clGetEventInfo(
+            self.0,
+            CL_EVENT_COMMAND_QUEUE,
+            std::mem::size_of::<cl_command_queue>(),
+            (&mut q as *mut cl_command_queue).cast(),
+            ptr::null_mut()
+        )))?;
+        Ok((!q.is_null()).then_some(Queue(q)))
     }
 
     /// Drops a reference.

@@ -34,6 +34,7 @@ pub const CL_INVALID_VALUE: cl_int = -30;
 pub const CL_INVALID_OPERATION: cl_int = -59;
 
 pub const CL_FALSE: cl_bool = 0;
+pub const CL_EVENT_COMMAND_QUEUE: cl_uint = 0x11D0;
 
 pub const CL_DEVICE_TYPE_DEFAULT: cl_device_type = 1;
 pub const CL_DEVICE_TYPE_CPU: cl_device_type = 1 << 1;

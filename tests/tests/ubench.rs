@@ -110,6 +110,12 @@ fn small_ports_run_alike_under_srcsim_and_are_simulated() {
             let cycles = l["cycles"].as_u64().unwrap();
             let latency = l["latency_cycles"].as_u64().unwrap();
             assert!(cycles > 0 && cycles >= latency, "{port}: {l}");
+            // Every port fills a buffer and waits (clFinish) before its one launch: the
+            // fill did the context's set-up, so the launch's event holds the launch term
+            // alone (hopper_h100's 3.8 us), not the first launch's 15 more.
+            assert!(l.get("first_in_context").is_none(), "{port}: {l}");
+            let event = l["event_micros"].as_f64().unwrap() - l["micros"].as_f64().unwrap();
+            assert!((event - 3.8).abs() < 1e-9, "{port}: {l}");
         }
     }
 }

@@ -104,7 +104,7 @@ fn the_h100_examples_table_has_the_architectures_event_terms() {
     let mut firsts = 0;
     for row in &table {
         let n: f64 = row["simulated"].parse().unwrap();
-        let first: f64 = row["first_on_queue"].parse().unwrap();
+        let first: f64 = row["first_in_context"].parse().unwrap();
         let kernel: f64 = row["srcsim_us"].parse().unwrap();
         let events: f64 = row["srcsim_event_us"].parse().unwrap();
         let expected = kernel + n * event.launch_us + first * event.first_launch_us;

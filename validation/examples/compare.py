@@ -15,7 +15,7 @@ size, in a program. Per group it writes the launches, the measured time (each ro
 sum, and the fastest and slowest launch of the first) and srcsim's: the sum of its
 simulated launches' kernel times (`srcsim_us`) and of what OpenCL events would show for
 them on the GPU's driver (`srcsim_event_us`, the architecture's `opencl_event` terms
-added), and how many were their queue's first. It prints per program the totals and
+added), and how many were their context's first. It prints per program the totals and
 both ratios, and per half their geometric mean and MAPE, the check half first.
 `--fit-event` prints the event terms that fit the fit half best (a grid search).
 Standard library only.
@@ -82,7 +82,7 @@ def read_table(path):
             "fastest": float(row["fastest_us"]), "slowest": float(row["slowest_us"]),
             "simulated": int(row["simulated"]), "srcsim": float(row["srcsim_us"]),
             "event": float(row.get("srcsim_event_us") or row["srcsim_us"]),
-            "first_on_queue": int(row.get("first_on_queue") or 0)}
+            "first_in_context": int(row.get("first_in_context") or row.get("first_on_queue") or 0)}
     return programs
 
 
@@ -107,9 +107,9 @@ def read_rounds(paths):
 
 def join(program, groups, report):
     """srcsim's side of each group of `program`: its simulated launches' estimates, what
-    OpenCL events would show for them, and how many were their queue's first."""
+    OpenCL events would show for them, and how many were their context's first."""
     for e in groups.values():
-        e.update(srcsim=0.0, event=0.0, simulated=0, first_on_queue=0)
+        e.update(srcsim=0.0, event=0.0, simulated=0, first_in_context=0)
     for launch in report["launches"]:
         local = size(launch["local"]) if not launch.get("local_chosen") else "-"
         e = groups.get((launch["kernel"], size(launch["global"]), local))
@@ -117,7 +117,7 @@ def join(program, groups, report):
             e["srcsim"] += launch["micros"]
             e["event"] += launch.get("event_micros", launch["micros"])
             e["simulated"] += 1
-            e["first_on_queue"] += bool(launch.get("first_on_queue"))
+            e["first_in_context"] += bool(launch.get("first_in_context"))
 
 
 def program_ratios(table, column):
@@ -149,7 +149,7 @@ def summary(ratios, name):
 
 
 def fit_event(table):
-    """The OpenCL event terms (each launch's, a queue's first launch's, in µs) that give
+    """The OpenCL event terms (each launch's, a context's first launch's, in µs) that give
     the fit half's programs the least mean absolute error, on a 0.1 µs and 1 µs grid."""
     fit = {p: g for p, g in table.items() if half(p) == FIT}
     best = None
@@ -157,7 +157,7 @@ def fit_event(table):
         for b in range(0, 61):
             launch_us, first_us = a / 10, float(b)
             ratios = program_ratios(fit, lambda e: e["srcsim"] + launch_us * e["launches"]
-                                    + first_us * e["first_on_queue"])
+                                    + first_us * e["first_in_context"])
             mape = statistics.mean(abs(r - 1) for r in ratios.values())
             if best is None or mape < best[0]:
                 best = (mape, launch_us, first_us)
@@ -212,7 +212,7 @@ def main():
                     "fastest_us": f"{e['fastest']:.3f}", "slowest_us": f"{e['slowest']:.3f}",
                     "srcsim_us": f"{e['srcsim']:.3f}",
                     "ratio": f"{e['srcsim'] / e['rounds'][-1]:.4f}" if done else "",
-                    "first_on_queue": e["first_on_queue"],
+                    "first_in_context": e["first_in_context"],
                     "srcsim_event_us": f"{e['event']:.3f}",
                     "event_ratio": f"{e['event'] / e['rounds'][-1]:.4f}" if done else ""})
         with open(args.out, "w", newline="") as f:

@@ -242,15 +242,16 @@ impl ConstantCache {
 
 /// What an OpenCL profiling event's START to END shows around a launch on the vendor's
 /// OpenCL driver, beyond the kernel's own duration: the driver's and the front end's work
-/// for each launch, and more for the first launch of a command queue (the context's
-/// lazy set-up). A user who times launches with events reads these; a profiler's kernel
+/// for each launch, and more for the first launch of a context (the driver's lazy set-up
+/// of its kernel execution, which a fill the host waited for does instead). A user who times launches with events reads these; a profiler's kernel
 /// duration does not hold them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpenclEvent {
     /// Microseconds every launch's event adds to the kernel's duration.
     pub launch_us: f64,
-    /// Microseconds more for the first launch of a command queue.
+    /// Microseconds more for the first launch of a context (not of each new queue), where
+    /// no fill of the context was waited for before it.
     pub first_launch_us: f64,
 }
 
@@ -262,10 +263,10 @@ impl OpenclEvent {
     /// assert_eq!(event.micros(1.5, false), 6.5);
     /// assert_eq!(event.micros(1.5, true), 18.5);
     /// ```
-    pub fn micros(&self, kernel_micros: f64, first_on_queue: bool) -> f64 {
+    pub fn micros(&self, kernel_micros: f64, first_in_context: bool) -> f64 {
         kernel_micros
             + self.launch_us
-            + if first_on_queue {
+            + if first_in_context {
                 self.first_launch_us
             } else {
                 0.0

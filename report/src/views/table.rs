@@ -67,7 +67,7 @@ impl Report {
             let events = self.launches.iter().filter_map(|l| l.event_micros);
             let _ = writeln!(
                 out,
-                "srcsim: as OpenCL events on the GPU's driver: {:.2} µs in all (each launch {} µs more, a queue's first {} µs more still)",
+                "srcsim: as OpenCL events on the GPU's driver: {:.2} µs in all (each launch {} µs more, a context's first {} µs more still)",
                 events.fold(0.0, |m, t| m + t),
                 event.launch_us,
                 event.first_launch_us

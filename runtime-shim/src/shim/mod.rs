@@ -2,7 +2,7 @@
 //! launch enqueues, and the background worker that reads the counter records back and
 //! hands them to the model thread (`modelling.rs`); a launch, planned, carried out and
 //! recorded, is `launch.rs`, the copies that reduce records to warps `copies.rs`, the
-//! twins' making `twins.rs`. The interposers (`interpose.rs`) call
+//! twins' making `twins.rs`. The interposers (`interpose/`) call
 //! in here; modelling is `pipeline_model`'s and annotation `annotator`'s.
 //!
 //! Every application kernel whose program was built from source has a *shadow*: the same
@@ -36,7 +36,7 @@ use pipeline_model::{Architecture, Grain, KernelResources, LaunchGeometry};
 use rustc_hash::FxHashMap;
 
 use crate::batch::{Batches, Full};
-use crate::cl::{Context, Device, Kernel, NdRange, Program, Queue};
+use crate::cl::{Context, Device, Event, Kernel, NdRange, Program, Queue};
 use crate::config::{Config, Level};
 use crate::model_worker::{ModelContext, Worker};
 use crate::modelling::{
@@ -61,9 +61,13 @@ struct State {
     /// digest of its bytes (also kept in the cache, for later runs).
     binaries: FxHashMap<u128, MadeFrom>,
     kernels: FxHashMap<Kernel, KernelState>,
-    /// Queues the application has launched on: the first launch of a queue costs more on
-    /// a GPU's driver (`pipeline_model::OpenclEvent`).
-    launched_on: HashSet<Queue>,
+    /// The first launch of a context costs more on a GPU's driver
+    /// (`pipeline_model::OpenclEvent`): its lazy set-up of kernel execution, which a fill
+    /// (a kernel of the driver's) does instead where the host waited for it. Contexts
+    /// that launched, or whose set-up a waited fill did: their launches cost no more.
+    set_up: HashSet<Context>,
+    /// Queues with a fill the host has not waited for yet.
+    unwaited_fills: HashSet<Queue>,
 }
 
 /// The shim.
@@ -261,6 +265,42 @@ impl Shim {
         index
     }
 
+    /// The application enqueued a fill on `queue` (`clEnqueueFillBuffer`,
+    /// `clEnqueueFillImage`, `clEnqueueSVMMemFill`).
+    pub fn filled(&self, queue: Queue) {
+        lock(&self.state).unwaited_fills.insert(queue);
+    }
+
+    /// The host waited for everything enqueued on `queue` so far (`clFinish`): a fill
+    /// among it did its context's set-up, so the context's first launch costs no more
+    /// than the rest (measured: validation/examples/README.md).
+    pub fn finished(&self, queue: Queue) {
+        if !lock(&self.state).unwaited_fills.remove(&queue) {
+            return;
+        }
+        if let Ok(context) = queue.context() {
+            lock(&self.state).set_up.insert(context);
+        }
+    }
+
+    /// The host waited for one command of `queue` (a blocking read or write): on an
+    /// in-order queue, for everything enqueued before it too.
+    pub fn waited(&self, queue: Queue) {
+        if lock(&self.state).unwaited_fills.contains(&queue) && queue.in_order() {
+            self.finished(queue);
+        }
+    }
+
+    /// The host waited for `events` (`clWaitForEvents`).
+    pub fn waited_for(&self, events: impl Iterator<Item = Event>) {
+        if lock(&self.state).unwaited_fills.is_empty() {
+            return;
+        }
+        for queue in events.filter_map(|e| e.queue().ok().flatten()) {
+            self.waited(queue);
+        }
+    }
+
     fn launch_entry(
         &self,
         kernel: Arc<str>,
@@ -269,7 +309,11 @@ impl Shim {
         geometry: &LaunchGeometry,
         outcome: Option<Outcome>,
     ) -> Launch {
-        let first_on_queue = lock(&self.state).launched_on.insert(queue);
+        // A queue whose context cannot be read has not launched before either (the
+        // launch fails on it).
+        let first_in_context = queue
+            .context()
+            .is_ok_and(|context| lock(&self.state).set_up.insert(context));
         Launch {
             index: 0,
             kernel,
@@ -282,7 +326,7 @@ impl Shim {
                 reason: "its records never came back (the program ended first?)".to_string(),
             }),
             profile: None,
-            first_on_queue,
+            first_in_context,
             event_micros: None,
         }
     }

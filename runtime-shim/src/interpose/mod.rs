@@ -7,11 +7,10 @@
 use std::ffi::{c_char, c_void};
 use std::sync::Once;
 
-use crate::cl::{Device, Kernel, Mem, NdRange, Platform, Program};
+use crate::cl::{Device, Kernel, Mem, Platform, Program};
 use crate::ffi::*;
 use crate::ffi::{binary_digests, c_text, guarded, handles, raw_bytes, source_text};
 use crate::gpu_answers::answer_as_simulated_gpu;
-use crate::launch_call::launch;
 use crate::program_binaries::program_info_read;
 use crate::real;
 use crate::shadow::{ArgValue, MirroredSetting, ProgramOrigin, SetArgRef};
@@ -43,7 +42,7 @@ fn created(program: cl_program, origin: impl FnOnce() -> ProgramOrigin) {
 /// its handler. Makes the exported function, its entry for the layer's dispatch table
 /// ([`entry_points`]), and the real function it forwards to ([`crate::cl::Real`]).
 macro_rules! interposed {
-    ($(
+    ($list:ident; $(
         $(#[$doc:meta])*
         $slot:literal => fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block
     )*) => {
@@ -53,19 +52,31 @@ macro_rules! interposed {
             pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret $body
         )*
 
-        /// The interposed entry points with their dispatch slots, for the layer's table.
-        pub fn entry_points() -> Vec<(usize, *mut c_void)> {
-            vec![$(($slot, $name as *mut c_void)),*]
+        /// This module's interposed entry points with their dispatch slots.
+        pub(crate) fn slots() -> Vec<(usize, *mut std::ffi::c_void)> {
+            vec![$(($slot, $name as *mut std::ffi::c_void)),*]
         }
 
         crate::cl::real_api! {
-            INTERPOSED;
+            $list;
             $($slot => $name($($ty),*) -> $ret;)*
         }
     };
 }
 
+// The commands of a queue: launches, and the fills and waits around them.
+mod enqueue;
+
+/// The interposed entry points with their dispatch slots, for the layer's table.
+pub fn entry_points() -> Vec<(usize, *mut c_void)> {
+    let mut all = slots();
+    all.extend(enqueue::slots());
+    all
+}
+
 interposed! {
+    INTERPOSED;
+
     /// # Safety
     /// As `clGetDeviceIDs` in the OpenCL 1.2 specification.
     2 => fn clGetDeviceIDs(
@@ -701,90 +712,5 @@ interposed! {
             shim().kernel_releasing(Kernel(kernel))
         });
         real!(clReleaseKernel(kernel))
-    }
-
-    /// # Safety
-    /// As `clEnqueueNDRangeKernel` in the OpenCL 1.2 specification.
-    59 => fn clEnqueueNDRangeKernel(
-        command_queue: cl_command_queue,
-        kernel: cl_kernel,
-        work_dim: cl_uint,
-        global_work_offset: *const usize,
-        global_work_size: *const usize,
-        local_work_size: *const usize,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        let range = NdRange::from_raw(
-            work_dim,
-            global_work_offset,
-            global_work_size,
-            local_work_size,
-        );
-        let original = || {
-            real!(clEnqueueNDRangeKernel(
-                command_queue,
-                kernel,
-                work_dim,
-                global_work_offset,
-                global_work_size,
-                local_work_size,
-                num_events_in_wait_list,
-                event_wait_list,
-                event
-            ))
-        };
-        // SAFETY: the application's arguments, passed on as given.
-        unsafe {
-            launch(
-                command_queue,
-                kernel,
-                range,
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-                original,
-            )
-        }
-    }
-
-    /// # Safety
-    /// As `clEnqueueTask` in the OpenCL 1.2 specification.
-    60 => fn clEnqueueTask(
-        command_queue: cl_command_queue,
-        kernel: cl_kernel,
-        num_events_in_wait_list: cl_uint,
-        event_wait_list: *const cl_event,
-        event: *mut cl_event,
-    ) -> cl_int {
-        // A task is a launch of one work-item in one work-group.
-        let range = NdRange {
-            work_dim: 1,
-            offset: [0; 3],
-            global: [1; 3],
-            local: Some([1; 3]),
-        };
-        let original = || {
-            real!(clEnqueueTask(
-                command_queue,
-                kernel,
-                num_events_in_wait_list,
-                event_wait_list,
-                event
-            ))
-        };
-        // SAFETY: the application's arguments, passed on as given.
-        unsafe {
-            launch(
-                command_queue,
-                kernel,
-                Some(range),
-                num_events_in_wait_list,
-                event_wait_list,
-                event,
-                original,
-            )
-        }
     }
 }
