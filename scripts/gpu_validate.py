@@ -459,6 +459,84 @@ def profile(args):
     return args.out
 
 
+# ---------------------------------------------------------------------------------------
+# memory: the memory traffic Nsight Compute counts, caches flushed and warm, beside
+# srcsim's DRAM bytes.
+
+NCU_MEMORY = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum",
+              "lts__t_sector_hit_rate.pct", "l1tex__t_sector_hit_rate.pct"]
+# Bytes per unit ncu writes byte counts in.
+NCU_BYTES = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12}
+MEMORY_FIELDS = ["case", "kernel", "half", "srcsim_dram_bytes", "dram_bytes_flushed",
+                 "dram_bytes_warm", "l2_bytes_flushed", "l2_hit_pct_flushed",
+                 "l2_hit_pct_warm", "l1_hit_pct_warm"]
+
+
+def read_ncu_metrics(path, names):
+    """Nsight Compute's `--csv` page: per profiled launch, in launch order, its kernel
+    name and the metrics `names` (byte counts in bytes, percentages as they are)."""
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()
+    start = next((i for i, t in enumerate(lines) if t.startswith('"ID","Process ID"')), None)
+    if start is None:
+        raise ReportError(f"{path}: no Nsight Compute CSV in it")
+    launches = {}
+    for r in csv.DictReader(lines[start:]):
+        one = launches.setdefault(int(r["ID"]), {"kernel": r["Kernel Name"]})
+        if r.get("Metric Name") not in names:
+            continue
+        value = float(r["Metric Value"].replace(",", ""))
+        if "bytes" in r["Metric Name"]:
+            if r["Metric Unit"] not in NCU_BYTES:
+                raise ReportError(f"{path}: launch {r['ID']}: unit {r['Metric Unit']!r}")
+            value *= NCU_BYTES[r["Metric Unit"]]
+        one[r["Metric Name"]] = value
+    for i, one in launches.items():
+        missing = [n for n in names if n not in one]
+        if missing:
+            raise ReportError(f"{path}: launch {i} has no {', '.join(missing)}")
+    return [launches[i] for i in sorted(launches)]
+
+
+def memory(args):
+    """Per case of the two measure runs under ncu (caches flushed: `--flushed`, warm:
+    `--warm`, each the ncu page and the measured CSV its run wrote, `--per-case` launches
+    a case, the last one's counted), the DRAM and L2 traffic beside srcsim's `dram_bytes`
+    from `--predictions`."""
+    predicted = {r["case"]: r for r in read_csv(os.path.join(args.predictions,
+                                                             "predictions.csv"))}
+    runs = []
+    for page, measured in (args.flushed, args.warm):
+        rows = read_csv(measured)
+        launches = read_ncu_metrics(page, NCU_MEMORY)
+        if len(launches) != len(rows) * args.per_case:
+            raise ReportError(f"{page}: {len(launches)} profiled launches for {len(rows)} "
+                              f"cases of {args.per_case} launches each ({measured})")
+        by_case = {}
+        for i, row in enumerate(rows):
+            one = launches[(i + 1) * args.per_case - 1]
+            if one["kernel"] != row["kernel"]:
+                raise ReportError(f"case {row['case']}: ncu's launch is of "
+                                  f"{one['kernel']}, not {row['kernel']}")
+            by_case[row["case"]] = one
+        runs.append(by_case)
+    flushed, warm = runs
+    out = []
+    for case, f in flushed.items():
+        w, p = warm[case], predicted.get(case, {})
+        dram = lambda m: round(m["dram__bytes_read.sum"] + m["dram__bytes_write.sum"])
+        out.append({"case": case, "kernel": f["kernel"], "half": half(group(case)),
+                    "srcsim_dram_bytes": p.get("dram_bytes", ""),
+                    "dram_bytes_flushed": dram(f), "dram_bytes_warm": dram(w),
+                    "l2_bytes_flushed": round(f["lts__t_bytes.sum"]),
+                    "l2_hit_pct_flushed": f["lts__t_sector_hit_rate.pct"],
+                    "l2_hit_pct_warm": w["lts__t_sector_hit_rate.pct"],
+                    "l1_hit_pct_warm": w["l1tex__t_sector_hit_rate.pct"]})
+    write_csv(args.out, MEMORY_FIELDS, out)
+    print(args.out)
+    return args.out
+
+
 MEASURED_FIELDS = ["case", "kernel", "global", "local", "vars", "measured_us", "min_us",
                    "max_us", "runs", "gpu", "driver", "sm_clock_mhz", "max_sm_clock_mhz", "date"]
 
@@ -615,6 +693,14 @@ def main(argv=None):
     n.add_argument("--per-case", type=int, required=True,
                    help="launches a case made (measure: warmup + runs; --launches: 1 more)")
     n.add_argument("--out", required=True)
+    y = sub.add_parser("memory", help="ncu's DRAM and L2 traffic beside srcsim's")
+    y.add_argument("--flushed", nargs=2, required=True, metavar=("NCU", "MEASURED"),
+                   help="ncu --csv output of a measure run, caches flushed, and its CSV")
+    y.add_argument("--warm", nargs=2, required=True, metavar=("NCU", "MEASURED"),
+                   help="the same with --cache-control none")
+    y.add_argument("--per-case", type=int, required=True)
+    y.add_argument("--predictions", default="validation/predictions/hopper_h100")
+    y.add_argument("--out", required=True)
     r = sub.add_parser("report", help="join predictions and measurements, print MAPE")
     r.add_argument("--predictions", default="validation/predictions/hopper_h100")
     r.add_argument("--measured", required=True, help="a CSV written by measure")
@@ -625,6 +711,8 @@ def main(argv=None):
             report(args)
         elif args.verb == "profile":
             profile(args)
+        elif args.verb == "memory":
+            memory(args)
         elif args.launches:
             measure_launches(args)
         else:

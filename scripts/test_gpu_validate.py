@@ -318,6 +318,57 @@ class Profile(unittest.TestCase):
             gv.profile(args)
 
 
+def memory_page(launches):
+    """An ncu page of the memory metrics: per launch (kernel, DRAM read MB, DRAM write KB,
+    L2 bytes, L2 hit %, L1 hit %)."""
+    head = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",'
+            '"Block Size","Grid Size","Device","CC","Section Name","Metric Name",'
+            '"Metric Unit","Metric Value"\n')
+    rows = []
+    for i, (k, read_mb, write_kb, l2, l2_hit, l1_hit) in enumerate(launches):
+        for name, unit, value in (("dram__bytes_read.sum", "Mbyte", read_mb),
+                                  ("dram__bytes_write.sum", "Kbyte", write_kb),
+                                  ("lts__t_bytes.sum", "byte", l2),
+                                  ("lts__t_sector_hit_rate.pct", "%", l2_hit),
+                                  ("l1tex__t_sector_hit_rate.pct", "%", l1_hit)):
+            rows.append(f'"{i}","1","p","h","{k}","1","7","(256, 1, 1)","(64, 1, 1)","0",'
+                        f'"9.0","s","{name}","{unit}","{value}"\n')
+    return "==PROF== Connected to process 1\n" + head + "".join(rows)
+
+
+class Memory(unittest.TestCase):
+    """ncu's DRAM and L2 traffic of a flushed and a warm run, each case's last launch,
+    byte units converted, beside srcsim's DRAM bytes and the case's half."""
+
+    write, order = Profile.write, Profile.order
+
+    def test_flushed_and_warm_joined_with_predictions(self):
+        flushed = memory_page([("reduce", 9.9, 9, 5, 1.0, 0.0), ("reduce", 1.5, 2, "1,024", 10.5, 0.0),
+                               ("scan", 9.9, 9, 5, 1.0, 0.0), ("scan", 0.25, 0, 64, 75.0, 50.0)])
+        warm = memory_page([("reduce", 9.9, 9, 5, 1.0, 0.0), ("reduce", 0.001, 0, 2048, 96.0, 0.0),
+                            ("scan", 9.9, 9, 5, 1.0, 0.0), ("scan", 0, 0, 64, 99.0, 60.0)])
+        predictions = tempfile.mkdtemp()
+        with open(os.path.join(predictions, "predictions.csv"), "w") as f:
+            f.write("case,kernel,dram_bytes\nc0#0,reduce,1500000\nc1#0,scan,0\n")
+        order = self.order(["reduce", "scan"])
+        out = os.path.join(tempfile.mkdtemp(), "m.csv")
+        args = types.SimpleNamespace(flushed=(self.write(flushed), order),
+                                     warm=(self.write(warm), order), per_case=2,
+                                     predictions=predictions, out=out)
+        gv.memory(args)
+        rows = gv.read_csv(out)
+        self.assertEqual(
+            [(r["case"], r["half"], r["srcsim_dram_bytes"], r["dram_bytes_flushed"],
+              r["dram_bytes_warm"], r["l2_bytes_flushed"], r["l2_hit_pct_warm"]) for r in rows],
+            [("c0#0", gv.half("c0"), "1500000", "1502000", "1000", "1024", "96.0"),
+             ("c1#0", gv.half("c1"), "0", "250000", "0", "64", "99.0")])
+
+    def test_a_page_without_a_metric_is_refused(self):
+        page = memory_page([("reduce", 1, 1, 1, 1, 1)]).replace("lts__t_bytes.sum", "other")
+        with self.assertRaisesRegex(gv.ReportError, "launch 0 has no lts__t_bytes.sum"):
+            gv.read_ncu_metrics(self.write(page), gv.NCU_MEMORY)
+
+
 def reference_splitmix64(seed, n):
     """splitmix64 written out one step at a time, as host.cc's SplitMix64::next."""
     mask, s, out = (1 << 64) - 1, seed, []
