@@ -405,17 +405,23 @@ NCU_DURATION, NCU_CYCLES = "gpu__time_duration.sum", "gpc__cycles_elapsed.max"
 NCU_UNITS = {"ns": 1e3, "nsecond": 1e3, "us": 1.0, "usecond": 1.0, "ms": 1e-3, "msecond": 1e-3}
 
 
-def read_ncu(path):
-    """Nsight Compute's `--csv` page: per profiled launch, in launch order, (kernel name,
-    duration in us, GPC cycles or None). Lines before the header (ncu's and the
-    program's) are skipped."""
+def ncu_rows(path):
+    """The rows of Nsight Compute's `--csv` page (one per launch and metric), the lines
+    before its header (ncu's and the program's) skipped."""
     with open(path, newline="") as f:
         lines = f.read().splitlines()
     start = next((i for i, t in enumerate(lines) if t.startswith('"ID","Process ID"')), None)
     if start is None:
         raise ReportError(f"{path}: no Nsight Compute CSV in it")
+    return list(csv.DictReader(lines[start:]))
+
+
+def read_ncu(path):
+    """Nsight Compute's `--csv` page: per profiled launch, in launch order, (kernel name,
+    duration in us, GPC cycles or None). Lines before the header (ncu's and the
+    program's) are skipped."""
     launches = {}
-    for r in csv.DictReader(lines[start:]):
+    for r in ncu_rows(path):
         if r.get("Metric Name") not in (NCU_DURATION, NCU_CYCLES):
             continue
         one = launches.setdefault(int(r["ID"]), {"kernel": r["Kernel Name"]})
@@ -475,13 +481,8 @@ MEMORY_FIELDS = ["case", "kernel", "half", "srcsim_dram_bytes", "dram_bytes_flus
 def read_ncu_metrics(path, names):
     """Nsight Compute's `--csv` page: per profiled launch, in launch order, its kernel
     name and the metrics `names` (byte counts in bytes, percentages as they are)."""
-    with open(path, newline="") as f:
-        lines = f.read().splitlines()
-    start = next((i for i, t in enumerate(lines) if t.startswith('"ID","Process ID"')), None)
-    if start is None:
-        raise ReportError(f"{path}: no Nsight Compute CSV in it")
     launches = {}
-    for r in csv.DictReader(lines[start:]):
+    for r in ncu_rows(path):
         one = launches.setdefault(int(r["ID"]), {"kernel": r["Kernel Name"]})
         if r.get("Metric Name") not in names:
             continue
