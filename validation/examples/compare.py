@@ -82,7 +82,7 @@ def read_table(path):
             "fastest": float(row["fastest_us"]), "slowest": float(row["slowest_us"]),
             "simulated": int(row["simulated"]), "srcsim": float(row["srcsim_us"]),
             "event": float(row.get("srcsim_event_us") or row["srcsim_us"]),
-            "first_in_context": int(row.get("first_in_context") or row.get("first_on_queue") or 0)}
+            "first_in_context": int(row.get("first_in_context") or 0)}
     return programs
 
 
