@@ -115,11 +115,11 @@ pub fn sampled_sites(
             let Some(node) = loop_subscript(f, &cfg, module, program, body, (b, i)) else {
                 continue;
             };
+            // A subscript with loads of its own is placed by them.
             let at = node.extent.start;
-            if instances.contains_key(&(at.line, at.col)) {
-                continue;
-            }
-            instances.insert((at.line, at.col), (node, vec![(b, i)]));
+            instances
+                .entry((at.line, at.col))
+                .or_insert_with(|| (node, vec![(b, i)]));
         }
         let mut here: Vec<(Site, Vec<Position>)> = Vec::new();
         let mut full = false;

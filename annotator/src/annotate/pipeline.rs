@@ -170,6 +170,10 @@ fn with_loops_counted(
     how: AnnotateOptions,
     first: Compiled,
 ) -> Result<Annotation, AnnotateError> {
+    // Compiled without unrolling already: nothing to compile again.
+    if options.keep_loops {
+        return first.finish();
+    }
     let uncounted = first
         .annotation
         .as_ref()
@@ -178,9 +182,6 @@ fn with_loops_counted(
     let Some((kernel, header)) = uncounted.first().cloned() else {
         return first.finish();
     };
-    if options.keep_loops {
-        return first.finish();
-    }
     let rolled = BuildOptions {
         keep_loops: true,
         ..options.clone()
