@@ -234,6 +234,19 @@ fn info_vec<T: Copy + Default>(
     Ok(v)
 }
 
+/// Reads an info value of type `T` (its size in bytes) through `get`, into `init`.
+fn info_value<T: Copy>(
+    mut init: T,
+    get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int,
+) -> Result<T, ClError> {
+    check(get(
+        std::mem::size_of::<T>(),
+        (&mut init as *mut T).cast(),
+        ptr::null_mut(),
+    ))?;
+    Ok(init)
+}
+
 fn info_string(get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Result<String, ClError> {
     let bytes: Vec<u8> = info_vec(get)?;
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
@@ -269,28 +282,23 @@ impl Device {
 
     /// `CL_DEVICE_MEM_BASE_ADDR_ALIGN` in bytes: where a sub-buffer may start.
     pub fn base_addr_align(self) -> Result<usize, ClError> {
-        let mut bits: cl_uint = 0;
-        check(real!(clGetDeviceInfo(
-            self.0,
-            CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-            std::mem::size_of::<cl_uint>(),
-            (&mut bits as *mut cl_uint).cast(),
-            ptr::null_mut()
-        )))?;
+        let bits: cl_uint = info_value(0, |n, v, r| {
+            real!(clGetDeviceInfo(
+                self.0,
+                CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                n,
+                v,
+                r
+            ))
+        })?;
         Ok((bits as usize / 8).max(1))
     }
 
     /// `CL_DEVICE_LOCAL_MEM_SIZE` of the real device, in bytes.
     pub fn local_mem_bytes(self) -> Result<u64, ClError> {
-        let mut bytes: cl_ulong = 0;
-        check(real!(clGetDeviceInfo(
-            self.0,
-            CL_DEVICE_LOCAL_MEM_SIZE,
-            std::mem::size_of::<cl_ulong>(),
-            (&mut bytes as *mut cl_ulong).cast(),
-            ptr::null_mut()
-        )))?;
-        Ok(bytes)
+        info_value::<cl_ulong>(0, |n, v, r| {
+            real!(clGetDeviceInfo(self.0, CL_DEVICE_LOCAL_MEM_SIZE, n, v, r))
+        })
     }
 
     /// `CL_DEVICE_MAX_WORK_ITEM_SIZES` of the real device (its first three).
@@ -421,42 +429,27 @@ impl Context {
 impl Queue {
     /// `CL_QUEUE_CONTEXT`.
     pub fn context(self) -> Result<Context, ClError> {
-        let mut c: cl_context = ptr::null_mut();
-        check(real!(clGetCommandQueueInfo(
-            self.0,
-            CL_QUEUE_CONTEXT,
-            std::mem::size_of::<cl_context>(),
-            (&mut c as *mut cl_context).cast(),
-            ptr::null_mut()
-        )))?;
-        Ok(Context(c))
+        info_value(ptr::null_mut(), |n, v, r| {
+            real!(clGetCommandQueueInfo(self.0, CL_QUEUE_CONTEXT, n, v, r))
+        })
+        .map(Context)
     }
 
     /// `CL_QUEUE_DEVICE`.
     pub fn device(self) -> Result<Device, ClError> {
-        let mut d: cl_device_id = ptr::null_mut();
-        check(real!(clGetCommandQueueInfo(
-            self.0,
-            CL_QUEUE_DEVICE,
-            std::mem::size_of::<cl_device_id>(),
-            (&mut d as *mut cl_device_id).cast(),
-            ptr::null_mut()
-        )))?;
-        Ok(Device(d))
+        info_value(ptr::null_mut(), |n, v, r| {
+            real!(clGetCommandQueueInfo(self.0, CL_QUEUE_DEVICE, n, v, r))
+        })
+        .map(Device)
     }
 
     /// Whether the queue runs its commands in order (`CL_QUEUE_PROPERTIES` without
     /// out-of-order execution); `false` when it cannot be read.
     pub fn in_order(self) -> bool {
-        let mut props: cl_bitfield = 0;
-        real!(clGetCommandQueueInfo(
-            self.0,
-            CL_QUEUE_PROPERTIES,
-            std::mem::size_of::<cl_bitfield>(),
-            (&mut props as *mut cl_bitfield).cast(),
-            ptr::null_mut()
-        )) == CL_SUCCESS
-            && props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0
+        info_value::<cl_bitfield>(0, |n, v, r| {
+            real!(clGetCommandQueueInfo(self.0, CL_QUEUE_PROPERTIES, n, v, r))
+        })
+        .is_ok_and(|props| props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0)
     }
 
     /// Enqueues a non-blocking read of the start of `mem` into `dst` after all of
@@ -499,15 +492,10 @@ impl Queue {
 impl Program {
     /// `CL_PROGRAM_CONTEXT`.
     pub fn context(self) -> Result<Context, ClError> {
-        let mut c: cl_context = ptr::null_mut();
-        check(real!(clGetProgramInfo(
-            self.0,
-            CL_PROGRAM_CONTEXT,
-            std::mem::size_of::<cl_context>(),
-            (&mut c as *mut cl_context).cast(),
-            ptr::null_mut()
-        )))?;
-        Ok(Context(c))
+        info_value(ptr::null_mut(), |n, v, r| {
+            real!(clGetProgramInfo(self.0, CL_PROGRAM_CONTEXT, n, v, r))
+        })
+        .map(Context)
     }
 
     /// `CL_PROGRAM_DEVICES`.
@@ -715,14 +703,9 @@ impl Mem {
 
     /// `CL_MEM_SIZE`: the bytes of the buffer.
     pub fn size(self) -> Result<u64, ClError> {
-        let mut size = 0usize;
-        check(real!(clGetMemObjectInfo(
-            self.0,
-            CL_MEM_SIZE,
-            std::mem::size_of::<usize>(),
-            (&mut size as *mut usize).cast(),
-            ptr::null_mut()
-        )))?;
+        let size: usize = info_value(0, |n, v, r| {
+            real!(clGetMemObjectInfo(self.0, CL_MEM_SIZE, n, v, r))
+        })?;
         Ok(size as u64)
     }
 }
@@ -741,14 +724,9 @@ impl Event {
     /// `CL_EVENT_COMMAND_QUEUE`: the queue of the command the event is of (`None` for a
     /// user event).
     pub fn queue(self) -> Result<Option<Queue>, ClError> {
-        let mut q: cl_command_queue = ptr::null_mut();
-        check(real!(clGetEventInfo(
-            self.0,
-            CL_EVENT_COMMAND_QUEUE,
-            std::mem::size_of::<cl_command_queue>(),
-            (&mut q as *mut cl_command_queue).cast(),
-            ptr::null_mut()
-        )))?;
+        let q: cl_command_queue = info_value(ptr::null_mut(), |n, v, r| {
+            real!(clGetEventInfo(self.0, CL_EVENT_COMMAND_QUEUE, n, v, r))
+        })?;
         Ok((!q.is_null()).then_some(Queue(q)))
     }
 
