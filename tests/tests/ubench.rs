@@ -146,6 +146,15 @@ fn calibration_tables_list_every_port() {
             let predicted: u64 = r["predicted_cycles"].parse().unwrap();
             let measured: u64 = r["measured_cycles"].parse().unwrap();
             assert!(predicted > 0 && measured > 0, "{arch}: {r:?}");
+            // What the port's OpenCL event would show: hopper_h100's launch term (3.8 us at
+            // 1980 MHz, 7,524 cycles) over the kernel, never the context's first launch's
+            // (every port waits for a fill first); the A100's file gives no event terms.
+            let event = if arch == "hopper_h100" {
+                (predicted + 7524).to_string()
+            } else {
+                String::new()
+            };
+            assert_eq!(r["event_cycles"], event, "{arch}: {r:?}");
         }
     }
 }
