@@ -1,0 +1,21 @@
+// Probes of GPGPU-Sim's GTX 480, not cases of the suite or the corpus (no half, never
+// tuned on): what a launch's stores and loads move through the L2 a cycle, and what a
+// launch whose writes exceed the L2 waits for. `probes/README.md` has the command.
+
+// Each work-item writes `m` floats, the warp's lanes one 128-byte line at a time.
+__kernel void store_m(__global float *out, int m) {
+  size_t g = get_global_id(0), n = get_global_size(0);
+#pragma unroll 8
+  for (int k = 0; k < m; k++)
+    out[g + k * n] = 1.0f;
+}
+
+// Each work-item reads `m` floats the same way and writes their sum.
+__kernel void load_m(__global const float *in, __global float *out, int m) {
+  size_t g = get_global_id(0), n = get_global_size(0);
+  float s = 0;
+#pragma unroll 8
+  for (int k = 0; k < m; k++)
+    s += in[g + k * n];
+  out[g] = s;
+}
