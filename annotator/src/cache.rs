@@ -134,8 +134,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// the SM's fill port (`memory.fill_bytes_per_cycle`) counts the bytes each warp's loads
 /// bring past the L1 in a `fill` column. 82: a file whose unrolled loop is not counted (no
 /// block of it has a home in the source) is timed as compiled without unrolling, where
-/// that counts it.
-pub const ANNOTATION_REVISION: &str = "82";
+/// that counts it. 83: the L1 hits of sampled loads a block issues together save their
+/// trips together (`analysis::sampling::joint_l1`).
+pub const ANNOTATION_REVISION: &str = "83";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

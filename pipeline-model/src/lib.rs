@@ -93,7 +93,9 @@ pub use arch::{
 /// lanes each miss their own lines wait on it where the L2 as a whole is far from busy.
 /// 26: near the knee the warps' requests also wait for the L2, the second station of each
 /// scheduler's queueing network (`l2_wait_cycles`, module `interference`).
-pub const MODEL_REVISION: u32 = 26;
+/// 27: a loop's loads of buffers the L1 holds whole bring no lines into the set test of a
+/// walk beside them (`sampling::correct::loop_lines`).
+pub const MODEL_REVISION: u32 = 27;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

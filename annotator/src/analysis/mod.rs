@@ -10,7 +10,8 @@
 //!
 //! On the source tree: barriers a work-group may not reach alike ([`uniformity`]), what
 //! decides a kernel's paths ([`control`]) and the accesses the annotated program samples
-//! ([`sampling`], which also reads the PTX's unresolved accesses). They analyse the
+//! ([`sampling`], which also reads the PTX's unresolved accesses, and prices the L1 hits of
+//! loads a block issues together). They analyse the
 //! source rather than map it to the PTX, so they sit here rather than in
 //! [`crate::mapping`]; code generation reads what they find.
 

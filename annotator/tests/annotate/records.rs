@@ -596,3 +596,32 @@ fn a_kernel_of_one_block_is_timed_for_each_class_of_l1_sharers() {
     assert!(k.blocks.len() > 1);
     assert_eq!(k.l1_sharing, None);
 }
+
+/// `row[v]` and `row[v + 1]` at a gathered `v` (SHOC's BFS walks `edgeArray` so): the
+/// block issues both loads together, so an L1 hit of either alone saves the path
+/// nothing, and both hitting save the whole trip past the L1 (`gtx480`: its L2 trip, 250
+/// cycles, less its L1 hit, 50). Each is priced at what it saves alone plus half of
+/// what only both save: together the joint saving, neither near nothing.
+#[test]
+fn loads_a_block_issues_together_share_what_their_l1_hits_save() {
+    let a = annotate(&temp(
+        "pair.cl",
+        "__kernel void k(__global const int *row, __global const int *order,\n\
+         \x20               __global int *out, int n)\n{\n    \
+         int s = 0;\n    \
+         for (int i = get_global_id(0); i < n; i += 64) {\n        \
+         int v = order[i];\n        \
+         s += row[v] + row[v + 1];\n    }\n    \
+         out[get_global_id(0)] = s;\n}\n",
+    ))
+    .unwrap();
+    let samples = a.sidecar.records.samples_of("k");
+    let row: Vec<f64> = samples
+        .iter()
+        .filter(|(_, s)| s.line == 7)
+        .map(|(_, s)| s.l1_cycles)
+        .collect();
+    assert_eq!(row.len(), 2, "{samples:?}");
+    assert!((row[0] + row[1] - 200.0).abs() <= 1.0, "{row:?}");
+    assert!(row.iter().all(|&c| c >= 90.0), "{row:?}");
+}

@@ -256,17 +256,25 @@ impl SampledLaunch<'_> {
                 measured.next().flatten()
             })
             .collect();
+        // An L1-served load whose buffer fits in the L1: every execution finds its line
+        // there.
+        let held = |a: &SampledAccess| {
+            a.l1_cycles > 0.0
+                && a.param
+                    .and_then(|p| (self.buffer_bytes)(p))
+                    .zip(l1)
+                    .is_some_and(|(b, l1)| b <= l1)
+        };
         let measured = accesses
             .iter()
             .zip(&raw)
             .map(|((_, access), m)| {
                 let mut m = (*m)?;
-                let buffer = access.param.and_then(|p| (self.buffer_bytes)(p));
                 if access.l1_cycles > 0.0 {
-                    if buffer.zip(l1).is_some_and(|(b, l1)| b <= l1) {
+                    if held(access) {
                         m.l1_share = 1.0;
                     } else if m.stream_hits > 0.0 {
-                        let lines = loop_lines(access, &m, accesses, &raw, stride);
+                        let lines = loop_lines(access, &m, accesses, &raw, stride, &held);
                         if self.keeps_stream(&m, lines, sm_warps, l1) {
                             m.l1_share = m.stream_hits;
                         }
@@ -547,13 +555,17 @@ pub fn timing_records_in_place(
 /// for each of its executions (`m`): those not sampled as charged (`loop_lines`), each
 /// sampled one (`loop_peers`) as measured, in the share of this access's executions it
 /// ran in (a load under an `if` the loop takes one time in four: a quarter of its lines).
-/// A peer whose counters lie past the record's end counts as charged.
+/// A peer whose counters lie past the record's end counts as charged; one the L1 holds
+/// whole (`held`: its buffer fits there) brings none, since a hit evicts nothing (SHOC's
+/// `BFS_kernel_warp`, whose gathers of a 16 KB `levels` kept `edgeArray`'s walk out of
+/// the L1 when counted as 13.8 new lines an execution; GPGPU-Sim serves the walk from it).
 pub(super) fn loop_lines(
     access: &SampledAccess,
     m: &Measured,
     accesses: &[(usize, SampledAccess)],
     measured: &[Option<Measured>],
     stride: usize,
+    held: &dyn Fn(&SampledAccess) -> bool,
 ) -> f64 {
     let peers: f64 = access
         .loop_peers
@@ -564,6 +576,7 @@ pub(super) fn loop_lines(
                 .zip(measured)
                 .find(|((_, a), _)| a.line == line && a.column == column)
         })
+        .filter(|((_, peer), _)| !held(peer))
         .map(|((slot, peer), p)| match p {
             Some(p) => p.transactions * (p.executions / m.executions).min(1.0),
             None if !counted(*slot, stride) => peer.charged_transactions,

@@ -671,10 +671,49 @@ fn a_loops_sampled_loads_bring_the_lines_they_were_measured_at_in_the_steps_they
     let all = [Some(m), Some(measured(33.0, 16.0)), None, None];
     // Records of 12 values: the third peer's counters (9..12) fit, the fourth's do not.
     assert_eq!(
-        loop_lines(&walk, &m, &accesses, &all, 12),
+        loop_lines(&walk, &m, &accesses, &all, 12, &|_| false),
         1.0 + 8.25 + 0.0 + 32.0
     );
     // A peer run more often than the walk counts its lines once a step.
     let all = [Some(m), Some(measured(33.0, 128.0)), None, None];
-    assert_eq!(loop_lines(&walk, &m, &accesses, &all, 15), 1.0 + 33.0);
+    assert_eq!(
+        loop_lines(&walk, &m, &accesses, &all, 15, &|_| false),
+        1.0 + 33.0
+    );
+}
+
+#[test]
+fn a_loops_loads_of_a_buffer_the_l1_holds_bring_no_lines() {
+    // `bfs`'s walk of `edgeArray` beside gathers of `levels` (13.8 lines an execution,
+    // run in every step): counted as new lines, the gathers fill the walk's set; as hits
+    // of a buffer the L1 holds whole, they bring none, and the walk's own line is all.
+    let walk = SampledAccess {
+        loop_lines: 1,
+        loop_peers: vec![[73, 19]],
+        ..access(false)
+    };
+    let gather = SampledAccess {
+        line: 73,
+        column: 19,
+        param: Some(0),
+        ..access(false)
+    };
+    let accesses = [(3, walk.clone()), (6, gather.clone())];
+    let measured = |transactions| Measured {
+        transactions,
+        sectors: 0.0,
+        warps: 4,
+        stream_hits: 0.0,
+        l1_share: 0.0,
+        set_lines: 0,
+        executions: 32.0,
+    };
+    let m = measured(1.0);
+    let all = [Some(m), Some(measured(13.8))];
+    assert_eq!(
+        loop_lines(&walk, &m, &accesses, &all, 9, &|_| false),
+        1.0 + 13.8
+    );
+    let held = |a: &SampledAccess| a.param == Some(0);
+    assert_eq!(loop_lines(&walk, &m, &accesses, &all, 9, &held), 1.0);
 }

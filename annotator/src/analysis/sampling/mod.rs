@@ -15,7 +15,8 @@
 //! with them as one request and as a full gather gives the cycles per further request (the
 //! path's slope), and with them at the L1 rather than the L2 the cycles an L1 hit saves;
 //! the usage per request and per sector comes from the resource usage of the instruction
-//! alone, which is linear in both.
+//! alone, which is linear in both. Where one block holds the loads of several sampled
+//! accesses, what their L1 hits save is priced together ([`joint_l1`]).
 
 use std::collections::BTreeMap;
 
@@ -29,6 +30,9 @@ use crate::front::cfg::{Cfg, PostDominators};
 use crate::front::opcode::{access_width, op_class, source_operands};
 use crate::front::ptx::{Function, Instruction, Module};
 use crate::front::source::{AstNode, NodeKind, Referent, Role, SourceFile};
+use joint_l1::joint_savings;
+
+mod joint_l1;
 
 /// At most this many sampled accesses per file: each costs every record
 /// `pipeline_model::sampling::COUNTERS` counters.
@@ -140,6 +144,14 @@ pub fn sampled_sites(
                     access,
                 };
                 here.push((site, at));
+            }
+        }
+        // Loads of several sampled accesses in one block save their trips together.
+        let positions: Vec<&[Position]> = here.iter().map(|(_, at)| at.as_slice()).collect();
+        let joint = joint_savings(arch, &model.blocks, &preds, &positions);
+        for ((site, _), saved) in here.iter_mut().zip(joint) {
+            if let Some(cycles) = saved {
+                site.access.l1_cycles = cycles;
             }
         }
         // The loop's other loads: a sampled one's lines are what the run measures, the
@@ -545,7 +557,12 @@ fn loop_loads(
 /// What a path pays for entering block `v` of `blocks` (whose predecessors are
 /// `preds[v]`), as the annotation charges it: `t_(u,v) - t_u` from each predecessor `u`,
 /// averaged over them; `t_v` for a block with none (the entry).
-fn step(arch: &Architecture, blocks: &[Vec<Instr>], preds: &[Vec<usize>], v: usize) -> f64 {
+pub(super) fn step(
+    arch: &Architecture,
+    blocks: &[Vec<Instr>],
+    preds: &[Vec<usize>],
+    v: usize,
+) -> f64 {
     if preds[v].is_empty() {
         return block_timing(arch, &blocks[v]).cycles as f64;
     }
