@@ -20,3 +20,13 @@ __kernel void strided_gather(__global const float *in, __global float *out, int 
     out[i] = in[((uint)i * (uint)step) & mask];
   }
 }
+
+// out[i] = 1 over n elements: writes alone. At 16 MB they fit in the L2; at 256 MB the L2
+// must write back what it cannot keep (srcsim counts no DRAM bytes for a launch whose
+// reads fit, and it reads nothing: validation/gpgpusim/README.md, the store probes).
+__kernel void stream_fill(__global float *out, int n) {
+  int stride = get_global_size(0);
+  for (int i = get_global_id(0); i < n; i += stride) {
+    out[i] = 1.0f;
+  }
+}
