@@ -135,8 +135,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// bring past the L1 in a `fill` column. 82: a file whose unrolled loop is not counted (no
 /// block of it has a home in the source) is timed as compiled without unrolling, where
 /// that counts it. 83: the L1 hits of sampled loads a block issues together save their
-/// trips together (`analysis::sampling::joint_l1`).
-pub const ANNOTATION_REVISION: &str = "83";
+/// trips together (`analysis::sampling::joint_l1`). 84: the DRAM column counts only the
+/// bytes stored, where the description has an L2 column (`pipeline_model::ResourceUsage`).
+pub const ANNOTATION_REVISION: &str = "84";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

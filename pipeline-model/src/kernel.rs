@@ -40,7 +40,9 @@
 //!   there, and a line it writes is taken without a fetch, so nothing comes from DRAM and
 //!   a miss in flight waits an L2 trip (`memory.l2_hit`); else the DRAM serves it
 //!   (at most the footprint: the caches keep what is touched again) and a miss waits a
-//!   DRAM trip. `L2` and `DRAM` are each the bytes over the level's bandwidth plus one
+//!   DRAM trip. Beside the reads' misses, what the launch stores beyond what the L2 can
+//!   keep with its reads is written back to DRAM (module `traffic`). `L2` and `DRAM`
+//!   are each the bytes over the level's bandwidth plus one
 //!   load-to-use latency (the last request's trip): roofline bounds, a floor on the time
 //!   of a memory-bound launch. `MSHR` is the most loaded SM's miss entries times that
 //!   trip, or, when longer, the time the serving level takes to drain the entries of every
@@ -58,6 +60,7 @@ use crate::interference::stretched;
 use crate::l1_sharing::sharer_class;
 use crate::launch::{Grain, LaunchGeometry, Records};
 use crate::occupancy::{occupancy, DoesNotFit, KernelResources, Occupancy};
+use crate::traffic::{read_miss_share, Traffic};
 use crate::warps::{exit_wait, walk_groups, Dealer, Dealt, Group, SmUsage, Walked};
 
 /// What bound the kernel's time.
@@ -568,121 +571,6 @@ pub fn estimate_summarized(
         }
         summary.walked
     })
-}
-
-/// The work-items' private frames kept in memory (`.local`): one for each slot of the
-/// first wave's `first_wave_warps` (later waves reuse the slots), beside the buffers in
-/// the L2.
-fn frame_bytes(arch: &Architecture, resources: &KernelResources, first_wave_warps: u64) -> u64 {
-    resources.frame_bytes * first_wave_warps * u64::from(arch.warp_size)
-}
-
-/// The share of a launch's reads the L2 does not hold. Served from the L2 where the
-/// buffers the launch reads, and its frames, fit in it (`memory.l2_bytes`): what the host
-/// or an earlier launch wrote is still there, and a line the launch writes is taken
-/// without a fetch. A launch that needs a little more misses in the sets it overfills
-/// (`Architecture::l2_miss_share`).
-fn read_miss_share(arch: &Architecture, resources: &KernelResources, first_wave_warps: u64) -> f64 {
-    let frames = frame_bytes(arch, resources, first_wave_warps);
-    arch.l2_miss_share(
-        resources
-            .read_memory_bytes
-            .map(|r| r + frames)
-            .or(resources.global_memory_bytes.map(|f| f + frames)),
-    )
-}
-
-/// The launch's memory traffic: how many bytes, which level serves it, and how long the
-/// first wave's burst queues there.
-struct Traffic {
-    /// Bytes past the L1 (whole cycles of the records' units).
-    memory_bytes: u64,
-    /// Whether the buffers the launch reads fit in the L2 (`memory.l2_bytes`).
-    l2_resident: bool,
-    /// Bytes from DRAM, when the architecture models it.
-    dram_bytes: Option<u64>,
-    /// What a miss costs: an L2 trip when the data is there, else DRAM's.
-    miss_latency: u32,
-    /// The bandwidth of the level that serves the misses, bytes a cycle.
-    serving_bytes_per_cycle: Option<f64>,
-    /// The cycles the first wave's requests wait (`queue_cycles`).
-    queue_cycles: u64,
-}
-
-impl Traffic {
-    fn of(
-        arch: &Architecture,
-        resources: &KernelResources,
-        dealt: &Dealt,
-        usage_scale: u64,
-        miss_share: f64,
-    ) -> Self {
-        let scale = usage_scale.max(1) as f64;
-        let frames = frame_bytes(arch, resources, dealt.first_wave_warps);
-        let footprint = resources.global_memory_bytes.map(|f| f + frames);
-        let memory_bytes = (dealt.memory_total as f64 / scale).ceil() as u64;
-        let l2_resident = miss_share < 0.5;
-        // The launch's compulsory traffic: at most the footprint (the caches keep what is
-        // touched again).
-        let compulsory = footprint.map_or(memory_bytes, |f| memory_bytes.min(f)) as f64;
-        let dram_bytes = arch
-            .dram_resource()
-            .map(|_| (compulsory * miss_share).round() as u64);
-        // Where the misses go, and what one costs: an L2 trip for the share the L2 holds,
-        // a DRAM trip for the rest; the bandwidth is the two levels' in that mix.
-        // (Without an L2 capacity the share is 1: DRAM's trip exactly.)
-        let miss_latency = (f64::from(arch.memory.l2_hit)
-            + miss_share * (f64::from(arch.memory.dram) - f64::from(arch.memory.l2_hit)))
-        .round() as u32;
-        let serving_bytes_per_cycle = match (arch.dram_bytes_per_cycle(), arch.l2_bytes_per_cycle())
-        {
-            (Some(dram), Some(l2)) if arch.memory.l2_bytes.is_some() => {
-                Some(1.0 / (miss_share / dram + (1.0 - miss_share) / l2))
-            }
-            (dram, l2) if miss_share == 0.0 => l2.or(dram),
-            (dram, l2) => dram.or(l2),
-        };
-        // The first wave's work-groups start together and send their first requests
-        // together: the level that serves them drains that burst at its bandwidth, so the
-        // last of them returns the burst's transfer time after an unloaded trip. The burst
-        // is the wave's share of the compulsory traffic (at most the footprint: what is
-        // touched again hits a cache, or waits behind the first touches anyway). Later
-        // waves start as earlier ones finish, spread out, and queue no more than the
-        // bandwidth terms say.
-        // Of that share, only the warps' first round of loads leaves at once: a warp
-        // waits for it before it asks for more. The later rounds leave as the warps' paths
-        // get there, spread over the wave's run past its first trip, and queue only by
-        // what their transfer takes beyond that (a streaming loop's iterations overlap
-        // the transfer; a short path waits for all of it).
-        let wave_bytes = if dealt.memory_total == 0 {
-            0.0
-        } else {
-            (compulsory * dealt.first_wave_bytes as f64 / dealt.memory_total as f64).ceil()
-        };
-        let first_round = resources
-            .first_round_warp_bytes
-            .map_or(wave_bytes, |round| {
-                wave_bytes.min((round * dealt.first_wave_warps) as f64)
-            });
-        let spread = dealt
-            .first_wave_cycles
-            .saturating_sub(u64::from(miss_latency)) as f64;
-        let queue_cycles =
-            serving_bytes_per_cycle
-                .filter(|_| wave_bytes > 0.0)
-                .map_or(0, |per_cycle| {
-                    let later = ((wave_bytes - first_round) / per_cycle - spread).max(0.0);
-                    (first_round / per_cycle + later).ceil() as u64
-                });
-        Traffic {
-            memory_bytes,
-            l2_resident,
-            dram_bytes,
-            miss_latency,
-            serving_bytes_per_cycle,
-            queue_cycles,
-        }
-    }
 }
 
 /// The cycles a level of the memory (the L2, the DRAM) is busy moving `bytes` at

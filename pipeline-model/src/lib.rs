@@ -34,6 +34,7 @@ pub mod records;
 pub mod rows;
 pub mod sampling;
 pub mod timing;
+mod traffic;
 pub mod variant;
 mod warps;
 
@@ -94,8 +95,10 @@ pub use arch::{
 /// 26: near the knee the warps' requests also wait for the L2, the second station of each
 /// scheduler's queueing network (`l2_wait_cycles`, module `interference`).
 /// 27: a loop's loads of buffers the L1 holds whole bring no lines into the set test of a
-/// walk beside them (`sampling::correct::loop_lines`).
-pub const MODEL_REVISION: u32 = 27;
+/// walk beside them (`sampling::correct::loop_lines`). 28: the DRAM column counts the bytes
+/// stored (beside an L2 column), and what the launch stores beyond what the L2 keeps with
+/// its reads is written back to DRAM (`traffic::written_back`).
+pub const MODEL_REVISION: u32 = 28;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

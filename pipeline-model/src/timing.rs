@@ -20,8 +20,10 @@ pub struct BlockTiming {
 /// one cycle (issue interval) per instruction, a unit the initiation interval of each
 /// instruction on it divided by the unit's copies; for [`crate::arch::MSHR`], the miss
 /// entries taken over the entries there are (the model turns them into cycles); for
-/// [`crate::arch::L2`] and [`crate::arch::DRAM`], the bytes one work-item moves to and from
-/// global memory.
+/// [`crate::arch::L2`], the bytes one work-item moves to and from global memory; for
+/// [`crate::arch::DRAM`], the bytes it stores where the description has an L2 column (what
+/// the L2 writes back where it cannot keep them: `kernel`'s traffic), else every byte, as
+/// the L2's.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ResourceUsage(pub Vec<f64>);
 
@@ -29,17 +31,22 @@ impl ResourceUsage {
     /// Usage of `instrs` on `arch`.
     pub fn of(arch: &Architecture, instrs: &[Instr]) -> Self {
         let mut usage = vec![0.0; arch.resources().len()];
-        // The L2 and the DRAM count the same bytes: every byte past the L1 crosses the
-        // L2; whether it also comes from DRAM the model decides per launch.
-        let memory_sides = [arch.l2_resource(), arch.dram_resource()];
+        // Every byte past the L1 crosses the L2; whether it also comes from DRAM the model
+        // decides per launch. Beside the L2, the DRAM column counts the bytes stored, which
+        // the L2 writes back where the launch's data exceeds it.
+        let (l2, dram) = (arch.l2_resource(), arch.dram_resource());
         // What the addressing absorbs takes nothing.
         let issued: Vec<&Instr> = instrs.iter().filter(|i| !arch.folds(i)).collect();
         for &instr in &issued {
             let t = arch.describe_instr(instr);
             usage[0] += f64::from(arch.frontend.issue_interval);
             usage[t.unit + 1] += f64::from(t.initiation) / f64::from(t.copies);
-            for side in memory_sides.into_iter().flatten() {
-                usage[side] += memory_bytes(arch, instr);
+            let bytes = memory_bytes(arch, instr);
+            if let Some(l2) = l2 {
+                usage[l2] += bytes;
+            }
+            if let Some(dram) = dram.filter(|_| l2.is_none() || stores(instr)) {
+                usage[dram] += bytes;
             }
         }
         if let Some(f) = arch.fill_resource() {
@@ -55,6 +62,12 @@ impl ResourceUsage {
         }
         ResourceUsage(usage)
     }
+}
+
+/// Whether `instr` writes global memory without reading it (a store: no register
+/// written; an atomic returns the old value).
+fn stores(instr: &Instr) -> bool {
+    instr.class == OpClass::GlobalMem && instr.writes.is_empty()
 }
 
 /// Bytes the warp's `instr` brings into the SM past the L1: a global load's (or an

@@ -151,8 +151,10 @@ fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
                 step_bytes: None,
             })
     };
+    // The bytes past the L1 (the L2's column; the DRAM's counts only what is stored
+    // where there is an L2 column, below).
     let dram_of = |arch: &Architecture, i: &Instr| {
-        ResourceUsage::of(arch, std::slice::from_ref(i)).0[arch.dram_resource().unwrap()]
+        ResourceUsage::of(arch, std::slice::from_ref(i)).0[arch.memory_side_resource().unwrap()]
     };
     let fermi = Architecture::load("gtx480").unwrap();
     let hopper = Architecture::load("hopper_h100").unwrap();
@@ -163,4 +165,10 @@ fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
     // Not analysed: the useful bytes.
     let plain = Instr::new(OpClass::GlobalMem, &[1], &[2]).with_global_bytes(4);
     assert_eq!(dram_of(&fermi, &plain), 4.0);
+    // A store's bytes are the DRAM column's too; a load's are not.
+    let store = Instr::new(OpClass::GlobalMem, &[1, 2], &[]).with_global_bytes(4);
+    let usage = |i: &Instr| ResourceUsage::of(&fermi, std::slice::from_ref(i)).0;
+    let dram = fermi.dram_resource().unwrap();
+    assert_eq!(usage(&store)[dram], 4.0);
+    assert_eq!(usage(&plain)[dram], 0.0);
 }

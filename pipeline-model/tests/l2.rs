@@ -33,7 +33,8 @@ const L2_COLUMN: usize = 5;
 const DRAM_COLUMN: usize = 6;
 
 /// A launch of `n` work-items in groups of `local`, each with time `t`, taking `misses`
-/// miss entries and moving `bytes` bytes past the L1, with the given buffer footprint.
+/// miss entries and loading `bytes` bytes past the L1 (none stored), with the given
+/// buffer footprint.
 fn run(n: usize, local: u64, t: u64, misses: u64, bytes: u64, footprint: u64) -> KernelEstimate {
     run_on(&toy(), n, local, t, misses, bytes, footprint)
 }
@@ -68,13 +69,12 @@ fn run_with(
     let mut rec = [0u64; R];
     rec[MSHR_COLUMN] = misses * scale / 2;
     rec[L2_COLUMN] = bytes * scale;
-    rec[DRAM_COLUMN] = bytes * scale;
     let data: Vec<u64> = (0..n).flat_map(|_| std::iter::once(t).chain(rec)).collect();
     common::estimate_items(arch, local, resources, &data, R)
 }
 
 #[test]
-fn the_l2_comes_before_the_dram_and_counts_the_same_bytes() {
+fn the_l2_comes_before_the_dram_which_counts_what_is_stored() {
     let arch = toy();
     assert_eq!(
         arch.resources(),
@@ -83,7 +83,8 @@ fn the_l2_comes_before_the_dram_and_counts_the_same_bytes() {
     assert_eq!(arch.l2_resource(), Some(L2_COLUMN));
     assert_eq!(arch.resource_scopes()[L2_COLUMN], Scope::Device);
     assert_eq!(arch.l2_bytes_per_cycle(), Some(128.0));
-    // A float load of a coalesced warp: 4 bytes a lane past the L1, on both.
+    // A float load of a coalesced warp: its line over the 4 lanes, 32 bytes a lane past
+    // the L1.
     let load = Instr::new(OpClass::GlobalMem, &[1], &[2])
         .with_global_bytes(4)
         .with_access(MemAccess {
@@ -93,10 +94,16 @@ fn the_l2_comes_before_the_dram_and_counts_the_same_bytes() {
             reuse_lines: None,
             step_bytes: None,
         });
-    let usage = ResourceUsage::of(&arch, &[load]).0;
-    assert_eq!(usage[L2_COLUMN], usage[DRAM_COLUMN]);
+    let usage = ResourceUsage::of(&arch, std::slice::from_ref(&load)).0;
+    assert_eq!((usage[L2_COLUMN], usage[DRAM_COLUMN]), (32.0, 0.0));
     // One line, one miss entry of the 2.
     assert_eq!(usage[MSHR_COLUMN], 0.5);
+    // Stored, the same bytes are the DRAM column's too (what the L2 may write back).
+    let store = Instr::new(OpClass::GlobalMem, &[1, 2], &[])
+        .with_global_bytes(4)
+        .with_access(load.access.unwrap());
+    let stored = ResourceUsage::of(&arch, &[store]).0;
+    assert_eq!((stored[L2_COLUMN], stored[DRAM_COLUMN]), (32.0, 32.0));
 }
 
 #[test]
@@ -327,4 +334,41 @@ fn near_the_knee_the_warps_requests_wait_for_the_l2() {
     let e = run_with(&toy(), 8, 8, 1000, (0, 16000), &resources);
     assert_eq!(e.l2_wait_cycles, 0);
     assert_eq!(e.cycles, 1020);
+}
+
+#[test]
+fn what_a_launch_stores_beyond_what_the_l2_keeps_is_written_back() {
+    // 64 work-items in warps of 4, each storing 128 bytes (a warp 512 bytes: its lanes'
+    // largest share, 128, times 4), reading nothing: 8192 bytes stored into an 8192-byte
+    // buffer, twice the 4096-byte L2, so 4096 bytes are written back; the DRAM moves
+    // them at 32 bytes a cycle and bounds the launch: 4096 / 32 + 100 = 228 cycles.
+    let arch = toy();
+    let scale = arch.usage_scale();
+    let resources = KernelResources {
+        global_memory_bytes: Some(8192),
+        read_memory_bytes: Some(0),
+        ..KernelResources::default()
+    };
+    let stored = |n: usize, bytes: u64, footprint: u64| {
+        let mut rec = [0u64; R];
+        rec[L2_COLUMN] = bytes * scale;
+        rec[DRAM_COLUMN] = bytes * scale;
+        let data: Vec<u64> = (0..n)
+            .flat_map(|_| std::iter::once(10).chain(rec))
+            .collect();
+        let resources = KernelResources {
+            global_memory_bytes: Some(footprint),
+            ..resources.clone()
+        };
+        common::estimate_items(&arch, 64, &resources, &data, R)
+    };
+    let e = stored(64, 128, 8192);
+    assert_eq!(e.dram_bytes, Some(4096));
+    assert_eq!(e.contention_cycles[DRAM_COLUMN], 4096.0 / 32.0 + 100.0);
+    // Half as much fits: nothing is written back.
+    let e = stored(32, 128, 4096);
+    assert_eq!(e.dram_bytes, Some(0));
+    // Loads of the same bytes beside reads that fit write nothing back.
+    let e = run_with(&arch, 64, 64, 10, (0, 128), &resources);
+    assert_eq!(e.dram_bytes, Some(0));
 }
