@@ -173,8 +173,13 @@ fn render_function(out: &mut String, a: &Analysis, f: &FunctionAnalysis) {
     let mut t = Table::new();
     t.load_preset(presets::ASCII_BORDERS_ONLY_CONDENSED);
     let mut header = vec!["block", "label", "lines", "instrs", "t_B"];
-    // Usage is in cycles, but for DRAM: bytes per work-item.
+    // Usage is in cycles, but for the L2 and DRAM: bytes per work-item. Beside an L2
+    // column (every byte past the L1) the DRAM column counts the bytes stored, which the
+    // L2 writes back where it cannot keep them.
+    let has_l2 = a.resources.iter().any(|r| r == pipeline_model::L2);
     header.extend(a.resources.iter().map(|r| match r.as_str() {
+        pipeline_model::L2 => "L2 bytes",
+        pipeline_model::DRAM if has_l2 => "stored bytes",
         pipeline_model::DRAM => "DRAM bytes",
         r => r,
     }));

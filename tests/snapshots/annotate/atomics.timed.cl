@@ -44,16 +44,16 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: __SRCSIM_V(s)->t += 334ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[8] += 256ul; s->last = 6u; return;
-    case 6u: __SRCSIM_V(s)->t += 315ul; __SRCSIM_V(s)->u[0] += 768ul; __SRCSIM_V(s)->u[1] += 352ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 384ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[8] += 256ul; s->last = 6u; return;
+    case 4u: __SRCSIM_V(s)->t += 334ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
+    case 6u: __SRCSIM_V(s)->t += 315ul; __SRCSIM_V(s)->u[0] += 768ul; __SRCSIM_V(s)->u[1] += 352ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 384ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: __SRCSIM_V(s)->t += 304ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[8] += 256ul; s->last = 9u; return;
-    case 9u: __SRCSIM_V(s)->t += 62ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[8] += 256ul; s->last = 9u; return;
+    case 7u: __SRCSIM_V(s)->t += 304ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
+    case 9u: __SRCSIM_V(s)->t += 62ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
     default: return;
     }
 }

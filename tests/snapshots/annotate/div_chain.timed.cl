@@ -7,7 +7,7 @@ typedef struct { ulong t; ulong u[9]; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 293ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[8] += 256ul; s->last = 1u; return;
+    case 0u: s->t += 293ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->last = 1u; return;
     default: return;
     }
 }

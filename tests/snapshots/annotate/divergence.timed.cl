@@ -8,7 +8,7 @@ typedef struct { ulong t; ulong u[9]; uint last; ulong m; ulong a[6]; } __srcsim
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[8] += 256ul; s->m |= 0x1ul; s->last = 1u; return;
+    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -80,7 +80,7 @@ static inline __attribute__((always_inline)) void __srcsim_lanes_divergence(__pr
 static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong p, ulong c, __private ulong *w)
 {
     ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0, a0 = 0, e0 = 0, d0 = 0, a1 = 0, e1 = 0, d1 = 0;
-    if ((p & 0x1ul) != 0) { t += 296ul; u0 += 1088ul; u1 += 480ul; u3 += 192ul; u4 += 576ul; u5 += 1ul; u6 += 8192ul; u7 += 256ul; u8 += 256ul; }
+    if ((p & 0x1ul) != 0) { t += 296ul; u0 += 1088ul; u1 += 480ul; u3 += 192ul; u4 += 576ul; u5 += 1ul; u6 += 8192ul; u7 += 256ul; }
     if ((p & 0x2ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u7 += 256ul; u8 += 256ul; }
     if ((p & 0x4ul) != 0) { t += 5ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u7 += 256ul; u8 += 256ul; }
     if ((p & 0x8ul) != 0) { t += 24ul; a1 += 24ul; e1 += 1ul; d1 += 1ul; d0 += 1ul; u0 += 320ul; u1 += 128ul; u2 += 512ul; u4 += 192ul; }

@@ -14,7 +14,7 @@ static inline __attribute__((always_inline)) void __srcsim_daxpy_div_0(__private
 static inline __attribute__((always_inline)) void __srcsim_daxpy_div_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 643ul; s->u[0] += 832ul; s->u[1] += 128ul; s->u[2] += 9344ul; s->u[3] += 576ul; s->u[4] += 448ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 1536ul; s->u[8] += 1536ul; s->m |= 0x2ul; s->last = 2u; return;
+    case 1u: s->t += 643ul; s->u[0] += 832ul; s->u[1] += 128ul; s->u[2] += 9344ul; s->u[3] += 576ul; s->u[4] += 448ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 1536ul; s->u[8] += 512ul; s->m |= 0x2ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) void __srcsim_fold_daxpy_div(ulong 
 {
     ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0;
     if ((p & 0x1ul) != 0) { t += 38ul; u0 += 640ul; u1 += 320ul; u3 += 64ul; u4 += 320ul; }
-    if ((p & 0x2ul) != 0) { t += 643ul; u0 += 832ul; u1 += 128ul; u2 += 9344ul; u3 += 576ul; u4 += 448ul; u5 += 4ul; u6 += 32768ul; u7 += 1536ul; u8 += 1536ul; }
+    if ((p & 0x2ul) != 0) { t += 643ul; u0 += 832ul; u1 += 128ul; u2 += 9344ul; u3 += 576ul; u4 += 448ul; u5 += 4ul; u6 += 32768ul; u7 += 1536ul; u8 += 512ul; }
     if ((p & 0x4ul) != 0) { t += 9ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     if ((p & 0x8ul) != 0) { t += 0ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     w[0] = max(w[0], t);

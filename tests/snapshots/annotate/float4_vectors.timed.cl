@@ -7,7 +7,7 @@ typedef struct { ulong t; ulong u[9]; uint last; ulong m; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_scale_offset4_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 2048ul; s->m |= 0x1ul; s->last = 1u; return;
+    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 2048ul; break;
+    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }
@@ -49,8 +49,8 @@ static inline __attribute__((always_inline)) void __srcsim_lanes_scale_offset4(_
 static inline __attribute__((always_inline)) void __srcsim_fold_scale_offset4(ulong p, ulong c, __private ulong *w)
 {
     ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0;
-    if ((p & 0x1ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 2048ul; }
-    if ((p & 0x2ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 2048ul; }
+    if ((p & 0x1ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 1024ul; }
+    if ((p & 0x2ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 1024ul; }
     if ((p & 0x4ul) != 0) { t += 0ul; }
     w[0] = max(w[0], t);
     w[1] = max(w[1], t);

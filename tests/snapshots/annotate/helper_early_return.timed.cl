@@ -21,7 +21,7 @@ static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 285ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[8] += 256ul; s->m |= 0x4ul; s->last = 2u; return;
+    case 1u: s->t += 285ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->m |= 0x4ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -67,7 +67,7 @@ static inline __attribute__((always_inline)) void __srcsim_fold_helper_early_ret
     ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0;
     if ((p & 0x1ul) != 0) { t += 92ul; u0 += 768ul; u1 += 288ul; u2 += 256ul; u3 += 128ul; u4 += 384ul; }
     if ((p & 0x2ul) != 0) { t += 38ul; u0 += 640ul; u1 += 320ul; u3 += 64ul; u4 += 320ul; }
-    if ((p & 0x4ul) != 0) { t += 285ul; u0 += 576ul; u1 += 192ul; u3 += 192ul; u4 += 320ul; u5 += 1ul; u6 += 8192ul; u7 += 256ul; u8 += 256ul; }
+    if ((p & 0x4ul) != 0) { t += 285ul; u0 += 576ul; u1 += 192ul; u3 += 192ul; u4 += 320ul; u5 += 1ul; u6 += 8192ul; u7 += 256ul; }
     if ((p & 0x8ul) != 0) { t += 9ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     if ((p & 0x10ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u7 += 256ul; u8 += 256ul; }
     if ((p & 0x20ul) != 0) { t += 6ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u7 += 256ul; u8 += 256ul; }

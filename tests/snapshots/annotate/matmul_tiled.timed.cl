@@ -30,8 +30,8 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 1168ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4608ul, 4608ul, 6912ul, 11520ul, 20736ul, 39168ul); __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; __SRCSIM_V(s)->u[8] += 512ul; s->last = 3u; return;
-    case 3u: __SRCSIM_V(s)->t += 1116ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4480ul, 4480ul, 6784ul, 11392ul, 20608ul, 39040ul); __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; __SRCSIM_V(s)->u[8] += 512ul; s->last = 3u; return;
+    case 1u: __SRCSIM_V(s)->t += 1168ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4608ul, 4608ul, 6912ul, 11520ul, 20736ul, 39168ul); __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
+    case 3u: __SRCSIM_V(s)->t += 1116ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4480ul, 4480ul, 6784ul, 11392ul, 20608ul, 39040ul); __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
     default: return;
     }
 }

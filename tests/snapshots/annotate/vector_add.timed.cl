@@ -14,7 +14,7 @@ static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__privat
 static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 294ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 16384ul; s->u[7] += 768ul; s->u[8] += 768ul; s->m |= 0x2ul; s->last = 2u; return;
+    case 1u: s->t += 294ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 16384ul; s->u[7] += 768ul; s->u[8] += 256ul; s->m |= 0x2ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) void __srcsim_fold_vector_add(ulong
 {
     ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0;
     if ((p & 0x1ul) != 0) { t += 38ul; u0 += 640ul; u1 += 320ul; u3 += 64ul; u4 += 320ul; }
-    if ((p & 0x2ul) != 0) { t += 294ul; u0 += 768ul; u1 += 192ul; u3 += 384ul; u4 += 384ul; u5 += 2ul; u6 += 16384ul; u7 += 768ul; u8 += 768ul; }
+    if ((p & 0x2ul) != 0) { t += 294ul; u0 += 768ul; u1 += 192ul; u3 += 384ul; u4 += 384ul; u5 += 2ul; u6 += 16384ul; u7 += 768ul; u8 += 256ul; }
     if ((p & 0x4ul) != 0) { t += 9ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     if ((p & 0x8ul) != 0) { t += 0ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     w[0] = max(w[0], t);
