@@ -13,21 +13,12 @@
 
 use std::collections::BTreeMap;
 
-use pipeline_model::{Architecture, Instr, MemLevel, OpClass};
+use pipeline_model::{Architecture, Instr, MemLevel};
 
-use super::step;
+use super::{past_l1_load, step, with_requests};
 
 /// A PTX instruction's place: its block and its index there.
 type Position = (usize, usize);
-
-/// Whether the load at `p` is one a hit in the L1 can save a trip for: a global (not
-/// shared) load charged at the L2, as [`super`] prices them.
-fn past_l1_load(blocks: &[Vec<Instr>], p: Position) -> bool {
-    let i = &blocks[p.0][p.1];
-    !i.writes.is_empty()
-        && i.class != OpClass::SharedMem
-        && i.access.is_some_and(|a| a.level == MemLevel::L2)
-}
 
 /// `blocks` with the instructions `at` of block `b` as one request each, at `level` where
 /// given.
@@ -37,14 +28,7 @@ fn one_request(
     at: &[usize],
     level: Option<MemLevel>,
 ) -> Vec<Vec<Instr>> {
-    let mut changed = blocks.to_vec();
-    for &i in at {
-        if let Some(a) = changed[b][i].access.as_mut() {
-            a.transactions = 1;
-            a.level = level.unwrap_or(a.level);
-        }
-    }
-    changed
+    with_requests(blocks, at.iter().map(|&i| (b, i)), 1, level)
 }
 
 /// Per sampled access (each given by its PTX instructions `sites[k]`), the cycles an L1
@@ -62,7 +46,7 @@ pub(crate) fn joint_savings(
     let mut by_block: BTreeMap<usize, Vec<(usize, Vec<usize>)>> = BTreeMap::new();
     for (k, at) in sites.iter().enumerate() {
         let mut per: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for &p in at.iter().filter(|&&p| past_l1_load(blocks, p)) {
+        for &p in at.iter().filter(|&&(b, i)| past_l1_load(&blocks[b][i])) {
             per.entry(p.0).or_default().push(p.1);
         }
         for (b, at) in per {

@@ -576,6 +576,32 @@ pub(super) fn step(
     total / preds[v].len() as f64
 }
 
+/// Whether `i` is a load an L1 hit can save a trip for: a global (not shared) load
+/// charged at the L2.
+fn past_l1_load(i: &Instr) -> bool {
+    !i.writes.is_empty()
+        && i.class != OpClass::SharedMem
+        && i.access.is_some_and(|a| a.level == MemLevel::L2)
+}
+
+/// `blocks` with the instructions `at` as `transactions` requests each, at `level` where
+/// given.
+fn with_requests(
+    blocks: &[Vec<Instr>],
+    at: impl IntoIterator<Item = Position>,
+    transactions: u32,
+    level: Option<MemLevel>,
+) -> Vec<Vec<Instr>> {
+    let mut changed = blocks.to_vec();
+    for (b, i) in at {
+        if let Some(a) = changed[b][i].access.as_mut() {
+            a.transactions = transactions;
+            a.level = level.unwrap_or(a.level);
+        }
+    }
+    changed
+}
+
 /// What one execution of the subscript whose PTX accesses are `at` (each lane moving
 /// `width` bytes) was charged, and how its cycles and usage change with its requests and
 /// sectors.
@@ -615,19 +641,9 @@ fn charged(
         let kind = &blocks[instances[0].0][instances[0].1];
         // A load in a loop charged at the L2 (data neighbours or earlier passes brought
         // in) is served from the L1 where its buffer fits there.
-        let in_loop_past_l1 = !kind.writes.is_empty()
-            && !shared
-            && kind.access.is_some_and(|a| a.level == MemLevel::L2);
-        // The blocks with these instances as `transactions` requests each, at `level`.
+        let in_loop_past_l1 = past_l1_load(kind);
         let with = |transactions: u32, level: Option<MemLevel>| {
-            let mut changed = blocks.to_vec();
-            for &(b, i) in instances {
-                if let Some(a) = changed[b][i].access.as_mut() {
-                    a.transactions = transactions;
-                    a.level = level.unwrap_or(a.level);
-                }
-            }
-            changed
+            with_requests(blocks, instances.iter().copied(), transactions, level)
         };
         let (one, all, at_l1) = (
             with(1, None),
