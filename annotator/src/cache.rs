@@ -137,7 +137,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// that counts it. 83: the L1 hits of sampled loads a block issues together save their
 /// trips together (`analysis::sampling::joint_l1`). 84: the DRAM column counts only the
 /// bytes stored, where the description has an L2 column (`pipeline_model::ResourceUsage`).
-pub const ANNOTATION_REVISION: &str = "84";
+/// 85: a store's bytes past the L1 are its sectors, where a load's are the lines its L1
+/// fetches (`MemorySystem::stored_bytes`).
+pub const ANNOTATION_REVISION: &str = "85";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

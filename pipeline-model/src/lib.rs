@@ -97,8 +97,10 @@ pub use arch::{
 /// 27: a loop's loads of buffers the L1 holds whole bring no lines into the set test of a
 /// walk beside them (`sampling::correct::loop_lines`). 28: the DRAM column counts the bytes
 /// stored (beside an L2 column), and what the launch stores beyond what the L2 keeps with
-/// its reads is written back to DRAM (`traffic::written_back`).
-pub const MODEL_REVISION: u32 = 28;
+/// its reads is written back to DRAM (`traffic::written_back`). 29: a store moves the
+/// sectors it writes past the L1, not the lines a load fetches
+/// (`MemorySystem::stored_bytes`).
+pub const MODEL_REVISION: u32 = 29;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -82,14 +82,20 @@ fn filled_bytes(arch: &Architecture, instr: &Instr) -> f64 {
 }
 
 /// Bytes one work-item's share of `instr` moves to and from global memory: the warp's
-/// 32-byte sectors (or 128-byte lines, where the caches fill whole lines:
-/// `memory.fetch_bytes`) spread over its lanes when the access was analysed (an
-/// uncoalesced access moves whole sectors for a few useful bytes), else the useful bytes.
+/// 32-byte sectors (or, for a load, 128-byte lines where the caches fill whole lines:
+/// `memory.fetch_bytes`; a store moves its sectors, [`MemorySystem::stored_bytes`])
+/// spread over its lanes when the access was analysed (an uncoalesced access moves whole
+/// sectors for a few useful bytes), else the useful bytes.
 ///
 /// A load the L1 serves because an earlier load brought its sectors in moves none.
+///
+/// [`MemorySystem::stored_bytes`]: crate::arch::MemorySystem::stored_bytes
 fn memory_bytes(arch: &Architecture, instr: &Instr) -> f64 {
     match instr.access {
         Some(a) if a.reuse_lines.is_some() && arch.serving_level(&a) == MemLevel::L1 => 0.0,
+        Some(a) if a.sectors > 0 && stores(instr) => {
+            arch.memory.stored_bytes(a.sectors) as f64 / f64::from(arch.warp_size)
+        }
         Some(a) if a.sectors > 0 => {
             arch.memory.fetched_bytes(a.transactions, a.sectors) as f64 / f64::from(arch.warp_size)
         }

@@ -136,10 +136,11 @@ fn a_bandwidth_the_model_cannot_use_is_refused_with_its_field() {
 }
 
 #[test]
-fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
+fn an_uncoalesced_load_moves_what_the_caches_fill_a_store_what_it_writes() {
     // A warp's float load, a line and a sector per lane (stride 32 floats): each lane's
     // share is a 128-byte line on Fermi, whose L1 fills whole lines, and a 32-byte sector
     // on the H100; coalesced, the warp's 4 sectors in 1 line are 4 bytes a lane on both.
+    // The same store: 32 bytes a lane on both (`MemorySystem::stored_bytes`).
     let load = |transactions, sectors| {
         Instr::new(OpClass::GlobalMem, &[1], &[2])
             .with_global_bytes(4)
@@ -171,4 +172,22 @@ fn an_uncoalesced_access_moves_what_the_caches_fill_per_lane() {
     let dram = fermi.dram_resource().unwrap();
     assert_eq!(usage(&store)[dram], 4.0);
     assert_eq!(usage(&plain)[dram], 0.0);
+    // A store moves the sectors it writes, not lines: the same uncoalesced access as a
+    // store is 32 bytes a lane on Fermi too (the L2's column and the DRAM's, where it is
+    // written back), coalesced 4.
+    let stored = |transactions, sectors| {
+        Instr::new(OpClass::GlobalMem, &[1, 2], &[])
+            .with_global_bytes(4)
+            .with_access(MemAccess {
+                level: MemLevel::Dram,
+                transactions,
+                sectors,
+                reuse_lines: None,
+                step_bytes: None,
+            })
+    };
+    assert_eq!(dram_of(&fermi, &stored(32, 32)), 32.0);
+    assert_eq!(usage(&stored(32, 32))[dram], 32.0);
+    assert_eq!(dram_of(&hopper, &stored(32, 32)), 32.0);
+    assert_eq!(dram_of(&fermi, &stored(1, 4)), 4.0);
 }

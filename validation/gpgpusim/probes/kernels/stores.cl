@@ -19,3 +19,16 @@ __kernel void load_m(__global const float *in, __global float *out, int m) {
     s += in[g + k * n];
   out[g] = s;
 }
+
+// One float a lane, each lane its own 128-byte line: what a store of part of a line
+// moves past the L1 (its sectors, not the line a load would fetch).
+__kernel void store_strided(__global float *out) {
+  size_t g = get_global_id(0);
+  out[g * 32] = 1.5f;
+}
+
+// The lines `store_strided` writes, written whole by a warp each.
+__kernel void store_whole(__global float *out) {
+  size_t g = get_global_id(0);
+  out[g] = 1.5f;
+}
