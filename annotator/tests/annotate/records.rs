@@ -491,16 +491,20 @@ fn stores_merged_from_both_sides_join_the_load_at_their_address() {
     );
     let arch = Architecture::default_arch();
     let resources = arch.resources();
+    // A load's bytes past the L1 go by its lines, a store's by its sectors
+    // (`MemorySystem::stored_bytes`): the site's price per request and per sector are
+    // each its load's and its store's.
     for name in ["L2", "DRAM", "MEM"] {
         let r = resources.iter().position(|x| x == name).unwrap();
         for (site, (load, store)) in [(0, (0, 2)), (1, (1, 3))] {
-            let both =
-                apart[load].1.usage_per_transaction[r] + apart[store].1.usage_per_transaction[r];
-            assert!(both > 0.0, "{name}: {apart:?}");
-            assert_eq!(
-                merged[site].1.usage_per_transaction[r], both,
-                "{name}: {merged:?}"
-            );
+            let per_request = |a: &pipeline_model::SampledAccess| a.usage_per_transaction[r];
+            let per_sector = |a: &pipeline_model::SampledAccess| a.usage_per_sector[r];
+            let (l, st, m) = (&apart[load].1, &apart[store].1, &merged[site].1);
+            let both = per_request(l) + per_request(st);
+            let both_sectors = per_sector(l) + per_sector(st);
+            assert!(both + both_sectors > 0.0, "{name}: {apart:?}");
+            assert_eq!(per_request(m), both, "{name}: {merged:?}");
+            assert_eq!(per_sector(m), both_sectors, "{name}: {merged:?}");
         }
     }
 }

@@ -22,8 +22,8 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); s->last = 5u; return;
-    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); s->last = 5u; return;
+    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); s->last = 5u; return;
+    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); s->last = 5u; return;
     default: return;
     }
 }
@@ -93,8 +93,8 @@ static inline __attribute__((always_inline)) void __srcsim_enter_record(__privat
 static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); break;
-    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 512ul, 1024ul, 2048ul, 4096ul, 8192ul); break;
+    case 1u: __SRCSIM_V(s)->t += 31ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); break;
+    case 3u: __SRCSIM_V(s)->t += 33ul; __SRCSIM_V(s)->u[0] += 320ul; __SRCSIM_V(s)->u[1] += 160ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(64ul, 128ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[4] += 192ul; __SRCSIM_V(s)->u[7] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); __SRCSIM_V(s)->u[8] += __SRCSIM_BY_WIDTH(256ul, 256ul, 256ul, 512ul, 1024ul, 2048ul); break;
     case 5u: __SRCSIM_V(s)->t += 0ul; break;
     default: break;
     }

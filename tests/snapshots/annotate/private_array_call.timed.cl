@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) void __srcsim_horner_4(__private __
 static inline __attribute__((always_inline)) void __srcsim_private_array_call_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 1662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 16ul; s->u[6] += 131072ul; s->u[7] += 12544ul; s->u[8] += 4096ul; s->last = 1u; return;
+    case 0u: s->t += 1662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 16ul; s->u[6] += 131072ul; s->u[7] += 10496ul; s->u[8] += 2048ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -118,7 +118,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
 static inline __attribute__((always_inline)) void __srcsim_exit_private_array_call(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 0u: s->t += 1662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 16ul; s->u[6] += 131072ul; s->u[7] += 12544ul; s->u[8] += 4096ul; break;
+    case 0u: s->t += 1662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 16ul; s->u[6] += 131072ul; s->u[7] += 10496ul; s->u[8] += 2048ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }

@@ -32,3 +32,12 @@ __kernel void store_whole(__global float *out) {
   size_t g = get_global_id(0);
   out[g] = 1.5f;
 }
+
+// AMD's write_linear in a loop: 32 stores a lane at a 512-byte stride, so that later
+// warps write the lines earlier ones wrote.
+__kernel void store_overlap(__global float *out) {
+  uint g = get_global_id(0);
+#pragma unroll
+  for (int k = 0; k < 32; k++)
+    out[g + k * 128] = 1.5f;
+}
