@@ -350,7 +350,7 @@ fn finish_estimate(
         .l2_resource()
         .and(busy_cycles(
             Some(traffic.memory_bytes),
-            arch.l2_bytes_per_cycle(),
+            arch.l2_sustained_bytes_per_cycle(),
         ))
         .unwrap_or(0.0);
     let (sharers, waves) = (
@@ -622,7 +622,7 @@ fn contention(
                     let (bytes, per_cycle, latency) = if Some(r) == l2 {
                         (
                             Some(traffic.memory_bytes),
-                            arch.l2_bytes_per_cycle(),
+                            arch.l2_sustained_bytes_per_cycle(),
                             arch.memory.l2_hit,
                         )
                     } else {

@@ -99,8 +99,10 @@ pub use arch::{
 /// stored (beside an L2 column), and what the launch stores beyond what the L2 keeps with
 /// its reads is written back to DRAM (`traffic::written_back`). 29: a store moves the
 /// sectors it writes past the L1, not the lines a load fetches
-/// (`MemorySystem::stored_bytes`).
-pub const MODEL_REVISION: u32 = 29;
+/// (`MemorySystem::stored_bytes`). 30: the L2's term and station take what it sustains
+/// over a launch's traffic (`memory.l2_sustained_gb_per_s`), the miss entries' drain and
+/// the first wave's burst its bandwidth with every request queued (`l2_gb_per_s`).
+pub const MODEL_REVISION: u32 = 30;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

@@ -112,6 +112,7 @@ impl Architecture {
         let present = |o: Option<f64>| o.map(|_| 1.0);
         v.memory.dram_gb_per_s = present(v.memory.dram_gb_per_s);
         v.memory.l2_gb_per_s = present(v.memory.l2_gb_per_s);
+        v.memory.l2_sustained_gb_per_s = None;
         v.memory.fill_bytes_per_cycle = present(v.memory.fill_bytes_per_cycle);
         v.memory.l2_bytes = v.memory.l2_bytes.map(|_| 1);
         v

@@ -290,6 +290,35 @@ fn full_miss_entries_wait_for_the_serving_level_to_drain_them() {
 }
 
 #[test]
+fn the_l2_term_takes_what_the_l2_sustains_the_miss_entries_its_peak() {
+    // The resident launch above on an L2 of 8 bytes a cycle at its peak and 4 sustained:
+    // its 64 x 16 = 1024 bytes take 1024 / 4 + 20 = 276 cycles of L2 term (148 at the
+    // peak alone), and the SM's 2 entries still drain in 2 x 128 / 8 = 32 cycles: 256.
+    let mut arch = toy();
+    arch.memory.l2_gb_per_s = Some(8.0);
+    let peak = run_on(&arch, 64, 64, 10, 1, 16, 2048);
+    assert_eq!(peak.contention_cycles[L2_COLUMN], 1024.0 / 8.0 + 20.0);
+    arch.memory.l2_sustained_gb_per_s = Some(4.0);
+    assert_eq!(arch.l2_bytes_per_cycle(), Some(8.0));
+    assert_eq!(arch.l2_sustained_bytes_per_cycle(), Some(4.0));
+    let e = run_on(&arch, 64, 64, 10, 1, 16, 2048);
+    assert_eq!(e.contention_cycles[L2_COLUMN], 276.0);
+    assert_eq!(e.contention_cycles[MSHR_COLUMN], 256.0);
+    assert_eq!(e.cycles, 276);
+    assert_eq!(
+        e.bound,
+        Bound::Resource {
+            resource: "L2".into()
+        }
+    );
+    // Without a sustained rate both are the bandwidth's.
+    assert_eq!(
+        toy().l2_sustained_bytes_per_cycle(),
+        toy().l2_bytes_per_cycle()
+    );
+}
+
+#[test]
 fn warps_that_wait_for_their_stores_end_an_l2_trip_later() {
     // The resident launch above (t = 10, 16 warps: latency 17 + the 8-cycle queue) where
     // a warp exits only once its stores are acknowledged: every warp ends 20 cycles later.

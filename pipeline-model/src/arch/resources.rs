@@ -139,6 +139,14 @@ impl Architecture {
             .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
     }
 
+    /// Bytes the L2 sustains per core clock cycle over a launch's traffic
+    /// (`memory.l2_sustained_gb_per_s`, else [`Architecture::l2_bytes_per_cycle`]).
+    pub fn l2_sustained_bytes_per_cycle(&self) -> Option<f64> {
+        let sustained = self.memory.l2_sustained_gb_per_s;
+        self.l2_bytes_per_cycle()
+            .map(|peak| sustained.map_or(peak, |gb| gb * 1e9 / (self.clock_mhz * 1e6)))
+    }
+
     /// Usage counter units per cycle: the least common multiple of the units' copies (and
     /// of the fetch groups a cycle and the miss entries, where given), so that every
     /// use(r, B) (an initiation interval divided by copies) is a whole number of units and

@@ -510,6 +510,13 @@ pub struct MemorySystem {
     /// served from the L2 queues there (see [`crate::kernel`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l2_gb_per_s: Option<f64>,
+    /// What the L2 sustains over a launch's whole traffic, in GB/s, where it is less than
+    /// `l2_gb_per_s`: the L2's term (the launch's bytes over it) and its station in the
+    /// warps' queueing network take it, while the miss entries' drain and the first wave's
+    /// burst, which find every SM's requests queued at the L2, take `l2_gb_per_s`.
+    /// Without it both are `l2_gb_per_s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_sustained_gb_per_s: Option<f64>,
     /// Whether a warp exits only once its stores are acknowledged: then every warp's time
     /// ends an L2 trip (`l2_hit`) after its last instruction, as GPGPU-Sim's warps do.
     /// Either way a store does not hold up the instructions after it: it completes in the

@@ -66,6 +66,10 @@ impl Architecture {
             ("memory.dram_gb_per_s", self.memory.dram_gb_per_s),
             ("memory.l2_gb_per_s", self.memory.l2_gb_per_s),
             (
+                "memory.l2_sustained_gb_per_s",
+                self.memory.l2_sustained_gb_per_s,
+            ),
+            (
                 "memory.fill_bytes_per_cycle",
                 self.memory.fill_bytes_per_cycle,
             ),

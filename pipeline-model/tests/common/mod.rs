@@ -15,6 +15,7 @@ pub fn paper_gtx480() -> Architecture {
     a.memory.dram_gb_per_s = None;
     a.memory.l2_bytes = None;
     a.memory.l2_gb_per_s = None;
+    a.memory.l2_sustained_gb_per_s = None;
     a.memory.store_ack_at_exit = false;
     a.memory.mshrs_per_sm = None;
     a.memory.fill_bytes_per_cycle = None;
