@@ -141,8 +141,10 @@ fn an_uncoalesced_load_moves_what_the_caches_fill_a_store_what_it_writes() {
     // share is a 128-byte line on Fermi, whose L1 fills whole lines, and a 32-byte sector
     // on the H100; coalesced, the warp's 4 sectors in 1 line are 4 bytes a lane on both.
     // The same store: 32 bytes a lane on both (`MemorySystem::stored_bytes`).
-    let load = |transactions, sectors| {
-        Instr::new(OpClass::GlobalMem, &[1], &[2])
+    // A load reads registers 1 and writes 2; a store reads 1 and 2 and writes none.
+    let access = |writes: &[u32], transactions, sectors| {
+        let reads: &[u32] = if writes.is_empty() { &[1, 2] } else { &[1] };
+        Instr::new(OpClass::GlobalMem, reads, writes)
             .with_global_bytes(4)
             .with_access(MemAccess {
                 level: MemLevel::Dram,
@@ -152,6 +154,8 @@ fn an_uncoalesced_load_moves_what_the_caches_fill_a_store_what_it_writes() {
                 step_bytes: None,
             })
     };
+    let load = |transactions, sectors| access(&[2], transactions, sectors);
+    let stored = |transactions, sectors| access(&[], transactions, sectors);
     // The bytes past the L1 (the L2's column; the DRAM's counts only what is stored
     // where there is an L2 column, below).
     let dram_of = |arch: &Architecture, i: &Instr| {
@@ -175,17 +179,6 @@ fn an_uncoalesced_load_moves_what_the_caches_fill_a_store_what_it_writes() {
     // A store moves the sectors it writes, not lines: the same uncoalesced access as a
     // store is 32 bytes a lane on Fermi too (the L2's column and the DRAM's, where it is
     // written back), coalesced 4.
-    let stored = |transactions, sectors| {
-        Instr::new(OpClass::GlobalMem, &[1, 2], &[])
-            .with_global_bytes(4)
-            .with_access(MemAccess {
-                level: MemLevel::Dram,
-                transactions,
-                sectors,
-                reuse_lines: None,
-                step_bytes: None,
-            })
-    };
     assert_eq!(dram_of(&fermi, &stored(32, 32)), 32.0);
     assert_eq!(usage(&stored(32, 32))[dram], 32.0);
     assert_eq!(dram_of(&hopper, &stored(32, 32)), 32.0);
