@@ -138,8 +138,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// trips together (`analysis::sampling::joint_l1`). 84: the DRAM column counts only the
 /// bytes stored, where the description has an L2 column (`pipeline_model::ResourceUsage`).
 /// 85: a store's bytes past the L1 are its sectors, where a load's are the lines its L1
-/// fetches (`MemorySystem::stored_bytes`).
-pub const ANNOTATION_REVISION: &str = "85";
+/// fetches (`MemorySystem::stored_bytes`). 86: an index clamped to a launch-wide bound
+/// is the index for the reuse of the L1's sectors (`affine`, `min` and `max`).
+pub const ANNOTATION_REVISION: &str = "86";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -217,6 +217,18 @@ impl<'f> AffineValues<'f> {
                     _ => None,
                 }
             }
+            // An index clamped to a bound the whole launch shares (`max(i - 1, 0)`,
+            // `min(i + 1, n - 1)`: a stencil's edge) is the index in every work-item but
+            // the edge ones, so a clamped neighbour reads the sectors its unclamped one
+            // brought (`crate::analysis::reuse`). Two launch constants are neither.
+            "min" | "max" => {
+                let (a, b) = (arg(self, 0)?, arg(self, 1)?);
+                match (self.launch_constant(&a), self.launch_constant(&b)) {
+                    (false, true) => Some(a),
+                    (true, false) => Some(b),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }

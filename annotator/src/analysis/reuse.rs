@@ -367,6 +367,30 @@ mod tests {
     }
 
     #[test]
+    fn a_neighbour_clamped_to_the_edge_reuses_what_the_unclamped_load_brought() {
+        // x[max(gid - 1, 0)], x[gid], x[min(gid + 1, n - 1)] (n the third parameter), as
+        // clang emits a 3-point stencil's clamped neighbours: the clamps keep the index in
+        // every work-item but the edge ones, so the centre and the right neighbour read
+        // the sectors the left one brought. Clamped to a per-lane value (the thread's own
+        // id), the index is not followed.
+        let clamped = |bound: &str| {
+            format!(
+                "{GID}ld.param.u32 %r9, [k_param_2];\ncvt.u32.u64 %r10, %rd5;\n\
+                 add.s32 %r11, %r10, -1;\nmax.s32 %r12, %r11, 0;\n\
+                 mul.wide.s32 %rd20, %r12, 4;\nadd.s64 %rd21, %rd1, %rd20;\n\
+                 ld.global.f32 %f1, [%rd21];\n\
+                 mul.wide.s32 %rd22, %r10, 4;\nadd.s64 %rd23, %rd1, %rd22;\n\
+                 ld.global.f32 %f2, [%rd23];\n\
+                 add.s32 %r13, %r10, 1;\nadd.s32 %r14, {bound}, -1;\n\
+                 min.s32 %r15, %r13, %r14;\nmul.wide.s32 %rd24, %r15, 4;\n\
+                 add.s64 %rd25, %rd1, %rd24;\nld.global.f32 %f3, [%rd25];\nret;"
+            )
+        };
+        assert_eq!(reuse(&clamped("%r9")), [None, Some(0), Some(0)]);
+        assert_eq!(reuse(&clamped("%r1")), [None, Some(0), None]);
+    }
+
+    #[test]
     fn an_address_the_whole_launch_shares_is_reused_and_a_per_group_one_not() {
         // x[3] (the parameter plus 12 bytes), x[ntid.x] and x[ctaid.x]: the first two are
         // the same for every work-item of the launch, the third one per work-group.
