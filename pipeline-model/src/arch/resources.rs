@@ -90,9 +90,12 @@ impl Architecture {
 
     /// Bytes the DRAM moves per core clock cycle, if the description gives its bandwidth.
     pub fn dram_bytes_per_cycle(&self) -> Option<f64> {
-        self.memory
-            .dram_gb_per_s
-            .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
+        self.memory.dram_gb_per_s.map(|gb| self.per_cycle(gb))
+    }
+
+    /// `gb` GB/s in bytes per core clock cycle.
+    fn per_cycle(&self, gb: f64) -> f64 {
+        gb * 1e9 / (self.clock_mhz * 1e6)
     }
 
     /// The share of a launch's reads that miss the L2 when it must hold `held` bytes for
@@ -134,9 +137,7 @@ impl Architecture {
 
     /// Bytes the L2 moves per core clock cycle, if the description gives its bandwidth.
     pub fn l2_bytes_per_cycle(&self) -> Option<f64> {
-        self.memory
-            .l2_gb_per_s
-            .map(|gb| gb * 1e9 / (self.clock_mhz * 1e6))
+        self.memory.l2_gb_per_s.map(|gb| self.per_cycle(gb))
     }
 
     /// Bytes the L2 sustains per core clock cycle over a launch's traffic
@@ -144,7 +145,7 @@ impl Architecture {
     pub fn l2_sustained_bytes_per_cycle(&self) -> Option<f64> {
         let sustained = self.memory.l2_sustained_gb_per_s;
         self.l2_bytes_per_cycle()
-            .map(|peak| sustained.map_or(peak, |gb| gb * 1e9 / (self.clock_mhz * 1e6)))
+            .map(|peak| sustained.map_or(peak, |gb| self.per_cycle(gb)))
     }
 
     /// Usage counter units per cycle: the least common multiple of the units' copies (and
