@@ -139,8 +139,10 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// bytes stored, where the description has an L2 column (`pipeline_model::ResourceUsage`).
 /// 85: a store's bytes past the L1 are its sectors, where a load's are the lines its L1
 /// fetches (`MemorySystem::stored_bytes`). 86: an index clamped to a launch-wide bound
-/// is the index for the reuse of the L1's sectors (`affine`, `min` and `max`).
-pub const ANNOTATION_REVISION: &str = "86";
+/// is the index for the reuse of the L1's sectors (`affine`, `min` and `max`). 87: a
+/// subscript of a pointer variable into global, constant or local memory is sampled, at
+/// the address it selects (`Subscript::pointer`, `__srcsim_sample_from`).
+pub const ANNOTATION_REVISION: &str = "87";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -406,3 +406,75 @@ fn a_walk_keeps_its_lines_beside_loads_the_loop_runs_in_a_share_of_its_steps() {
     assert_eq!(walked.executions, (warps * 32) as f64, "32 steps a warp");
     assert_eq!(walked.l1_share, walked.stream_hits, "its lines stay");
 }
+
+/// A row reached through a pointer variable whose offset is loaded (`row = in +
+/// idx[gid]`), and a `__local` one the same way: the analysis cannot tell their lanes'
+/// addresses, and their subscripts (`row[k]`, `t[0]`) are sampled at the addresses they
+/// select, as a subscript of the parameter would be.
+const POINTERS: &str = r#"__kernel void rows(__global const float *in, __global const int *idx,
+                   __global const int *sidx, __global float *out)
+{
+    __local float tile[2048];
+    int gid = get_global_id(0);
+    for (int i = get_local_id(0); i < 2048; i += get_local_size(0))
+        tile[i] = (float)i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global const float *row = in + idx[gid];
+    __local float *t = tile + sidx[gid];
+    out[gid] = row[0] + row[64] + t[0];
+}
+"#;
+
+/// The lines and passes expected below, counted here from the indices: identity indices
+/// give each warp 32 consecutive floats at `row[0]` (one line, four sectors) and 32
+/// consecutive shared words (one pass); indices 32 floats apart give every lane its own
+/// line, and shared words 32 apart all fall on one bank (32 passes). The outputs are what
+/// the kernel computes without the shim.
+#[test]
+fn subscripts_of_pointer_variables_are_sampled_at_the_addresses_they_select() {
+    const N: usize = 64;
+    let arch = Architecture::load("gtx480").unwrap();
+    let a = annotate_text(&arch, "pointers.cl", POINTERS);
+    let samples = a.sidecar.records.samples_of("rows");
+    let lines: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
+    assert_eq!(samples.len(), 3, "row[0], row[64], t[0]: {lines:?}");
+    // `row` reads the first parameter's buffer (whether it fits the L1 is known at the
+    // launch); `t` a `__local` array, no parameter.
+    let params: Vec<Option<u32>> = samples.iter().map(|(_, s)| s.param).collect();
+    assert_eq!(params, [Some(0), Some(0), None]);
+    let input: Vec<f32> = (0..N * 32 + 64).map(|i| i as f32).collect();
+    let sizes = [input.len() * 4, N * 4, N * 4, N * 4];
+    let measure = |idx: &[i32], sidx: &[i32]| {
+        let args = vec![
+            KernelArg::from_slice(&input),
+            KernelArg::from_slice(idx),
+            KernelArg::from_slice(sidx),
+            KernelArg::zeroed::<f32>(N),
+        ];
+        let (buffers, measured) = one_group(&arch, &a, "rows", args, N, &sizes);
+        let out: Vec<f32> = from_bytes(&buffers[3]).unwrap();
+        let expected: Vec<f32> = (0..N)
+            .map(|g| {
+                let (i, s) = (idx[g] as usize, sidx[g] as usize);
+                input[i] + input[i + 64] + s as f32
+            })
+            .collect();
+        assert_eq!(out, expected);
+        measured
+            .into_iter()
+            .map(|m| m.expect("every lane ran it"))
+            .map(|m| (m.transactions, m.sectors))
+            .collect::<Vec<_>>()
+    };
+    let identity: Vec<i32> = (0..N as i32).collect();
+    assert_eq!(
+        measure(&identity, &identity),
+        [(1.0, 4.0), (1.0, 4.0), (1.0, 0.0)]
+    );
+    let spread: Vec<i32> = (0..N as i32).map(|i| i * 32).collect();
+    let column: Vec<i32> = (0..N as i32).map(|i| (i % 32) * 32).collect();
+    assert_eq!(
+        measure(&spread, &column),
+        [(32.0, 32.0), (32.0, 32.0), (32.0, 0.0)]
+    );
+}

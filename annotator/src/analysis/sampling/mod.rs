@@ -48,6 +48,10 @@ pub struct Site {
     pub kernel: String,
     /// Byte offsets of its index expression, `[start, end)`.
     pub index: (u32, u32),
+    /// The pointer variable its base is, where it is one
+    /// ([`crate::front::source::Subscript::pointer`]): the sample records the address it
+    /// selects, in elements.
+    pub pointer: Option<String>,
     /// What the model needs of it.
     pub access: SampledAccess,
 }
@@ -141,6 +145,7 @@ pub fn sampled_sites(
                 let site = Site {
                     kernel: f.name.clone(),
                     index: (index.start.offset, index.end.offset),
+                    pointer: subscript.pointer.then(|| subscript.base.clone()),
                     access,
                 };
                 here.push((site, at));

@@ -605,11 +605,20 @@ impl Generation<'_> {
             } else {
                 ""
             };
+            // A pointer variable's subscript records the address it selects, in elements
+            // (the pointer's own differ between work-items), and still selects the index.
+            let text = match &site.pointer {
+                Some(p) => format!(
+                    "__srcsim_sample_from{suffix}({STATE}, {k}u, (long)((ulong)({p}) / {}), ",
+                    site.access.element_bytes.max(1)
+                ),
+                None => format!("__srcsim_sample{suffix}({STATE}, {k}u, "),
+            };
             self.edits.push(Edit {
                 offset: start,
                 class: OPEN_EXPRESSION,
                 nesting: -i64::from(end),
-                text: format!("__srcsim_sample{suffix}({STATE}, {k}u, "),
+                text,
             });
             self.edits.push(Edit {
                 offset: end,
@@ -621,9 +630,11 @@ impl Generation<'_> {
         if !sites.is_empty() {
             self.functions
                 .push_str(&records::sample_function("", "__private ulong *x = s->x"));
+            self.functions.push_str(&records::sample_from(""));
         }
         if in_record {
             self.functions.push_str(&records::sample_in_record());
+            self.functions.push_str(&records::sample_from("_v"));
         }
     }
 }

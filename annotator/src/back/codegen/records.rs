@@ -80,6 +80,15 @@ pub(super) fn sample_function(suffix: &str, x: &str) -> String {
     )
 }
 
+/// `__srcsim_sample_from{suffix}(s, k, b, i)`: `__srcsim_sample{suffix}` of the address
+/// `b + i` (a pointer variable's, in elements, and the index), selecting the index `i`.
+/// `b` is the pointer's value, read twice.
+pub(super) fn sample_from(suffix: &str) -> String {
+    format!(
+        "#define __srcsim_sample_from{suffix}(s, k, b, i) (__srcsim_sample{suffix}((s), (k), (b) + (long)(i)) - (b))\n"
+    )
+}
+
 /// `__srcsim_sample_v`: `__srcsim_sample` on the record's counters in the twin's build,
 /// the same function in the copies'.
 pub(super) fn sample_in_record() -> String {

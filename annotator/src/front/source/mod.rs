@@ -304,6 +304,12 @@ pub struct Subscript {
     pub param: Option<u32>,
     /// Bytes of the element it selects: the index's step in bytes.
     pub element_bytes: u32,
+    /// The base is a pointer variable into global, constant or local memory (`p = in +
+    /// f(i); ... p[k]`), named in `base`: where it points may differ between work-items,
+    /// so a sample of it records the element's address (the pointer's, in elements, plus
+    /// the index) rather than the index alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pointer: bool,
 }
 
 /// A function defined in the kernel file.

@@ -1,6 +1,7 @@
 //! The libclang FFI edge: parse a translation unit, turn the bodies of the functions
 //! defined in the main file into owned [`AstNode`] trees, and dispose of everything.
-//! All `unsafe` of the source front end is here.
+//! All `unsafe` of the source front end is here and in [`subscript`] (what an array
+//! subscript addresses).
 
 // libclang's constants keep their C names.
 #![allow(non_upper_case_globals)]
@@ -12,6 +13,10 @@ use std::ptr;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use clang_sys::*;
+
+mod subscript;
+
+use subscript::subscript;
 
 use super::{
     AstNode, Extent, ForeignDeclaration, IntExpr, IntType, NodeKind, Operator, ParamKind, Pos,
@@ -447,94 +452,6 @@ fn role(cursor: CXCursor) -> Option<Role> {
                     .then_some(Role::Builtin)
             }
             _ => None,
-        }
-    }
-}
-
-/// What a subscript `base[index]` addresses: its element's size, and its base's name where
-/// the base is a parameter or an array variable named directly.
-fn subscript(cursor: CXCursor) -> Option<super::Subscript> {
-    // SAFETY: `cursor` and every cursor and type derived from it belong to the live
-    // translation unit being converted.
-    unsafe {
-        if clang_getCursorKind(cursor) != CXCursor_ArraySubscriptExpr {
-            return None;
-        }
-        let bytes = clang_Type_getSizeOf(clang_getCursorType(cursor));
-        // The base, under the implicit conversions libclang shows as unexposed expressions.
-        let mut base = unwrapped(*children(cursor).first()?);
-        // `(p + off)[i]` with `off` the same in every work-item (value parameters and
-        // literals): the lanes' addresses relative to `p` are the index's, shifted alike.
-        while clang_getCursorKind(base) == CXCursor_BinaryOperator
-            && clang_getCursorBinaryOperatorKind(base) == CXBinaryOperator_Add
-        {
-            let parts: Vec<CXCursor> = children(base).into_iter().map(unwrapped).collect();
-            let pointer = |c: CXCursor| clang_getCursorType(c).kind == CXType_Pointer;
-            base = match parts[..] {
-                [l, r] if pointer(l) && !pointer(r) && uniform_offset(r) => l,
-                [l, r] if pointer(r) && !pointer(l) && uniform_offset(l) => r,
-                _ => break,
-            };
-        }
-        let (mut named, mut param) = (false, None);
-        if clang_getCursorKind(base) == CXCursor_DeclRefExpr {
-            let decl = clang_getCursorReferenced(base);
-            match clang_getCursorKind(decl) {
-                CXCursor_ParmDecl => {
-                    named = true;
-                    param = param_index(decl);
-                }
-                CXCursor_VarDecl => {
-                    named = clang_getCursorType(decl).kind == CXType_ConstantArray;
-                }
-                _ => {}
-            }
-        }
-        Some(super::Subscript {
-            base: if named { spelling(base) } else { String::new() },
-            param,
-            element_bytes: u32::try_from(bytes).unwrap_or(0),
-        })
-    }
-}
-
-/// `cursor` under the parentheses and implicit conversions (unexposed expressions) around
-/// it.
-fn unwrapped(mut cursor: CXCursor) -> CXCursor {
-    // SAFETY: `cursor` and its children belong to the live translation unit being
-    // converted.
-    unsafe {
-        while matches!(
-            clang_getCursorKind(cursor),
-            CXCursor_UnexposedExpr | CXCursor_ParenExpr
-        ) {
-            match children(cursor).as_slice() {
-                [only] => cursor = *only,
-                _ => break,
-            }
-        }
-    }
-    cursor
-}
-
-/// Whether `cursor` computes the same in every work-item from integer literals and the
-/// values of scalar parameters alone, through binary operators.
-fn uniform_offset(cursor: CXCursor) -> bool {
-    // SAFETY: `cursor` and every cursor and type derived from it belong to the live
-    // translation unit being converted.
-    unsafe {
-        match clang_getCursorKind(cursor) {
-            CXCursor_IntegerLiteral => true,
-            CXCursor_DeclRefExpr => {
-                let decl = clang_getCursorReferenced(cursor);
-                clang_getCursorKind(decl) == CXCursor_ParmDecl
-                    && scalar(clang_getCanonicalType(clang_getCursorType(decl)).kind)
-            }
-            CXCursor_UnexposedExpr | CXCursor_ParenExpr | CXCursor_BinaryOperator => {
-                let parts = children(cursor);
-                !parts.is_empty() && parts.iter().all(|c| uniform_offset(*c))
-            }
-            _ => false,
         }
     }
 }
