@@ -141,8 +141,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// fetches (`MemorySystem::stored_bytes`). 86: an index clamped to a launch-wide bound
 /// is the index for the reuse of the L1's sectors (`affine`, `min` and `max`). 87: a
 /// subscript of a pointer variable into global, constant or local memory is sampled, at
-/// the address it selects (`Subscript::pointer`, `__srcsim_sample_from`).
-pub const ANNOTATION_REVISION: &str = "87";
+/// the address it selects (`Subscript::pointer`, `__srcsim_sample_from`). 88: its
+/// buffer is the parameter it was declared from as `&in[off]` too.
+pub const ANNOTATION_REVISION: &str = "88";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -408,7 +408,7 @@ fn a_walk_keeps_its_lines_beside_loads_the_loop_runs_in_a_share_of_its_steps() {
 }
 
 /// A row reached through a pointer variable whose offset is loaded (`row = in +
-/// idx[gid]`), and a `__local` one the same way: the analysis cannot tell their lanes'
+/// idx[gid]`, `alt = &in[idx[gid]]`), and a `__local` one the same way: the analysis cannot tell their lanes'
 /// addresses, and their subscripts (`row[k]`, `t[0]`) are sampled at the addresses they
 /// select, as a subscript of the parameter would be.
 const POINTERS: &str = r#"__kernel void rows(__global const float *in, __global const int *idx,
@@ -420,8 +420,9 @@ const POINTERS: &str = r#"__kernel void rows(__global const float *in, __global 
         tile[i] = (float)i;
     barrier(CLK_LOCAL_MEM_FENCE);
     __global const float *row = in + idx[gid];
+    __global const float *alt = &in[idx[gid]];
     __local float *t = tile + sidx[gid];
-    out[gid] = row[0] + row[64] + t[0];
+    out[gid] = row[0] + row[64] + alt[32] + t[0];
 }
 "#;
 
@@ -437,11 +438,15 @@ fn subscripts_of_pointer_variables_are_sampled_at_the_addresses_they_select() {
     let a = annotate_text(&arch, "pointers.cl", POINTERS);
     let samples = a.sidecar.records.samples_of("rows");
     let lines: Vec<(u32, u32)> = samples.iter().map(|(_, s)| (s.line, s.column)).collect();
-    assert_eq!(samples.len(), 3, "row[0], row[64], t[0]: {lines:?}");
-    // `row` reads the first parameter's buffer (whether it fits the L1 is known at the
-    // launch); `t` a `__local` array, no parameter.
+    assert_eq!(
+        samples.len(),
+        4,
+        "row[0], row[64], alt[32], t[0]: {lines:?}"
+    );
+    // `row` and `alt` read the first parameter's buffer (whether it fits the L1 is known
+    // at the launch); `t` a `__local` array, no parameter.
     let params: Vec<Option<u32>> = samples.iter().map(|(_, s)| s.param).collect();
-    assert_eq!(params, [Some(0), Some(0), None]);
+    assert_eq!(params, [Some(0), Some(0), Some(0), None]);
     let input: Vec<f32> = (0..N * 32 + 64).map(|i| i as f32).collect();
     let sizes = [input.len() * 4, N * 4, N * 4, N * 4];
     let measure = |idx: &[i32], sidx: &[i32]| {
@@ -456,7 +461,7 @@ fn subscripts_of_pointer_variables_are_sampled_at_the_addresses_they_select() {
         let expected: Vec<f32> = (0..N)
             .map(|g| {
                 let (i, s) = (idx[g] as usize, sidx[g] as usize);
-                input[i] + input[i + 64] + s as f32
+                input[i] + input[i + 64] + input[i + 32] + s as f32
             })
             .collect();
         assert_eq!(out, expected);
@@ -469,12 +474,12 @@ fn subscripts_of_pointer_variables_are_sampled_at_the_addresses_they_select() {
     let identity: Vec<i32> = (0..N as i32).collect();
     assert_eq!(
         measure(&identity, &identity),
-        [(1.0, 4.0), (1.0, 4.0), (1.0, 0.0)]
+        [(1.0, 4.0), (1.0, 4.0), (1.0, 4.0), (1.0, 0.0)]
     );
     let spread: Vec<i32> = (0..N as i32).map(|i| i * 32).collect();
     let column: Vec<i32> = (0..N as i32).map(|i| (i % 32) * 32).collect();
     assert_eq!(
         measure(&spread, &column),
-        [(32.0, 32.0), (32.0, 32.0), (32.0, 0.0)]
+        [(32.0, 32.0), (32.0, 32.0), (32.0, 32.0), (32.0, 0.0)]
     );
 }

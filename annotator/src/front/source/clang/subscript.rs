@@ -74,8 +74,9 @@ pub(super) fn subscript(cursor: CXCursor) -> Option<super::super::Subscript> {
     }
 }
 
-/// The parameter a pointer variable `decl` is declared from (`T *p = in + off;`, through
-/// further additions and conversions), if it is: the buffer its subscripts read.
+/// The parameter a pointer variable `decl` is declared from (`T *p = in + off;` or
+/// `&in[off]`, through further additions and conversions), if it is: the buffer its
+/// subscripts read.
 fn pointed_param(decl: CXCursor) -> Option<c_uint> {
     // SAFETY: `decl` and the cursors derived from it belong to the live translation unit
     // being converted.
@@ -101,6 +102,14 @@ fn pointed_param(decl: CXCursor) -> Option<c_uint> {
                         .find(|c| clang_getCursorType(**c).kind == CXType_Pointer)?;
                 }
                 CXCursor_CStyleCastExpr => at = unwrapped(*children(at).last()?),
+                // `&in[off]`: the subscript's base.
+                CXCursor_UnaryOperator
+                    if clang_getCursorUnaryOperatorKind(at) == CXUnaryOperator_AddrOf =>
+                {
+                    let inner = unwrapped(*children(at).first()?);
+                    (clang_getCursorKind(inner) == CXCursor_ArraySubscriptExpr).then_some(())?;
+                    at = unwrapped(*children(inner).first()?);
+                }
                 _ => return None,
             }
         }
