@@ -102,7 +102,9 @@ pub use arch::{
 /// (`MemorySystem::stored_bytes`). 30: the L2's term and station take what it sustains
 /// over a launch's traffic (`memory.l2_sustained_gb_per_s`), the miss entries' drain and
 /// the first wave's burst its bandwidth with every request queued (`l2_gb_per_s`).
-pub const MODEL_REVISION: u32 = 30;
+/// 31: the first wave's stores drain at the L2's rate, where its reads may come from
+/// DRAM (`traffic::stored_share`).
+pub const MODEL_REVISION: u32 = 31;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

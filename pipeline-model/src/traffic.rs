@@ -70,6 +70,22 @@ fn written_back(
     (held - l2 as f64).clamp(0.0, stored)
 }
 
+/// The share of the bytes a launch moves past the L1 that its stores move: the DRAM
+/// column's (the bytes stored, where the description has an L2 column) over the L2
+/// column's, both as [`written_back`] counts a warp's. 0 without those columns.
+fn stored_share(arch: &Architecture, dealt: &Dealt, scale: f64) -> f64 {
+    let (Some(l2), Some(dram)) = (arch.l2_resource(), arch.dram_resource()) else {
+        return 0.0;
+    };
+    let total = |r: usize| dealt.usage.per_sm(r).flatten().sum::<u64>() as f64 / scale;
+    let moved = total(l2);
+    if moved > 0.0 {
+        (total(dram) / moved).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
 /// The launch's memory traffic: how many bytes, which level serves it, and how long the
 /// first wave's burst queues there.
 pub(crate) struct Traffic {
@@ -146,12 +162,19 @@ impl Traffic {
         let spread = dealt
             .first_wave_cycles
             .saturating_sub(u64::from(miss_latency)) as f64;
+        // Its stores go no further than the L2, which keeps written lines (what it cannot
+        // keep is written back in the DRAM's term): their share drains at the L2's rate,
+        // the reads' at the serving levels'.
+        let stored = stored_share(arch, dealt, scale);
         let queue_cycles =
             serving_bytes_per_cycle
                 .filter(|_| wave_bytes > 0.0)
                 .map_or(0, |per_cycle| {
-                    let later = ((wave_bytes - first_round) / per_cycle - spread).max(0.0);
-                    (first_round / per_cycle + later).ceil() as u64
+                    let l2 = arch.l2_bytes_per_cycle().unwrap_or(per_cycle);
+                    let drain =
+                        |bytes: f64| bytes * (1.0 - stored) / per_cycle + bytes * stored / l2;
+                    let later = (drain(wave_bytes - first_round) - spread).max(0.0);
+                    (drain(first_round) + later).ceil() as u64
                 });
         Traffic {
             memory_bytes,

@@ -174,6 +174,39 @@ fn buffers_larger_than_the_l2_come_from_dram() {
 }
 
 #[test]
+fn the_first_waves_stores_queue_at_the_l2_its_reads_at_the_dram() {
+    // The launch from DRAM above, each work-item storing 8 of its 16 bytes (the DRAM
+    // column: what it stores). The L2 keeps written lines, so the first wave's 512 stored
+    // bytes drain at its 128 bytes a cycle (4 cycles) and only the 512 read at the DRAM's
+    // 32 (16 cycles): 20 cycles of queue where all 1024 bytes at the DRAM took 32.
+    let arch = toy();
+    let scale = arch.usage_scale();
+    let mut rec = [0u64; R];
+    rec[MSHR_COLUMN] = scale / 2;
+    rec[L2_COLUMN] = 16 * scale;
+    rec[DRAM_COLUMN] = 8 * scale;
+    let data: Vec<u64> = (0..64)
+        .flat_map(|_| std::iter::once(10).chain(rec))
+        .collect();
+    let resources = KernelResources {
+        global_memory_bytes: Some(8192),
+        read_memory_bytes: None,
+        ..KernelResources::default()
+    };
+    let e = common::estimate_items(&arch, 64, &resources, &data, R);
+    assert!(!e.l2_resident);
+    assert_eq!(e.queue_cycles, 16 + 4);
+    assert_eq!(e.latency_cycles, 17 + 20);
+    // Stored alone, the first wave's bytes all drain at the L2: 1024 / 128.
+    rec[DRAM_COLUMN] = 16 * scale;
+    let data: Vec<u64> = (0..64)
+        .flat_map(|_| std::iter::once(10).chain(rec))
+        .collect();
+    let e = common::estimate_items(&arch, 64, &resources, &data, R);
+    assert_eq!(e.queue_cycles, 8);
+}
+
+#[test]
 fn what_the_launch_reads_decides_whether_the_l2_serves_it() {
     // Buffers of 8192 bytes, of which the launch reads 2048 (it writes the rest): the
     // reads fit in the 4096-byte L2, so the launch is the resident one above.
