@@ -143,7 +143,7 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// subscript of a pointer variable into global, constant or local memory is sampled, at
 /// the address it selects (`Subscript::pointer`, `__srcsim_sample_from`). 88: its
 /// buffer is the parameter it was declared from as `&in[off]` too.
-pub const ANNOTATION_REVISION: &str = "88";
+pub const ANNOTATION_REVISION: &str = "89";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -47,6 +47,10 @@
 //!   of a memory-bound launch. `MSHR` is the most loaded SM's miss entries times that
 //!   trip, or, when longer, the time the serving level takes to drain the entries of every
 //!   SM that has misses (all of them full: Little's law).
+//! - the L2's trip: the code is timed with every L2 trip at the trip under a typical
+//!   launch's load (`memory.l2_hit`); where the description gives the unloaded one
+//!   (`memory.l2_unloaded`), the paths shed what their trips take beyond it (the
+//!   `L2_trip` usage) in the share of their time the L2 is idle, for the reads it serves.
 //! - queueing: the first wave's work-groups start together and send their first round of
 //!   requests together; the serving level drains the burst at its bandwidth, so the
 //!   latency term is `t_opt` plus the first wave's first round
@@ -341,7 +345,14 @@ fn finish_estimate(
         c.cold_cycles(code, arch.memory.dram)
             + later_waves * c.rerun_cycles(code, arch.memory.l2_hit)
     });
-    let t_paths = dealt.t_opt + traffic.queue_cycles;
+    let t_paths = unloaded_paths(
+        arch,
+        dealt,
+        &contention,
+        usage_scale,
+        traffic.queue_cycles,
+        miss_share,
+    ) + traffic.queue_cycles;
     // The paths wait for their schedulers' issue slots, and their requests for the L2,
     // near the knee between the terms (module `interference`); `issue` is the first
     // resource. The L2's share is its bytes over its bandwidth: the trip is in the paths.
@@ -413,6 +424,38 @@ fn finish_estimate(
         warps: dealt.warps,
         l1_sharers: dealt.l1_sharers,
     }
+}
+
+/// `t_opt` with the paths' L2 trips as the L2's load makes them. The code is timed with
+/// every trip at `memory.l2_hit`, the trip at the load launches typically put on the L2;
+/// with few requests in flight it is shorter (`memory.l2_unloaded`: GPGPU-Sim's GTX 480
+/// answers a launch of one work-group in about 185 cycles, where its launches that keep
+/// the L2 busy wait 250 and more, validation/gpgpusim/README.md). The L2 is busy for its
+/// bytes over its bandwidth (its contention term) of the paths' time (with the first
+/// wave's queueing, `queue`), and the trip moves from the unloaded one to the loaded one
+/// in proportion: the paths shed the idle share of what their trips take beyond the
+/// unloaded ones ([`crate::arch::L2_TRIP`]'s usage, summed over the warps, against their paths'
+/// cycles). Only the trips the L2 serves: a share `miss_share` of the launch's reads
+/// comes from DRAM, whose trip is no shorter.
+fn unloaded_paths(
+    arch: &Architecture,
+    dealt: &Dealt,
+    contention: &[f64],
+    usage_scale: u64,
+    queue: u64,
+    miss_share: f64,
+) -> u64 {
+    let (Some(trip), Some(l2)) = (arch.l2_trip_resource(), arch.l2_resource()) else {
+        return dealt.t_opt;
+    };
+    if dealt.t_opt == 0 || dealt.warp_cycles <= 0.0 {
+        return dealt.t_opt;
+    }
+    let excess: u64 = dealt.usage.per_sm(trip).map(|subs| subs.sum::<u64>()).sum();
+    let share = (excess as f64 / usage_scale.max(1) as f64 / dealt.warp_cycles).min(1.0);
+    let busy = (contention[l2] / (dealt.t_opt + queue) as f64).min(1.0);
+    let shed = (1.0 - busy) * (1.0 - miss_share).max(0.0) * share * dealt.t_opt as f64;
+    dealt.t_opt - (shed.round() as u64).min(dealt.t_opt)
 }
 
 /// The warps that share the busiest scheduler's issue slots at once: the first wave's
@@ -593,10 +636,11 @@ fn contention(
     usage_scale: u64,
 ) -> Vec<f64> {
     let scale = usage_scale.max(1) as f64;
-    let (l2, mshr, fill) = (
+    let (l2, mshr, fill, trip) = (
         arch.l2_resource(),
         arch.mshr_resource(),
         arch.fill_resource(),
+        arch.l2_trip_resource(),
     );
     arch.resource_scopes()
         .into_iter()
@@ -615,6 +659,8 @@ fn contention(
                     / scale
             };
             match scope {
+                // A share of the paths, not a unit anything waits for.
+                _ if Some(r) == trip => 0.0,
                 // The GPU's L2 and DRAM: the launch's traffic over the bandwidth, and the
                 // last request's trip after it (a busy level still answers the last
                 // request a load-to-use latency after it is sent).

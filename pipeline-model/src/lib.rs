@@ -103,8 +103,9 @@ pub use arch::{
 /// over a launch's traffic (`memory.l2_sustained_gb_per_s`), the miss entries' drain and
 /// the first wave's burst its bandwidth with every request queued (`l2_gb_per_s`).
 /// 31: the first wave's stores drain at the L2's rate, where its reads may come from
-/// DRAM (`traffic::stored_share`).
-pub const MODEL_REVISION: u32 = 31;
+/// DRAM (`traffic::stored_share`). 32: the paths' L2 trips shed what they take beyond
+/// the unloaded trip as the L2 is idle (`memory.l2_unloaded`, resource `L2_trip`).
+pub const MODEL_REVISION: u32 = 32;
 pub use graph::{ExecutionGraph, Schedule, Stage, Step};
 pub use instr::{Addressing, ArithOp, DataKind, Instr, MemAccess, MemLevel, OpClass, OpRow, Reg};
 pub use kernel::{estimate, estimate_summarized, Bound, KernelEstimate, LaunchSummary, ModelError};

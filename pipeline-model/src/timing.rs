@@ -197,12 +197,17 @@ pub fn schedule(arch: &Architecture, instrs: &[Instr]) -> Schedule {
         .in_original_order(&order)
 }
 
-/// t_B and use(r, B) of a basic block.
+/// t_B and use(r, B) of a basic block. Where the description gives the L2's unloaded
+/// trip, the block's [`crate::arch::L2_TRIP`] is the cycles its path takes beyond the
+/// same path with every L2 trip unloaded (the block timed twice).
 pub fn block_timing(arch: &Architecture, instrs: &[Instr]) -> BlockTiming {
-    BlockTiming {
-        cycles: schedule(arch, instrs).length,
-        usage: ResourceUsage::of(arch, instrs),
+    let cycles = schedule(arch, instrs).length;
+    let mut usage = ResourceUsage::of(arch, instrs);
+    if let Some(r) = arch.l2_trip_resource().filter(|_| !arch.unloaded_l2) {
+        let unloaded = schedule(&arch.with_unloaded_l2(), instrs).length;
+        usage.0[r] = cycles.saturating_sub(unloaded) as f64;
     }
+    BlockTiming { cycles, usage }
 }
 
 /// t_(Bi,Bj): the time of `first`'s instructions followed by `second`'s, so that the

@@ -160,6 +160,9 @@ pub(crate) struct Dealt {
     pub(crate) usage: SmUsage,
     /// When the last work-group finishes (`t_opt`).
     pub(crate) t_opt: u64,
+    /// Every work-group's time times its warps, summed: the warps' paths, as the
+    /// share of them a resource of the path ([`crate::arch::L2_TRIP`]) takes is read.
+    pub(crate) warp_cycles: f64,
     /// Bytes past the L1 of every work-item, and of the first wave's work-groups alone.
     pub(crate) memory_total: u64,
     pub(crate) first_wave_bytes: u64,
@@ -473,6 +476,7 @@ pub(crate) struct Dealer {
     /// The groups running, by when each finishes and on which SM.
     running: Running,
     t_opt: u64,
+    warp_cycles: f64,
     groups: u64,
     warps: u64,
     memory_total: u64,
@@ -504,6 +508,7 @@ impl Dealer {
             dealt: vec![0u64; arch.sm_count as usize],
             running: Running::default(),
             t_opt: 0,
+            warp_cycles: 0.0,
             groups: 0,
             warps: 0,
             memory_total: 0,
@@ -577,6 +582,7 @@ impl Dealer {
             (sm, start + g.t_last)
         };
         self.t_opt = self.t_opt.max(finish);
+        self.warp_cycles += g.t_last as f64 * g.warps as f64;
         // The SM's round-robin counter says where the group's first warp goes.
         for (j, u) in g.usage.chunks_exact(self.usage.resources).enumerate() {
             let sub = ((self.dealt[sm] + j as u64) % self.sub_cores) as usize;
@@ -593,6 +599,7 @@ impl Dealer {
         Dealt {
             usage: self.usage,
             t_opt: self.t_opt,
+            warp_cycles: self.warp_cycles,
             memory_total: self.memory_total,
             first_wave_bytes: self.first_wave_bytes,
             first_wave_warps: self.first_wave_warps,

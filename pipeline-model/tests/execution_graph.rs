@@ -56,10 +56,10 @@ fn dependent_divisions_pay_the_full_latency() {
     assert_eq!(t.cycles, 2 + 1 + 2 + 39 + 29 * (1 + 1 + 2 + 39));
     // The SFU is held 4 cycles per division (one copy); one issue cycle each; the SM's
     // fetch unit one cycle per pair of instructions; no miss entries, nothing through the
-    // fill port, no L2 or DRAM bytes.
+    // fill port, no L2 or DRAM bytes, no L2 trip on the path.
     assert_eq!(
         t.usage.0,
-        vec![30.0, 0.0, 120.0, 0.0, 15.0, 0.0, 0.0, 0.0, 0.0]
+        vec![30.0, 0.0, 120.0, 0.0, 15.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     );
 }
 
@@ -73,10 +73,11 @@ fn resource_usage_divides_by_copies() {
         Instr::new(OpClass::Mem, &[10], &[]),
     ];
     // issue 4; ALU: 3 adds of initiation 1 on 2 copies; SFU 0; MEM 1; fetch 2 pairs; no
-    // miss entries, fill port, L2 or DRAM bytes.
+    // miss entries, fill port, L2 or DRAM bytes (nor L2 trips: a path, not a usage of
+    // the instructions themselves).
     assert_eq!(
         ResourceUsage::of(&arch, &block).0,
-        vec![4.0, 1.5, 0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0]
+        vec![4.0, 1.5, 0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     );
 }
 

@@ -55,7 +55,7 @@ impl Architecture {
                 _ if background => t.latency,
                 (OpClass::SharedMem, _) => self.memory.shared,
                 (_, MemLevel::L1 | MemLevel::Constant) => self.memory.l1_hit,
-                (_, MemLevel::L2) => self.memory.l2_hit,
+                (_, MemLevel::L2) => self.l2_trip(),
                 (_, MemLevel::Dram) if self.first_touch_from_dram => self.unloaded_dram(),
                 (_, MemLevel::Dram) => self.memory.dram,
             };
@@ -122,6 +122,24 @@ impl Architecture {
         Architecture {
             first_touch_from_dram: true,
             ..self.clone()
+        }
+    }
+
+    /// This description timing every L2 trip at the unloaded one (`memory.l2_unloaded`,
+    /// else `memory.l2_hit`): what a block's path takes when the L2 is idle.
+    pub fn with_unloaded_l2(&self) -> Architecture {
+        Architecture {
+            unloaded_l2: true,
+            ..self.clone()
+        }
+    }
+
+    /// The L2 trip an access served there waits: `memory.l2_hit`, or the unloaded trip
+    /// where this description was made for it ([`Architecture::with_unloaded_l2`]).
+    pub fn l2_trip(&self) -> u32 {
+        match self.memory.l2_unloaded {
+            Some(unloaded) if self.unloaded_l2 => unloaded,
+            _ => self.memory.l2_hit,
         }
     }
 

@@ -17,7 +17,7 @@ mod tests;
 mod validate;
 
 pub use instr_timing::InstrTiming;
-pub use resources::{DRAM, FETCH, FILL, ISSUE, L2, MSHR};
+pub use resources::{DRAM, FETCH, FILL, ISSUE, L2, L2_TRIP, MSHR};
 pub use schema::{
     ColdInstructionCache, CompileTarget, ConstantCache, Frontend, IssueOrder, L1Sets, LaunchCost,
     MemorySystem, OpTable, OpTiming, OpenclEvent, Scope, SetIndex, SmLimits, Unit,
@@ -137,6 +137,11 @@ pub struct Architecture {
     /// not a field of the file: `false`, the L2's trip.
     #[serde(skip)]
     pub first_touch_from_dram: bool,
+    /// Whether this description times every L2 trip at the unloaded one
+    /// (`memory.l2_unloaded`, [`Architecture::with_unloaded_l2`]); not a field of the
+    /// file: `false`, `memory.l2_hit`.
+    #[serde(skip)]
+    pub unloaded_l2: bool,
 }
 
 impl Architecture {

@@ -24,6 +24,7 @@ impl Architecture {
             (FILL, Scope::Sm, self.memory.fill_bytes_per_cycle.is_some()),
             (L2, Scope::Device, self.memory.l2_gb_per_s.is_some()),
             (DRAM, Scope::Device, self.memory.dram_gb_per_s.is_some()),
+            (L2_TRIP, Scope::Sm, self.memory.l2_unloaded.is_some()),
         ];
         std::iter::once((ISSUE, self.issue_scope))
             .chain(self.units.iter().map(|u| (u.name.as_str(), u.scope)))
@@ -74,6 +75,12 @@ impl Architecture {
     /// The index of [`DRAM`] in [`Architecture::resources`], if the description has it.
     pub fn dram_resource(&self) -> Option<usize> {
         self.resource_index(DRAM)
+    }
+
+    /// The index of [`L2_TRIP`] in [`Architecture::resources`], if the description gives
+    /// the L2's unloaded trip (`memory.l2_unloaded`).
+    pub fn l2_trip_resource(&self) -> Option<usize> {
+        self.resource_index(L2_TRIP)
     }
 
     /// The index of [`L2`] in [`Architecture::resources`], if the description has it.
@@ -191,6 +198,12 @@ pub const FILL: &str = "fill";
 /// that cross the L2, to and from the SMs.
 pub const L2: &str = "L2";
 
-/// The name of the DRAM resource (the last of [`Architecture::resources`], when present):
-/// its usage is bytes moved to and from global memory.
+/// The name of the DRAM resource (after the L2, when present): its usage is bytes moved
+/// to and from global memory.
 pub const DRAM: &str = "DRAM";
+
+/// The name of the cycles a path spends beyond its L2 trips at the unloaded latency
+/// (the last of [`Architecture::resources`], when `memory.l2_unloaded` is given): not a
+/// unit anything waits for, a share of the path the model takes off where the L2 is idle
+/// (`kernel`); its contention term is 0.
+pub const L2_TRIP: &str = "L2_trip";

@@ -449,6 +449,14 @@ pub struct MemorySystem {
     /// the L2 ([`crate::l1_sharing`]). Absent: `dram`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dram_unloaded: Option<u32>,
+    /// An L2 trip with few requests in flight, where it is shorter than `l2_hit` (a
+    /// description whose `l2_hit` is the trip at the load its launches typically put on
+    /// the L2). With it the model has a resource [`L2_TRIP`](super::L2_TRIP): the cycles
+    /// a block's path spends beyond its L2 trips at this latency; the launch's paths
+    /// shed them as the L2 is idle (the L2's bytes over its bandwidth against the paths:
+    /// `kernel`). Absent: every trip is `l2_hit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_unloaded: Option<u32>,
     /// Bytes a miss moves from DRAM: 32 where the caches fill 32-byte sectors (Volta and
     /// later), 128 where they fill whole 128-byte lines (Fermi's L1). An uncoalesced
     /// access moves this much per lane.

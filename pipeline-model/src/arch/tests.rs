@@ -45,7 +45,7 @@ fn gtx480_has_the_papers_numbers() {
     );
     assert_eq!(
         a.resources(),
-        ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "fill", "L2", "DRAM"]
+        ["issue", "ALU", "SFU", "MEM", "fetch", "MSHR", "fill", "L2", "DRAM", "L2_trip"]
     );
     assert_eq!(a.memory.fill_bytes_per_cycle, Some(40.0));
     assert_eq!(a.usage_scale(), 64, "2 ALUs and 64 miss entries");
@@ -277,6 +277,16 @@ fn zero_values_are_rejected_by_name() {
             "dram_unloaded = 310",
             "dram_unloaded = 0",
             "`memory.dram_unloaded`",
+        ),
+        (
+            "l2_unloaded = 182",
+            "l2_unloaded = 0",
+            "`memory.l2_unloaded`",
+        ),
+        (
+            "l2_unloaded = 182",
+            "l2_unloaded = 251",
+            "`memory.l2_unloaded`",
         ),
         (
             "fetch_bytes = 128",

@@ -1,7 +1,7 @@
 //! The checks a description passes when it is loaded, each failure naming its field:
 //! what serde's types cannot say (positive counts, known units, reserved names).
 
-use super::{ArchError, Architecture, Scope, DRAM, FETCH, ISSUE, L2, MSHR};
+use super::{ArchError, Architecture, Scope, DRAM, FETCH, ISSUE, L2, L2_TRIP, MSHR};
 
 impl Architecture {
     pub(super) fn validate(&self, origin: &str) -> Result<(), ArchError> {
@@ -106,6 +106,16 @@ impl Architecture {
         if self.memory.dram_unloaded == Some(0) {
             return Err(invalid("memory.dram_unloaded", "must be at least 1"));
         }
+        if self
+            .memory
+            .l2_unloaded
+            .is_some_and(|t| t == 0 || t > self.memory.l2_hit)
+        {
+            return Err(invalid(
+                "memory.l2_unloaded",
+                "must be at least 1 and at most `l2_hit`",
+            ));
+        }
         if self.memory.mshrs_per_sm == Some(0) {
             return Err(invalid("memory.mshrs_per_sm", "must be at least 1"));
         }
@@ -147,6 +157,7 @@ impl Architecture {
                 || unit.name == L2
                 || unit.name == FETCH
                 || unit.name == MSHR
+                || unit.name == L2_TRIP
                 || self.units[..i].iter().any(|u| u.name == unit.name)
             {
                 return Err(invalid(

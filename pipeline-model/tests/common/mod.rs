@@ -19,6 +19,7 @@ pub fn paper_gtx480() -> Architecture {
     a.memory.store_ack_at_exit = false;
     a.memory.mshrs_per_sm = None;
     a.memory.fill_bytes_per_cycle = None;
+    a.memory.l2_unloaded = None;
     a.frontend.sm_fetch_groups_per_cycle = 0;
     a
 }
