@@ -10,14 +10,16 @@ fn the_sidecar_describes_the_records() {
     let v = serde_json::to_value(&a.sidecar).unwrap();
     assert_eq!(v["schema"], "srcsim.annotation/1");
     // t, then issue, ALU, SFU, MEM, the SM's fetch unit, its miss entries, its fill port,
-    // the L2 and DRAM (bytes); no divergent arm: `if (i < n)` has no `else`.
-    assert_eq!(v["records"]["stride"], 10);
+    // the L2 and DRAM (bytes), the path's cycles beyond unloaded L2 trips; no divergent
+    // arm: `if (i < n)` has no `else`.
+    assert_eq!(v["records"]["stride"], 11);
     assert_eq!(v["records"]["fields"][0], "t");
     assert_eq!(v["records"]["fields"][5], "fetch");
     assert_eq!(v["records"]["fields"][6], "MSHR");
     assert_eq!(v["records"]["fields"][7], "fill");
     assert_eq!(v["records"]["fields"][8], "L2");
     assert_eq!(v["records"]["fields"][9], "DRAM");
+    assert_eq!(v["records"]["fields"][10], "L2_trip");
     assert_eq!(
         v["kernels"][0]["arms"],
         serde_json::json!([null, null, null])
@@ -66,7 +68,7 @@ fn kernels_with_a_barrier_keep_their_values_in_their_record() {
         "{s}"
     );
     assert!(
-        s.contains("typedef struct { ulong t; ulong u[9]; } __srcsim_values;"),
+        s.contains("typedef struct { ulong t; ulong u[10]; } __srcsim_values;"),
         "{s}"
     );
     assert!(s.contains("#ifdef __SRCSIM_WARPS\n#define __SRCSIM_V(s) (s)\n#else\n#define __SRCSIM_V(s) ((s)->v)\n#endif"), "{s}");
@@ -79,7 +81,7 @@ fn kernels_with_a_barrier_keep_their_values_in_their_record() {
         "{s}"
     );
     assert!(
-        s.contains("    for (uint i = 0; i < 10u; ++i)\n        rec[i] = 0;"),
+        s.contains("    for (uint i = 0; i < 11u; ++i)\n        rec[i] = 0;"),
         "{s}"
     );
     assert!(!s.contains("rec[0] = "), "{s}");

@@ -3,13 +3,13 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[9]; } __srcsim_values;
+typedef struct { ulong t; ulong u[10]; } __srcsim_values;
 #ifdef __SRCSIM_WARPS
 #define __SRCSIM_V(s) (s)
 #else
 #define __SRCSIM_V(s) ((s)->v)
 #endif
-typedef struct { ulong t; ulong u[9]; uint last; __global __srcsim_values *v; } __srcsim_state;
+typedef struct { ulong t; ulong u[10]; uint last; __global __srcsim_values *v; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -44,16 +44,16 @@ static inline __attribute__((always_inline)) void __srcsim_histogram_7(__private
 static inline __attribute__((always_inline)) void __srcsim_histogram_8(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 4u: __SRCSIM_V(s)->t += 334ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
-    case 6u: __SRCSIM_V(s)->t += 315ul; __SRCSIM_V(s)->u[0] += 768ul; __SRCSIM_V(s)->u[1] += 352ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 384ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 6u; return;
+    case 4u: __SRCSIM_V(s)->t += 334ul; __SRCSIM_V(s)->u[0] += 1024ul; __SRCSIM_V(s)->u[1] += 480ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 512ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[9] += 4352ul; s->last = 6u; return;
+    case 6u: __SRCSIM_V(s)->t += 315ul; __SRCSIM_V(s)->u[0] += 768ul; __SRCSIM_V(s)->u[1] += 352ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 384ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[9] += 4352ul; s->last = 6u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_histogram_12(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 7u: __SRCSIM_V(s)->t += 304ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
-    case 9u: __SRCSIM_V(s)->t += 62ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; s->last = 9u; return;
+    case 7u: __SRCSIM_V(s)->t += 304ul; __SRCSIM_V(s)->u[0] += 640ul; __SRCSIM_V(s)->u[1] += 224ul; __SRCSIM_V(s)->u[3] += 256ul; __SRCSIM_V(s)->u[4] += 320ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[9] += 4352ul; s->last = 9u; return;
+    case 9u: __SRCSIM_V(s)->t += 62ul; __SRCSIM_V(s)->u[0] += 512ul; __SRCSIM_V(s)->u[1] += 192ul; __SRCSIM_V(s)->u[3] += 192ul; __SRCSIM_V(s)->u[4] += 256ul; __SRCSIM_V(s)->u[6] += 8192ul; __SRCSIM_V(s)->u[7] += 256ul; __SRCSIM_V(s)->u[9] += 4352ul; s->last = 9u; return;
     default: return;
     }
 }
@@ -69,22 +69,23 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 12;
-        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0;
+        __global ulong *r = records + (group * warps + k) * 13;
+        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {
-            ulong t = lanes[i * 10 + 0];
+            ulong t = lanes[i * 11 + 0];
             whole = max(whole, t);
-            bytes += lanes[i * 10 + 8];
-            m1 = max(m1, lanes[i * 10 + 1]);
-            m2 = max(m2, lanes[i * 10 + 2]);
-            m3 = max(m3, lanes[i * 10 + 3]);
-            m4 = max(m4, lanes[i * 10 + 4]);
-            m5 = max(m5, lanes[i * 10 + 5]);
-            m6 = max(m6, lanes[i * 10 + 6]);
-            m7 = max(m7, lanes[i * 10 + 7]);
-            m8 = max(m8, lanes[i * 10 + 8]);
-            m9 = max(m9, lanes[i * 10 + 9]);
+            bytes += lanes[i * 11 + 8];
+            m1 = max(m1, lanes[i * 11 + 1]);
+            m2 = max(m2, lanes[i * 11 + 2]);
+            m3 = max(m3, lanes[i * 11 + 3]);
+            m4 = max(m4, lanes[i * 11 + 4]);
+            m5 = max(m5, lanes[i * 11 + 5]);
+            m6 = max(m6, lanes[i * 11 + 6]);
+            m7 = max(m7, lanes[i * 11 + 7]);
+            m8 = max(m8, lanes[i * 11 + 8]);
+            m9 = max(m9, lanes[i * 11 + 9]);
+            m10 = max(m10, lanes[i * 11 + 10]);
         }
         r[0] = whole;
         r[1] = whole;
@@ -97,7 +98,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         r[8] = m7;
         r[9] = m8;
         r[10] = m9;
-        r[11] = bytes;
+        r[11] = m10;
+        r[12] = bytes;
     }
 }
 #ifndef __SRCSIM_WARPS
@@ -106,8 +108,8 @@ static inline __attribute__((always_inline)) void __srcsim_enter_record(__privat
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 10;
-    for (uint i = 0; i < 10u; ++i)
+    __global ulong *rec = records + id * 11;
+    for (uint i = 0; i < 11u; ++i)
         rec[i] = 0;
     s->v = (__global __srcsim_values *)rec;
 }
@@ -120,7 +122,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
     default: break;
     }
     if (warp != 0u) {
-        __local ulong *lane = lanes + __srcsim_local_id() * 10;
+        __local ulong *lane = lanes + __srcsim_local_id() * 11;
         lane[0] = __SRCSIM_V(s)->t;
         lane[1] = __SRCSIM_V(s)->u[0];
         lane[2] = __SRCSIM_V(s)->u[1];
@@ -131,6 +133,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_histogram(__priv
         lane[7] = __SRCSIM_V(s)->u[6];
         lane[8] = __SRCSIM_V(s)->u[7];
         lane[9] = __SRCSIM_V(s)->u[8];
+        lane[10] = __SRCSIM_V(s)->u[9];
         return;
     }
 }

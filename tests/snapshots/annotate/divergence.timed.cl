@@ -3,12 +3,12 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[9]; uint last; ulong m; ulong a[6]; } __srcsim_state;
+typedef struct { ulong t; ulong u[10]; uint last; ulong m; ulong a[6]; } __srcsim_state;
 #define __SRCSIM_ARMS 2
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->m |= 0x1ul; s->last = 1u; return;
+    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[9] += 4352ul; s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 16;
+    __global ulong *rec = records + id * 17;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -60,12 +60,13 @@ static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__pri
     rec[7] = s->u[6];
     rec[8] = s->u[7];
     rec[9] = s->u[8];
-    rec[10] = s->a[0];
-    rec[11] = s->a[1];
-    rec[12] = s->a[2];
-    rec[13] = s->a[3];
-    rec[14] = s->a[4];
-    rec[15] = s->a[5];
+    rec[10] = s->u[9];
+    rec[11] = s->a[0];
+    rec[12] = s->a[1];
+    rec[13] = s->a[2];
+    rec[14] = s->a[3];
+    rec[15] = s->a[4];
+    rec[16] = s->a[5];
 }
 static inline __attribute__((always_inline)) void __srcsim_lanes_divergence(__private __srcsim_state *s, __local ulong *lanes)
 {
@@ -79,8 +80,8 @@ static inline __attribute__((always_inline)) void __srcsim_lanes_divergence(__pr
 }
 static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong p, ulong c, __private ulong *w)
 {
-    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0, a0 = 0, e0 = 0, d0 = 0, a1 = 0, e1 = 0, d1 = 0;
-    if ((p & 0x1ul) != 0) { t += 296ul; u0 += 1088ul; u1 += 480ul; u3 += 192ul; u4 += 576ul; u5 += 1ul; u6 += 8192ul; u7 += 256ul; }
+    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0, u9 = 0, a0 = 0, e0 = 0, d0 = 0, a1 = 0, e1 = 0, d1 = 0;
+    if ((p & 0x1ul) != 0) { t += 296ul; u0 += 1088ul; u1 += 480ul; u3 += 192ul; u4 += 576ul; u5 += 1ul; u6 += 8192ul; u7 += 256ul; u9 += 4352ul; }
     if ((p & 0x2ul) != 0) { t += 18ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u7 += 256ul; u8 += 256ul; }
     if ((p & 0x4ul) != 0) { t += 5ul; u0 += 192ul; u1 += 64ul; u3 += 64ul; u4 += 128ul; u7 += 256ul; u8 += 256ul; }
     if ((p & 0x8ul) != 0) { t += 24ul; a1 += 24ul; e1 += 1ul; d1 += 1ul; d0 += 1ul; u0 += 320ul; u1 += 128ul; u2 += 512ul; u4 += 192ul; }
@@ -100,9 +101,10 @@ static inline __attribute__((always_inline)) void __srcsim_fold_divergence(ulong
     w[8] = max(w[8], u6);
     w[9] = max(w[9], u7);
     w[10] = max(w[10], u8);
-    w[11] = max(w[11], a0); w[13] += c * a0; w[15] += c * e0; w[17] = max(w[17], d0);
-    w[12] = max(w[12], a1); w[14] += c * a1; w[16] += c * e1; w[18] = max(w[18], d1);
-    w[19] += c * u7;
+    w[11] = max(w[11], u9);
+    w[12] = max(w[12], a0); w[14] += c * a0; w[16] += c * e0; w[18] = max(w[18], d0);
+    w[13] = max(w[13], a1); w[15] += c * a1; w[17] += c * e1; w[19] = max(w[19], d1);
+    w[20] += c * u7;
 }
 static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__global ulong *records, __local const ulong *lanes, uint warp)
 {
@@ -112,8 +114,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__g
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 20;
-        ulong w[20] = {0};
+        __global ulong *r = records + (group * warps + k) * 21;
+        ulong w[21] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         ulong16 differ = 0;
         size_t i = first;
@@ -160,6 +162,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_divergence(__g
         r[17] = w[17];
         r[18] = w[18];
         r[19] = w[19];
+        r[20] = w[20];
     }
 }
 #line 1

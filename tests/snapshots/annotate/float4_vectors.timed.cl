@@ -3,11 +3,11 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[9]; uint last; ulong m; } __srcsim_state;
+typedef struct { ulong t; ulong u[10]; uint last; ulong m; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_scale_offset4_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; s->m |= 0x1ul; s->last = 1u; return;
+    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; s->u[9] += 4352ul; s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -18,14 +18,14 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; break;
+    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; s->u[9] += 4352ul; break;
     case 1u: s->t += 0ul; break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 10;
+    __global ulong *rec = records + id * 11;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -36,6 +36,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__
     rec[7] = s->u[6];
     rec[8] = s->u[7];
     rec[9] = s->u[8];
+    rec[10] = s->u[9];
 }
 static inline __attribute__((always_inline)) void __srcsim_lanes_scale_offset4(__private __srcsim_state *s, __local ulong *lanes)
 {
@@ -48,9 +49,9 @@ static inline __attribute__((always_inline)) void __srcsim_lanes_scale_offset4(_
 }
 static inline __attribute__((always_inline)) void __srcsim_fold_scale_offset4(ulong p, ulong c, __private ulong *w)
 {
-    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0;
-    if ((p & 0x1ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 1024ul; }
-    if ((p & 0x2ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 1024ul; }
+    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0, u9 = 0;
+    if ((p & 0x1ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 1024ul; u9 += 4352ul; }
+    if ((p & 0x2ul) != 0) { t += 330ul; u0 += 1472ul; u1 += 576ul; u3 += 768ul; u4 += 768ul; u5 += 4ul; u6 += 32768ul; u7 += 2048ul; u8 += 1024ul; u9 += 4352ul; }
     if ((p & 0x4ul) != 0) { t += 0ul; }
     w[0] = max(w[0], t);
     w[1] = max(w[1], t);
@@ -63,7 +64,8 @@ static inline __attribute__((always_inline)) void __srcsim_fold_scale_offset4(ul
     w[8] = max(w[8], u6);
     w[9] = max(w[9], u7);
     w[10] = max(w[10], u8);
-    w[11] += c * u7;
+    w[11] = max(w[11], u9);
+    w[12] += c * u7;
 }
 static inline __attribute__((always_inline)) void __srcsim_reduce_scale_offset4(__global ulong *records, __local const ulong *lanes, uint warp)
 {
@@ -73,8 +75,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_scale_offset4(
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 12;
-        ulong w[12] = {0};
+        __global ulong *r = records + (group * warps + k) * 13;
+        ulong w[13] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         ulong16 differ = 0;
         size_t i = first;
@@ -113,6 +115,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_scale_offset4(
         r[9] = w[9];
         r[10] = w[10];
         r[11] = w[11];
+        r[12] = w[12];
     }
 }
 #line 1

@@ -3,13 +3,13 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[9]; } __srcsim_values;
+typedef struct { ulong t; ulong u[10]; } __srcsim_values;
 #ifdef __SRCSIM_WARPS
 #define __SRCSIM_V(s) (s)
 #else
 #define __SRCSIM_V(s) ((s)->v)
 #endif
-typedef struct { ulong t; ulong u[9]; uint last; __global __srcsim_values *v; } __srcsim_state;
+typedef struct { ulong t; ulong u[10]; uint last; __global __srcsim_values *v; } __srcsim_state;
 #define __SRCSIM_WIDTH_CLASS (get_local_size(0) >= 32 || get_local_size(1) * get_local_size(2) == 1 ? 0u : get_local_size(0) >= 16 ? 1u : get_local_size(0) >= 8 ? 2u : get_local_size(0) >= 4 ? 3u : get_local_size(0) >= 2 ? 4u : 5u)
 #define __SRCSIM_BY_WIDTH(a, b, c, d, e, f) (__SRCSIM_WIDTH_CLASS == 0u ? (a) : __SRCSIM_WIDTH_CLASS == 1u ? (b) : __SRCSIM_WIDTH_CLASS == 2u ? (c) : __SRCSIM_WIDTH_CLASS == 3u ? (d) : __SRCSIM_WIDTH_CLASS == 4u ? (e) : (f))
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)
@@ -30,8 +30,8 @@ static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_3(__priv
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: __SRCSIM_V(s)->t += 1168ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4608ul, 4608ul, 6912ul, 11520ul, 20736ul, 39168ul); __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
-    case 3u: __SRCSIM_V(s)->t += 1116ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4480ul, 4480ul, 6784ul, 11392ul, 20608ul, 39040ul); __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; s->last = 3u; return;
+    case 1u: __SRCSIM_V(s)->t += 1168ul; __SRCSIM_V(s)->u[0] += 5248ul; __SRCSIM_V(s)->u[1] += 1536ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4608ul, 4608ul, 6912ul, 11520ul, 20736ul, 39168ul); __SRCSIM_V(s)->u[4] += 2688ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; __SRCSIM_V(s)->u[9] += 8704ul; s->last = 3u; return;
+    case 3u: __SRCSIM_V(s)->t += 1116ul; __SRCSIM_V(s)->u[0] += 4096ul; __SRCSIM_V(s)->u[1] += 960ul; __SRCSIM_V(s)->u[3] += __SRCSIM_BY_WIDTH(4480ul, 4480ul, 6784ul, 11392ul, 20608ul, 39040ul); __SRCSIM_V(s)->u[4] += 2112ul; __SRCSIM_V(s)->u[6] += 16384ul; __SRCSIM_V(s)->u[7] += 512ul; __SRCSIM_V(s)->u[9] += 8704ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -47,22 +47,23 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 12;
-        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0;
+        __global ulong *r = records + (group * warps + k) * 13;
+        ulong whole = 0, bytes = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0, m9 = 0, m10 = 0;
 #pragma clang loop vectorize(disable) interleave(disable)
         for (size_t i = first; i < end; ++i) {
-            ulong t = lanes[i * 10 + 0];
+            ulong t = lanes[i * 11 + 0];
             whole = max(whole, t);
-            bytes += lanes[i * 10 + 8];
-            m1 = max(m1, lanes[i * 10 + 1]);
-            m2 = max(m2, lanes[i * 10 + 2]);
-            m3 = max(m3, lanes[i * 10 + 3]);
-            m4 = max(m4, lanes[i * 10 + 4]);
-            m5 = max(m5, lanes[i * 10 + 5]);
-            m6 = max(m6, lanes[i * 10 + 6]);
-            m7 = max(m7, lanes[i * 10 + 7]);
-            m8 = max(m8, lanes[i * 10 + 8]);
-            m9 = max(m9, lanes[i * 10 + 9]);
+            bytes += lanes[i * 11 + 8];
+            m1 = max(m1, lanes[i * 11 + 1]);
+            m2 = max(m2, lanes[i * 11 + 2]);
+            m3 = max(m3, lanes[i * 11 + 3]);
+            m4 = max(m4, lanes[i * 11 + 4]);
+            m5 = max(m5, lanes[i * 11 + 5]);
+            m6 = max(m6, lanes[i * 11 + 6]);
+            m7 = max(m7, lanes[i * 11 + 7]);
+            m8 = max(m8, lanes[i * 11 + 8]);
+            m9 = max(m9, lanes[i * 11 + 9]);
+            m10 = max(m10, lanes[i * 11 + 10]);
         }
         r[0] = whole;
         r[1] = whole;
@@ -75,7 +76,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
         r[8] = m7;
         r[9] = m8;
         r[10] = m9;
-        r[11] = bytes;
+        r[11] = m10;
+        r[12] = bytes;
     }
 }
 #ifndef __SRCSIM_WARPS
@@ -84,8 +86,8 @@ static inline __attribute__((always_inline)) void __srcsim_enter_record(__privat
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 10;
-    for (uint i = 0; i < 10u; ++i)
+    __global ulong *rec = records + id * 11;
+    for (uint i = 0; i < 11u; ++i)
         rec[i] = 0;
     s->v = (__global __srcsim_values *)rec;
 }
@@ -99,7 +101,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
     default: break;
     }
     if (warp != 0u) {
-        __local ulong *lane = lanes + __srcsim_local_id() * 10;
+        __local ulong *lane = lanes + __srcsim_local_id() * 11;
         lane[0] = __SRCSIM_V(s)->t;
         lane[1] = __SRCSIM_V(s)->u[0];
         lane[2] = __SRCSIM_V(s)->u[1];
@@ -110,6 +112,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_matmul_tiled(__p
         lane[7] = __SRCSIM_V(s)->u[6];
         lane[8] = __SRCSIM_V(s)->u[7];
         lane[9] = __SRCSIM_V(s)->u[8];
+        lane[10] = __SRCSIM_V(s)->u[9];
         return;
     }
 }

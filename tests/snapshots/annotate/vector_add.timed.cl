@@ -3,7 +3,7 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[9]; uint last; ulong m; } __srcsim_state;
+typedef struct { ulong t; ulong u[10]; uint last; ulong m; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__private __srcsim_state *s)
 {
     switch (s->last) {
@@ -14,7 +14,7 @@ static inline __attribute__((always_inline)) void __srcsim_vector_add_0(__privat
 static inline __attribute__((always_inline)) void __srcsim_vector_add_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 294ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 16384ul; s->u[7] += 768ul; s->u[8] += 256ul; s->m |= 0x2ul; s->last = 2u; return;
+    case 1u: s->t += 294ul; s->u[0] += 768ul; s->u[1] += 192ul; s->u[3] += 384ul; s->u[4] += 384ul; s->u[5] += 2ul; s->u[6] += 16384ul; s->u[7] += 768ul; s->u[8] += 256ul; s->u[9] += 4352ul; s->m |= 0x2ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__pri
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)
               + (get_global_id(1) - get_global_offset(1)) * get_global_size(0)
               + (get_global_id(0) - get_global_offset(0));
-    __global ulong *rec = records + id * 10;
+    __global ulong *rec = records + id * 11;
     rec[0] = s->t;
     rec[1] = s->u[0];
     rec[2] = s->u[1];
@@ -43,6 +43,7 @@ static inline __attribute__((always_inline)) void __srcsim_exit_vector_add(__pri
     rec[7] = s->u[6];
     rec[8] = s->u[7];
     rec[9] = s->u[8];
+    rec[10] = s->u[9];
 }
 static inline __attribute__((always_inline)) void __srcsim_lanes_vector_add(__private __srcsim_state *s, __local ulong *lanes)
 {
@@ -55,9 +56,9 @@ static inline __attribute__((always_inline)) void __srcsim_lanes_vector_add(__pr
 }
 static inline __attribute__((always_inline)) void __srcsim_fold_vector_add(ulong p, ulong c, __private ulong *w)
 {
-    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0;
+    ulong t = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0, u8 = 0, u9 = 0;
     if ((p & 0x1ul) != 0) { t += 38ul; u0 += 640ul; u1 += 320ul; u3 += 64ul; u4 += 320ul; }
-    if ((p & 0x2ul) != 0) { t += 294ul; u0 += 768ul; u1 += 192ul; u3 += 384ul; u4 += 384ul; u5 += 2ul; u6 += 16384ul; u7 += 768ul; u8 += 256ul; }
+    if ((p & 0x2ul) != 0) { t += 294ul; u0 += 768ul; u1 += 192ul; u3 += 384ul; u4 += 384ul; u5 += 2ul; u6 += 16384ul; u7 += 768ul; u8 += 256ul; u9 += 4352ul; }
     if ((p & 0x4ul) != 0) { t += 9ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     if ((p & 0x8ul) != 0) { t += 0ul; u0 += 64ul; u1 += 32ul; u4 += 64ul; }
     w[0] = max(w[0], t);
@@ -71,7 +72,8 @@ static inline __attribute__((always_inline)) void __srcsim_fold_vector_add(ulong
     w[8] = max(w[8], u6);
     w[9] = max(w[9], u7);
     w[10] = max(w[10], u8);
-    w[11] += c * u7;
+    w[11] = max(w[11], u9);
+    w[12] += c * u7;
 }
 static inline __attribute__((always_inline)) void __srcsim_reduce_vector_add(__global ulong *records, __local const ulong *lanes, uint warp)
 {
@@ -81,8 +83,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_vector_add(__g
     size_t group = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);
     for (size_t k = get_local_id(0); k < warps; k += get_local_size(0)) {
         size_t first = k * warp, end = min(first + warp, n);
-        __global ulong *r = records + (group * warps + k) * 12;
-        ulong w[12] = {0};
+        __global ulong *r = records + (group * warps + k) * 13;
+        ulong w[13] = {0};
         ulong a = lanes[first], b = 0, na = end - first, nb = 0, other = 0;
         ulong16 differ = 0;
         size_t i = first;
@@ -121,6 +123,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_vector_add(__g
         r[9] = w[9];
         r[10] = w[10];
         r[11] = w[11];
+        r[12] = w[12];
     }
 }
 #line 1
