@@ -451,7 +451,7 @@ fn unloaded_paths(
     if dealt.t_opt == 0 || dealt.warp_cycles <= 0.0 {
         return dealt.t_opt;
     }
-    let excess: u64 = dealt.usage.per_sm(trip).map(|subs| subs.sum::<u64>()).sum();
+    let excess = dealt.usage.total(trip);
     let share = (excess as f64 / usage_scale.max(1) as f64 / dealt.warp_cycles).min(1.0);
     let busy = (contention[l2] / (dealt.t_opt + queue) as f64).min(1.0);
     let shed = (1.0 - busy) * (1.0 - miss_share).max(0.0) * share * dealt.t_opt as f64;

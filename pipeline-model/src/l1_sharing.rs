@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arch::Architecture;
 use crate::instr::Instr;
-use crate::timing::block_timing;
+use crate::timing::{block_timing, schedule};
 
 /// Classes of warps sharing an L1.
 pub const CLASSES: usize = 6;
@@ -87,7 +87,7 @@ impl L1Sharing {
             .map(|_| {
                 let dram = arch.with_first_touch_from_dram();
                 std::array::from_fn(|c| {
-                    block_timing(&dram.with_l1_sharers(SHARER_WARPS[c]), instrs).cycles
+                    schedule(&dram.with_l1_sharers(SHARER_WARPS[c]), instrs).length
                 })
             })
             .filter(|dram: &[u64; CLASSES]| *dram != cycles);

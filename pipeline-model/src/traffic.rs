@@ -59,7 +59,7 @@ fn written_back(
         return 0.0;
     };
     // A warp's stored bytes are its lanes' largest share times its lanes.
-    let stored: u64 = dealt.usage.per_sm(dram).flatten().sum();
+    let stored = dealt.usage.total(dram);
     let stored = stored as f64 / scale * f64::from(arch.warp_size);
     let stored = footprint.map_or(stored, |f| stored.min(f as f64));
     let read = resources
@@ -77,7 +77,7 @@ fn stored_share(arch: &Architecture, dealt: &Dealt, scale: f64) -> f64 {
     let (Some(l2), Some(dram)) = (arch.l2_resource(), arch.dram_resource()) else {
         return 0.0;
     };
-    let total = |r: usize| dealt.usage.per_sm(r).flatten().sum::<u64>() as f64 / scale;
+    let total = |r: usize| dealt.usage.total(r) as f64 / scale;
     let moved = total(l2);
     if moved > 0.0 {
         (total(dram) / moved).clamp(0.0, 1.0)

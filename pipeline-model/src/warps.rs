@@ -191,6 +191,11 @@ impl SmUsage {
         &mut self.values[at..at + self.resources]
     }
 
+    /// The usage of resource `r` summed over every SM and sub-core: the warps' whole.
+    pub(crate) fn total(&self, r: usize) -> u64 {
+        self.per_sm(r).flatten().sum()
+    }
+
     /// Per SM, its sub-cores' usage of resource `r`.
     pub(crate) fn per_sm(
         &self,

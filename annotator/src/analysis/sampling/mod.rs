@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 
 use pipeline_model::{
-    block_timing, pair_cycles, Architecture, Instr, MemLevel, OpClass, ResourceUsage, SampledAccess,
+    pair_cycles, schedule, Architecture, Instr, MemLevel, OpClass, ResourceUsage, SampledAccess,
 };
 
 use crate::analysis::access::{is_local, unresolved_accesses};
@@ -569,13 +569,13 @@ pub(super) fn step(
     v: usize,
 ) -> f64 {
     if preds[v].is_empty() {
-        return block_timing(arch, &blocks[v]).cycles as f64;
+        return schedule(arch, &blocks[v]).length as f64;
     }
     let total: f64 = preds[v]
         .iter()
         .map(|&u| {
             let pair = pair_cycles(arch, &blocks[u], &blocks[v]);
-            pair as f64 - block_timing(arch, &blocks[u]).cycles as f64
+            pair as f64 - schedule(arch, &blocks[u]).length as f64
         })
         .sum();
     total / preds[v].len() as f64
