@@ -303,6 +303,7 @@ $L__BB0_2:
                     copies: 1,
                     within: None,
                     position_copies: Default::default(),
+                    operations: Default::default(),
                 })
                 .collect(),
         };

@@ -413,15 +413,31 @@ fn innermost_source_loop(cfg: &SourceCfg, block: usize) -> Option<Vec<usize>> {
         .min_by_key(|body| body.len())
 }
 
-/// How many times as many copies of its source block's code `main` holds as `other`: the
-/// ratio of their copies at each position both hold, the smallest (rounded); the ratio
-/// of their `copies` when they share no position.
+/// How many times as many copies of its source block's code `main` holds as `other`: at
+/// each position both hold, the largest ratio of their instructions of one operation
+/// (of each block's most repeated one where they share none), the smallest over the
+/// positions (rounded); the ratio of their `copies` when they share no position. An
+/// operation of `main` that `other` lacks is the compiler's rewrite, not a copy: DCT's
+/// `inverse ? i * w + k : k * w + i` unrolled by 4 holds four `selp` and seven `add` (the
+/// first copy's index adds once, the later ones twice, strength-reduced) where its
+/// remainder holds one `selp` and no `add`: 4, not 7.
 fn copies_ratio(main: &BlockMatch, other: &BlockMatch) -> u64 {
     main.position_copies
         .iter()
         .filter_map(|(p, &m)| {
             let o = *other.position_copies.get(p)?;
-            Some((m as f64 / o as f64).round() as u64)
+            let shared = other
+                .operations
+                .iter()
+                .filter(|((l, c, _), &n)| (*l, *c) == *p && n > 0)
+                .filter_map(|(op, &n)| {
+                    let k = *main.operations.get(op)?;
+                    Some(k as f64 / n as f64)
+                })
+                .fold(None, |most: Option<f64>, r| {
+                    Some(most.map_or(r, |x| x.max(r)))
+                });
+            Some(shared.unwrap_or(m as f64 / o as f64).round() as u64)
         })
         .min()
         .unwrap_or_else(|| (main.copies as f64 / other.copies.max(1) as f64).round() as u64)

@@ -40,6 +40,43 @@ fn runtime_unrolled_loop_with_per_work_item_trip_counts() {
     }
 }
 
+/// A run-time unrolled loop whose index is a select of two strength-reduced sums (AMD's
+/// DCT: `inverse ? i * n + k : k * n + i`): the copies of the select's position hold four
+/// `selp` but more `add`s than that (the first copy adds once, the later ones twice),
+/// and the remainder loop one `selp` and no `add`. The annotator counts the copies by the
+/// operation the remainder repeats (the factor the PTX's multiply-adds give), so every
+/// work-item is charged all of its iterations (it counted 7 and charged 5 of 8).
+#[test]
+fn runtime_unrolled_loop_of_a_selected_index_counts_every_iteration() {
+    let src = "__kernel void select_rows(__global const float *c, __global const float *a, __global const uint *counts, __global float *out, const uint inverse)\n{\n    uint i = get_global_id(0) % 8u;\n    uint n = counts[get_global_id(0)];\n    float acc = 0.0f;\n    for (uint k = 0; k < n; k++) {\n        uint index1 = inverse ? i * n + k : k * n + i;\n        acc += c[index1] * a[k];\n    }\n    out[get_global_id(0)] = acc;\n}\n";
+    let (a, analysis, module) = annotate_source("select_rows.cl", src);
+    let k = &analysis.kernels[0];
+    let f = module.function("select_rows").unwrap();
+    let (main, rem, factor) = unrolled_fma_loops(k, f);
+    assert_eq!(factor, 4);
+    let items = 64;
+    let counts: Vec<u32> = (0..items as u32).map(|i| i % 13).collect();
+    let data: Vec<f32> = (0..256).map(|i| i as f32 * 0.25).collect();
+    let both = run_source_both(
+        "select_rows.cl",
+        src,
+        "select_rows",
+        vec![
+            KernelArg::from_slice(&data),
+            KernelArg::from_slice(&data),
+            KernelArg::from_slice(&counts),
+            KernelArg::zeroed::<f32>(items),
+            KernelArg::scalar(0u32),
+        ],
+        NdRange::d1(items).with_local([32, 1, 1]),
+        &a,
+    );
+    for (w, &n) in counts.iter().enumerate() {
+        let expected = unrolled_path_time(k, main, Some(rem), factor, n as usize);
+        assert_eq!(both.t(w), expected, "work-item {w}, {n} iterations");
+    }
+}
+
 /// Records are indexed by the linear global id with the offset removed, in 3 dimensions:
 /// a work-item's time depends on its x (a loop of x iterations, which the compiler unrolls
 /// 8 times with a remainder loop), so a record written in the wrong place shows: every

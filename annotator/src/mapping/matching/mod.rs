@@ -86,6 +86,13 @@ pub struct BlockMatch {
     /// `i++`, one add per unrolled iteration) then does not hide the unrolling.
     #[serde(skip)]
     pub position_copies: BTreeMap<(u32, u32), usize>,
+    /// Per source operation (line, column, opcode), its instructions in the block (or
+    /// along the region's fewest path, as `copies`); not kept in the sidecar. An unrolled
+    /// loop's copies are counted against its remainder's one copy operation by operation
+    /// (`mapping::unroll`): at one position a strength-reduced index can take more
+    /// instructions in later copies than in the first.
+    #[serde(skip)]
+    pub operations: Operations,
 }
 
 impl BlockMatch {
@@ -248,7 +255,7 @@ pub fn match_blocks(
         let operations = operations_of(&positions, source.as_ref());
         let copies = copies_in(&operations);
         let position_copies = position_copies(&operations);
-        block_operations.push(operations);
+        block_operations.push(operations.clone());
         block_positions.push(positions);
         blocks.push(BlockMatch {
             ptx_block: PtxBlock(id),
@@ -260,6 +267,7 @@ pub fn match_blocks(
             copies,
             within: None,
             position_copies,
+            operations: block_operations[id].clone(),
         });
     }
 
@@ -272,6 +280,7 @@ pub fn match_blocks(
             let operations = operations_of(&block_positions[id], blocks[id].source.as_ref());
             blocks[id].copies = copies_in(&operations);
             blocks[id].position_copies = position_copies(&operations);
+            blocks[id].operations = operations.clone();
             block_operations[id] = operations;
         }
         order::preserve_dominance(&mut blocks, kernel, analysis, &ptx_cfg, &cfgs[kc]);
@@ -407,11 +416,11 @@ fn prefer_the_conditional_block(
 }
 
 /// A source operation as the PTX names it: line, column and the full opcode.
-type Operation = (u32, u32, String);
+pub(crate) type Operation = (u32, u32, String);
 
 /// How many instructions of each source operation of its source block a PTX block (or a
 /// path through several) holds.
-type Operations = BTreeMap<Operation, usize>;
+pub(crate) type Operations = BTreeMap<Operation, usize>;
 
 /// How many copies of its source block's code `operations` hold: per source position,
 /// how often its most repeated opcode recurs; the fewest over the positions. Several
@@ -517,6 +526,7 @@ fn fold_statement_regions(
         let along = fewest_along(e, e, &node, analysis, operations, &entry, &mut memo);
         blocks[e].copies = copies_in(&along);
         blocks[e].position_copies = position_copies(&along);
+        blocks[e].operations = along;
         let s = blocks[e].source.clone().expect("an entry is mapped");
         for b in members {
             blocks[b].unmap(format!(
