@@ -144,8 +144,8 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// the address it selects (`Subscript::pointer`, `__srcsim_sample_from`). 88: its
 /// buffer is the parameter it was declared from as `&in[off]` too. 89: a description
 /// with the L2's unloaded trip counts each block's cycles beyond it (`L2_trip`). 90: an
-/// unrolled loop's copies are counted against its remainder's one copy by the operation
-/// the remainder repeats most at each position (`mapping::unroll`).
+/// unrolled loop's copies are counted against its remainder's one copy operation by
+/// operation, the largest ratio at each position (`mapping::unroll`).
 pub const ANNOTATION_REVISION: &str = "90";
 
 /// Where annotations are kept.
