@@ -302,7 +302,6 @@ $L__BB0_2:
                     reason: String::new(),
                     copies: 1,
                     within: None,
-                    position_copies: Default::default(),
                     operations: Default::default(),
                 })
                 .collect(),

@@ -422,10 +422,11 @@ fn innermost_source_loop(cfg: &SourceCfg, block: usize) -> Option<Vec<usize>> {
 /// first copy's index adds once, the later ones twice, strength-reduced) where its
 /// remainder holds one `selp` and no `add`: 4, not 7.
 fn copies_ratio(main: &BlockMatch, other: &BlockMatch) -> u64 {
-    main.position_copies
+    let others = other.position_copies();
+    main.position_copies()
         .iter()
         .filter_map(|(p, &m)| {
-            let o = *other.position_copies.get(p)?;
+            let o = *others.get(p)?;
             let shared = other
                 .operations
                 .iter()

@@ -80,12 +80,6 @@ pub struct BlockMatch {
     /// path through it).
     #[serde(default)]
     pub within: Option<PtxBlock>,
-    /// Per source position (line, column), the copies `copies` is the fewest of; not kept
-    /// in the sidecar. Two blocks holding one loop body compare by it position by
-    /// position: a position that does not recur in the copies (an induction variable's
-    /// `i++`, one add per unrolled iteration) then does not hide the unrolling.
-    #[serde(skip)]
-    pub position_copies: BTreeMap<(u32, u32), usize>,
     /// Per source operation (line, column, opcode), its instructions in the block (or
     /// along the region's fewest path, as `copies`); not kept in the sidecar. An unrolled
     /// loop's copies are counted against its remainder's one copy operation by operation
@@ -96,6 +90,14 @@ pub struct BlockMatch {
 }
 
 impl BlockMatch {
+    /// Per source position (line, column), the copies `copies` is the fewest of. Two
+    /// blocks holding one loop body compare by it position by position: a position that
+    /// does not recur in the copies (an induction variable's `i++`, one add per unrolled
+    /// iteration) then does not hide the unrolling.
+    pub fn position_copies(&self) -> BTreeMap<(u32, u32), usize> {
+        position_copies(&self.operations)
+    }
+
     /// Leaves the block unmapped, for `reason` (its time is then charged on the paths
     /// through it).
     pub(super) fn unmap(&mut self, reason: String) {
@@ -254,8 +256,6 @@ pub fn match_blocks(
         let confidence = source.as_ref().map_or(0.0, |s| vote_share(&votes, s));
         let operations = operations_of(&positions, source.as_ref());
         let copies = copies_in(&operations);
-        let position_copies = position_copies(&operations);
-        block_operations.push(operations.clone());
         block_positions.push(positions);
         blocks.push(BlockMatch {
             ptx_block: PtxBlock(id),
@@ -266,9 +266,9 @@ pub fn match_blocks(
             reason,
             copies,
             within: None,
-            position_copies,
-            operations: block_operations[id].clone(),
+            operations: operations.clone(),
         });
+        block_operations.push(operations);
     }
 
     let source_depth =
@@ -279,7 +279,6 @@ pub fn match_blocks(
         for id in prefer_the_conditional_block(&mut blocks, kernel, &ptx_cfg, &cfgs[kc]) {
             let operations = operations_of(&block_positions[id], blocks[id].source.as_ref());
             blocks[id].copies = copies_in(&operations);
-            blocks[id].position_copies = position_copies(&operations);
             blocks[id].operations = operations.clone();
             block_operations[id] = operations;
         }
@@ -315,18 +314,18 @@ fn unmap_moved_out_of_loops(
     source_depth: &dyn Fn(&SourceRef) -> usize,
 ) {
     let depth = |b: usize| analysis.blocks[b].loop_depth;
+    let positions: Vec<usize> = blocks.iter().map(|m| m.position_copies().len()).collect();
     let moved: Vec<usize> = (1..blocks.len())
         .filter(|&b| {
             blocks[b].source.as_ref().is_some_and(|s| {
                 // A copy of the body (an unrolled loop's remainder run once after it)
                 // holds its positions; what was moved out holds few of them.
-                let positions = blocks[b].position_copies.len();
                 source_depth(s) > depth(b)
                     && blocks.iter().enumerate().any(|(c, m)| {
                         c != b
                             && m.source.as_ref() == Some(s)
                             && depth(c) > depth(b)
-                            && 2 * positions <= m.position_copies.len()
+                            && 2 * positions[b] <= positions[c]
                     })
             })
         })
@@ -525,7 +524,6 @@ fn fold_statement_regions(
         let mut memo: BTreeMap<usize, Operations> = BTreeMap::new();
         let along = fewest_along(e, e, &node, analysis, operations, &entry, &mut memo);
         blocks[e].copies = copies_in(&along);
-        blocks[e].position_copies = position_copies(&along);
         blocks[e].operations = along;
         let s = blocks[e].source.clone().expect("an entry is mapped");
         for b in members {
