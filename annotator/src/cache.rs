@@ -145,8 +145,10 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// buffer is the parameter it was declared from as `&in[off]` too. 89: a description
 /// with the L2's unloaded trip counts each block's cycles beyond it (`L2_trip`). 90: an
 /// unrolled loop's copies are counted against its remainder's one copy operation by
-/// operation, the largest ratio at each position (`mapping::unroll`).
-pub const ANNOTATION_REVISION: &str = "90";
+/// operation, the largest ratio at each position (`mapping::unroll`). 91: a copy's
+/// work-group writes its kept lanes' records in 32-bit values where they all fit, after a
+/// header in its place (`pipeline_model::KeptLanes`).
+pub const ANNOTATION_REVISION: &str = "91";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -147,8 +147,11 @@ fn kept_frontier(runs: usize) {
         warp[0] = 47;
         warp[1] = 47;
     }
+    // Each group's part after the last one's, whole (a header of 0).
+    let mut part = layout.region();
     for g in 0..layout.warps / layout.group_warps {
-        let mut at = layout.group_lanes(g);
+        data[layout.offsets().start + g] = (part - layout.region()) as u64;
+        let mut at = part + 1;
         for lane in 0..group_size {
             if next() % 5 >= 2 {
                 continue;
@@ -173,6 +176,7 @@ fn kept_frontier(runs: usize) {
             }
             at += item;
         }
+        part = at;
     }
     let launch = sampled_launch(&arch, &geometry, &res);
     let median = median_secs(runs, || {

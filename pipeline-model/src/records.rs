@@ -392,20 +392,34 @@ impl<'a> WarpRecord<'a> {
 /// lane by lane, and what a lane's record comes to depends on what every warp did there
 /// (the launch's mean), so a lane that ran one stays whole until the model has measured
 /// the launch; the others (in a frontier-driven traversal most of them) are reduced where
-/// they ran. The device writes three parts:
+/// they ran. The device writes:
 ///
 /// | values | what |
 /// | --- | --- |
 /// | `warps` x [`RecordFormat::warp_stride`] | each warp's record, of the lanes that ran no sampled access |
 /// | `warps` | per warp, a mask: bit `l` set where its lane `l` ran one (warps of at most 64 lanes) |
-/// | work-groups x work-group size x [`RecordFormat::work_item_stride`] | per work-group, a place for each of its work-items' records: the marked lanes' records, from its start, in local linear id order |
+/// | work-groups | per work-group that marked a lane, where its part of the region starts |
+/// | 1 | the counter of values taken from the region (a 32-bit one, in the word's first four bytes) |
+/// | work-groups x (1 + work-group size x [`RecordFormat::work_item_stride`]) | the region: each such work-group's part, a header and its marked lanes' records in local linear id order |
 ///
-/// The host measures and corrects the marked lanes where they are ([`KeptLanes::warps_of`]),
-/// and folds each into its warp's record ([`RecordFormat::fold_lane`]): the warp records
-/// come out as the device would have reduced the corrected lanes. Kept together at the
-/// start of their group's place, the marked lanes touch a few pages of it (a BFS level's
-/// frontier, a tenth of the work-items, scattered over all of them, touched every page;
-/// gathered to the start of the part, they faulted in its pages once more).
+/// A work-group that marked a lane takes room for its part by adding to the counter, in
+/// the order the groups end: the kept lanes of a launch lie together from the region's
+/// start, where a place per group, written from its start, left most of a page unused at
+/// each group's end (a BFS level's frontier faulted in a fifth more pages so). The counter
+/// is not cleared: the host reads what it holds before the launch
+/// ([`KeptLanes::counter`]), and the copy takes its offsets from there.
+///
+/// A part's header is [`KEPT_NARROW`] where every value of its lanes' records fits in 32
+/// bits (the counts and times below `2^32`, the sampled indices between `-2^31` and
+/// `2^31`), and each record follows as [`RecordFormat::work_item_stride`] 32-bit values,
+/// two to a word in the device's order of bytes; else 0 and the records whole. A BFS
+/// level's frontier writes half the bytes so: the pages the device faults in are most
+/// of what the kept lanes cost it (`docs/performance.md`).
+///
+/// The host measures and corrects the marked lanes where they are ([`KeptLanes::visit`],
+/// which widens narrow ones a warp at a time), and folds each into its warp's record
+/// ([`RecordFormat::fold_lane`]): the warp records come out as the device would have
+/// reduced the corrected lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeptLanes {
     /// Warps of the launch.
@@ -418,10 +432,17 @@ pub struct KeptLanes {
     pub warp_stride: usize,
     /// Values of a work-item's record.
     pub item_stride: usize,
+    /// Where the sampled accesses' counters start in a work-item's record, and how many
+    /// accesses there are: their first and last indices widen with their sign.
+    samples: (usize, usize),
 }
 
 /// The most lanes a warp may have where its lanes are kept: one bit each in a mask.
 pub const KEPT_LANES_MAX_WARP: u32 = 64;
+
+/// A work-group part's header where its kept lanes' records are 32-bit values
+/// ([`KeptLanes`]).
+pub const KEPT_NARROW: u64 = 1;
 
 impl KeptLanes {
     /// The layout of the records of `format` of a launch of `groups` whole work-groups of
@@ -435,6 +456,7 @@ impl KeptLanes {
             group_size: group_size as usize,
             warp_stride: format.warp_stride(),
             item_stride: format.work_item_stride(),
+            samples: (format.sample_offset(0), format.sampled_accesses),
         }
     }
 
@@ -444,42 +466,143 @@ impl KeptLanes {
         start..start + self.warps
     }
 
-    /// Where the work-items' records start.
-    pub fn lanes(&self) -> usize {
-        self.masks().end
+    /// Where the work-groups' offsets are (each valid where its group marked a lane).
+    pub fn offsets(&self) -> std::ops::Range<usize> {
+        let start = self.masks().end;
+        start..start + self.groups()
+    }
+
+    /// Where the counter of the region's values taken is: its first four bytes, which the
+    /// host reads before the launch ([`KeptLanes::counter_value`]).
+    pub fn counter(&self) -> usize {
+        self.offsets().end
+    }
+
+    /// The counter's value where its word holds `word`.
+    pub fn counter_value(word: u64) -> u32 {
+        half(std::slice::from_ref(&word), 0)
+    }
+
+    /// Where the region of the kept lanes' parts starts.
+    pub fn region(&self) -> usize {
+        self.counter() + 1
+    }
+
+    /// Values of the region: room for every work-group's header and work-items' records.
+    fn region_values(&self) -> usize {
+        self.groups() * (1 + self.group_size * self.item_stride)
+    }
+
+    /// Work-groups of the launch.
+    fn groups(&self) -> usize {
+        self.warps / self.group_warps.max(1)
     }
 
     /// Values the device writes.
     pub fn device_words(&self) -> u64 {
-        (self.lanes() + self.warps / self.group_warps.max(1) * self.group_size * self.item_stride)
-            as u64
+        (self.region() + self.region_values()) as u64
     }
 
-    /// Where work-group `g`'s place for its kept lanes' records starts.
-    pub fn group_lanes(&self, g: usize) -> usize {
-        self.lanes() + g * self.group_size * self.item_stride
-    }
-
-    /// Each warp's mask and its kept lanes' records (one per bit of the mask, in lane
-    /// order), from `tail`: the records from the masks on, as the device wrote them. Never
-    /// past a group's place, whatever the masks hold.
-    pub fn warps_of<'r>(&self, tail: &'r [u64]) -> impl Iterator<Item = (u64, &'r [u64])> + 'r {
+    /// Per work-group that kept a lane, its first warp, its masks, its part's header and
+    /// its kept lanes' records as the device wrote them (whole values or 32-bit ones),
+    /// from `tail` (the records from the masks on). Never past the region, whatever the
+    /// masks and offsets hold.
+    fn groups_of<'r>(
+        &self,
+        tail: &'r [u64],
+    ) -> impl Iterator<Item = (usize, &'r [u64], &'r [u64])> + 'r {
         let layout = *self;
-        let (base, group_warps) = (self.masks().start, self.group_warps.max(1));
-        let mut next = 0;
+        let base = self.masks().start;
+        let group_warps = self.group_warps.max(1);
+        let (offsets, region) = (self.offsets().start - base, self.region() - base);
+        let end = (region + self.region_values()).min(tail.len());
         tail[..self.warps]
-            .iter()
+            .chunks_exact(group_warps)
             .enumerate()
-            .map(move |(w, &mask)| {
-                let group = layout.group_lanes(w / group_warps) - base;
-                if w % group_warps == 0 {
-                    next = group;
-                }
-                let group_end = group + layout.group_size * layout.item_stride;
-                let start = next.min(group_end);
-                next = (start + mask.count_ones() as usize * layout.item_stride).min(group_end);
-                (mask, &tail[start..next])
+            .filter(|(_, masks)| masks.iter().any(|&m| m != 0))
+            .map(move |(g, masks)| {
+                let lanes: usize = masks.iter().map(|m| m.count_ones() as usize).sum();
+                let values = lanes.min(layout.group_size) * layout.item_stride;
+                let place = (region as u64).saturating_add(tail[offsets + g]);
+                let place = (place.min(end as u64) as usize).min(end);
+                let header = tail.get(place).copied().unwrap_or(0);
+                let words = if header == KEPT_NARROW {
+                    values.div_ceil(2)
+                } else {
+                    values
+                };
+                let part = &tail[place..(place + 1 + words).min(end)];
+                (g * group_warps, masks, part)
             })
+    }
+
+    /// The parts of `tail` (the records from the masks on) the device wrote in the
+    /// region, in work-group order: each work-group that kept a lane, its header and
+    /// records (what tells one launch's kept lanes from another's, wherever they lie).
+    pub fn written<'r>(&self, tail: &'r [u64]) -> impl Iterator<Item = &'r [u64]> + 'r {
+        self.groups_of(tail).map(|(_, _, part)| part)
+    }
+
+    /// Calls `each` with every warp that kept a lane, in order: its index, its mask, and
+    /// its kept lanes' records (one per bit of the mask, in lane order,
+    /// [`KeptLanes::item_stride`] values each, widened where the device wrote them in 32
+    /// bits), from `tail` (the records from the masks on, as the device wrote them).
+    /// Never past a group's place, whatever the masks hold.
+    pub fn visit(&self, tail: &[u64], mut each: impl FnMut(usize, u64, &[u64])) {
+        let stride = self.item_stride;
+        let mut wide = Vec::new();
+        for (first, masks, part) in self.groups_of(tail) {
+            let narrow = part.first() == Some(&KEPT_NARROW);
+            let records = part.get(1..).unwrap_or(&[]);
+            let mut next = 0;
+            for (k, &mask) in masks.iter().enumerate() {
+                if mask == 0 {
+                    continue;
+                }
+                let values = mask.count_ones() as usize * stride;
+                if narrow {
+                    let end = (next + values).min(2 * records.len());
+                    wide.clear();
+                    wide.extend((next..end).map(|j| u64::from(half(records, j))));
+                    wide.truncate(wide.len() / stride * stride);
+                    for rec in wide.chunks_exact_mut(stride) {
+                        self.widen_indices(rec);
+                    }
+                    next = end;
+                    each(first + k, mask, &wide);
+                } else {
+                    let end = (next + values).min(records.len());
+                    each(first + k, mask, &records[next..end]);
+                    next = end;
+                }
+            }
+        }
+    }
+
+    /// Sign-extends the sampled accesses' first and last indices of `rec`, a record read
+    /// from 32-bit values.
+    fn widen_indices(&self, rec: &mut [u64]) {
+        let (at, accesses) = self.samples;
+        for a in 0..accesses {
+            for c in [SAMPLE_FIRST, SAMPLE_LAST] {
+                if let Some(v) = rec.get_mut(at + SAMPLE_COUNTERS * a + c) {
+                    *v = i64::from(*v as u32 as i32) as u64;
+                }
+            }
+        }
+    }
+}
+
+/// The `j`-th 32-bit value of `words`, as the device wrote it (two to a word, in the
+/// machine's order of bytes: the host's, the device being its CPU).
+#[inline]
+fn half(words: &[u64], j: usize) -> u32 {
+    let w = words[j / 2];
+    let low_first = cfg!(target_endian = "little");
+    if j.is_multiple_of(2) == low_first {
+        w as u32
+    } else {
+        (w >> 32) as u32
     }
 }
 
@@ -580,6 +703,73 @@ mod tests {
             (w.arm_sums(), w.arm_entries(), w.arm_decisions()),
             (&[40][..], &[41][..], &[42][..])
         );
+    }
+
+    /// Two work-groups of two warps of four lanes: group 1 ended first and took the
+    /// region's start, in 32-bit values; group 0 took the room after it, whole.
+    #[test]
+    fn kept_lanes_are_read_where_their_group_put_them_and_widened() {
+        let format = RecordFormat {
+            sampled_accesses: 1,
+            ..RecordFormat::timing(1, 0)
+        };
+        // `[t, usage, runs, first, last]`.
+        assert_eq!(format.work_item_stride(), 5);
+        let layout = KeptLanes::new(&format, 2, 8, 4);
+        assert_eq!((layout.warps, layout.group_warps), (4, 2));
+        let mut records = vec![0u64; layout.device_words() as usize];
+        // Group 0 keeps lanes 1 of warp 0 and 0 of warp 1 (a time past 2^32); group 1
+        // lane 3 of its warp 1 (a negative first index).
+        let masks = layout.masks().start;
+        records[masks..masks + 4].copy_from_slice(&[0b10, 0b1, 0, 0b1000]);
+        let kept0 = [[1 << 33, 7, 2, 100, 105], [9, 8, 1, 6, 6]];
+        let kept1 = [10u64, 11, 3, (-4i64) as u64, 12];
+        let narrow: Vec<u32> = kept1.iter().map(|&v| v as u32).collect();
+        let region = layout.region();
+        records[layout.offsets().start + 1] = 0;
+        records[region] = KEPT_NARROW;
+        for (w, pair) in narrow.chunks(2).enumerate() {
+            let bytes: Vec<u8> = pair.iter().flat_map(|v| v.to_ne_bytes()).collect();
+            let mut word = [0u8; 8];
+            word[..bytes.len()].copy_from_slice(&bytes);
+            records[region + 1 + w] = u64::from_ne_bytes(word);
+        }
+        // Group 1's part: its header and three words; group 0's after it.
+        records[layout.offsets().start] = 4;
+        records[region + 4] = 0;
+        records[region + 5..region + 15].copy_from_slice(kept0.as_flattened());
+        let tail = &records[masks..];
+        let mut seen = Vec::new();
+        layout.visit(tail, |w, mask, kept| seen.push((w, mask, kept.to_vec())));
+        assert_eq!(
+            seen,
+            vec![
+                (0, 0b10, kept0[0].to_vec()),
+                (1, 0b1, kept0[1].to_vec()),
+                (3, 0b1000, kept1.to_vec()),
+            ]
+        );
+        // What was written, group by group: group 0's part, then group 1's.
+        let parts: Vec<&[u64]> = layout.written(tail).collect();
+        assert_eq!(
+            parts,
+            [
+                &records[region + 4..region + 15],
+                &records[region..region + 4]
+            ]
+        );
+        // An offset past the region reads nothing past it.
+        records[layout.offsets().start] = u64::MAX;
+        let mut lanes = 0;
+        layout.visit(&records[masks..], |_, _, kept| lanes += kept.len() / 5);
+        assert_eq!(lanes, 1);
+    }
+
+    #[test]
+    fn the_counter_is_the_first_four_bytes_of_its_word() {
+        let word = u64::from_ne_bytes([0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff]);
+        let first = u32::from_ne_bytes([0x78, 0x56, 0x34, 0x12]);
+        assert_eq!(KeptLanes::counter_value(word), first);
     }
 
     #[test]

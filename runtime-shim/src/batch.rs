@@ -511,6 +511,16 @@ impl<T> Batches<T> {
         })
     }
 
+    /// Word `at` of `slot`'s records as the last launch bound to it left it (0 in fresh
+    /// memory): read before its launch is enqueued, while nothing writes it.
+    pub fn word(&self, slot: &Slot, at: usize) -> Option<u64> {
+        let inner = lock(&self.inner);
+        let f = inner.fillings.get(&slot.filling)?;
+        let start = f.arena.start + slot.index * f.arena.key.slot_bytes / 8;
+        let end = start + f.arena.key.slot_bytes / 8;
+        f.arena.host.get(start..end)?.get(at).copied()
+    }
+
     /// The launch bound to `slot` was enqueued with `event` (this library's reference,
     /// released once the read is enqueued) on `queue` (given when it is in order);
     /// `what` goes with its records. Gives the arena back when it is full, to be read.

@@ -432,8 +432,11 @@ pub(crate) fn model_batch(
             } => {
                 let layout = p.geometry.kept_lanes(&p.model.format, warp_size);
                 let tail = &records[layout.masks().start..];
-                let kept = layout.warps_of(tail).map(|(_, kept)| kept);
-                RecordsHash::of_parts(&records[..layout.lanes()], kept, prior_hash)
+                RecordsHash::of_parts(
+                    &records[..layout.masks().end],
+                    layout.written(tail),
+                    prior_hash,
+                )
             }
             _ => RecordsHash::of(records, prior_hash),
         };

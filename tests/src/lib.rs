@@ -579,7 +579,8 @@ pub struct TwinRun {
     pub kernel: String,
     /// Build options to add: none, or the macro that builds the copies.
     pub options: String,
-    /// Its records (zeroed), and for the copy the lanes of a work-group and the warp size.
+    /// Its records (zeroed), and for the copy the lanes of a work-group, the warp size and
+    /// (a kernel with sampled accesses) the kept lanes' counter before the launch.
     pub args: Vec<KernelArg>,
 }
 
@@ -618,16 +619,21 @@ pub fn record_args(
             );
             let records = grain.words(&format, &geometry) as usize;
             let sampled = matches!(grain, Grain::Warp { sampled: true, .. });
+            let mut args = vec![
+                KernelArg::zeroed::<u64>(records),
+                KernelArg::local::<u64>(
+                    geometry.work_group_size() as usize * format.lane_values(sampled),
+                ),
+                KernelArg::scalar(warp_size),
+            ];
+            // The kept lanes' counter before the launch: the zeroed records' 0.
+            if sampled {
+                args.push(KernelArg::scalar(0u32));
+            }
             TwinRun {
                 kernel: copy,
                 options: format!("-D{}", annotator::back::codegen::WARPS_DEFINE),
-                args: vec![
-                    KernelArg::zeroed::<u64>(records),
-                    KernelArg::local::<u64>(
-                        geometry.work_group_size() as usize * format.lane_values(sampled),
-                    ),
-                    KernelArg::scalar(warp_size),
-                ],
+                args,
             }
         }
     }

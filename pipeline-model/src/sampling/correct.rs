@@ -476,8 +476,8 @@ impl SampledLaunch<'_> {
         // after them are only read.
         let width = format.timing_width();
         let mut lane = vec![0u64; width];
-        let warps = warps.chunks_exact_mut(layout.warp_stride);
-        for (warp, (_, kept)) in warps.zip(layout.warps_of(tail)) {
+        layout.visit(tail, |w, _, kept| {
+            let warp = &mut warps[w * layout.warp_stride..][..layout.warp_stride];
             for rec in kept.chunks_exact(stride) {
                 lane.copy_from_slice(&rec[..width]);
                 for (slot, moved) in &corrections {
@@ -486,7 +486,7 @@ impl SampledLaunch<'_> {
                 }
                 format.fold_lane(warp, &lane, memory);
             }
-        }
+        });
         measured
     }
 }

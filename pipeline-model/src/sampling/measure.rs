@@ -391,31 +391,24 @@ pub(super) fn measure_kept(
         Vec::with_capacity(warp_size),
         Vec::with_capacity(2 * warp_size),
     );
-    // The kept lanes of a warp: each with its place in the warp, and its record.
-    let mut marked: Vec<(usize, &[u64])> = Vec::with_capacity(warp_size);
-    for (w, (mask, kept)) in layout.warps_of(tail).enumerate() {
-        if mask == 0 {
-            continue;
-        }
+    layout.visit(tail, |w, mask, kept| {
         // The mask's set bits, lowest first (each step clears the lowest; the mask is not
-        // 0 here, and a step to 0 ends the walk).
+        // 0 here, and a step to 0 ends the walk), each with its record.
         let lanes = std::iter::successors(Some(mask), |&m| Some(m & (m - 1)).filter(|&r| r != 0))
-            .map(|m| m.trailing_zeros() as usize);
-        marked.clear();
-        marked.extend(lanes.zip(kept.chunks_exact(stride)));
+            .map(|m| m.trailing_zeros() as usize)
+            .zip(kept.chunks_exact(stride));
         let probed = probe.is_some_and(|p| p.holds(w / group_warps));
         for (k, (slot, access)) in accesses.iter().enumerate() {
-            let lanes = marked.iter().copied();
             let lines = probed.then_some(&mut sm_lines[k]);
             let at = (&mut first, &mut last);
-            let runs = lane_addresses(access, *slot, format, lanes, warp_size, at, lines);
+            let runs = lane_addresses(access, *slot, format, lanes.clone(), warp_size, at, lines);
             if runs == 0 {
                 continue;
             }
             let requests = warp_requests(access, &first, &last, &mut scratch);
             sums[k].add(warp_adds(requests, &first, &last, runs, fill));
         }
-    }
+    });
     finish(sums, &sm_lines, probe)
 }
 

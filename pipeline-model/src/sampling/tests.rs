@@ -299,7 +299,7 @@ fn kept_lanes_measure_as_their_work_items_records_do() {
     };
     let layout = g.kept_lanes(&format, arch.warp_size);
     let mut data = vec![0u64; layout.device_words() as usize];
-    let mut at = layout.group_lanes(0);
+    let mut at = layout.region() + 1;
     for i in (0..64).filter(|&i| ran(i)) {
         data[layout.masks().start + i as usize / 32] |= 1 << (i % 32);
         data[at..at + format.work_item_stride()].copy_from_slice(&item(i));

@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use pipeline_model::records::{KEPT_LANES_MAX_WARP, WORD_BYTES};
+use pipeline_model::records::{KeptLanes, KEPT_LANES_MAX_WARP, WORD_BYTES};
 use pipeline_model::{Grain, LaunchGeometry};
 
 use super::Shim;
+use crate::batch::{Batches, Slot};
 use crate::cl::{ClError, Context, Device, Kernel, NdRange};
 use crate::config::Level;
 use crate::keeper::{self, KeepJob};
@@ -297,13 +298,37 @@ fn lanes_bytes(shadow: &Shadow, geometry: &LaunchGeometry) -> u64 {
     geometry.work_group_size() * (shadow.model.format.lane_values(sampled) * WORD_BYTES) as u64
 }
 
+/// The kept lanes' counter as `slot`'s last launch left it, where the launch keeps lanes
+/// (`pipeline_model::KeptLanes::counter`): its copy counts on from there.
+pub(super) fn kept_counter<T>(
+    batches: &Batches<T>,
+    slot: &Slot,
+    shadow: &Shadow,
+    grain: Grain,
+    geometry: &LaunchGeometry,
+) -> Option<u32> {
+    let Grain::Warp {
+        warp_size,
+        sampled: true,
+    } = grain
+    else {
+        return None;
+    };
+    let at = geometry
+        .kept_lanes(&shadow.model.format, warp_size)
+        .counter();
+    Some(batches.word(slot, at).map_or(0, KeptLanes::counter_value))
+}
+
 /// Sets the lanes and the warp size of the copy that reduces the records to warps, where
-/// the launch is in warps and they changed since its last such launch.
+/// the launch is in warps and they changed since its last such launch, and the kept
+/// lanes' `counter` before the launch where it keeps them (`pipeline_model::KeptLanes`).
 pub(super) fn reduction_args(
     shadow: &Shadow,
     args: &mut ShadowArgs,
     grain: Grain,
     geometry: &LaunchGeometry,
+    counter: Option<u32>,
 ) -> Result<(), ClError> {
     let (Grain::Warp { warp_size, .. }, Some(Ok(warps))) = (grain, &args.warps) else {
         return Ok(());
@@ -316,6 +341,9 @@ pub(super) fn reduction_args(
         warps.set_local_arg(shadow.records_arg + 1, wanted.0)?;
         warps.set_uint_arg(shadow.records_arg + 2, wanted.1)?;
         args.reduction = Some(wanted);
+    }
+    if let Some(start) = counter {
+        warps.set_uint_arg(shadow.records_arg + 3, start)?;
     }
     Ok(())
 }

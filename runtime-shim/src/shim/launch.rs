@@ -4,7 +4,7 @@
 //! it recorded where it succeeded. So nothing of a launch waits for the interposer to come
 //! back: the report takes each launch that ran, in the order the application made them.
 
-use super::copies::reduction_args;
+use super::copies::{kept_counter, reduction_args};
 use super::*;
 use crate::cl::Event;
 use crate::ffi::{cl_int, CL_SUCCESS};
@@ -196,7 +196,8 @@ impl Shim {
             self.abandon(slot);
             return unsimulated(format!("binding the records buffer: {e}"));
         }
-        if let Err(e) = reduction_args(&shadow, &mut args, grain, &geometry) {
+        let counter = kept_counter(&self.batches, &slot, &shadow, grain, &geometry);
+        if let Err(e) = reduction_args(&shadow, &mut args, grain, &geometry, counter) {
             self.abandon(slot);
             return unsimulated(format!("binding the warps' arguments: {e}"));
         }

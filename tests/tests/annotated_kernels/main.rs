@@ -11,7 +11,7 @@ use annotator::annotate::{annotate_file, Annotation};
 use annotator::back::host_paths::PathLaunch;
 use annotator::front::compile::{BuildOptions, Compiler};
 use kernel_runner::{record_args, run_kernel, KernelArg, NdRange};
-use pipeline_model::records::SAMPLE_RUNS;
+use pipeline_model::records::{KEPT_NARROW, SAMPLE_FIRST, SAMPLE_LAST, SAMPLE_RUNS};
 use pipeline_model::sampling::{timing_records, warp_records, SampledLaunch};
 use pipeline_model::{estimate, Architecture, Grain, KernelResources, Records};
 
@@ -222,16 +222,40 @@ fn in_warps_alike(
     // Kept lanes: each group's marked lanes in local linear id order, warp by warp.
     let kept_layout = geometry.kept_lanes(&format, arch.warp_size);
     let (mut masks, mut kept) = (Vec::new(), Vec::new());
-    for ids in group_ids(range) {
+    // Every value a record keeps fits in 32 bits: the timing values and executions below
+    // 2^32, the sampled indices (signed) within 32 bits.
+    let fits = |r: &[u64]| {
+        let unsigned = (0..width).chain(samples.iter().map(|(slot, _)| slot + SAMPLE_RUNS));
+        let signed = samples
+            .iter()
+            .flat_map(|(slot, _)| [slot + SAMPLE_FIRST, slot + SAMPLE_LAST]);
+        unsigned.into_iter().all(|v| r[v] >> 32 == 0)
+            && signed
+                .into_iter()
+                .all(|v| i32::try_from(r[v] as i64).is_ok())
+    };
+    for (g, ids) in group_ids(range).into_iter().enumerate() {
+        let mut narrow = None;
         for warp in ids.chunks(arch.warp_size as usize) {
             let mut mask = 0u64;
             for (l, &id) in warp.iter().enumerate() {
                 if ran(items[id]) {
                     mask |= 1 << l;
                     kept.extend_from_slice(items[id]);
+                    narrow = Some(narrow.unwrap_or(true) && fits(items[id]));
                 }
             }
             masks.push(mask);
+        }
+        // A group that kept a lane: its part's header says whether its records are in 32
+        // bits, which they are where every value fits.
+        if let Some(narrow) = narrow {
+            let part = kept_layout.region() + warps[kept_layout.offsets().start + g] as usize;
+            assert_eq!(
+                warps[part] == KEPT_NARROW,
+                narrow,
+                "{name}: work-group {g}'s kept lanes in 32 bits"
+            );
         }
     }
     assert!(
@@ -245,11 +269,8 @@ fn in_warps_alike(
     );
     assert_eq!(&warps[kept_layout.masks()], &masks[..], "{name}: the masks");
     let tail = &warps[kept_layout.masks().start..];
-    let runs: Vec<u64> = kept_layout
-        .warps_of(tail)
-        .flat_map(|(_, kept)| kept)
-        .copied()
-        .collect();
+    let mut runs: Vec<u64> = Vec::new();
+    kept_layout.visit(tail, |_, _, kept| runs.extend_from_slice(kept));
     assert_eq!(runs, kept, "{name}: the kept lanes");
     let buffer_bytes = |_: u32| None;
     let launch = SampledLaunch {

@@ -350,3 +350,65 @@ __kernel void flagged_rows(__global const int *start, __global const int *idx,
         "flagged lanes took longer"
     );
 }
+
+/// Kept lanes whose records fit in 32 bits beside ones that do not: work-group 0's lanes
+/// gather 40000 times (their usage counters pass 2^32), the other groups' a few times.
+/// The device writes group 0's kept lanes whole and the others' in 32-bit values
+/// (`in_warps_alike` checks each group's header against its work-items' records, and the
+/// kept lanes, widened, against them value for value).
+#[test]
+fn kept_lanes_fit_in_32_bits_group_by_group() {
+    let src = r#"
+__kernel void gather_sum(__global const int *idx, __global const int *a, __global int *out,
+                         const int many)
+{
+    int i = get_global_id(0);
+    int k = idx[i];
+    if (k < 0)
+        return;
+    int reps = get_group_id(0) == 0 ? many : 3;
+    int s = 0;
+    for (int j = 0; j < reps; j++)
+        s += a[(k + j) & 255];
+    out[i] = s;
+}
+"#;
+    let (a, _, _) = annotate_source("gather_sum.cl", src);
+    assert!(a.source.contains("__srcsim_reduce_kept(__srcsim_records"));
+    let n = 256usize;
+    // Every third work-item skips; the others start at a scattered element.
+    let idx: Vec<i32> = (0..n)
+        .map(|i| {
+            if i % 3 == 1 {
+                -1
+            } else {
+                ((i * 37) % 200) as i32
+            }
+        })
+        .collect();
+    let input: Vec<i32> = (0..n as i32).map(|v| v * 3 + 1).collect();
+    let both = run_source_both(
+        "gather_sum.cl",
+        src,
+        "gather_sum",
+        vec![
+            KernelArg::from_slice(&idx),
+            KernelArg::from_slice(&input),
+            KernelArg::zeroed::<i32>(n),
+            KernelArg::scalar(40_000i32),
+        ],
+        NdRange::d1(n).with_local([64, 1, 1]),
+        &a,
+    );
+    // Group 0's gathering lanes hold a value past 32 bits, the other groups' none.
+    let width = a.sidecar.records.format.timing_width();
+    let largest = |items: std::ops::Range<usize>| {
+        items
+            .filter(|&i| idx[i] >= 0)
+            .flat_map(|i| both.records[i * both.stride..][..width].to_vec())
+            .max()
+            .unwrap()
+    };
+    assert!(largest(0..64) >> 32 != 0, "group 0's usage");
+    assert!(largest(64..n) >> 32 == 0, "the other groups' usage");
+}

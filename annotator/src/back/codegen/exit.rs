@@ -120,9 +120,9 @@ impl Generation<'_> {
             &mut own,
         )?;
         let copy = if to_warps {
-            let mut copy = param_edits(file, f, &warps::params());
-            copy.push(state(""));
             let sampled = self.kernels[ki].sampled;
+            let mut copy = param_edits(file, f, &warps::params(sampled));
+            copy.push(state(""));
             warps::exits(file, f, name, coded.is_some(), sampled, &mut copy)?;
             Some(copy)
         } else {

@@ -30,7 +30,9 @@
 use std::fmt::Write as _;
 
 use super::edits::{apply, wrap_returns, Edit};
-use pipeline_model::records::{SAMPLE_COUNTERS, SAMPLE_RUNS};
+use pipeline_model::records::{
+    KEPT_NARROW, SAMPLE_COUNTERS, SAMPLE_FIRST, SAMPLE_LAST, SAMPLE_RUNS,
+};
 use pipeline_model::RecordFormat;
 
 use super::{CodegenError, RECORDS, STATE};
@@ -56,9 +58,21 @@ pub fn kernel_name(name: &str) -> String {
     format!("__srcsim_warps_{name}")
 }
 
-/// The parameters the copy takes after the kernel's own.
-pub(super) fn params() -> String {
-    format!("__global ulong *{RECORDS}, __local ulong *{LANES}, uint {WARP}")
+/// The name of the kept lanes' counter's value at the launch's start (a copy of a kernel
+/// with sampled accesses).
+pub(super) const START: &str = "__srcsim_start";
+
+/// The parameters the copy takes after the kernel's own; with `sampled` (a kernel with
+/// sampled accesses), also the value its records' counter of kept values holds before
+/// the launch (`pipeline_model::KeptLanes::counter`: the host reads it where the
+/// records are, which spares the launch a command that clears it).
+pub(super) fn params(sampled: bool) -> String {
+    let start = if sampled {
+        format!(", uint {START}")
+    } else {
+        String::new()
+    };
+    format!("__global ulong *{RECORDS}, __local ulong *{LANES}, uint {WARP}{start}")
 }
 
 /// What the kernel's exit function writes first, with a warp size: the work-item's timing
@@ -147,6 +161,7 @@ pub(super) fn reducer(suffix: &str, format: &RecordFormat, body: &str) -> String
         body,
         "(get_local_id(1) | get_local_id(2))",
         "for (size_t k = get_local_id(0); k < warps; k += get_local_size(0))",
+        "",
     )
 }
 
@@ -161,21 +176,23 @@ fn kept_reducer(format: &RecordFormat, body: &str) -> String {
         format,
         body,
         "(get_local_id(0) | get_local_id(1) | get_local_id(2))",
-        "size_t at = 0;\n    for (size_t k = 0; k < warps; ++k)",
+        "ulong any = 0, wide = 0, count = 0;\n    for (size_t k = 0; k < warps; ++k)",
+        &kept_records(format),
     )
 }
 
 /// A reducer whose work-items other than those `reducers` leaves at zero return, and the
-/// rest take the group's warps `k` as `walk` steps them.
+/// rest take the group's warps `k` as `walk` steps them, and then do `after`.
 fn reducer_walking(
     suffix: &str,
     format: &RecordFormat,
     body: &str,
     reducers: &str,
     walk: &str,
+    after: &str,
 ) -> String {
     format!(
-        "static inline __attribute__((always_inline)) void __srcsim_reduce_{suffix}(__global ulong *records, __local const ulong *lanes, uint warp)
+        "static inline __attribute__((always_inline)) void __srcsim_reduce_{suffix}(__global ulong *records, __local const ulong *lanes, uint warp{start})
 {{
     if ({reducers} != 0) return;
     size_t n = get_local_size(0) * get_local_size(1) * get_local_size(2);
@@ -185,9 +202,10 @@ fn reducer_walking(
         size_t first = k * warp, end = min(first + warp, n);
         __global ulong *r = records + (group * warps + k) * {stride};
 {body}    }}
-}}
+{after}}}
 ",
-        stride = format.warp_stride()
+        stride = format.warp_stride(),
+        start = if suffix == "kept" { ", uint start" } else { "" },
     )
 }
 
@@ -277,8 +295,9 @@ pub(super) fn functions(
             (
                 ", kept = 0",
                 format!(
-                    "\n            if ({} != 0) {{ kept |= (ulong)1 << (i - first); continue; }}",
-                    lane(format.lane_ran())
+                    "\n            if ({} != 0) {{\n                kept |= (ulong)1 << (i - first);\n                count += 1;\n                wide |= {};\n                continue;\n            }}",
+                    lane(format.lane_ran()),
+                    too_wide(format, &lane),
                 ),
                 kept_write(format),
             )
@@ -318,37 +337,91 @@ pub(super) fn functions(
 }
 
 /// What the reduction of a kernel with sampled accesses writes after each warp's record:
-/// its mask of kept lanes (`kept`), and their records, from their work-group's place
-/// after those of its earlier warps' kept lanes (`pipeline_model::KeptLanes`).
+/// its mask of kept lanes (`kept`), and whether any lane of the group was kept.
 fn kept_write(format: &RecordFormat) -> String {
+    format!(
+        "        records[{KEPT_START} * {stride} + group * warps + k] = kept;\n        any |= kept;\n",
+        stride = format.warp_stride(),
+    )
+}
+
+/// An expression of kept lane `lane` (its values in the work-group's lanes) whose high 32
+/// bits are 0 only where every value of its record fits in 32 bits: the timing values
+/// and the executions below `2^32`, the sampled indices (signed) between `-2^31` and
+/// `2^31` (`pipeline_model::KeptLanes`, which widens them back).
+fn too_wide(format: &RecordFormat, lane: &dyn Fn(usize) -> String) -> String {
+    let mut unsigned: Vec<String> = (0..format.timing_width()).map(lane).collect();
+    let mut signed = Vec::new();
+    for a in 0..format.sampled_accesses {
+        let c = SAMPLE_COUNTERS * a;
+        unsigned.push(lane(format.lane_sample(c + SAMPLE_RUNS)));
+        for i in [SAMPLE_FIRST, SAMPLE_LAST] {
+            signed.push(format!(
+                "({} + 0x80000000ul)",
+                lane(format.lane_sample(c + i))
+            ));
+        }
+    }
+    format!("{} | {}", unsigned.join(" | "), signed.join(" | "))
+}
+
+/// What the reduction of a kernel with sampled accesses writes once its warps are done,
+/// where the group kept a lane (`count` of them): it takes room for them from the
+/// records' counter (`start` its value before the launch), notes where in its offset, and
+/// writes there a header and the kept lanes' records, in local linear id order
+/// (`pipeline_model::KeptLanes`): in 32-bit values where every one fits, two to a word,
+/// else whole. Room past the region (a counter the host read wrong) is not taken.
+fn kept_records(format: &RecordFormat) -> String {
     let flag = format.lane_ran();
     let item = format.work_item_stride();
     let values = format.lane_values(true);
-    let mut out = format!(
-        "        records[{KEPT_START} * {stride} + group * warps + k] = kept;
-        if (kept != 0) {{
-            __global ulong *place = records + {KEPT_START} * {per_warp} + group * n * {item};
-            for (size_t i = first; i < end; ++i) {{
-                if (lanes[i * {values} + {flag}] == 0) continue;
-                __global ulong *rec = place + at * {item};
-                at += 1;
-",
-        stride = format.warp_stride(),
-        per_warp = format.warp_stride() + 1,
-    );
+    let mut stores = String::new();
     for v in 0..format.timing_width() {
-        let _ = writeln!(out, "                rec[{v}] = lanes[i * {values} + {v}];");
+        let _ = write!(
+            stores,
+            "\n                rec[{v}] = (T)lanes[i * {values} + {v}];"
+        );
     }
     for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
-        let _ = writeln!(
-            out,
-            "                rec[{}] = lanes[i * {values} + {}];",
+        let _ = write!(
+            stores,
+            "\n                rec[{}] = (T)lanes[i * {values} + {}];",
             format.sample_offset(0) + c,
             format.lane_sample(c)
         );
     }
-    out.push_str("            }\n        }\n");
-    out
+    let copy = |t: &str, at: &str| {
+        format!(
+            "            for (size_t i = 0; i < n; ++i) {{
+                if (lanes[i * {values} + {flag}] == 0) continue;
+                __global {t} *rec = {at} + at * {item};
+                at += 1;{}
+            }}\n",
+            stores.replace("(T)", &format!("({t})"))
+        )
+    };
+    format!(
+        "    if (any == 0) return;
+    size_t groups = get_num_groups(0) * get_num_groups(1) * get_num_groups(2);
+    __global ulong *offsets = records + {KEPT_START} * {per_warp};
+    __global ulong *region = offsets + groups + 1;
+    int narrow = (wide >> 32) == 0;
+    ulong words = narrow ? (count * {item} + 1) / 2 : count * {item};
+    uint taken = atomic_add((volatile __global uint *)(offsets + groups), (uint)(words + 1)) - start;
+    if ((ulong)taken + words + 1 > groups * (n * {item} + 1)) return;
+    offsets[group] = taken;
+    __global ulong *place = region + taken;
+    size_t at = 0;
+    if (narrow) {{
+        place[0] = {KEPT_NARROW}ul;
+{narrow}    }} else {{
+        place[0] = 0;
+{whole}    }}
+",
+        per_warp = format.warp_stride() + 1,
+        narrow = copy("uint", "(__global uint *)(place + 1)"),
+        whole = copy("ulong", "(place + 1)"),
+    )
 }
 
 /// The copy's exits: each return calls the exit function with the lanes (or, keeping
@@ -377,8 +450,13 @@ pub(super) fn exits(
     };
     let label = format!("__srcsim_end_{name}");
     let returns = f.body.any(&|n| n.kind == NodeKind::Return);
+    let start = if sampled && !paths {
+        format!(", {START}")
+    } else {
+        String::new()
+    };
     let at_end = format!(
-        "{exit_call}{} barrier(CLK_LOCAL_MEM_FENCE); {reduce}({RECORDS}, {LANES}, {WARP});",
+        "{exit_call}{} barrier(CLK_LOCAL_MEM_FENCE); {reduce}({RECORDS}, {LANES}, {WARP}{start});",
         if returns {
             format!(" {label}:")
         } else {
