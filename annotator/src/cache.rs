@@ -147,8 +147,9 @@ use crate::front::compile::{BuildOptions, Compiler};
 /// unrolled loop's copies are counted against its remainder's one copy operation by
 /// operation, the largest ratio at each position (`mapping::unroll`). 91: a copy's
 /// work-group writes its kept lanes' records in 32-bit values where they all fit, after a
-/// header in its place (`pipeline_model::KeptLanes`).
-pub const ANNOTATION_REVISION: &str = "91";
+/// header in its place (`pipeline_model::KeptLanes`). 92: the state's usage counters are
+/// also a vector, and a charge of several adds them as one (`charges::usage_declaration`).
+pub const ANNOTATION_REVISION: &str = "92";
 
 /// Where annotations are kept.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@ typedef struct { ulong t; ulong u[10]; } __srcsim_values;
 #else
 #define __SRCSIM_V(s) ((s)->v)
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; __global __srcsim_values *v; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; __global __srcsim_values *v; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_histogram_0(__private __srcsim_state *s)
 {
     switch (s->last) {

@@ -3,27 +3,27 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_div_chain_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 293ul; s->u[0] += 896ul; s->u[1] += 384ul; s->u[3] += 256ul; s->u[4] += 448ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[9] += 4352ul; s->last = 1u; return;
+    case 0u: s->t += 293ul; s->uv += (ulong16)(896ul, 384ul, 0ul, 256ul, 448ul, 1ul, 8192ul, 256ul, 0ul, 4352ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; s->last = 4u; return;
-    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; s->last = 4u; return;
+    case 1u: s->t += 5ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 4u; return;
+    case 2u: s->t += 10ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_div_chain_4(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 1295ul; s->u[0] += 2112ul; s->u[1] += 96ul; s->u[2] += 7680ul; s->u[4] += 1088ul; s->last = 2u; return;
-    case 2u: s->t += 1309ul; s->u[0] += 2176ul; s->u[1] += 128ul; s->u[2] += 7680ul; s->u[4] += 1152ul; s->last = 2u; return;
+    case 1u: s->t += 1295ul; s->uv += (ulong16)(2112ul, 96ul, 7680ul, 0ul, 1088ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 2u; return;
+    case 2u: s->t += 1309ul; s->uv += (ulong16)(2176ul, 128ul, 7680ul, 0ul, 1152ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 2u; return;
     default: return;
     }
 }
@@ -75,8 +75,8 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
 static inline __attribute__((always_inline)) void __srcsim_exit_div_chain(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 1u: s->t += 5ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
-    case 2u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
+    case 1u: s->t += 5ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+    case 2u: s->t += 10ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

@@ -3,34 +3,34 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; ulong m; ulong a[6]; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; ulong m; ulong a[6]; } __srcsim_state;
 #define __SRCSIM_ARMS 2
 static inline __attribute__((always_inline)) void __srcsim_divergence_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 296ul; s->u[0] += 1088ul; s->u[1] += 480ul; s->u[3] += 192ul; s->u[4] += 576ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[9] += 4352ul; s->m |= 0x1ul; s->last = 1u; return;
+    case 0u: s->t += 296ul; s->uv += (ulong16)(1088ul, 480ul, 0ul, 192ul, 576ul, 1ul, 8192ul, 256ul, 0ul, 4352ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[7] += 256ul; s->u[8] += 256ul; s->m |= 0x2ul; s->last = 4u; return;
-    case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[7] += 256ul; s->u[8] += 256ul; s->m |= 0x4ul; s->last = 4u; return;
+    case 2u: s->t += 18ul; s->uv += (ulong16)(192ul, 64ul, 0ul, 64ul, 128ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x2ul; s->last = 4u; return;
+    case 3u: s->t += 5ul; s->uv += (ulong16)(192ul, 64ul, 0ul, 64ul, 128ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x4ul; s->last = 4u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_2(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 24ul; s->a[1] += 24ul; s->a[__SRCSIM_ARMS + 1] += 1ul; s->a[2 * __SRCSIM_ARMS + 1] += 1ul; s->a[2 * __SRCSIM_ARMS + 0] += 1ul; s->u[0] += 320ul; s->u[1] += 128ul; s->u[2] += 512ul; s->u[4] += 192ul; s->m |= 0x8ul; s->last = 2u; return;
+    case 1u: s->t += 24ul; s->a[1] += 24ul; s->a[__SRCSIM_ARMS + 1] += 1ul; s->a[2 * __SRCSIM_ARMS + 1] += 1ul; s->a[2 * __SRCSIM_ARMS + 0] += 1ul; s->uv += (ulong16)(320ul, 128ul, 512ul, 0ul, 192ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x8ul; s->last = 2u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_divergence_3(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 51ul; s->a[0] += 51ul; s->a[__SRCSIM_ARMS + 0] += 1ul; s->a[2 * __SRCSIM_ARMS + 0] += 1ul; s->a[2 * __SRCSIM_ARMS + 1] += 1ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[2] += 256ul; s->u[4] += 128ul; s->m |= 0x10ul; s->last = 3u; return;
+    case 1u: s->t += 51ul; s->a[0] += 51ul; s->a[__SRCSIM_ARMS + 0] += 1ul; s->a[2 * __SRCSIM_ARMS + 0] += 1ul; s->a[2 * __SRCSIM_ARMS + 1] += 1ul; s->uv += (ulong16)(192ul, 64ul, 256ul, 0ul, 128ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x10ul; s->last = 3u; return;
     default: return;
     }
 }
@@ -41,8 +41,8 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 static inline __attribute__((always_inline)) void __srcsim_exit_divergence(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
-    case 3u: s->t += 5ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
+    case 2u: s->t += 18ul; s->uv += (ulong16)(192ul, 64ul, 0ul, 64ul, 128ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+    case 3u: s->t += 5ul; s->uv += (ulong16)(192ul, 64ul, 0ul, 64ul, 128ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
     case 4u: s->t += 0ul; break;
     default: break;
     }

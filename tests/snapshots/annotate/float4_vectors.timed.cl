@@ -3,11 +3,11 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; ulong m; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; ulong m; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_scale_offset4_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; s->u[9] += 4352ul; s->m |= 0x1ul; s->last = 1u; return;
+    case 0u: s->t += 330ul; s->uv += (ulong16)(1472ul, 576ul, 0ul, 768ul, 768ul, 4ul, 32768ul, 2048ul, 1024ul, 4352ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x1ul; s->last = 1u; return;
     default: return;
     }
 }
@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 static inline __attribute__((always_inline)) void __srcsim_exit_scale_offset4(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 0u: s->t += 330ul; s->u[0] += 1472ul; s->u[1] += 576ul; s->u[3] += 768ul; s->u[4] += 768ul; s->u[5] += 4ul; s->u[6] += 32768ul; s->u[7] += 2048ul; s->u[8] += 1024ul; s->u[9] += 4352ul; break;
+    case 0u: s->t += 330ul; s->uv += (ulong16)(1472ul, 576ul, 0ul, 768ul, 768ul, 4ul, 32768ul, 2048ul, 1024ul, 4352ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
     case 1u: s->t += 0ul; break;
     default: break;
     }

@@ -3,25 +3,25 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; ulong m; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; ulong m; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_smoothstep01_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 2u: s->t += 92ul; s->u[0] += 768ul; s->u[1] += 288ul; s->u[2] += 256ul; s->u[3] += 128ul; s->u[4] += 384ul; s->m |= 0x1ul; s->last = 3u; return;
+    case 2u: s->t += 92ul; s->uv += (ulong16)(768ul, 288ul, 256ul, 128ul, 384ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x1ul; s->last = 3u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 38ul; s->u[0] += 640ul; s->u[1] += 320ul; s->u[3] += 64ul; s->u[4] += 320ul; s->m |= 0x2ul; s->last = 1u; return;
+    case 0u: s->t += 38ul; s->uv += (ulong16)(640ul, 320ul, 0ul, 64ul, 320ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x2ul; s->last = 1u; return;
     default: return;
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_helper_early_return_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 1u: s->t += 285ul; s->u[0] += 576ul; s->u[1] += 192ul; s->u[3] += 192ul; s->u[4] += 320ul; s->u[5] += 1ul; s->u[6] += 8192ul; s->u[7] += 256ul; s->u[9] += 4352ul; s->m |= 0x4ul; s->last = 2u; return;
+    case 1u: s->t += 285ul; s->uv += (ulong16)(576ul, 192ul, 0ul, 192ul, 320ul, 1ul, 8192ul, 256ul, 0ul, 4352ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->m |= 0x4ul; s->last = 2u; return;
     default: return;
     }
 }
@@ -32,9 +32,9 @@ static inline __attribute__((always_inline)) size_t __srcsim_local_id(void)
 static inline __attribute__((always_inline)) void __srcsim_exit_helper_early_return(__private __srcsim_state *s, __global ulong *records)
 {
     switch (s->last) {
-    case 1u: s->t += 9ul; s->u[0] += 64ul; s->u[1] += 32ul; s->u[4] += 64ul; break;
-    case 2u: s->t += 18ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
-    case 3u: s->t += 6ul; s->u[0] += 192ul; s->u[1] += 64ul; s->u[3] += 64ul; s->u[4] += 128ul; s->u[7] += 256ul; s->u[8] += 256ul; break;
+    case 1u: s->t += 9ul; s->uv += (ulong16)(64ul, 32ul, 0ul, 0ul, 64ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+    case 2u: s->t += 18ul; s->uv += (ulong16)(192ul, 64ul, 0ul, 64ul, 128ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+    case 3u: s->t += 6ul; s->uv += (ulong16)(192ul, 64ul, 0ul, 64ul, 128ul, 0ul, 0ul, 256ul, 256ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
     default: break;
     }
     size_t id = (get_global_id(2) - get_global_offset(2)) * get_global_size(1) * get_global_size(0)

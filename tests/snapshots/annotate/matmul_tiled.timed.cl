@@ -9,7 +9,7 @@ typedef struct { ulong t; ulong u[10]; } __srcsim_values;
 #else
 #define __SRCSIM_V(s) ((s)->v)
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; __global __srcsim_values *v; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; __global __srcsim_values *v; } __srcsim_state;
 #define __SRCSIM_WIDTH_CLASS (get_local_size(0) >= 32 || get_local_size(1) * get_local_size(2) == 1 ? 0u : get_local_size(0) >= 16 ? 1u : get_local_size(0) >= 8 ? 2u : get_local_size(0) >= 4 ? 3u : get_local_size(0) >= 2 ? 4u : 5u)
 #define __SRCSIM_BY_WIDTH(a, b, c, d, e, f) (__SRCSIM_WIDTH_CLASS == 0u ? (a) : __SRCSIM_WIDTH_CLASS == 1u ? (b) : __SRCSIM_WIDTH_CLASS == 2u ? (c) : __SRCSIM_WIDTH_CLASS == 3u ? (d) : __SRCSIM_WIDTH_CLASS == 4u ? (e) : (f))
 static inline __attribute__((always_inline)) void __srcsim_matmul_tiled_0(__private __srcsim_state *s)

@@ -3,7 +3,7 @@
 #if __OPENCL_C_VERSION__ < 120
 #define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */
 #endif
-typedef struct { ulong t; ulong u[10]; uint last; ulong k[1]; } __srcsim_state;
+typedef struct { ulong t; union { ulong u[10]; ulong16 uv; }; uint last; ulong k[1]; } __srcsim_state;
 static inline __attribute__((always_inline)) void __srcsim_settle_0(__private __srcsim_state *s)
 {
     ulong k = s->k[0];
@@ -12,28 +12,28 @@ static inline __attribute__((always_inline)) void __srcsim_settle_0(__private __
     ulong q = k / 8ul, r = k % 8ul;
     if (q != 0) {
         switch (s->last) {
-        case 65537u: s->t += 105ul; s->u[0] += 1152ul; s->u[1] += 544ul; s->u[3] += 64ul; s->u[4] += 640ul; break;
-        case 65540u: s->t += 93ul; s->u[0] += 768ul; s->u[1] += 384ul; s->u[4] += 448ul; break;
+        case 65537u: s->t += 105ul; s->uv += (ulong16)(1152ul, 544ul, 0ul, 64ul, 640ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+        case 65540u: s->t += 93ul; s->uv += (ulong16)(768ul, 384ul, 0ul, 0ul, 448ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
         default: break;
         }
         s->last = 65540u;
-        s->t += (q - 1) * 93ul; s->u[0] += (q - 1) * 768ul; s->u[1] += (q - 1) * 384ul; s->u[4] += (q - 1) * 448ul;
+        s->t += (q - 1) * 93ul; s->uv += (q - 1) * (ulong16)(768ul, 384ul, 0ul, 0ul, 448ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul);
     }
     if (r != 0) {
         switch (s->last) {
-        case 65537u: s->t += 50ul; s->u[0] += 704ul; s->u[1] += 320ul; s->u[3] += 64ul; s->u[4] += 384ul; break;
-        case 65540u: s->t += 34ul; s->u[0] += 384ul; s->u[1] += 192ul; s->u[4] += 192ul; break;
-        case 65543u: s->t += 21ul; s->u[0] += 256ul; s->u[1] += 128ul; s->u[4] += 128ul; break;
+        case 65537u: s->t += 50ul; s->uv += (ulong16)(704ul, 320ul, 0ul, 64ul, 384ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+        case 65540u: s->t += 34ul; s->uv += (ulong16)(384ul, 192ul, 0ul, 0ul, 192ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+        case 65543u: s->t += 21ul; s->uv += (ulong16)(256ul, 128ul, 0ul, 0ul, 128ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
         default: break;
         }
         s->last = 65543u;
-        s->t += (r - 1) * 21ul; s->u[0] += (r - 1) * 256ul; s->u[1] += (r - 1) * 128ul; s->u[4] += (r - 1) * 128ul;
+        s->t += (r - 1) * 21ul; s->uv += (r - 1) * (ulong16)(256ul, 128ul, 0ul, 0ul, 128ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul);
     }
 }
 static inline __attribute__((always_inline)) void __srcsim_horner_1(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 65536u: s->t += 13ul; s->u[0] += 256ul; s->u[1] += 96ul; s->u[3] += 64ul; s->u[4] += 128ul; s->last = 65537u; return;
+    case 65536u: s->t += 13ul; s->uv += (ulong16)(256ul, 96ul, 0ul, 64ul, 128ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 65537u; return;
     default: return;
     }
 }
@@ -41,9 +41,9 @@ static inline __attribute__((always_inline)) void __srcsim_horner_3(__private __
 {
     __srcsim_settle_0(s);
     switch (s->last) {
-    case 65537u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->last = 65544u; return;
-    case 65540u: s->t += 23ul; s->u[0] += 256ul; s->u[1] += 96ul; s->u[3] += 64ul; s->u[4] += 128ul; s->last = 65544u; return;
-    case 65543u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; s->last = 65544u; return;
+    case 65537u: s->t += 10ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 65544u; return;
+    case 65540u: s->t += 23ul; s->uv += (ulong16)(256ul, 96ul, 0ul, 64ul, 128ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 65544u; return;
+    case 65543u: s->t += 10ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 65544u; return;
     default: return;
     }
 }
@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) void __srcsim_horner_4(__private __
 static inline __attribute__((always_inline)) void __srcsim_private_array_call_0(__private __srcsim_state *s)
 {
     switch (s->last) {
-    case 0u: s->t += 1662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 16ul; s->u[6] += 131072ul; s->u[7] += 10496ul; s->u[8] += 2048ul; s->u[9] += 8704ul; s->last = 1u; return;
+    case 0u: s->t += 1662ul; s->uv += (ulong16)(3456ul, 512ul, 0ul, 18880ul, 1728ul, 16ul, 131072ul, 10496ul, 2048ul, 8704ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); s->last = 1u; return;
     default: return;
     }
 }
@@ -65,9 +65,9 @@ static inline __attribute__((always_inline)) void __srcsim_exit_horner(__private
 {
     __srcsim_settle_0(s);
     switch (s->last) {
-    case 65537u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; break;
-    case 65540u: s->t += 23ul; s->u[0] += 256ul; s->u[1] += 96ul; s->u[3] += 64ul; s->u[4] += 128ul; break;
-    case 65543u: s->t += 10ul; s->u[0] += 128ul; s->u[1] += 32ul; s->u[3] += 64ul; s->u[4] += 64ul; break;
+    case 65537u: s->t += 10ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+    case 65540u: s->t += 23ul; s->uv += (ulong16)(256ul, 96ul, 0ul, 64ul, 128ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
+    case 65543u: s->t += 10ul; s->uv += (ulong16)(128ul, 32ul, 0ul, 64ul, 64ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
     case 65544u: s->t += 0ul; break;
     default: break;
     }
@@ -120,7 +120,7 @@ static inline __attribute__((always_inline)) void __srcsim_reduce_warp(__global 
 static inline __attribute__((always_inline)) void __srcsim_exit_private_array_call(__private __srcsim_state *s, __global ulong *records, __local ulong *lanes, uint warp)
 {
     switch (s->last) {
-    case 0u: s->t += 1662ul; s->u[0] += 3456ul; s->u[1] += 512ul; s->u[3] += 18880ul; s->u[4] += 1728ul; s->u[5] += 16ul; s->u[6] += 131072ul; s->u[7] += 10496ul; s->u[8] += 2048ul; s->u[9] += 8704ul; break;
+    case 0u: s->t += 1662ul; s->uv += (ulong16)(3456ul, 512ul, 0ul, 18880ul, 1728ul, 16ul, 131072ul, 10496ul, 2048ul, 8704ul, 0ul, 0ul, 0ul, 0ul, 0ul, 0ul); break;
     case 1u: s->t += 0ul; break;
     default: break;
     }

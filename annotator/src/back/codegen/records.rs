@@ -166,9 +166,9 @@ pub(super) fn state_header(
         String::new()
     };
     format!(
-        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t; ulong u[{resources}]; uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{arms_define}{functions}#line 1\n",
+        "/* Timing annotation by srcsim {}: every work-item adds up its best-case cycles and\n   resource usage and writes them to {RECORDS}. */\n#if __OPENCL_C_VERSION__ < 120\n#define static /* OpenCL C 1.0 and 1.1 have no `static`; the functions are always inlined */\n#endif\n{values}typedef struct {{ ulong t;{usage} uint last;{path}{arm_counters}{loop_counters}{profile}{sampled}{record} }} __srcsim_state;\n{arms_define}{functions}#line 1\n",
         env!("CARGO_PKG_VERSION"),
-        resources = format.resources,
+        usage = super::charges::usage_declaration(format.resources),
         record = if in_record { " __global __srcsim_values *v;" } else { "" },
         path = if paths { " ulong m;" } else { "" },
         loop_counters = match (loops.len(), copied) {
