@@ -121,6 +121,41 @@ impl Moves {
             _ => apply(rec, runs, &self.moved),
         }
     }
+
+    /// The whole counts of [`Moves::new`] for every value of a record's `width` timing
+    /// values (0 for those it does not move), per executions ([`Moves::apply_dense`]).
+    pub(super) fn dense(&self, width: usize) -> Vec<Option<Box<[i64]>>> {
+        self.whole
+            .iter()
+            .map(|whole| {
+                let whole = whole.as_deref()?;
+                let mut d = vec![0i64; width];
+                for (&(v, _), &w) in self.moved.iter().zip(whole) {
+                    *d.get_mut(v)? = w;
+                }
+                Some(d.into_boxed_slice())
+            })
+            .collect()
+    }
+
+    /// [`Moves::apply`] of `lane` (a record's timing values) with its whole counts
+    /// `dense` ([`Moves::dense`]): where every value is below [`WHOLE_LIMIT`], one
+    /// subtraction per value that the compiler vectorises (a moved value below it is all
+    /// that `apply` asks, and an unmoved one loses 0), else as `apply` does.
+    pub(super) fn apply_dense(&self, dense: &[Option<Box<[i64]>>], lane: &mut [u64], runs: u64) {
+        if runs == 0 {
+            return;
+        }
+        let small = lane.iter().fold(0, |any, &v| any | v) < WHOLE_LIMIT;
+        match dense.get(runs as usize).and_then(Option::as_deref) {
+            Some(d) if small && d.len() == lane.len() => {
+                for (v, &d) in lane.iter_mut().zip(d) {
+                    *v = (*v as i64 - d).max(0) as u64;
+                }
+            }
+            _ => self.apply(lane, runs),
+        }
+    }
 }
 
 /// Whether an access's counters at `slot` lie inside a record of `stride` values (a
@@ -475,14 +510,15 @@ impl SampledLaunch<'_> {
         // The timing values are what a fold reads and a correction moves; the counters
         // after them are only read.
         let width = format.timing_width();
+        let dense: Vec<_> = corrections.iter().map(|(_, m)| m.dense(width)).collect();
         let mut lane = vec![0u64; width];
         layout.visit(tail, |w, _, kept| {
             let warp = &mut warps[w * layout.warp_stride..][..layout.warp_stride];
             for rec in kept.chunks_exact(stride) {
                 lane.copy_from_slice(&rec[..width]);
-                for (slot, moved) in &corrections {
+                for ((slot, moved), dense) in corrections.iter().zip(&dense) {
                     let runs = rec[*slot + SAMPLE_RUNS];
-                    moved.apply(&mut lane, runs);
+                    moved.apply_dense(dense, &mut lane, runs);
                 }
                 format.fold_lane(warp, &lane, memory);
             }

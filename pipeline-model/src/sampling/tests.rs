@@ -122,17 +122,21 @@ fn whole_moves_are_the_rounded_ones() {
         1 << 52,
     ];
     for by in bys {
+        // Value 3 is not moved: the dense form takes 0 from it.
         let moved = vec![(0, by), (1, by * 3.0), (2, -by / 7.0)];
         let whole = Moves::new(moved.clone());
+        let dense = whole.dense(4);
         for runs in [0, 1, 2, 3, 5, 8, 31, 63, 64, 65, 1000] {
             for _ in 0..8 {
-                let rec: Vec<u64> = (0..3)
+                let rec: Vec<u64> = (0..4)
                     .map(|_| values[(next() % values.len() as u64) as usize] + next() % 3)
                     .collect();
-                let (mut a, mut b) = (rec.clone(), rec.clone());
+                let (mut a, mut b, mut c) = (rec.clone(), rec.clone(), rec.clone());
                 apply(&mut a, runs, &moved);
                 whole.apply(&mut b, runs);
+                whole.apply_dense(&dense, &mut c, runs);
                 assert_eq!(a, b, "{rec:?} less {runs} x {moved:?}");
+                assert_eq!(a, c, "{rec:?} less {runs} x {moved:?}, dense");
             }
         }
     }
