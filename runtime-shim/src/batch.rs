@@ -37,6 +37,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::cl::{ClError, Context, Device, Event, Mem, Queue};
+use crate::host_memory::HostMemory;
 
 /// An arena holds about this many bytes (one slot at least, however large).
 const ARENA_BYTES: usize = 1 << 20;
@@ -82,7 +83,7 @@ pub struct Arena {
     /// The buffer's memory: `host[start..]`, where the device's alignment allows. Never
     /// resized while the buffer lives, and read only once the launches that write it and
     /// the read after them are over.
-    host: Vec<u64>,
+    host: HostMemory,
     start: usize,
 }
 
@@ -139,7 +140,7 @@ impl Arena {
     /// correct where they are).
     pub fn records_mut(&mut self, slot: usize, words: usize) -> &mut [u64] {
         let start = self.start + slot * self.key.slot_bytes / 8;
-        &mut self.host[start..start + words]
+        &mut self.host.words_mut()[start..start + words]
     }
 
     fn bytes(&self) -> usize {
@@ -159,14 +160,14 @@ impl Arena {
 
 /// Zeroed host memory of at least `bytes` and a device buffer of `bytes` that uses it,
 /// starting at the first word `align` (the device's, a multiple of 8) allows.
-fn host_buffer(key: Key, bytes: usize, align: usize) -> Result<(Vec<u64>, usize, Mem), ClError> {
+fn host_buffer(key: Key, bytes: usize, align: usize) -> Result<(HostMemory, usize, Mem), ClError> {
     let words = bytes.div_ceil(8);
-    let mut host = vec![0u64; words + align / 8];
-    let start = (host.as_ptr() as usize).next_multiple_of(align) - host.as_ptr() as usize;
-    let start = start / 8;
+    let mut host = HostMemory::new(words + align / 8)?;
+    let at = host.words().as_ptr() as usize;
+    let start = (at.next_multiple_of(align) - at) / 8;
     let buffer = key
         .context
-        .records_buffer(&mut host[start..start + words])?;
+        .records_buffer(&mut host.words_mut()[start..start + words])?;
     Ok((host, start, buffer))
 }
 
@@ -518,7 +519,7 @@ impl<T> Batches<T> {
         let f = inner.fillings.get(&slot.filling)?;
         let start = f.arena.start + slot.index * f.arena.key.slot_bytes / 8;
         let end = start + f.arena.key.slot_bytes / 8;
-        f.arena.host.get(start..end)?.get(at).copied()
+        f.arena.host.words().get(start..end)?.get(at).copied()
     }
 
     /// The launch bound to `slot` was enqueued with `event` (this library's reference,
@@ -611,7 +612,7 @@ impl<T> Batches<T> {
         let used = f.next * key.slot_bytes / 8;
         let events: Vec<Event> = f.events.drain(..).map(|(_, e)| e).collect();
         let start = f.arena.start;
-        let dst = &mut f.arena.host[start..start + used];
+        let dst = &mut f.arena.host.words_mut()[start..start + used];
         let read = queue.and_then(|q| q.read_after(f.arena.buffer, dst, &events));
         // The read holds what it waits on; this library's references can go.
         events.into_iter().for_each(Event::release);

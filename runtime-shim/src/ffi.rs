@@ -30,6 +30,7 @@ pub type BuildNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
 
 pub const CL_SUCCESS: cl_int = 0;
 pub const CL_DEVICE_NOT_FOUND: cl_int = -1;
+pub const CL_OUT_OF_HOST_MEMORY: cl_int = -6;
 pub const CL_INVALID_VALUE: cl_int = -30;
 pub const CL_INVALID_OPERATION: cl_int = -59;
 

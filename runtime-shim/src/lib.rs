@@ -15,6 +15,7 @@ pub mod cl;
 pub mod config;
 mod ffi;
 mod gpu_answers;
+mod host_memory;
 mod interpose;
 pub mod keeper;
 mod launch_call;
