@@ -480,7 +480,7 @@ impl KeptLanes {
 
     /// The counter's value where its word holds `word`.
     pub fn counter_value(word: u64) -> u32 {
-        half(std::slice::from_ref(&word), 0)
+        halves(std::slice::from_ref(&word))[0]
     }
 
     /// Where the region of the kept lanes' parts starts.
@@ -554,6 +554,7 @@ impl KeptLanes {
         for (first, masks, part) in self.groups_of(tail) {
             let narrow = part.first() == Some(&KEPT_NARROW);
             let records = part.get(1..).unwrap_or(&[]);
+            let narrow_records = halves(records);
             let mut next = 0;
             for (k, &mask) in masks.iter().enumerate() {
                 if mask == 0 {
@@ -561,9 +562,9 @@ impl KeptLanes {
                 }
                 let values = mask.count_ones() as usize * stride;
                 if narrow {
-                    let end = (next + values).min(2 * records.len());
+                    let end = (next + values).min(narrow_records.len());
                     wide.clear();
-                    wide.extend((next..end).map(|j| u64::from(half(records, j))));
+                    wide.extend(narrow_records[next..end].iter().map(|&v| u64::from(v)));
                     wide.truncate(wide.len() / stride * stride);
                     for rec in wide.chunks_exact_mut(stride) {
                         self.widen_indices(rec);
@@ -593,17 +594,10 @@ impl KeptLanes {
     }
 }
 
-/// The `j`-th 32-bit value of `words`, as the device wrote it (two to a word, in the
-/// machine's order of bytes: the host's, the device being its CPU).
-#[inline]
-fn half(words: &[u64], j: usize) -> u32 {
-    let w = words[j / 2];
-    let low_first = cfg!(target_endian = "little");
-    if j.is_multiple_of(2) == low_first {
-        w as u32
-    } else {
-        (w >> 32) as u32
-    }
+/// The 32-bit values of `words` in the order the device wrote them (two to a word, in the
+/// machine's order of bytes: the host's, the device being its CPU), read where they are.
+fn halves(words: &[u64]) -> &[u32] {
+    bytemuck::cast_slice(words)
 }
 
 impl RecordFormat {

@@ -158,6 +158,75 @@ impl Moves {
     }
 }
 
+/// Several accesses' whole counts ([`Moves::dense`]) for a lane's executions of each,
+/// summed, and kept for the next lane that ran each as often (a warp's lanes mostly did).
+/// Where every count is at least 0 and the lane's values are below [`WHOLE_LIMIT`], one
+/// subtraction of the sum, stopping at 0, is the accesses' [`Moves::apply_dense`] in
+/// turn: a value that reaches 0 stays there, as no later count adds to it (the kept lanes
+/// of a frontier level: four corrections a lane, each with its checks, were a quarter of
+/// the model's time).
+pub(super) struct SummedMoves {
+    /// The executions the sum is for (`u64::MAX` each: none yet), the sum, and whether
+    /// there is one for them.
+    runs: Vec<u64>,
+    sum: Vec<u64>,
+    summed: bool,
+}
+
+impl SummedMoves {
+    pub(super) fn new(accesses: usize) -> Self {
+        SummedMoves {
+            runs: vec![u64::MAX; accesses],
+            sum: Vec::new(),
+            summed: false,
+        }
+    }
+
+    /// `lane` moved for `runs` executions of each access (their whole counts `dense`), and
+    /// whether it was: `false` leaves it as it was, for [`Moves::apply_dense`] in turn.
+    pub(super) fn apply(
+        &mut self,
+        dense: &[Vec<Option<Box<[i64]>>>],
+        runs: impl Iterator<Item = u64>,
+        lane: &mut [u64],
+    ) -> bool {
+        let mut changed = false;
+        for (n, r) in self.runs.iter_mut().zip(runs) {
+            changed |= *n != r;
+            *n = r;
+        }
+        if changed || self.sum.len() != lane.len() {
+            self.sum.clear();
+            self.sum.resize(lane.len(), 0);
+            self.summed = Self::sum(dense, &self.runs, &mut self.sum);
+        }
+        if !self.summed || lane.iter().fold(0, |any, &v| any | v) >= WHOLE_LIMIT {
+            return false;
+        }
+        for (v, &s) in lane.iter_mut().zip(&self.sum) {
+            *v = v.saturating_sub(s);
+        }
+        true
+    }
+
+    /// Adds to `sum` (zeros) the whole counts for `runs`; whether every access has them
+    /// (or ran none) and none is below 0.
+    fn sum(dense: &[Vec<Option<Box<[i64]>>>], runs: &[u64], sum: &mut [u64]) -> bool {
+        for (dense, &runs) in dense.iter().zip(runs).filter(|(_, &r)| r != 0) {
+            let Some(d) = dense.get(runs as usize).and_then(Option::as_deref) else {
+                return false;
+            };
+            if d.len() != sum.len() || d.iter().any(|&c| c < 0) {
+                return false;
+            }
+            for (s, &c) in sum.iter_mut().zip(d) {
+                *s += c as u64;
+            }
+        }
+        true
+    }
+}
+
 /// Whether an access's counters at `slot` lie inside a record of `stride` values (a
 /// layout from elsewhere may name counters past its end: the access then goes unmeasured).
 fn counted(slot: usize, stride: usize) -> bool {
@@ -512,13 +581,17 @@ impl SampledLaunch<'_> {
         let width = format.timing_width();
         let dense: Vec<_> = corrections.iter().map(|(_, m)| m.dense(width)).collect();
         let mut lane = vec![0u64; width];
+        let mut summed = SummedMoves::new(corrections.len());
         layout.visit(tail, |w, _, kept| {
             let warp = &mut warps[w * layout.warp_stride..][..layout.warp_stride];
             for rec in kept.chunks_exact(stride) {
                 lane.copy_from_slice(&rec[..width]);
-                for ((slot, moved), dense) in corrections.iter().zip(&dense) {
-                    let runs = rec[*slot + SAMPLE_RUNS];
-                    moved.apply_dense(dense, &mut lane, runs);
+                let runs = corrections.iter().map(|(slot, _)| rec[*slot + SAMPLE_RUNS]);
+                if !summed.apply(&dense, runs, &mut lane) {
+                    for ((slot, moved), dense) in corrections.iter().zip(&dense) {
+                        let runs = rec[*slot + SAMPLE_RUNS];
+                        moved.apply_dense(dense, &mut lane, runs);
+                    }
                 }
                 format.fold_lane(warp, &lane, memory);
             }

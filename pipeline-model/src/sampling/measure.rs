@@ -88,7 +88,7 @@ fn warp_access_with(
                 scratch.push(last);
             }
         }
-        return (distinct(scratch, per_line), distinct(scratch, 0));
+        return distinct_lines_and_sectors(scratch, per_line);
     }
     // The lines are the sectors' lines (a line holds whole sectors): one sort, and the
     // sorted sectors' lines counted where they change.
@@ -107,6 +107,21 @@ fn warp_access_with(
 
 /// The most values [`distinct`] counts without a sort: a warp's lanes, with room.
 const SMALL: usize = 64;
+
+/// How many distinct `v >> per_line` and distinct `v` the `sectors` hold, as
+/// [`distinct`] counts each, in one pass over the pairs.
+fn distinct_lines_and_sectors(sectors: &[i64], per_line: u32) -> (u32, u32) {
+    let (mut lines, mut distinct) = (0u32, 0u32);
+    for (i, &v) in sectors.iter().enumerate() {
+        let line = v >> per_line;
+        let (seen_line, seen) = sectors[..i].iter().fold((false, false), |(l, s), &w| {
+            (l | (w >> per_line == line), s | (w == v))
+        });
+        lines += u32::from(!seen_line);
+        distinct += u32::from(!seen);
+    }
+    (lines, distinct)
+}
 
 /// How many distinct `v >> shift` the `values` hold: for each value, whether one before it
 /// is the same, in a loop without an early exit (the compiler vectorises it), `n^2 / 2`
@@ -206,23 +221,31 @@ pub(super) fn stream_misses(first: &[i64], last: &[i64], runs: u64, fill: i64) -
         return None;
     }
     let steps = (runs - 1) as i64;
-    let step = first
-        .iter()
-        .zip(last)
-        .map(|(f, l)| ((l - f).abs() + steps - 1) / steps)
-        .max()?;
+    // The longest step, rounded up: the longest walk's, as rounding up keeps the order
+    // (one division per warp where there was one per lane).
+    let walked = first.iter().zip(last).map(|(f, l)| (l - f).abs()).max()?;
+    let step = (walked + steps - 1) / steps;
     if step >= fill {
         return None;
     }
+    // A fill of a power of two bytes (every architecture's) is found by shifts and a mask,
+    // which are what `div_euclid` and `rem_euclid` by it come to.
+    let (pow2, shift, mask) = (
+        fill > 0 && (fill as u64).is_power_of_two(),
+        fill.trailing_zeros(),
+        fill - 1,
+    );
+    let fill_of = |a: i64| if pow2 { a >> shift } else { a.div_euclid(fill) };
+    let in_fill = |a: i64| if pow2 { a & mask } else { a.rem_euclid(fill) };
     let crossings = first
         .iter()
         .zip(last)
-        .map(|(f, l)| (l.div_euclid(fill) - f.div_euclid(fill)).abs())
+        .map(|(f, l)| (fill_of(*l) - fill_of(*f)).abs())
         .max()
         .unwrap_or(0);
     // The distinct phases: a warp's lanes' on the stack, counted as `distinct` does (this
     // runs for every warp at every sampled access of a launch); more lanes sorted.
-    let phase = |f: &i64| f.rem_euclid(fill) / step.max(1);
+    let phase = |f: &i64| in_fill(*f) / step.max(1);
     let phases = if first.len() <= SMALL {
         let mut on_stack = [0i64; SMALL];
         for (p, f) in on_stack.iter_mut().zip(first) {

@@ -1,5 +1,5 @@
 //! The sampled accesses' measure and correction, against values computed by hand.
-use super::correct::{apply, loop_lines, moves, rounded_count, Moves};
+use super::correct::{apply, loop_lines, moves, rounded_count, Moves, SummedMoves};
 use super::measure::stream_misses;
 use super::*;
 use crate::arch::Architecture;
@@ -82,6 +82,67 @@ fn rounding_is_the_standard_librarys() {
         }
     }
     assert_eq!(rounded_count(f64::NAN), 0);
+}
+
+/// Three accesses' moves summed for a lane give what each access's moves give in turn,
+/// value for value: moves of both signs (a negative whole count leaves the lanes to the
+/// moves in turn), lanes that reach 0 part way, values past the shortcut's limit, and
+/// executions that repeat from lane to lane (the kept sum) or change.
+#[test]
+fn summed_moves_are_the_moves_in_turn() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut values = vec![0u64, 1, 5, 40, 1000, 123_456, (1 << 40) - 1];
+    values.extend([9000; 8]);
+    values.push(1 << 41);
+    let (mut lanes, mut at_once_count) = (0, 0);
+    // A move in twenty takes a negative count; some land on a half (no whole count).
+    let mut bys = vec![0.0, 0.37, 1.2, 2.3, 12.0, 700.1, 0.7, 3.8, 9.9, 2.5];
+    bys.extend([1.1; 9]);
+    bys.push(-3.0);
+    for _ in 0..300 {
+        let moves: Vec<Moves> = (0..3)
+            .map(|_| {
+                let by = |n: u64| bys[(n % bys.len() as u64) as usize];
+                Moves::new(vec![(0, by(next())), (2, by(next()))])
+            })
+            .collect();
+        let dense: Vec<_> = moves.iter().map(|m| m.dense(4)).collect();
+        let mut summed = SummedMoves::new(moves.len());
+        for _ in 0..20 {
+            lanes += 1;
+            let runs: Vec<u64> = (0..3)
+                .map(|_| [0, 1, 2, 3, 8, 8, 8, 70][(next() % 8) as usize])
+                .collect();
+            let lane: Vec<u64> = (0..4)
+                .map(|_| values[(next() % values.len() as u64) as usize] + next() % 3)
+                .collect();
+            let mut in_turn = lane.clone();
+            for ((m, d), &r) in moves.iter().zip(&dense).zip(&runs) {
+                m.apply_dense(d, &mut in_turn, r);
+            }
+            let mut at_once = lane.clone();
+            if summed.apply(&dense, runs.iter().copied(), &mut at_once) {
+                at_once_count += 1;
+            } else {
+                assert_eq!(at_once, lane, "a lane not moved at once is left as it was");
+                for ((m, d), &r) in moves.iter().zip(&dense).zip(&runs) {
+                    m.apply_dense(d, &mut at_once, r);
+                }
+            }
+            assert_eq!(at_once, in_turn, "{lane:?} for {runs:?}");
+        }
+    }
+    // Both ways were taken, each often.
+    assert!(
+        at_once_count > lanes / 5 && at_once_count < lanes * 4 / 5,
+        "{at_once_count} of {lanes}"
+    );
 }
 
 /// The whole-count shortcut gives what rounding each value gives, value for value: moves
