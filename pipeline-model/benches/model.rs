@@ -13,7 +13,7 @@ use std::time::Instant;
 use pipeline_model::{
     arch::BUILTIN_ARCHS,
     estimate,
-    records::SAMPLE_COUNTERS,
+    records::{KEPT_NARROW, SAMPLE_COUNTERS},
     sampling::{timing_records_in_place, warp_records, SampledAccess, SampledLaunch},
     Architecture, Grain, KernelResources, LaunchGeometry, RecordFormat, Records,
 };
@@ -93,10 +93,11 @@ fn main() {
 }
 
 /// A level of `bfs_frontier`'s `expand` in warps (300032 work-items in groups of 256),
-/// two lanes in five on the frontier and kept whole: each walked its 8 edges (`col[e]`,
-/// in order) and gathered from random nodes (`visited[u]` 8 times, `depth[u]` and
-/// `marked[u]` 4 times); the warps measured, corrected and folded as the shim's model
-/// thread does for such a launch (`warp_records`).
+/// two lanes in five on the frontier and kept whole, in 32-bit values as the device
+/// writes them where they fit: each walked its 8 edges (`col[e]`, in order) and gathered
+/// from random nodes (`visited[u]` 8 times, `depth[u]` and `marked[u]` as often as
+/// it found a node unvisited, 0 to 8 times); the warps measured, corrected and folded as
+/// the shim's model thread does for such a launch (`warp_records`).
 fn kept_frontier(runs: usize) {
     let arch = Architecture::load("gtx480").unwrap();
     let r = arch.resources().len();
@@ -147,11 +148,14 @@ fn kept_frontier(runs: usize) {
         warp[0] = 47;
         warp[1] = 47;
     }
-    // Each group's part after the last one's, whole (a header of 0).
+    // Each group's part after the last one's, in 32-bit values (a header of
+    // `KEPT_NARROW`, two values to a word, low half first on this little-endian host).
+    let usage = 200 * arch.usage_scale();
     let mut part = layout.region();
     for g in 0..layout.warps / layout.group_warps {
         data[layout.offsets().start + g] = (part - layout.region()) as u64;
-        let mut at = part + 1;
+        data[part] = KEPT_NARROW;
+        let mut values: Vec<u32> = Vec::new();
         for lane in 0..group_size {
             if next() % 5 >= 2 {
                 continue;
@@ -159,24 +163,36 @@ fn kept_frontier(runs: usize) {
             let w = g * layout.group_warps + lane / arch.warp_size as usize;
             data[layout.masks().start + w] |= 1 << (lane % arch.warp_size as usize);
             let v = (g * group_size + lane) as u64;
-            let rec = &mut data[at..at + item];
+            let mut rec = vec![0u64; item];
             rec[0] = 3000 + next() % 512;
             for k in 0..r {
-                rec[1 + k] = 200 * arch.usage_scale();
+                rec[1 + k] = usage;
             }
+            let found = next() % 9;
+            let gathered = |runs: u64, next: &mut dyn FnMut() -> u64| {
+                if runs == 0 {
+                    (0, 0, 0)
+                } else {
+                    (runs, next() % nodes, next() % nodes)
+                }
+            };
             let counters = [
                 (8, v * 8, v * 8 + 7),
-                (8, next() % nodes, next() % nodes),
-                (4, next() % nodes, next() % nodes),
-                (4, next() % nodes, next() % nodes),
+                gathered(8, &mut next),
+                gathered(found, &mut next),
+                gathered(found, &mut next),
             ];
             for (k, (runs, first, last)) in counters.into_iter().enumerate() {
                 let at = format.sample_offset(k);
                 rec[at..at + SAMPLE_COUNTERS].copy_from_slice(&[runs, first, last]);
             }
-            at += item;
+            values.extend(rec.iter().map(|&x| u32::try_from(x).unwrap()));
         }
-        part = at;
+        for (i, pair) in values.chunks(2).enumerate() {
+            let high = pair.get(1).map_or(0, |&h| u64::from(h) << 32);
+            data[part + 1 + i] = u64::from(pair[0]) | high;
+        }
+        part += 1 + values.len().div_ceil(2);
     }
     let launch = sampled_launch(&arch, &geometry, &res);
     let median = median_secs(runs, || {

@@ -166,6 +166,8 @@ impl Moves {
 /// of a frontier level: four corrections a lane, each with its checks, were a quarter of
 /// the model's time).
 pub(super) struct SummedMoves {
+    /// Per access, per executions, its whole counts where every one is at least 0.
+    counts: Vec<Vec<Option<Box<[u64]>>>>,
     /// The executions the sum is for (`u64::MAX` each: none yet), the sum, and whether
     /// there is one for them.
     runs: Vec<u64>,
@@ -174,22 +176,31 @@ pub(super) struct SummedMoves {
 }
 
 impl SummedMoves {
-    pub(super) fn new(accesses: usize) -> Self {
+    /// The sums of the accesses' whole counts `dense` ([`Moves::dense`]).
+    pub(super) fn new(dense: &[Vec<Option<Box<[i64]>>>]) -> Self {
+        let counts = dense
+            .iter()
+            .map(|per_runs| {
+                per_runs
+                    .iter()
+                    .map(|d| {
+                        let d = d.as_deref()?;
+                        d.iter().map(|&c| u64::try_from(c).ok()).collect()
+                    })
+                    .collect()
+            })
+            .collect();
         SummedMoves {
-            runs: vec![u64::MAX; accesses],
+            counts,
+            runs: vec![u64::MAX; dense.len()],
             sum: Vec::new(),
             summed: false,
         }
     }
 
-    /// `lane` moved for `runs` executions of each access (their whole counts `dense`), and
-    /// whether it was: `false` leaves it as it was, for [`Moves::apply_dense`] in turn.
-    pub(super) fn apply(
-        &mut self,
-        dense: &[Vec<Option<Box<[i64]>>>],
-        runs: impl Iterator<Item = u64>,
-        lane: &mut [u64],
-    ) -> bool {
+    /// `lane` moved for `runs` executions of each access, and whether it was: `false`
+    /// leaves it as it was, for [`Moves::apply_dense`] in turn.
+    pub(super) fn apply(&mut self, runs: impl Iterator<Item = u64>, lane: &mut [u64]) -> bool {
         let mut changed = false;
         for (n, r) in self.runs.iter_mut().zip(runs) {
             changed |= *n != r;
@@ -198,7 +209,7 @@ impl SummedMoves {
         if changed || self.sum.len() != lane.len() {
             self.sum.clear();
             self.sum.resize(lane.len(), 0);
-            self.summed = Self::sum(dense, &self.runs, &mut self.sum);
+            self.summed = self.sum_for_runs();
         }
         if !self.summed || lane.iter().fold(0, |any, &v| any | v) >= WHOLE_LIMIT {
             return false;
@@ -209,18 +220,18 @@ impl SummedMoves {
         true
     }
 
-    /// Adds to `sum` (zeros) the whole counts for `runs`; whether every access has them
-    /// (or ran none) and none is below 0.
-    fn sum(dense: &[Vec<Option<Box<[i64]>>>], runs: &[u64], sum: &mut [u64]) -> bool {
-        for (dense, &runs) in dense.iter().zip(runs).filter(|(_, &r)| r != 0) {
-            let Some(d) = dense.get(runs as usize).and_then(Option::as_deref) else {
+    /// Adds to the sum (zeros) the whole counts for the executions; whether every access
+    /// has them (or ran none).
+    fn sum_for_runs(&mut self) -> bool {
+        for (counts, &runs) in self.counts.iter().zip(&self.runs).filter(|(_, &r)| r != 0) {
+            let Some(c) = counts.get(runs as usize).and_then(Option::as_deref) else {
                 return false;
             };
-            if d.len() != sum.len() || d.iter().any(|&c| c < 0) {
+            if c.len() != self.sum.len() {
                 return false;
             }
-            for (s, &c) in sum.iter_mut().zip(d) {
-                *s += c as u64;
+            for (s, &c) in self.sum.iter_mut().zip(c) {
+                *s += c;
             }
         }
         true
@@ -581,13 +592,13 @@ impl SampledLaunch<'_> {
         let width = format.timing_width();
         let dense: Vec<_> = corrections.iter().map(|(_, m)| m.dense(width)).collect();
         let mut lane = vec![0u64; width];
-        let mut summed = SummedMoves::new(corrections.len());
+        let mut summed = SummedMoves::new(&dense);
         layout.visit(tail, |w, _, kept| {
             let warp = &mut warps[w * layout.warp_stride..][..layout.warp_stride];
             for rec in kept.chunks_exact(stride) {
                 lane.copy_from_slice(&rec[..width]);
                 let runs = corrections.iter().map(|(slot, _)| rec[*slot + SAMPLE_RUNS]);
-                if !summed.apply(&dense, runs, &mut lane) {
+                if !summed.apply(runs, &mut lane) {
                     for ((slot, moved), dense) in corrections.iter().zip(&dense) {
                         let runs = rec[*slot + SAMPLE_RUNS];
                         moved.apply_dense(dense, &mut lane, runs);

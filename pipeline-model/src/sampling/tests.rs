@@ -113,7 +113,7 @@ fn summed_moves_are_the_moves_in_turn() {
             })
             .collect();
         let dense: Vec<_> = moves.iter().map(|m| m.dense(4)).collect();
-        let mut summed = SummedMoves::new(moves.len());
+        let mut summed = SummedMoves::new(&dense);
         for _ in 0..20 {
             lanes += 1;
             let runs: Vec<u64> = (0..3)
@@ -127,7 +127,7 @@ fn summed_moves_are_the_moves_in_turn() {
                 m.apply_dense(d, &mut in_turn, r);
             }
             let mut at_once = lane.clone();
-            if summed.apply(&dense, runs.iter().copied(), &mut at_once) {
+            if summed.apply(runs.iter().copied(), &mut at_once) {
                 at_once_count += 1;
             } else {
                 assert_eq!(at_once, lane, "a lane not moved at once is left as it was");
