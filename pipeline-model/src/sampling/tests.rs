@@ -84,19 +84,23 @@ fn rounding_is_the_standard_librarys() {
     assert_eq!(rounded_count(f64::NAN), 0);
 }
 
+/// A xorshift generator of 64-bit values from `seed` (not 0): the same values every run.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 /// Three accesses' moves summed for a lane give what each access's moves give in turn,
 /// value for value: moves of both signs (a negative whole count leaves the lanes to the
 /// moves in turn), lanes that reach 0 part way, values past the shortcut's limit, and
 /// executions that repeat from lane to lane (the kept sum) or change.
 #[test]
 fn summed_moves_are_the_moves_in_turn() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
     let mut values = vec![0u64, 1, 5, 40, 1000, 123_456, (1 << 40) - 1];
     values.extend([9000; 8]);
     values.push(1 << 41);
@@ -151,13 +155,7 @@ fn summed_moves_are_the_moves_in_turn() {
 /// past the precomputed ones.
 #[test]
 fn whole_moves_are_the_rounded_ones() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
     let mut bys: Vec<f64> = (0..400)
         .map(|i| (i as f64 - 200.0) * 0.37 + (i % 7) as f64 * 0.125)
         .collect();
