@@ -524,7 +524,7 @@ impl KeptLanes {
                 let lanes: usize = masks.iter().map(|m| m.count_ones() as usize).sum();
                 let values = lanes.min(layout.group_size) * layout.item_stride;
                 let place = (region as u64).saturating_add(tail[offsets + g]);
-                let place = (place.min(end as u64) as usize).min(end);
+                let place = place.min(end as u64) as usize;
                 let header = tail.get(place).copied().unwrap_or(0);
                 let words = if header == KEPT_NARROW {
                     values.div_ceil(2)

@@ -375,21 +375,25 @@ fn kept_records(format: &RecordFormat) -> String {
     let flag = format.lane_ran();
     let item = format.work_item_stride();
     let values = format.lane_values(true);
-    let mut stores = String::new();
-    for v in 0..format.timing_width() {
-        let _ = write!(
-            stores,
-            "\n                rec[{v}] = (T)lanes[i * {values} + {v}];"
-        );
-    }
-    for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
-        let _ = write!(
-            stores,
-            "\n                rec[{}] = (T)lanes[i * {values} + {}];",
-            format.sample_offset(0) + c,
-            format.lane_sample(c)
-        );
-    }
+    // Each kept value stored as a `t`.
+    let stores = |t: &str| {
+        let mut stores = String::new();
+        for v in 0..format.timing_width() {
+            let _ = write!(
+                stores,
+                "\n                rec[{v}] = ({t})lanes[i * {values} + {v}];"
+            );
+        }
+        for c in 0..SAMPLE_COUNTERS * format.sampled_accesses {
+            let _ = write!(
+                stores,
+                "\n                rec[{}] = ({t})lanes[i * {values} + {}];",
+                format.sample_offset(0) + c,
+                format.lane_sample(c)
+            );
+        }
+        stores
+    };
     let copy = |t: &str, at: &str| {
         format!(
             "            for (size_t i = 0; i < n; ++i) {{
@@ -397,7 +401,7 @@ fn kept_records(format: &RecordFormat) -> String {
                 __global {t} *rec = {at} + at * {item};
                 at += 1;{}
             }}\n",
-            stores.replace("(T)", &format!("({t})"))
+            stores(t)
         )
     };
     format!(
