@@ -35,3 +35,29 @@ impl HostMemory {
         bytemuck::cast_slice_mut(&mut self.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Small and huge-page-sized memory alike: as many zeroed words as asked, which keep
+    /// what is written, at the word alignment the device buffer needs.
+    #[test]
+    fn memory_is_zeroed_words_that_keep_what_is_written() {
+        for words in [1, 1000, HUGE_PAGE / 8 + 3] {
+            let mut m = HostMemory::new(words).unwrap();
+            assert!(m.words().len() >= words);
+            assert_eq!(m.words().as_ptr() as usize % 8, 0);
+            assert!(m.words().iter().all(|&w| w == 0));
+            for (i, w) in m.words_mut().iter_mut().enumerate().take(words) {
+                *w = i as u64 * 3 + 1;
+            }
+            assert!(m.words()[..words]
+                .iter()
+                .enumerate()
+                .all(|(i, &w)| w == i as u64 * 3 + 1));
+        }
+        // Nothing asked for still maps a word, as the arenas' sizes round up to one.
+        assert_eq!(HostMemory::new(0).unwrap().words().len(), 1);
+    }
+}
